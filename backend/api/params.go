@@ -1,0 +1,235 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"lanchat/backend/domain"
+)
+
+// maxMultipartMemory is how much of a multipart body stays in memory before
+// spilling to temporary files.
+const maxMultipartMemory = 8 << 20
+
+// params reads a request's parameters the way Zulip clients send them:
+// query string, urlencoded or multipart bodies (on every method, DELETE
+// included), strings raw and every other type as JSON text. A JSON null means
+// "not given". The first problem is kept and reported by err, so handlers
+// read all their parameters and check once.
+type params struct {
+	values url.Values
+	form   *multipart.Form
+	r      *http.Request
+	first  error
+}
+
+// parseParams merges the query string and the body. Body values win over
+// query values of the same name.
+func parseParams(r *http.Request) (*params, error) {
+	p := &params{values: url.Values{}, r: r}
+	for k, v := range r.URL.Query() {
+		p.values[k] = v
+	}
+	ctype, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ctype {
+	case "application/x-www-form-urlencoded":
+		body, err := readBody(r)
+		if err != nil {
+			return nil, err
+		}
+		vals, err := url.ParseQuery(string(body))
+		if err != nil {
+			return nil, domain.BadRequest("Malformed form body")
+		}
+		for k, v := range vals {
+			p.values[k] = v
+		}
+	case "multipart/form-data":
+		if err := r.ParseMultipartForm(maxMultipartMemory); err != nil {
+			if tooLarge(err) {
+				return nil, err
+			}
+			return nil, domain.BadRequest("Malformed multipart body")
+		}
+		p.form = r.MultipartForm
+		for k, v := range r.MultipartForm.Value {
+			p.values[k] = v
+		}
+	}
+	return p, nil
+}
+
+func (p *params) fail(err error) {
+	if p.first == nil {
+		p.first = err
+	}
+}
+
+// err is the first problem met while reading parameters.
+func (p *params) err() error { return p.first }
+
+// raw returns a parameter's text and whether it was given (JSON null counts
+// as not given only for typed parameters; see typed).
+func (p *params) raw(name string) (string, bool) {
+	v, ok := p.values[name]
+	if !ok || len(v) == 0 {
+		return "", false
+	}
+	return v[0], true
+}
+
+// typed is raw for JSON-typed parameters, where `null` means absent.
+func (p *params) typed(name string) (string, bool) {
+	v, ok := p.raw(name)
+	if !ok || strings.TrimSpace(v) == "null" {
+		return "", false
+	}
+	return strings.TrimSpace(v), true
+}
+
+// has tells whether a parameter was given at all.
+func (p *params) has(name string) bool {
+	_, ok := p.typed(name)
+	return ok
+}
+
+// str reads a required string.
+func (p *params) str(name string) string {
+	v, ok := p.raw(name)
+	if !ok {
+		p.fail(domain.MissingArgument(name))
+	}
+	return v
+}
+
+// optStr reads an optional string.
+func (p *params) optStr(name, def string) string {
+	if v, ok := p.raw(name); ok {
+		return v
+	}
+	return def
+}
+
+// int reads a required integer.
+func (p *params) int(name string) int64 {
+	if !p.has(name) {
+		p.fail(domain.MissingArgument(name))
+		return 0
+	}
+	return p.optInt(name, 0)
+}
+
+// optInt reads an optional integer; a quoted number is accepted too.
+func (p *params) optInt(name string, def int64) int64 {
+	v, ok := p.typed(name)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(strings.Trim(v, `"`), 10, 64)
+	if err != nil {
+		p.fail(domain.InvalidArgument(name, "not an integer"))
+		return def
+	}
+	return n
+}
+
+// optBool reads an optional boolean sent as JSON (`true`/`false`); Python's
+// `True`/`False` are accepted as clients built from str() send them.
+func (p *params) optBool(name string, def bool) bool {
+	v, ok := p.typed(name)
+	if !ok {
+		return def
+	}
+	switch strings.ToLower(strings.Trim(v, `"`)) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	p.fail(domain.InvalidArgument(name, "not a boolean"))
+	return def
+}
+
+// json decodes a required JSON parameter into v.
+func (p *params) json(name string, v any) {
+	if !p.has(name) {
+		p.fail(domain.MissingArgument(name))
+		return
+	}
+	p.optJSON(name, v)
+}
+
+// optJSON decodes an optional JSON parameter into v, leaving v as it is when
+// the parameter is absent. It reports whether a value was decoded.
+func (p *params) optJSON(name string, v any) bool {
+	text, ok := p.typed(name)
+	if !ok {
+		return false
+	}
+	// Decode into a fresh value so a failed decode leaves v untouched.
+	fresh := reflect.New(reflect.TypeOf(v).Elem())
+	if err := json.Unmarshal([]byte(text), fresh.Interface()); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			p.fail(domain.InvalidArgument(name, fmt.Sprintf("expected %s", describeJSONType(v))))
+		} else {
+			p.fail(domain.InvalidArgument(name, "malformed JSON"))
+		}
+		return false
+	}
+	reflect.ValueOf(v).Elem().Set(fresh.Elem())
+	return true
+}
+
+func describeJSONType(v any) string {
+	switch v.(type) {
+	case *[]int64, *[]int:
+		return "a list of integers"
+	case *[]string:
+		return "a list of strings"
+	case *map[string]any:
+		return "an object"
+	}
+	return "another type"
+}
+
+// pathInt reads an integer path segment such as {message_id}.
+func (p *params) pathInt(name string) int64 {
+	n, err := strconv.ParseInt(p.r.PathValue(name), 10, 64)
+	if err != nil || n < 0 {
+		p.fail(domain.InvalidArgument(name, "not an integer"))
+	}
+	return n
+}
+
+// files returns every uploaded file part, whatever its field name (clients
+// name the field freely).
+func (p *params) files() []*multipart.FileHeader {
+	if p.form == nil {
+		return nil
+	}
+	var out []*multipart.FileHeader
+	for _, fhs := range p.form.File {
+		out = append(out, fhs...)
+	}
+	return out
+}
+
+// readBody reads a (size-limited) body whole.
+func readBody(r *http.Request) ([]byte, error) {
+	return io.ReadAll(r.Body)
+}
+
+func tooLarge(err error) bool {
+	var mb *http.MaxBytesError
+	return errors.As(err, &mb)
+}

@@ -1,0 +1,140 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"lanchat/backend/domain"
+)
+
+func formRequest(method, query, body string) *http.Request {
+	r := httptest.NewRequest(method, "/api/v1/x?"+query, strings.NewReader(body))
+	if body != "" {
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	return r
+}
+
+func errCode(err error) string {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return de.Code + ":" + de.Fields["var_name"].(string)
+	}
+	return ""
+}
+
+func TestParamsTypes(t *testing.T) {
+	cases := []struct {
+		name    string
+		method  string
+		query   string
+		body    string
+		read    func(p *params) any
+		want    any
+		wantErr string
+	}{
+		{"raw string", "GET", "to=general", "", func(p *params) any { return p.str("to") }, "general", ""},
+		{"missing string", "GET", "", "", func(p *params) any { return p.str("to") }, "", "REQUEST_VARIABLE_MISSING:to"},
+		{"body beats query", "POST", "to=a", "to=b", func(p *params) any { return p.str("to") }, "b", ""},
+		{"DELETE body parsed", "DELETE", "", "stream=x", func(p *params) any { return p.str("stream") }, "x", ""},
+		{"int", "GET", "num_before=30", "", func(p *params) any { return p.int("num_before") }, int64(30), ""},
+		{"quoted int", "GET", `num_before="30"`, "", func(p *params) any { return p.int("num_before") }, int64(30), ""},
+		{"bad int", "GET", "num_before=x", "", func(p *params) any { return p.int("num_before") }, int64(0), "REQUEST_VARIABLE_INVALID:num_before"},
+		{"null int is absent", "GET", "num_before=null", "", func(p *params) any { return p.optInt("num_before", 7) }, int64(7), ""},
+		{"missing int", "GET", "", "", func(p *params) any { return p.int("num_after") }, int64(0), "REQUEST_VARIABLE_MISSING:num_after"},
+		{"bool true", "GET", "apply_markdown=true", "", func(p *params) any { return p.optBool("apply_markdown", false) }, true, ""},
+		{"python bool", "GET", "apply_markdown=False", "", func(p *params) any { return p.optBool("apply_markdown", true) }, false, ""},
+		{"bad bool", "GET", "apply_markdown=yes", "", func(p *params) any { return p.optBool("apply_markdown", true) }, true, "REQUEST_VARIABLE_INVALID:apply_markdown"},
+		{"json list", "POST", "", "messages=%5B1%2C2%5D", func(p *params) any { var v []int64; p.json("messages", &v); return len(v) }, 2, ""},
+		{"json wrong type", "POST", "", "messages=%5B%22a%22%5D", func(p *params) any { var v []int64; p.json("messages", &v); return len(v) }, 0, "REQUEST_VARIABLE_INVALID:messages"},
+		{"json malformed", "POST", "", "messages=%5B1", func(p *params) any { var v []int64; p.json("messages", &v); return len(v) }, 0, "REQUEST_VARIABLE_INVALID:messages"},
+		{"json null is absent", "POST", "", "event_types=null", func(p *params) any { var v []string; return p.optJSON("event_types", &v) }, false, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := parseParams(formRequest(tc.method, tc.query, tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := tc.read(p)
+			if got != tc.want {
+				t.Errorf("got %#v, want %#v", got, tc.want)
+			}
+			if code := errCode(p.err()); code != tc.wantErr {
+				t.Errorf("error %q (%v), want %q", code, p.err(), tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestParamsMultipart(t *testing.T) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("type", "stream")
+	w, _ := mw.CreateFormFile("/tmp/whatever.png", "whatever.png")
+	w.Write([]byte("PNG"))
+	mw.Close()
+	r := httptest.NewRequest("POST", "/api/v1/x", &buf)
+	r.Header.Set("Content-Type", mw.FormDataContentType())
+	p, err := parseParams(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.str("type") != "stream" || len(p.files()) != 1 || p.files()[0].Filename != "whatever.png" {
+		t.Errorf("multipart: type %q files %v", p.str("type"), p.files())
+	}
+}
+
+func TestHandlerPanicIsAJSON500(t *testing.T) {
+	a := &API{mux: http.NewServeMux()}
+	a.mux.HandleFunc("/api/v1/boom", func(http.ResponseWriter, *http.Request) { panic("boom") })
+	rec := httptest.NewRecorder()
+	a.ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/boom", nil))
+	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"result":"error"`) {
+		t.Errorf("panic answered %d %q", rec.Code, rec.Body.String())
+	}
+}
+
+// FuzzParams feeds arbitrary query strings and bodies to the parser and
+// every typed reader: none may panic, and every failure is a domain error.
+func FuzzParams(f *testing.F) {
+	f.Add("num_before=30&anchor=newest", "messages=%5B1%2C2%5D&flag=read", "application/x-www-form-urlencoded")
+	f.Add("narrow=%5B%5B%22stream%22%2C%22x%22%5D%5D", "", "")
+	f.Add("a=%zz", "b=%%%", "multipart/form-data; boundary=x")
+	f.Fuzz(func(t *testing.T, query, body, ctype string) {
+		r, err := http.NewRequest("POST", "/api/v1/x", strings.NewReader(body))
+		if err != nil {
+			return
+		}
+		r.URL.RawQuery = query
+		r.Header.Set("Content-Type", ctype)
+		p, err := parseParams(r)
+		if err != nil {
+			var de *domain.Error
+			if !errors.As(err, &de) {
+				t.Fatalf("parse error is not a domain error: %v", err)
+			}
+			return
+		}
+		for name := range p.values {
+			p.str(name)
+			p.optInt(name, 0)
+			p.optBool(name, false)
+			var anyJSON any
+			p.optJSON(name, &anyJSON)
+			var ids []int64
+			p.optJSON(name, &ids)
+		}
+		if err := p.err(); err != nil {
+			var de *domain.Error
+			if !errors.As(err, &de) {
+				t.Fatalf("reader error is not a domain error: %v", err)
+			}
+		}
+	})
+}

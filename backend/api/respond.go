@@ -1,0 +1,97 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"lanchat/backend/domain"
+)
+
+// J is a JSON object answer; the writer adds result and msg.
+type J = map[string]any
+
+// statusError is a failure decided by the transport itself (unknown route,
+// wrong method, oversized body), which needs an HTTP status the domain's
+// codes do not imply.
+type statusError struct {
+	status int
+	err    *domain.Error
+}
+
+func (e *statusError) Error() string { return e.err.Error() }
+
+// httpStatus maps a domain code to Zulip's HTTP status.
+func httpStatus(code string) int {
+	switch code {
+	case domain.CodeUnauthorized, domain.CodeInvalidAPIKey, domain.CodeUserDeactivated,
+		domain.CodeAuthenticationFailed:
+		return http.StatusUnauthorized
+	case domain.CodeRateLimitHit:
+		return http.StatusTooManyRequests
+	}
+	return http.StatusBadRequest
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	data, err := json.Marshal(body)
+	if err != nil {
+		slog.Error("encode response", "err", err)
+		status = http.StatusInternalServerError
+		data = []byte(`{"result":"error","msg":"Internal server error","code":"BAD_REQUEST"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(status)
+	w.Write(data)
+}
+
+// writeSuccess sends {"result":"success","msg":"", ...fields}.
+func writeSuccess(w http.ResponseWriter, fields J) {
+	if fields == nil {
+		fields = J{}
+	}
+	fields["result"] = "success"
+	fields["msg"] = ""
+	writeJSON(w, http.StatusOK, fields)
+}
+
+// writeError sends any error in the API's error shape. Errors that are not
+// domain errors are bugs or store failures: they are logged and answered
+// with a generic 500 that leaks nothing.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status := 0
+	var de *domain.Error
+	var se *statusError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &se):
+		status, de = se.status, se.err
+	case errors.As(err, &de):
+		status = httpStatus(de.Code)
+	case errors.As(err, &tooBig):
+		status = http.StatusRequestEntityTooLarge
+		de = domain.BadRequest("Request body too large (limit: %d bytes)", tooBig.Limit)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		de = domain.BadRequest("Request body ended early")
+		status = http.StatusBadRequest
+	default:
+		slog.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		writeJSON(w, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})
+		return
+	}
+	body := J{}
+	for k, v := range de.Fields {
+		body[k] = v
+	}
+	body["result"] = "error"
+	body["msg"] = de.Msg
+	body["code"] = de.Code
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
+	}
+	writeJSON(w, status, body)
+}

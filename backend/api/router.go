@@ -1,0 +1,187 @@
+// Package api is Lanchat's HTTP face: a route table of thin handlers, one
+// parameter parser, authentication, and the JSON error shape Zulip clients
+// expect. Every rule lives in the domain package.
+package api
+
+import (
+	"encoding/base64"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"lanchat/backend/domain"
+	"lanchat/backend/store"
+)
+
+// Body size limits: most requests are small forms; uploads are bounded by
+// their own route's limit.
+const defaultMaxBody = 1 << 20
+
+// auth says how a route identifies its caller.
+type auth int
+
+const (
+	authNone auth = iota // public, such as server_settings
+	authUser             // HTTP Basic with email and API key
+)
+
+// route is one row of the route table.
+type route struct {
+	method  string
+	path    string // a net/http pattern without the method, e.g. /api/v1/users/{user_id}
+	auth    auth
+	maxBody int64 // 0 means defaultMaxBody
+	handle  func(*call) (J, error)
+}
+
+// call is one request as a handler sees it.
+type call struct {
+	api  *API
+	r    *http.Request
+	w    http.ResponseWriter
+	p    *params
+	user store.User // the authenticated caller, for authUser routes
+	// wrote is set by handlers that answer with something other than JSON.
+	wrote bool
+}
+
+// Options configure the HTTP layer.
+type Options struct {
+	// BaseURL is the organization's public address; empty means "the address
+	// the client used".
+	BaseURL string
+}
+
+// API serves the HTTP interface.
+type API struct {
+	svc  *domain.Service
+	opts Options
+	mux  *http.ServeMux
+}
+
+// New builds the handler for every route.
+func New(svc *domain.Service, opts Options) *API {
+	a := &API{svc: svc, opts: opts, mux: http.NewServeMux()}
+	byPath := map[string][]route{}
+	var paths []string
+	for _, rt := range a.routes() {
+		if _, seen := byPath[rt.path]; !seen {
+			paths = append(paths, rt.path)
+		}
+		byPath[rt.path] = append(byPath[rt.path], rt)
+	}
+	for _, path := range paths {
+		a.mux.HandleFunc(path, a.dispatch(byPath[path]))
+	}
+	a.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")})
+	})
+	return a
+}
+
+// ServeHTTP answers every request; a panic in a handler is logged and
+// answered with a JSON 500 instead of a dropped connection.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			slog.Error("handler panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			writeJSON(w, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})
+		}
+	}()
+	a.mux.ServeHTTP(w, r)
+}
+
+// dispatch picks the route for the request's method among those sharing a
+// path, answering 405 with the allowed methods otherwise.
+func (a *API) dispatch(routes []route) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		method := r.Method
+		if method == http.MethodHead {
+			method = http.MethodGet
+		}
+		i := slices.IndexFunc(routes, func(rt route) bool { return rt.method == method })
+		if i < 0 {
+			allowed := make([]string, len(routes))
+			for j, rt := range routes {
+				allowed[j] = rt.method
+			}
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			writeError(w, r, &statusError{http.StatusMethodNotAllowed,
+				domain.BadRequest("Method Not Allowed").With("allowed_methods", allowed)})
+			return
+		}
+		a.serve(w, r, routes[i])
+	}
+}
+
+func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
+	limit := rt.maxBody
+	if limit == 0 {
+		limit = defaultMaxBody
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	c := &call{api: a, r: r, w: w}
+	if rt.auth == authUser {
+		u, err := a.authenticate(r)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		c.user = u
+	}
+	p, err := parseParams(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	c.p = p
+	res, err := rt.handle(c)
+	switch {
+	case err != nil:
+		writeError(w, r, err)
+	case !c.wrote:
+		writeSuccess(w, res)
+	}
+}
+
+// authenticate resolves HTTP Basic credentials to an active account.
+func (a *API) authenticate(r *http.Request) (store.User, error) {
+	email, key, ok := basicAuth(r)
+	if !ok {
+		return store.User{}, domain.ErrNoAuth
+	}
+	return a.svc.Authenticate(email, key)
+}
+
+// basicAuth is r.BasicAuth made lenient about the scheme's case, as some
+// clients send "basic".
+func basicAuth(r *http.Request) (user, pass string, ok bool) {
+	h := r.Header.Get("Authorization")
+	scheme, enc, found := strings.Cut(h, " ")
+	if !found || !strings.EqualFold(scheme, "Basic") {
+		return "", "", false
+	}
+	dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(enc))
+	if err != nil {
+		return "", "", false
+	}
+	user, pass, ok = strings.Cut(string(dec), ":")
+	return user, pass, ok
+}
+
+// realmURL is the organization's address as clients should use it.
+func (a *API) realmURL(r *http.Request) string {
+	if a.opts.BaseURL != "" {
+		return strings.TrimRight(a.opts.BaseURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}

@@ -1,0 +1,73 @@
+package domain
+
+import (
+	"errors"
+
+	"lanchat/backend/store"
+)
+
+// DevPassword is every demo human's password.
+const DevPassword = "lanchat-dev"
+
+// SeedDevOrganization creates the demo organization on an empty store in
+// one transaction; a store that already has an organization is left alone.
+func (s *Service) SeedDevOrganization() error {
+	err := s.store.Update(func(tx *store.Tx) error {
+		if _, err := tx.Realm(); !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err := ensureRealm(tx, "Lanchat Dev", s.now().Unix()); err != nil {
+			return err
+		}
+		return s.seedDev(tx)
+	})
+	return internal("seed dev organization", err)
+}
+
+func (s *Service) seedDev(tx *store.Tx) error {
+	users := map[string]store.User{}
+	for _, n := range []NewUser{
+		{Email: "admin@example.com", FullName: "Ada Admin", Role: store.RoleAdmin, Password: DevPassword},
+		{Email: "alice@example.com", FullName: "Alice Anders", Role: store.RoleMember, Password: DevPassword},
+		{Email: "bob@example.com", FullName: "Bob Brown", Role: store.RoleMember, Password: DevPassword},
+		{Email: "guest@example.com", FullName: "Gus Guest", Role: store.RoleGuest, Password: DevPassword},
+	} {
+		u, err := s.createUser(tx, n)
+		if err != nil {
+			return err
+		}
+		users[n.Email] = u
+	}
+	admin := users["admin@example.com"]
+	for _, n := range []NewUser{
+		{Email: "echo-bot@example.com", FullName: "Echo Bot", Role: store.RoleMember, BotType: store.BotGeneric, BotOwnerID: admin.ID},
+		{Email: "webhook-bot@example.com", FullName: "Webhook Bot", Role: store.RoleMember, BotType: store.BotIncomingWebhook, BotOwnerID: admin.ID},
+	} {
+		if _, err := s.createUser(tx, n); err != nil {
+			return err
+		}
+	}
+	streams := []struct {
+		name, description string
+		inviteOnly        bool
+		members           []string
+	}{
+		{"general", "Everyone's stream", false, []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"}},
+		{"random", "Anything goes", false, []string{"admin@example.com", "alice@example.com"}},
+		{"secret", "Only for invited people", true, []string{"admin@example.com", "alice@example.com"}},
+	}
+	for _, def := range streams {
+		st, err := s.createStream(tx, def.name, def.description, def.inviteOnly)
+		if err != nil {
+			return err
+		}
+		for _, email := range def.members {
+			if _, err := subscribe(tx, users[email].ID, st); err != nil {
+				return err
+			}
+		}
+	}
+	eng := store.UserGroup{Name: "engineering", Description: "The engineering team",
+		Members: []int64{users["alice@example.com"].ID, users["bob@example.com"].ID}}
+	return tx.CreateUserGroup(&eng)
+}

@@ -1,0 +1,79 @@
+package domain
+
+import "fmt"
+
+// Error codes, with Zulip's names: clients branch on them.
+const (
+	CodeBadRequest            = "BAD_REQUEST"
+	CodeVariableMissing       = "REQUEST_VARIABLE_MISSING"
+	CodeVariableInvalid       = "REQUEST_VARIABLE_INVALID"
+	CodeInvalidJSON           = "INVALID_JSON"
+	CodeBadNarrow             = "BAD_NARROW"
+	CodeStreamDoesNotExist    = "STREAM_DOES_NOT_EXIST"
+	CodeBadEventQueueID       = "BAD_EVENT_QUEUE_ID"
+	CodeUnauthorizedPrincipal = "UNAUTHORIZED_PRINCIPAL"
+	CodeReactionAlreadyExists = "REACTION_ALREADY_EXISTS"
+	CodeReactionDoesNotExist  = "REACTION_DOES_NOT_EXIST"
+	CodeUnauthorized          = "UNAUTHORIZED"
+	CodeInvalidAPIKey         = "INVALID_API_KEY"
+	CodeUserDeactivated       = "USER_DEACTIVATED"
+	CodeAuthenticationFailed  = "AUTHENTICATION_FAILED"
+	CodeRateLimitHit          = "RATE_LIMIT_HIT"
+)
+
+// Error is a failure a client can act on: a code, a sentence for people and
+// the code's extra fields (for example `stream` with STREAM_DOES_NOT_EXIST).
+// The transport decides how to carry it; the domain never speaks HTTP.
+type Error struct {
+	Code   string
+	Msg    string
+	Fields map[string]any
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Msg }
+
+// errorf builds an Error with a formatted message.
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// With returns a copy of e carrying one more extra field.
+func (e *Error) With(key string, value any) *Error {
+	fields := make(map[string]any, len(e.Fields)+1)
+	for k, v := range e.Fields {
+		fields[k] = v
+	}
+	fields[key] = value
+	return &Error{Code: e.Code, Msg: e.Msg, Fields: fields}
+}
+
+// BadRequest is the default failure for invalid input or missing permission.
+func BadRequest(format string, args ...any) *Error {
+	return errorf(CodeBadRequest, format, args...)
+}
+
+// MissingArgument reports a required parameter the request lacks.
+func MissingArgument(name string) *Error {
+	return errorf(CodeVariableMissing, "Missing '%s' argument", name).With("var_name", name)
+}
+
+// InvalidArgument reports a parameter whose value cannot be used; why is a
+// short phrase such as "is not an integer".
+func InvalidArgument(name, why string) *Error {
+	return errorf(CodeVariableInvalid, "Invalid %s: %s", name, why).With("var_name", name)
+}
+
+// StreamDoesNotExist names a stream that is unknown or hidden from the actor:
+// both answer alike so private streams do not leak.
+func StreamDoesNotExist(name string) *Error {
+	return errorf(CodeStreamDoesNotExist, "Stream '%s' does not exist", name).With("stream", name)
+}
+
+// Errors that need no parameters.
+var (
+	ErrNotAdmin = BadRequest("Must be an organization administrator")
+	ErrNoAuth   = errorf(CodeUnauthorized, "Not logged in: API authentication or user session required")
+	ErrBadKey   = errorf(CodeInvalidAPIKey, "Invalid API key")
+	ErrInactive = errorf(CodeUserDeactivated, "Account is deactivated")
+	ErrLogin    = errorf(CodeAuthenticationFailed, "Your username or password is incorrect")
+)

@@ -1,0 +1,90 @@
+package domain
+
+import (
+	"errors"
+
+	"lanchat/backend/store"
+)
+
+// DefaultRealmName names an organization nobody has named yet.
+const DefaultRealmName = "Lanchat"
+
+// RealmInitialized tells whether the organization has been set up.
+func (s *Service) RealmInitialized() (bool, error) {
+	err := s.store.View(func(tx *store.Tx) error {
+		_, err := tx.Realm()
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, internal("read realm", err)
+}
+
+// EnsureRealm creates the organization record with the given name when the
+// store has none yet; an existing organization is left as it is.
+func (s *Service) EnsureRealm(name string) error {
+	err := s.store.Update(func(tx *store.Tx) error {
+		return ensureRealm(tx, name, s.now().Unix())
+	})
+	return internal("create realm", err)
+}
+
+func ensureRealm(tx *store.Tx, name string, now int64) error {
+	if _, err := tx.Realm(); !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return tx.PutRealm(store.Realm{Name: name, DateCreated: now, EmojiAddPolicy: "members"})
+}
+
+func (s *Service) realm() (store.Realm, error) {
+	var r store.Realm
+	err := s.store.View(func(tx *store.Tx) error {
+		var err error
+		r, err = tx.Realm()
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Realm{Name: DefaultRealmName}, nil
+	}
+	return r, internal("read realm", err)
+}
+
+// Paths of the organization's images, served by the API layer.
+const (
+	RealmIconPath = "/static/images/realm-icon.svg"
+	RealmLogoPath = "/static/images/realm-logo.svg"
+)
+
+// ServerSettings answers GET /server_settings (spec 4.21) plus the version
+// fields real Zulip clients require. realmURL is the organization's address.
+func (s *Service) ServerSettings(realmURL string) (map[string]any, error) {
+	r, err := s.realm()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{
+		"authentication_methods": map[string]bool{
+			"password": true, "dev": s.cfg.Dev, "email": true, "ldap": false,
+			"google": false, "github": false, "gitlab": false, "apple": false,
+			"saml": false, "openid connect": false, "azuread": false, "remoteuser": false,
+		},
+		"external_authentication_methods": []any{},
+		"chat_version":                    Version,
+		"zulip_version":                   ZulipVersion,
+		"zulip_feature_level":             ZulipFeatureLevel,
+		"zulip_merge_base":                ZulipVersion,
+		"push_notifications_enabled":      false,
+		"is_incompatible":                 false,
+		"email_auth_enabled":              true,
+		"require_email_format_usernames":  true,
+		"realm_uri":                       realmURL,
+		"realm_url":                       realmURL,
+		"realm_name":                      r.Name,
+		"realm_icon":                      realmURL + RealmIconPath,
+		"realm_logo":                      realmURL + RealmLogoPath,
+		"realm_night_logo":                realmURL + RealmLogoPath,
+		"realm_description":               r.Description,
+		"realm_web_public_access_enabled": false,
+	}, nil
+}

@@ -1,0 +1,219 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"lanchat/backend/store"
+)
+
+// UserObject is a user as the API shows it (spec 2.5 plus what Zulip
+// clients read).
+type UserObject struct {
+	UserID         int64          `json:"user_id"`
+	Email          string         `json:"email"`
+	DeliveryEmail  *string        `json:"delivery_email"`
+	FullName       string         `json:"full_name"`
+	AvatarURL      *string        `json:"avatar_url"`
+	AvatarVersion  int            `json:"avatar_version"`
+	IsAdmin        bool           `json:"is_admin"`
+	IsOwner        bool           `json:"is_owner"`
+	IsGuest        bool           `json:"is_guest"`
+	IsBillingAdmin bool           `json:"is_billing_admin"`
+	Role           int            `json:"role"`
+	IsBot          bool           `json:"is_bot"`
+	IsActive       bool           `json:"is_active"`
+	Timezone       string         `json:"timezone"`
+	DateJoined     string         `json:"date_joined"`
+	BotType        *int           `json:"bot_type"`
+	BotOwner       string         `json:"bot_owner,omitempty"`
+	BotOwnerID     *int64         `json:"bot_owner_id,omitempty"`
+	ProfileData    map[string]any `json:"profile_data,omitempty"`
+}
+
+// AvatarURL is where the server serves a user's avatar; it never points off
+// the LAN. The version makes clients refetch after an upload.
+func AvatarURL(u store.User) string {
+	return fmt.Sprintf("/avatar/%d?version=%d", u.ID, u.AvatarVersion)
+}
+
+// userObject renders u for viewer. Avatars are always served by this server
+// (generated or uploaded, never Gravatar), so avatar_url is set even when the
+// client computes Gravatars: a null would send it to the internet.
+func userObject(u store.User, viewer store.User, emailByID map[int64]string) UserObject {
+	avatar := AvatarURL(u)
+	o := UserObject{
+		UserID:        u.ID,
+		Email:         u.Email,
+		FullName:      u.FullName,
+		AvatarURL:     &avatar,
+		AvatarVersion: u.AvatarVersion,
+		IsAdmin:       u.Role <= store.RoleAdmin,
+		IsOwner:       u.Role == store.RoleOwner,
+		IsGuest:       u.Role == store.RoleGuest,
+		Role:          u.Role,
+		IsBot:         u.IsBot(),
+		IsActive:      u.IsActive,
+		Timezone:      u.Timezone,
+		DateJoined:    time.Unix(u.DateJoined, 0).UTC().Format(time.RFC3339),
+	}
+	if viewer.ID == u.ID || isAdmin(viewer) {
+		email := u.Email
+		o.DeliveryEmail = &email
+	}
+	if u.IsBot() {
+		botType, owner := u.BotType, u.BotOwnerID
+		o.BotType = &botType
+		o.BotOwnerID = &owner
+		o.BotOwner = emailByID[owner]
+	} else {
+		o.ProfileData = map[string]any{}
+	}
+	return o
+}
+
+func isAdmin(u store.User) bool { return u.Role <= store.RoleAdmin }
+
+// Users lists every account, deactivated ones included, as GET /users does.
+func (s *Service) Users(viewer store.User) ([]UserObject, error) {
+	var users []store.User
+	err := s.store.View(func(tx *store.Tx) error {
+		var err error
+		users, err = tx.Users()
+		return err
+	})
+	if err != nil {
+		return nil, internal("list users", err)
+	}
+	emails := make(map[int64]string, len(users))
+	for _, u := range users {
+		emails[u.ID] = u.Email
+	}
+	out := make([]UserObject, 0, len(users))
+	for _, u := range users {
+		out = append(out, userObject(u, viewer, emails))
+	}
+	return out, nil
+}
+
+// User shows one account.
+func (s *Service) User(viewer store.User, id int64) (UserObject, error) {
+	var u, owner store.User
+	err := s.store.View(func(tx *store.Tx) error {
+		var err error
+		if u, err = tx.User(id); err != nil {
+			return err
+		}
+		if u.IsBot() {
+			owner, _ = tx.User(u.BotOwnerID)
+		}
+		return nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return UserObject{}, BadRequest("No such user")
+	}
+	if err != nil {
+		return UserObject{}, internal("get user", err)
+	}
+	return userObject(u, viewer, map[int64]string{owner.ID: owner.Email}), nil
+}
+
+// NewUser describes an account to create.
+type NewUser struct {
+	Email      string
+	FullName   string
+	Password   string // empty: the account can log in only with its API key
+	Role       int
+	BotType    int
+	BotOwnerID int64
+}
+
+// Limits on names, as in Zulip.
+const (
+	MaxNameLength  = 100
+	MaxEmailLength = 254
+)
+
+func validateNewUser(n *NewUser) error {
+	n.Email = strings.TrimSpace(n.Email)
+	n.FullName = strings.TrimSpace(n.FullName)
+	if addr, err := mail.ParseAddress(n.Email); err != nil || addr.Address != n.Email || len(n.Email) > MaxEmailLength {
+		return InvalidArgument("email", fmt.Sprintf("'%s' is not a valid email address", n.Email))
+	}
+	if err := validateFullName(n.FullName); err != nil {
+		return err
+	}
+	switch n.Role {
+	case store.RoleOwner, store.RoleAdmin, store.RoleModerator, store.RoleMember, store.RoleGuest:
+	default:
+		return InvalidArgument("role", fmt.Sprintf("%d is not a role", n.Role))
+	}
+	return nil
+}
+
+func validateFullName(name string) error {
+	switch {
+	case name == "":
+		return BadRequest("Name too short!")
+	case utf8.RuneCountInString(name) > MaxNameLength:
+		return BadRequest("Name too long!")
+	case strings.ContainsAny(name, "*`\\>\"@") || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' }):
+		// These would break mention syntax (@**Name**), as Zulip refuses them.
+		return BadRequest("Invalid characters in name!")
+	}
+	return nil
+}
+
+// createUser stores a validated new account inside tx. It is the one place
+// accounts are born: the CLI, the API and the dev organization all call it.
+func (s *Service) createUser(tx *store.Tx, n NewUser) (store.User, error) {
+	if err := validateNewUser(&n); err != nil {
+		return store.User{}, err
+	}
+	if _, err := tx.UserByEmail(n.Email); err == nil {
+		return store.User{}, BadRequest("Email '%s' already in use", n.Email)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return store.User{}, err
+	}
+	u := store.User{
+		Email:      n.Email,
+		FullName:   n.FullName,
+		Role:       n.Role,
+		IsActive:   true,
+		BotType:    n.BotType,
+		BotOwnerID: n.BotOwnerID,
+		APIKey:     newAPIKey(),
+		DateJoined: s.now().Unix(),
+		Timezone:   "",
+	}
+	if n.Password != "" {
+		h, err := hashPassword(n.Password)
+		if err != nil {
+			return store.User{}, err
+		}
+		u.PasswordHash = h
+	}
+	if err := tx.CreateUser(&u); err != nil {
+		return store.User{}, err
+	}
+	return u, nil
+}
+
+// AddUser creates an account on the host's behalf (no actor: the host owns
+// the store), as `lanchatd user add` does for the first administrator.
+func (s *Service) AddUser(n NewUser) (store.User, error) {
+	var u store.User
+	err := s.store.Update(func(tx *store.Tx) error {
+		var err error
+		u, err = s.createUser(tx, n)
+		return err
+	})
+	if err != nil {
+		return store.User{}, internal("add user", err)
+	}
+	return u, nil
+}

@@ -1,0 +1,122 @@
+// Package server is the host lifecycle shared by the headless lanchatd and
+// the desktop app: open the store, prepare the organization, serve HTTP on
+// the LAN, and shut down cleanly.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"lanchat/backend/api"
+	"lanchat/backend/domain"
+	"lanchat/backend/store"
+)
+
+// Config is what the host chooses at start-up.
+type Config struct {
+	Addr    string // listen address, e.g. 0.0.0.0:9991 (port 0 picks one)
+	DataDir string // holds the database and uploaded files
+	Dev     bool   // seed the demo organization and enable dev login
+	BaseURL string // public address of the organization; empty: the one clients use
+}
+
+// ShutdownTimeout bounds how long in-flight requests may take to finish.
+const ShutdownTimeout = 10 * time.Second
+
+// Server is an opened, not yet listening, Lanchat host.
+type Server struct {
+	cfg     Config
+	Store   *store.Store
+	Service *domain.Service
+	http    *http.Server
+}
+
+// Open opens the data directory and prepares the organization: the demo
+// organization on an empty development store, else a default-named one.
+func Open(cfg Config) (*Server, error) {
+	st, err := store.Open(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	svc := domain.New(st, domain.Config{Dev: cfg.Dev})
+	if cfg.Dev {
+		err = svc.SeedDevOrganization()
+	} else {
+		err = svc.EnsureRealm(domain.DefaultRealmName)
+	}
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL})
+	return &Server{
+		cfg:     cfg,
+		Store:   st,
+		Service: svc,
+		http: &http.Server{
+			Handler:           handler,
+			ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
+		},
+	}, nil
+}
+
+// Listen binds the configured address and returns the bound one (useful
+// with port 0).
+func (s *Server) Listen() (net.Listener, error) {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
+	}
+	return ln, nil
+}
+
+// Serve answers requests on ln until Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	err := s.http.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown lets in-flight requests finish, then closes the store.
+func (s *Server) Shutdown(ctx context.Context) error {
+	httpErr := s.http.Shutdown(ctx)
+	storeErr := s.Store.Close()
+	return errors.Join(httpErr, storeErr)
+}
+
+// Run opens, listens, calls ready with the bound address's URL
+// (http://HOST:PORT) and serves until ctx is cancelled, then shuts down
+// gracefully.
+func Run(ctx context.Context, cfg Config, ready func(url string)) error {
+	s, err := Open(cfg)
+	if err != nil {
+		return err
+	}
+	ln, err := s.Listen()
+	if err != nil {
+		s.Store.Close()
+		return err
+	}
+	ready("http://" + ln.Addr().String())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ln) }()
+	select {
+	case err = <-served:
+		s.Store.Close()
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	err = s.Shutdown(shutdownCtx)
+	<-served
+	return err
+}

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Bucket names, one per kind of record plus the indexes that make lookups
+// range scans.
+var (
+	bucketMeta          = []byte("meta")
+	bucketUsers         = []byte("users")
+	bucketUserByEmail   = []byte("users_by_email")
+	bucketStreams       = []byte("streams")
+	bucketStreamByName  = []byte("streams_by_name")
+	bucketSubscriptions = []byte("subscriptions")      // user ID + stream ID → Subscription
+	bucketSubscribers   = []byte("stream_subscribers") // stream ID + user ID → nothing
+	bucketUserGroups    = []byte("user_groups")
+)
+
+// allBuckets are created at open so transactions can assume they exist.
+var allBuckets = [][]byte{
+	bucketMeta, bucketUsers, bucketUserByEmail, bucketStreams, bucketStreamByName,
+	bucketSubscriptions, bucketSubscribers, bucketUserGroups,
+}
+
+// itob encodes an ID as a big-endian key so byte order equals numeric order.
+func itob(id int64) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, uint64(id))
+	return b
+}
+
+func btoi(b []byte) int64 { return int64(binary.BigEndian.Uint64(b)) }
+
+// pairKey joins two IDs into one ordered key (for example user ID + stream ID).
+func pairKey(a, b int64) []byte {
+	k := make([]byte, 16)
+	binary.BigEndian.PutUint64(k, uint64(a))
+	binary.BigEndian.PutUint64(k[8:], uint64(b))
+	return k
+}
+
+func (tx *Tx) bucket(name []byte) *bolt.Bucket { return tx.btx.Bucket(name) }
+
+// get decodes the JSON value at key into v, or returns ErrNotFound.
+func (tx *Tx) get(bucket, key []byte, v any) error {
+	data := tx.bucket(bucket).Get(key)
+	if data == nil {
+		return ErrNotFound
+	}
+	return decode(data, v)
+}
+
+func decode(data []byte, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("decode %T: %w", v, err)
+	}
+	return nil
+}
+
+// put stores v as JSON at key.
+func (tx *Tx) put(bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s record: %w", bucket, err)
+	}
+	return tx.bucket(bucket).Put(key, data)
+}
+
+// nextID hands out the bucket's next sequence number: IDs strictly increase
+// and are never reused, even after deletes.
+func (tx *Tx) nextID(bucket []byte) (int64, error) {
+	seq, err := tx.bucket(bucket).NextSequence()
+	return int64(seq), err
+}
+
+// each decodes every value of a bucket in key order and calls fn; fn returning
+// false stops the scan.
+func each[T any](tx *Tx, bucket []byte, fn func(T) bool) error {
+	c := tx.bucket(bucket).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		var rec T
+		if err := decode(v, &rec); err != nil {
+			return err
+		}
+		if !fn(rec) {
+			return nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+var keySchemaVersion = []byte("schema_version")
+
+// migrations[i] moves a store from schema version i to i+1. Append only: a
+// released step never changes, and each ships with a test opening a store
+// written at the version before it.
+var migrations = []func(*bolt.Tx) error{
+	createBuckets, // 0 → 1: the initial layout
+}
+
+// SchemaVersion is the version a store has once opened by this build.
+var SchemaVersion = len(migrations)
+
+func createBuckets(btx *bolt.Tx) error {
+	for _, name := range allBuckets {
+		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// migrate runs the pending steps, each in its own transaction together with
+// the version bump, so a crash leaves the store at a whole version.
+func (s *Store) migrate() error {
+	for {
+		var version int
+		err := s.db.Update(func(btx *bolt.Tx) error {
+			v, err := readSchemaVersion(btx)
+			if err != nil {
+				return err
+			}
+			version = v
+			if v > SchemaVersion {
+				return fmt.Errorf("the store has schema version %d, newer than this build's %d: use a newer Lanchat", v, SchemaVersion)
+			}
+			if v == SchemaVersion {
+				// Buckets added to the layout without data changes still appear.
+				return createBuckets(btx)
+			}
+			if err := migrations[v](btx); err != nil {
+				return fmt.Errorf("migrate schema %d→%d: %w", v, v+1, err)
+			}
+			return writeSchemaVersion(btx, v+1)
+		})
+		if err != nil || version >= SchemaVersion {
+			return err
+		}
+	}
+}
+
+func readSchemaVersion(btx *bolt.Tx) (int, error) {
+	meta := btx.Bucket(bucketMeta)
+	if meta == nil {
+		return 0, nil
+	}
+	v := meta.Get(keySchemaVersion)
+	if v == nil {
+		return 0, nil
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("corrupt schema version record")
+	}
+	return int(binary.BigEndian.Uint64(v)), nil
+}
+
+func writeSchemaVersion(btx *bolt.Tx, v int) error {
+	meta, err := btx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return err
+	}
+	return meta.Put(keySchemaVersion, itob(int64(v)))
+}

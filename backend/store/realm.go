@@ -1,0 +1,22 @@
+package store
+
+// Realm is the one organization a Lanchat server hosts.
+type Realm struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	DateCreated int64  `json:"date_created"`
+	// EmojiAddPolicy says who may add custom emoji: "members" or "admins".
+	EmojiAddPolicy string `json:"emoji_add_policy"`
+}
+
+var keyRealm = []byte("realm")
+
+// Realm returns the organization record, or ErrNotFound before set-up.
+func (tx *Tx) Realm() (Realm, error) {
+	var r Realm
+	err := tx.get(bucketMeta, keyRealm, &r)
+	return r, err
+}
+
+// PutRealm writes the organization record.
+func (tx *Tx) PutRealm(r Realm) error { return tx.put(bucketMeta, keyRealm, r) }

@@ -1,0 +1,93 @@
+// Package store keeps Lanchat's records in one bbolt file: one bucket per kind
+// of record, big-endian integer keys so cursors scan in ID order, and JSON
+// values so a schema change is a migration over plain documents.
+// It knows nothing of HTTP or of permissions; the domain layer decides what
+// may be written and groups related writes into one transaction.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// FileName is the database file inside a data directory.
+const FileName = "lanchat.db"
+
+// ErrNotFound is returned by lookups of records that do not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is an open database.
+type Store struct {
+	db *bolt.DB
+}
+
+// Open creates dataDir and the database inside it when absent, then runs any
+// pending migrations before returning.
+func Open(dataDir string) (*Store, error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	path := filepath.Join(dataDir, FileName)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("open %s: the database is in use by another process", path)
+		}
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// Group commit: concurrent Batch callers share one fsync.
+	db.MaxBatchDelay = 2 * time.Millisecond
+	s := &Store{db: db}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close flushes and closes the database file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is the database file's location.
+func (s *Store) Path() string { return s.db.Path() }
+
+// View runs fn in a read-only transaction.
+func (s *Store) View(fn func(*Tx) error) error {
+	return s.db.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+}
+
+// Update runs fn in a read-write transaction that commits (and syncs) when fn
+// returns nil.
+func (s *Store) Update(fn func(*Tx) error) error {
+	return s.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+}
+
+// Batch is Update for writes that arrive concurrently: bbolt coalesces them
+// into one commit. fn may run more than once, so it must have no effects
+// outside the transaction until Batch returns.
+func (s *Store) Batch(fn func(*Tx) error) error {
+	return s.db.Batch(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+}
+
+// Check runs bbolt's consistency check and reports the first problem found.
+func (s *Store) Check() error {
+	return s.db.View(func(btx *bolt.Tx) error {
+		var first error
+		for err := range btx.Check() { // drain: the checker blocks until read
+			if first == nil {
+				first = err
+			}
+		}
+		return first
+	})
+}
+
+// Tx is one transaction; its methods read and write typed records.
+type Tx struct {
+	btx *bolt.Tx
+}

@@ -1,0 +1,64 @@
+package store
+
+import "strings"
+
+// Stream is a named channel; messages in it are grouped by topic.
+type Stream struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	InviteOnly  bool   `json:"invite_only"`
+	DateCreated int64  `json:"date_created"`
+	// FirstMessageID is the stream's oldest message, or 0 while it has none.
+	FirstMessageID int64 `json:"first_message_id,omitempty"`
+}
+
+func streamNameKey(name string) []byte { return []byte(strings.ToLower(strings.TrimSpace(name))) }
+
+// Stream loads one stream by ID.
+func (tx *Tx) Stream(id int64) (Stream, error) {
+	var s Stream
+	err := tx.get(bucketStreams, itob(id), &s)
+	return s, err
+}
+
+// StreamByName loads a stream by name, ignoring case as Zulip does.
+func (tx *Tx) StreamByName(name string) (Stream, error) {
+	id := tx.bucket(bucketStreamByName).Get(streamNameKey(name))
+	if id == nil {
+		return Stream{}, ErrNotFound
+	}
+	return tx.Stream(btoi(id))
+}
+
+// Streams lists every stream in ID order.
+func (tx *Tx) Streams() ([]Stream, error) {
+	var out []Stream
+	err := each(tx, bucketStreams, func(s Stream) bool { out = append(out, s); return true })
+	return out, err
+}
+
+// CreateStream assigns the next stream ID and stores the stream. The caller
+// checks that the name is free.
+func (tx *Tx) CreateStream(s *Stream) error {
+	id, err := tx.nextID(bucketStreams)
+	if err != nil {
+		return err
+	}
+	s.ID = id
+	return tx.PutStream(*s)
+}
+
+// PutStream writes an existing stream, keeping the name index current.
+func (tx *Tx) PutStream(s Stream) error {
+	var old Stream
+	if err := tx.get(bucketStreams, itob(s.ID), &old); err == nil && !strings.EqualFold(old.Name, s.Name) {
+		if err := tx.bucket(bucketStreamByName).Delete(streamNameKey(old.Name)); err != nil {
+			return err
+		}
+	}
+	if err := tx.bucket(bucketStreamByName).Put(streamNameKey(s.Name), itob(s.ID)); err != nil {
+		return err
+	}
+	return tx.put(bucketStreams, itob(s.ID), s)
+}

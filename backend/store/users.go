@@ -1,0 +1,92 @@
+package store
+
+import "strings"
+
+// Roles, with Zulip's numbers: lower is more privileged.
+const (
+	RoleOwner     = 100
+	RoleAdmin     = 200
+	RoleModerator = 300
+	RoleMember    = 400
+	RoleGuest     = 600
+)
+
+// Bot types, with Zulip's numbers.
+const (
+	BotGeneric         = 1
+	BotIncomingWebhook = 2
+	BotOutgoingWebhook = 3
+	BotEmbedded        = 4
+)
+
+// User is a person or a bot account.
+type User struct {
+	ID           int64  `json:"id"`
+	Email        string `json:"email"`
+	FullName     string `json:"full_name"`
+	Role         int    `json:"role"`
+	IsActive     bool   `json:"is_active"`
+	BotType      int    `json:"bot_type,omitempty"` // 0 for humans
+	BotOwnerID   int64  `json:"bot_owner_id,omitempty"`
+	APIKey       string `json:"api_key"`
+	PasswordHash string `json:"password_hash,omitempty"`
+	DateJoined   int64  `json:"date_joined"`
+	Timezone     string `json:"timezone"`
+	// AvatarVersion increases with each uploaded avatar; 0 means the
+	// generated default.
+	AvatarVersion int `json:"avatar_version"`
+}
+
+// IsBot tells bots from humans.
+func (u User) IsBot() bool { return u.BotType != 0 }
+
+// emailKey is the case-insensitive index key of an address.
+func emailKey(email string) []byte { return []byte(strings.ToLower(strings.TrimSpace(email))) }
+
+// User loads one account by ID.
+func (tx *Tx) User(id int64) (User, error) {
+	var u User
+	err := tx.get(bucketUsers, itob(id), &u)
+	return u, err
+}
+
+// UserByEmail loads an account by address, ignoring case.
+func (tx *Tx) UserByEmail(email string) (User, error) {
+	id := tx.bucket(bucketUserByEmail).Get(emailKey(email))
+	if id == nil {
+		return User{}, ErrNotFound
+	}
+	return tx.User(btoi(id))
+}
+
+// Users lists every account, active or not, in ID order.
+func (tx *Tx) Users() ([]User, error) {
+	var out []User
+	err := each(tx, bucketUsers, func(u User) bool { out = append(out, u); return true })
+	return out, err
+}
+
+// CreateUser assigns the next user ID and stores the account. The caller
+// checks that the email is free.
+func (tx *Tx) CreateUser(u *User) error {
+	id, err := tx.nextID(bucketUsers)
+	if err != nil {
+		return err
+	}
+	u.ID = id
+	return tx.PutUser(*u)
+}
+
+// PutUser writes an existing account, keeping the email index current.
+func (tx *Tx) PutUser(u User) error {
+	var old User
+	if err := tx.get(bucketUsers, itob(u.ID), &old); err == nil && !strings.EqualFold(old.Email, u.Email) {
+		if err := tx.bucket(bucketUserByEmail).Delete(emailKey(old.Email)); err != nil {
+			return err
+		}
+	}
+	if err := tx.bucket(bucketUserByEmail).Put(emailKey(u.Email), itob(u.ID)); err != nil {
+		return err
+	}
+	return tx.put(bucketUsers, itob(u.ID), u)
+}

@@ -1,0 +1,137 @@
+// Command lanchatd is Lanchat's headless server: the same API and UI as the
+// desktop app, for machines without a display. It builds without cgo.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"lanchat/backend/domain"
+	"lanchat/backend/server"
+	"lanchat/backend/store"
+)
+
+const usage = `usage:
+  lanchatd serve --addr HOST:PORT --data DIR [--dev] [--base-url URL]
+  lanchatd user add --data DIR --email E --name N [--admin|--guest] [--password P]
+`
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "lanchatd:", err)
+		os.Exit(exitCode(err))
+	}
+}
+
+// errUsage marks mistakes in the command line (exit status 2).
+var errUsage = errors.New("bad usage")
+
+func exitCode(err error) int {
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	return 1
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	switch {
+	case len(args) >= 1 && args[0] == "serve":
+		return serve(args[1:], stderr)
+	case len(args) >= 2 && args[0] == "user" && args[1] == "add":
+		return userAdd(args[2:], stdout, stderr)
+	}
+	fmt.Fprint(stderr, usage)
+	return errUsage
+}
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	return nil
+}
+
+func serve(args []string, stderr io.Writer) error {
+	fs := newFlags("serve", stderr)
+	var cfg server.Config
+	fs.StringVar(&cfg.Addr, "addr", "0.0.0.0:9991", "listen address HOST:PORT (port 0 picks a free one)")
+	fs.StringVar(&cfg.DataDir, "data", "", "data directory (created when absent)")
+	fs.BoolVar(&cfg.Dev, "dev", false, "development server: demo organization and dev login")
+	fs.StringVar(&cfg.BaseURL, "base-url", "", "public URL of the organization (default: the address clients use)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if cfg.DataDir == "" {
+		return fmt.Errorf("%w: --data is required", errUsage)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return server.Run(ctx, cfg, func(url string) {
+		// Scripts and tests wait for this exact line.
+		fmt.Fprintln(stderr, "listening on "+url)
+	})
+}
+
+func userAdd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("user add", stderr)
+	var dataDir string
+	var n domain.NewUser
+	var admin, guest bool
+	fs.StringVar(&dataDir, "data", "", "data directory of a stopped server")
+	fs.StringVar(&n.Email, "email", "", "email address (the login)")
+	fs.StringVar(&n.FullName, "name", "", "full name")
+	fs.StringVar(&n.Password, "password", "", "password (empty: API key only)")
+	fs.BoolVar(&admin, "admin", false, "organization administrator")
+	fs.BoolVar(&guest, "guest", false, "guest")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case dataDir == "" || n.Email == "" || n.FullName == "":
+		return fmt.Errorf("%w: --data, --email and --name are required", errUsage)
+	case admin && guest:
+		return fmt.Errorf("%w: --admin and --guest exclude each other", errUsage)
+	case admin:
+		n.Role = store.RoleAdmin
+	case guest:
+		n.Role = store.RoleGuest
+	default:
+		n.Role = store.RoleMember
+	}
+	st, err := store.Open(dataDir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	svc := domain.New(st, domain.Config{})
+	if err := svc.EnsureRealm(domain.DefaultRealmName); err != nil {
+		return err
+	}
+	u, err := svc.AddUser(n)
+	if err != nil {
+		var de *domain.Error
+		if errors.As(err, &de) {
+			return errors.New(de.Msg)
+		}
+		return err
+	}
+	fmt.Fprintln(stdout, u.APIKey)
+	return nil
+}
