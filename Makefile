@@ -1,0 +1,58 @@
+# Lanchat: `make run` starts the app on a ready-to-use organization,
+# `make test` runs every test. Both install what a fresh Debian/Ubuntu
+# machine lacks (as root, or through sudo).
+
+GO        ?= go
+DATA      ?= $(CURDIR)/.dev-data
+ADDR      ?= 0.0.0.0:9991
+FUZZTIME  ?= 10s
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+LANCHATD  := build/bin/lanchatd
+
+.PHONY: all server serve run test test-go test-fuzz test-compat bench fmt lint deps-node clean
+
+all: server
+
+## server: the headless, cgo-free server binary
+server:
+	CGO_ENABLED=0 $(GO) build -o $(LANCHATD) ./cmd/lanchatd
+
+## serve: run lanchatd on the development organization (data in $(DATA))
+serve: server
+	$(LANCHATD) serve --addr $(ADDR) --data $(DATA) --dev
+
+## run: the desktop app (until it lands: the headless server)
+run: serve
+
+## test: every test: lint, Go unit and end-to-end tests, short fuzz runs, client compatibility
+test: lint test-go test-fuzz test-compat
+
+test-go:
+	$(GO) test -count=1 ./...
+
+# Each fuzz target gets a short run here; run longer ones by hand with FUZZTIME=10m.
+test-fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParams$$' -fuzztime $(FUZZTIME) ./backend/api
+
+test-compat: server deps-node
+	cd backend/compat && npm ci --no-audit --no-fund --loglevel=error
+	cd backend/compat && LANCHATD=$(CURDIR)/$(LANCHATD) node --test
+
+## bench: benchmarks (long runs live here, never in test)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# Node.js and npm run the client compatibility tests; install them when missing.
+deps-node:
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends nodejs npm; }
+
+clean:
+	rm -rf build/bin backend/compat/node_modules

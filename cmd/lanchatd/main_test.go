@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"lanchat/backend/store"
+)
+
+// These tests run the real binary, as an operator would.
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lanchatd-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "lanchatd")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build lanchatd: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var listening = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:\d+)$`)
+
+// startServer runs `lanchatd serve` and waits for its ready line.
+func startServer(t *testing.T, dataDir string, extra ...string) (*exec.Cmd, string) {
+	t.Helper()
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dataDir}, extra...)
+	cmd := exec.Command(binary, args...)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := bufio.NewScanner(stderr)
+	found := make(chan string, 1)
+	go func() {
+		for lines.Scan() {
+			if m := listening.FindStringSubmatch(lines.Text()); m != nil {
+				found <- m[1]
+				break
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case base := <-found:
+		return cmd, base
+	case <-time.After(15 * time.Second):
+		t.Fatal("no 'listening on' line within 15 s")
+	}
+	return nil, ""
+}
+
+func post(t *testing.T, base, path string, form url.Values) map[string]any {
+	t.Helper()
+	resp, err := http.PostForm(base+path, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	json.NewDecoder(resp.Body).Decode(&body)
+	return body
+}
+
+func stop(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("lanchatd did not exit cleanly on SIGTERM: %v", err)
+	}
+}
+
+func TestServeCreatesDataDirAndSurvivesRestart(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), "fresh", "data")
+	cmd, base := startServer(t, dataDir, "--dev")
+	login := post(t, base, "/api/v1/dev_fetch_api_key", url.Values{"username": {"alice@example.com"}})
+	key, _ := login["api_key"].(string)
+	if key == "" {
+		t.Fatalf("dev login: %v", login)
+	}
+	stop(t, cmd)
+	if _, err := os.Stat(filepath.Join(dataDir, store.FileName)); err != nil {
+		t.Fatalf("database file: %v", err)
+	}
+
+	cmd, base = startServer(t, dataDir, "--dev")
+	again := post(t, base, "/api/v1/dev_fetch_api_key", url.Values{"username": {"alice@example.com"}})
+	if again["api_key"] != key {
+		t.Errorf("key changed across restart: %v vs %v", again["api_key"], key)
+	}
+	stop(t, cmd)
+}
+
+// A request whose body is still arriving when SIGTERM comes is answered
+// before the server exits.
+func TestGracefulShutdownFinishesInFlightRequests(t *testing.T) {
+	cmd, base := startServer(t, t.TempDir(), "--dev")
+	bodyReader, bodyWriter := io.Pipe()
+	type result struct {
+		status int
+		body   string
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := http.Post(base+"/api/v1/fetch_api_key", "application/x-www-form-urlencoded", bodyReader)
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		done <- result{status: resp.StatusCode, body: string(b)}
+	}()
+	io.WriteString(bodyWriter, "username=alice%40example.com&")
+	time.Sleep(200 * time.Millisecond) // the request is now in flight
+	cmd.Process.Signal(syscall.SIGTERM)
+	time.Sleep(200 * time.Millisecond)
+	io.WriteString(bodyWriter, "password=lanchat-dev")
+	bodyWriter.Close()
+	r := <-done
+	if r.err != nil || r.status != 200 || !strings.Contains(r.body, `"api_key"`) {
+		t.Fatalf("in-flight request: %d %q %v", r.status, r.body, r.err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+}
+
+func TestUserAddPrintsAWorkingKey(t *testing.T) {
+	dataDir := t.TempDir()
+	out, err := exec.Command(binary, "user", "add", "--data", dataDir, "--email", "boss@corp.lan",
+		"--name", "The Boss", "--admin", "--password", "s3cret-pass").Output()
+	if err != nil {
+		t.Fatalf("user add: %v", err)
+	}
+	key := strings.TrimSpace(string(out))
+	if len(key) != 32 {
+		t.Fatalf("printed %q, want a 32-character key", out)
+	}
+	dup := exec.Command(binary, "user", "add", "--data", dataDir, "--email", "BOSS@corp.lan", "--name", "Again")
+	if msg, err := dup.CombinedOutput(); err == nil || !strings.Contains(string(msg), "already in use") {
+		t.Errorf("duplicate email: %v %s", err, msg)
+	}
+
+	cmd, base := startServer(t, dataDir) // production: no --dev
+	req, _ := http.NewRequest("GET", base+"/api/v1/users/me", nil)
+	req.SetBasicAuth("boss@corp.lan", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var me map[string]any
+	json.NewDecoder(resp.Body).Decode(&me)
+	resp.Body.Close()
+	if me["is_admin"] != true || me["full_name"] != "The Boss" {
+		t.Errorf("users/me as the new admin: %v", me)
+	}
+	login := post(t, base, "/api/v1/fetch_api_key", url.Values{"username": {"boss@corp.lan"}, "password": {"s3cret-pass"}})
+	if login["api_key"] != key {
+		t.Errorf("password login: %v", login)
+	}
+	dev := post(t, base, "/api/v1/dev_fetch_api_key", url.Values{"username": {"boss@corp.lan"}})
+	if dev["result"] != "error" {
+		t.Errorf("dev login on a production server: %v", dev)
+	}
+	stop(t, cmd)
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"serve"},
+		{"serve", "--data"},
+		{"user", "add", "--data", "x"},
+		{"user", "add", "--data", "x", "--email", "a@b.c", "--name", "A", "--admin", "--guest"},
+	} {
+		err := exec.Command(binary, args...).Run()
+		if exitErr, ok := err.(*exec.ExitError); !ok || exitErr.ExitCode() != 2 {
+			t.Errorf("lanchatd %v: %v, want exit status 2", args, err)
+		}
+	}
+}
