@@ -25,6 +25,8 @@ const (
 type Config struct {
 	// Dev enables the development-only login endpoint.
 	Dev bool
+	// DataDir holds the database and the files users upload.
+	DataDir string
 }
 
 // Service runs actions against one store.

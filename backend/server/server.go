@@ -43,7 +43,7 @@ func Open(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc := domain.New(st, domain.Config{Dev: cfg.Dev})
+	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir})
 	if cfg.Dev {
 		err = svc.SeedDevOrganization()
 	} else {

@@ -9,7 +9,7 @@ import (
 )
 
 // Bucket names, one per kind of record plus the indexes that make lookups
-// range scans.
+// range scans. Keys are big-endian IDs, or IDs joined (pairKey).
 var (
 	bucketMeta          = []byte("meta")
 	bucketUsers         = []byte("users")
@@ -19,12 +19,33 @@ var (
 	bucketSubscriptions = []byte("subscriptions")      // user ID + stream ID → Subscription
 	bucketSubscribers   = []byte("stream_subscribers") // stream ID + user ID → nothing
 	bucketUserGroups    = []byte("user_groups")
+
+	bucketMessages       = []byte("messages")      // message ID → Message
+	bucketUserMessages   = []byte("user_messages") // user ID + message ID → flags
+	bucketMsgByRecipient = []byte("messages_by_recipient")
+	bucketMsgByTopic     = []byte("messages_by_topic")  // stream ID + folded topic + 0 + message ID
+	bucketMsgBySender    = []byte("messages_by_sender") // sender ID + message ID
+	bucketUserFlagIndex  = []byte("user_flag_index")    // user ID + flag bit + message ID
+	bucketSearchTerms    = []byte("search_terms")       // term + 0 + message ID
+	bucketRecipients     = []byte("recipients")         // conversation key → recipient ID
+	bucketTopics         = []byte("topics")             // stream ID + folded topic → Topic
+	bucketUserTopics     = []byte("user_topics")        // user ID + stream ID + folded topic → UserTopic
+
+	bucketRealmEmoji = []byte("realm_emoji")
+	bucketLinkifiers = []byte("linkifiers")
+	bucketUploads    = []byte("uploads")
+	bucketPresence   = []byte("presence")
+	bucketBotStorage = []byte("bot_storage")
+	bucketSessions   = []byte("sessions")
 )
 
 // allBuckets are created at open so transactions can assume they exist.
 var allBuckets = [][]byte{
 	bucketMeta, bucketUsers, bucketUserByEmail, bucketStreams, bucketStreamByName,
 	bucketSubscriptions, bucketSubscribers, bucketUserGroups,
+	bucketMessages, bucketUserMessages, bucketMsgByRecipient, bucketMsgByTopic, bucketMsgBySender,
+	bucketUserFlagIndex, bucketSearchTerms, bucketRecipients, bucketTopics, bucketUserTopics,
+	bucketRealmEmoji, bucketLinkifiers, bucketUploads, bucketPresence, bucketBotStorage, bucketSessions,
 }
 
 // itob encodes an ID as a big-endian key so byte order equals numeric order.
