@@ -14,5 +14,13 @@ func (a *API) coreRoutes() []route {
 		{method: "GET", path: "/api/v1/server_settings", auth: authNone, handle: serverSettings},
 		{method: "POST", path: "/api/v1/fetch_api_key", auth: authNone, handle: fetchAPIKey},
 		{method: "POST", path: "/api/v1/dev_fetch_api_key", auth: authNone, handle: devFetchAPIKey},
+
+		{method: "GET", path: "/api/v1/messages", auth: authUser, handle: getMessages},
+		{method: "POST", path: "/api/v1/messages", auth: authUser, handle: sendMessage},
+		{method: "GET", path: "/api/v1/messages/{message_id}", auth: authUser, handle: getMessage},
+		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
+		{method: "POST", path: "/api/v1/mark_all_as_read", auth: authUser, handle: markAllAsRead},
+		{method: "POST", path: "/api/v1/mark_stream_as_read", auth: authUser, handle: markStreamAsRead},
+		{method: "POST", path: "/api/v1/mark_topic_as_read", auth: authUser, handle: markTopicAsRead},
 	}
 }

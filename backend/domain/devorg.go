@@ -56,11 +56,13 @@ func (s *Service) seedDev(tx *store.Tx) error {
 		{"random", "Anything goes", false, []string{"admin@example.com", "alice@example.com"}},
 		{"secret", "Only for invited people", true, []string{"admin@example.com", "alice@example.com"}},
 	}
+	byName := map[string]store.Stream{}
 	for _, def := range streams {
 		st, err := s.createStream(tx, def.name, def.description, def.inviteOnly)
 		if err != nil {
 			return err
 		}
+		byName[def.name] = st
 		for _, email := range def.members {
 			if _, err := subscribe(tx, users[email].ID, st); err != nil {
 				return err
@@ -69,5 +71,20 @@ func (s *Service) seedDev(tx *store.Tx) error {
 	}
 	eng := store.UserGroup{Name: "engineering", Description: "The engineering team",
 		Members: []int64{users["alice@example.com"].ID, users["bob@example.com"].ID}}
-	return tx.CreateUserGroup(&eng)
+	if err := tx.CreateUserGroup(&eng); err != nil {
+		return err
+	}
+	for _, msg := range []struct{ from, topic, content string }{
+		{"admin@example.com", "welcome", "Welcome to **Lanchat**! This organization is for trying things out."},
+		{"alice@example.com", "welcome", "Hi everyone :wave: glad to be here."},
+		{"bob@example.com", "lunch", "Anyone up for lunch at noon?"},
+		{"alice@example.com", "lunch", "Count me in, @**Bob Brown**."},
+	} {
+		sender := users[msg.from]
+		target := messageTarget{stream: byName["general"], topic: msg.topic}
+		if _, err := storeMessage(tx, sender, target, msg.content, s.render(tx, sender, msg.content), "Lanchat", s.now().Unix(), true); err != nil {
+			return err
+		}
+	}
+	return nil
 }

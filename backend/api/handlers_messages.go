@@ -1,0 +1,153 @@
+package api
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"lanchat/backend/domain"
+)
+
+// recipientList reads `to` in every form clients send: a JSON list of emails
+// or IDs, a bare ID, or comma-separated emails.
+func recipientList(raw string) []string {
+	raw = strings.TrimSpace(raw)
+	var list []any
+	if strings.HasPrefix(raw, "[") && json.Unmarshal([]byte(raw), &list) == nil {
+		out := make([]string, 0, len(list))
+		for _, v := range list {
+			switch x := v.(type) {
+			case string:
+				out = append(out, x)
+			case float64:
+				out = append(out, strconv.FormatInt(int64(x), 10))
+			}
+		}
+		return out
+	}
+	return strings.Split(raw, ",")
+}
+
+// clientName is the sending program, from the User-Agent's first product
+// token ("ZulipPython/0.9" → "ZulipPython"), as Zulip records it.
+func clientName(userAgent string) string {
+	name, _, _ := strings.Cut(strings.TrimSpace(userAgent), "/")
+	name, _, _ = strings.Cut(name, " ")
+	if name == "" {
+		return "API"
+	}
+	return name
+}
+
+func sendMessage(c *call) (J, error) {
+	out := domain.OutgoingMessage{
+		Type:    c.p.str("type"),
+		Content: c.p.str("content"),
+		Topic:   c.p.optStr("topic", c.p.optStr("subject", "")),
+		Client:  clientName(c.r.UserAgent()),
+	}
+	to := c.p.str("to")
+	if c.p.has("read_by_sender") {
+		read := c.p.optBool("read_by_sender", true)
+		out.ReadBySender = &read
+	}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	recipients := recipientList(to)
+	if out.Type == "stream" || out.Type == "channel" {
+		out.Stream = recipients[0]
+		if len(recipients) != 1 {
+			out.Stream = ""
+		}
+	} else {
+		out.To = recipients
+	}
+	id, err := c.api.svc.SendMessage(c.user, out)
+	if err != nil {
+		return nil, err
+	}
+	return J{"id": id}, nil
+}
+
+func getMessages(c *call) (J, error) {
+	q := domain.HistoryQuery{
+		Anchor:               c.p.optStr("anchor", ""),
+		UseFirstUnreadAnchor: c.p.optBool("use_first_unread_anchor", false),
+		IncludeAnchor:        c.p.optBool("include_anchor", true),
+		ApplyMarkdown:        c.p.optBool("apply_markdown", true),
+	}
+	c.p.optBool("client_gravatar", false)
+	if c.p.optJSON("message_ids", &q.MessageIDs) && q.MessageIDs == nil {
+		q.MessageIDs = []int64{}
+	}
+	if q.MessageIDs == nil {
+		q.NumBefore, q.NumAfter = c.p.int("num_before"), c.p.int("num_after")
+	}
+	narrow := c.p.optStr("narrow", "")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	terms, err := domain.ParseNarrow(narrow)
+	if err != nil {
+		return nil, err
+	}
+	q.Narrow = terms
+	res, err := c.api.svc.Messages(c.user, q)
+	if err != nil {
+		return nil, err
+	}
+	return flatten(res)
+}
+
+func getMessage(c *call) (J, error) {
+	id := c.p.pathInt("message_id")
+	applyMarkdown := c.p.optBool("apply_markdown", true)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	msg, raw, err := c.api.svc.Message(c.user, id, applyMarkdown)
+	if err != nil {
+		return nil, err
+	}
+	return J{"message": msg, "raw_content": raw}, nil
+}
+
+func updateFlags(c *call) (J, error) {
+	var ids []int64
+	c.p.json("messages", &ids)
+	op, flag := c.p.str("op"), c.p.str("flag")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	changed, err := c.api.svc.UpdateFlags(c.user, ids, op, flag)
+	if err != nil {
+		return nil, err
+	}
+	return J{"messages": changed}, nil
+}
+
+func markAllAsRead(c *call) (J, error) {
+	if _, err := c.api.svc.MarkAllAsRead(c.user); err != nil {
+		return nil, err
+	}
+	return J{"complete": true}, nil
+}
+
+func markStreamAsRead(c *call) (J, error) {
+	streamID := c.p.int("stream_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	_, err := c.api.svc.MarkStreamAsRead(c.user, streamID)
+	return nil, err
+}
+
+func markTopicAsRead(c *call) (J, error) {
+	streamID, topic := c.p.int("stream_id"), c.p.str("topic_name")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	_, err := c.api.svc.MarkTopicAsRead(c.user, streamID, topic)
+	return nil, err
+}

@@ -1,0 +1,80 @@
+package domain
+
+import (
+	"lanchat/backend/store"
+)
+
+// canSeeStream is the one rule for who may see a stream, its topics and its
+// messages: subscribers always; others only public streams, and never
+// guests. Hidden streams answer exactly like missing ones.
+func canSeeStream(tx *store.Tx, u store.User, st store.Stream) bool {
+	if tx.IsSubscribed(u.ID, st.ID) {
+		return true
+	}
+	return !st.InviteOnly && u.Role != store.RoleGuest
+}
+
+// messageAccess returns the user's flags on a message and whether they may
+// see it: messages they received keep their own flags; other messages of a
+// stream they can see read as historical.
+func messageAccess(tx *store.Tx, u store.User, m store.Message, streams streamCache) (store.Flags, bool) {
+	if f, ok := tx.Flags(u.ID, m.ID); ok {
+		return f, true
+	}
+	if m.IsPrivate() {
+		return 0, false
+	}
+	st, ok := streams.get(tx, m.StreamID)
+	if !ok || !canSeeStream(tx, u, st) {
+		return 0, false
+	}
+	return store.FlagRead | store.FlagHistorical, true
+}
+
+// streamCache remembers streams read during one request.
+type streamCache map[int64]*store.Stream
+
+func (c streamCache) get(tx *store.Tx, id int64) (store.Stream, bool) {
+	if st, ok := c[id]; ok {
+		if st == nil {
+			return store.Stream{}, false
+		}
+		return *st, true
+	}
+	st, err := tx.Stream(id)
+	if err != nil {
+		c[id] = nil
+		return store.Stream{}, false
+	}
+	c[id] = &st
+	return st, true
+}
+
+// visibleStream resolves a stream by name or decimal ID for the user,
+// answering STREAM_DOES_NOT_EXIST for unknown and hidden streams alike.
+func visibleStream(tx *store.Tx, u store.User, nameOrID string) (store.Stream, error) {
+	st, err := lookupStream(tx, nameOrID)
+	if err != nil || !canSeeStream(tx, u, st) {
+		return store.Stream{}, StreamDoesNotExist(nameOrID)
+	}
+	return st, nil
+}
+
+// visibleStreamByID is visibleStream for a numeric stream_id parameter.
+func visibleStreamByID(tx *store.Tx, u store.User, id int64) (store.Stream, error) {
+	st, err := tx.Stream(id)
+	if err != nil || !canSeeStream(tx, u, st) {
+		return store.Stream{}, errorf(CodeStreamDoesNotExist, "Invalid stream ID").With("stream_id", id)
+	}
+	return st, nil
+}
+
+func lookupStream(tx *store.Tx, nameOrID string) (store.Stream, error) {
+	if st, err := tx.StreamByName(nameOrID); err == nil {
+		return st, nil
+	}
+	if id, ok := parseID(nameOrID); ok {
+		return tx.Stream(id)
+	}
+	return store.Stream{}, store.ErrNotFound
+}

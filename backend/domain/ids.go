@@ -1,0 +1,22 @@
+package domain
+
+import (
+	"slices"
+	"strconv"
+)
+
+// parseID reads a decimal ID such as a stream or user given by number.
+func parseID(s string) (int64, bool) {
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil && id > 0
+}
+
+// sortedUnique sorts ids and drops repeats.
+func sortedUnique(ids []int64) []int64 {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}

@@ -1,0 +1,258 @@
+package domain
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"lanchat/backend/store"
+)
+
+// Limits of spec section 8 and the digest.
+const (
+	MaxMessageBytes  = 10000
+	MaxTopicLength   = 60 // characters
+	truncatedMessage = "\n[message truncated]"
+	truncatedTopic   = "..."
+)
+
+// OutgoingMessage is a message to send.
+type OutgoingMessage struct {
+	Type    string   // "stream" or "private" ("channel" and "direct" too)
+	Stream  string   // stream name, or its decimal ID, for stream messages
+	Topic   string   // for stream messages
+	To      []string // emails or decimal user IDs, for private messages
+	Content string   // markdown
+	Client  string   // the sending program's name
+	// ReadBySender overrides whether the sender's own copy starts read.
+	ReadBySender *bool
+}
+
+// normalizeContent trims the message as Zulip does and enforces the size
+// limit by truncating (Zulip's behaviour), at a character boundary.
+func normalizeContent(content string) (string, error) {
+	content = strings.TrimLeft(strings.TrimRightFunc(content, isSpace), "\n")
+	if content == "" {
+		return "", BadRequest("Message must not be empty")
+	}
+	if strings.ContainsRune(content, 0) {
+		return "", BadRequest("Message must not contain null bytes")
+	}
+	if len(content) > MaxMessageBytes {
+		cut := MaxMessageBytes - len(truncatedMessage)
+		for cut > 0 && !utf8.RuneStart(content[cut]) {
+			cut--
+		}
+		content = content[:cut] + truncatedMessage
+	}
+	return content, nil
+}
+
+func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+// normalizeTopic trims a topic and truncates it to the limit as Zulip does.
+func normalizeTopic(topic string) (string, error) {
+	topic = strings.TrimSpace(topic)
+	if topic == "" {
+		return "", BadRequest("Topic can't be empty!")
+	}
+	if strings.ContainsFunc(topic, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return "", BadRequest("Invalid character in topic, at position %d!",
+			strings.IndexFunc(topic, func(r rune) bool { return r < ' ' || r == 0x7f })+1)
+	}
+	if utf8.RuneCountInString(topic) > MaxTopicLength {
+		runes := []rune(topic)
+		topic = string(runes[:MaxTopicLength-len(truncatedTopic)]) + truncatedTopic
+	}
+	return topic, nil
+}
+
+// SendMessage validates, renders and stores a message and gives each
+// recipient their flags. Concurrent sends share one commit (store.Batch).
+func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, error) {
+	content, err := normalizeContent(out.Content)
+	if err != nil {
+		return 0, err
+	}
+	var target messageTarget
+	var r rendered
+	err = s.store.View(func(tx *store.Tx) error {
+		var err error
+		if target, err = resolveTarget(tx, actor, out); err != nil {
+			return err
+		}
+		r = s.render(tx, actor, content)
+		return nil
+	})
+	if err != nil {
+		return 0, internal("send message", err)
+	}
+	readBySender := out.ReadBySender == nil || *out.ReadBySender
+	now := s.now().Unix()
+	var m store.Message
+	err = s.store.Batch(func(tx *store.Tx) error {
+		// Batch may run this more than once: it must only write through tx.
+		var err error
+		m, err = storeMessage(tx, actor, target, content, r, out.Client, now, readBySender)
+		return err
+	})
+	if err != nil {
+		return 0, internal("send message", err)
+	}
+	return m.ID, nil
+}
+
+// storeMessage writes a validated, rendered message and every recipient's
+// flags inside tx. Recipients are read at commit time so a subscription made
+// just before counts.
+func storeMessage(tx *store.Tx, sender store.User, target messageTarget, content string, r rendered, client string, now int64, readBySender bool) (store.Message, error) {
+	recipients, err := target.recipientIDs(tx)
+	if err != nil {
+		return store.Message{}, err
+	}
+	m := store.Message{
+		SenderID:       sender.ID,
+		StreamID:       target.stream.ID,
+		Topic:          target.topic,
+		PrivateUserIDs: target.userIDs,
+		Content:        content,
+		Rendered:       r.HTML,
+		Timestamp:      now,
+		Client:         client,
+		IsMe:           r.IsMe,
+		HasLink:        r.HasLink,
+		HasImage:       r.HasImage,
+		HasAttachment:  r.HasAttachment,
+	}
+	if m.RecipientID, err = tx.RecipientID(target.stream.ID, target.userIDs); err != nil {
+		return store.Message{}, err
+	}
+	flags, err := recipientFlags(tx, sender, recipients, r, readBySender)
+	if err != nil {
+		return store.Message{}, err
+	}
+	return m, tx.CreateMessage(&m, flags)
+}
+
+// messageTarget is where a message goes.
+type messageTarget struct {
+	stream  store.Stream // zero for private messages
+	topic   string
+	userIDs []int64 // private: participants incl. the sender, sorted
+}
+
+// recipientIDs are the users who receive a copy.
+func (t messageTarget) recipientIDs(tx *store.Tx) ([]int64, error) {
+	if t.stream.ID == 0 {
+		return t.userIDs, nil
+	}
+	if _, err := tx.Stream(t.stream.ID); err != nil {
+		return nil, StreamDoesNotExist(t.stream.Name)
+	}
+	return tx.StreamSubscriberIDs(t.stream.ID), nil
+}
+
+func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (messageTarget, error) {
+	switch out.Type {
+	case "stream", "channel":
+		if strings.TrimSpace(out.Stream) == "" {
+			return messageTarget{}, MissingArgument("to")
+		}
+		st, err := visibleStream(tx, actor, strings.TrimSpace(out.Stream))
+		if err != nil {
+			return messageTarget{}, err
+		}
+		if !tx.IsSubscribed(actor.ID, st.ID) && (st.InviteOnly || actor.Role == store.RoleGuest) {
+			return messageTarget{}, StreamDoesNotExist(out.Stream)
+		}
+		topic, err := normalizeTopic(out.Topic)
+		if err != nil {
+			return messageTarget{}, err
+		}
+		return messageTarget{stream: st, topic: topic}, nil
+	case "private", "direct":
+		ids, err := resolveUsers(tx, out.To)
+		if err != nil {
+			return messageTarget{}, err
+		}
+		if len(ids) == 0 {
+			return messageTarget{}, BadRequest("Message must have recipients")
+		}
+		return messageTarget{userIDs: sortedUnique(append(ids, actor.ID))}, nil
+	case "":
+		return messageTarget{}, MissingArgument("type")
+	}
+	return messageTarget{}, BadRequest("Invalid message type")
+}
+
+// resolveUsers maps emails or decimal IDs to active users' IDs.
+func resolveUsers(tx *store.Tx, refs []string) ([]int64, error) {
+	ids := make([]int64, 0, len(refs))
+	for _, ref := range refs {
+		ref = strings.TrimSpace(ref)
+		if ref == "" {
+			continue
+		}
+		u, err := userByRef(tx, ref)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, BadRequest("Invalid email '%s'", ref)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !u.IsActive {
+			return nil, BadRequest("'%s' is no longer using Lanchat.", u.Email)
+		}
+		ids = append(ids, u.ID)
+	}
+	return ids, nil
+}
+
+// userByRef finds a user by email or decimal ID.
+func userByRef(tx *store.Tx, ref string) (store.User, error) {
+	if id, ok := parseID(ref); ok {
+		return tx.User(id)
+	}
+	return tx.UserByEmail(ref)
+}
+
+// recipientFlags gives each recipient their initial flags: mentions from the
+// rendering, and the sender's own copy read unless asked otherwise.
+func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rendered, readBySender bool) (map[int64]store.Flags, error) {
+	mentioned := map[int64]bool{}
+	for _, id := range r.MentionedUserIDs {
+		mentioned[id] = true
+	}
+	for _, gid := range r.MentionedGroupIDs {
+		g, err := tx.UserGroup(gid)
+		if err != nil {
+			continue
+		}
+		for _, id := range g.Members {
+			mentioned[id] = true
+		}
+	}
+	flags := make(map[int64]store.Flags, len(recipients)+1)
+	for _, uid := range recipients {
+		var f store.Flags
+		if mentioned[uid] {
+			f |= store.FlagMentioned
+		}
+		if r.StreamWildcard {
+			f |= store.FlagStreamWildcardMentioned | store.FlagWildcardMentioned
+		}
+		if r.TopicWildcard {
+			f |= store.FlagTopicWildcardMentioned | store.FlagWildcardMentioned
+		}
+		flags[uid] = f
+	}
+	// The sender keeps a copy even of a stream they are not subscribed to,
+	// and is never notified of their own message.
+	own := flags[sender.ID] &^ (store.FlagMentioned | store.FlagWildcardMentioned |
+		store.FlagStreamWildcardMentioned | store.FlagTopicWildcardMentioned)
+	if readBySender {
+		own |= store.FlagRead
+	}
+	flags[sender.ID] = own
+	return flags, nil
+}

@@ -1,0 +1,193 @@
+package domain
+
+import (
+	"slices"
+
+	"lanchat/backend/store"
+)
+
+// MessageObject is a message as the API shows it (spec 2.1 plus the fields
+// Zulip clients read).
+type MessageObject struct {
+	ID                int64              `json:"id"`
+	SenderID          int64              `json:"sender_id"`
+	SenderEmail       string             `json:"sender_email"`
+	SenderFullName    string             `json:"sender_full_name"`
+	SenderRealmStr    string             `json:"sender_realm_str"`
+	SenderShortName   string             `json:"sender_short_name"`
+	AvatarURL         *string            `json:"avatar_url"`
+	Client            string             `json:"client"`
+	Content           string             `json:"content"`
+	ContentType       string             `json:"content_type"`
+	Type              string             `json:"type"`
+	DisplayRecipient  any                `json:"display_recipient"`
+	StreamID          *int64             `json:"stream_id,omitempty"`
+	RecipientID       int64              `json:"recipient_id"`
+	Subject           string             `json:"subject"`
+	TopicLinks        []TopicLink        `json:"topic_links"`
+	SubjectLinks      []TopicLink        `json:"subject_links"`
+	Timestamp         int64              `json:"timestamp"`
+	IsMeMessage       bool               `json:"is_me_message"`
+	Reactions         []ReactionObject   `json:"reactions"`
+	Submessages       []store.Submessage `json:"submessages"`
+	Flags             []string           `json:"flags,omitempty"`
+	LastEditTimestamp int64              `json:"last_edit_timestamp,omitempty"`
+	EditHistory       []EditObject       `json:"edit_history,omitempty"`
+	MatchContent      *string            `json:"match_content,omitempty"`
+	MatchSubject      *string            `json:"match_subject,omitempty"`
+}
+
+// TopicLink is a link found in a topic by a linkifier or as a bare URL.
+type TopicLink struct {
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+// RecipientObject is one participant of a private message.
+type RecipientObject struct {
+	ID            int64  `json:"id"`
+	Email         string `json:"email"`
+	FullName      string `json:"full_name"`
+	ShortName     string `json:"short_name"`
+	IsMirrorDummy bool   `json:"is_mirror_dummy"`
+}
+
+// ReactionObject is a reaction with the legacy user object old clients read.
+type ReactionObject struct {
+	store.Reaction
+	User struct {
+		ID       int64  `json:"id"`
+		Email    string `json:"email"`
+		FullName string `json:"full_name"`
+	} `json:"user"`
+}
+
+// EditObject is one entry of a message's edit_history, newest first.
+type EditObject struct {
+	Timestamp           int64   `json:"timestamp"`
+	UserID              int64   `json:"user_id"`
+	PrevContent         *string `json:"prev_content,omitempty"`
+	PrevRenderedContent *string `json:"prev_rendered_content,omitempty"`
+	PrevTopic           *string `json:"prev_topic,omitempty"`
+	PrevSubject         *string `json:"prev_subject,omitempty"`
+	PrevStream          *int64  `json:"prev_stream,omitempty"`
+	Topic               *string `json:"topic,omitempty"`
+	Stream              *int64  `json:"stream,omitempty"`
+}
+
+// viewOptions say how a client wants messages shown.
+type viewOptions struct {
+	applyMarkdown bool
+}
+
+// messageViewer renders messages for one request, caching the users and
+// streams it reads.
+type messageViewer struct {
+	tx      *store.Tx
+	opts    viewOptions
+	users   map[int64]store.User
+	streams streamCache
+	topics  func(topic string) []TopicLink
+}
+
+func newMessageViewer(tx *store.Tx, opts viewOptions, topicLinks func(string) []TopicLink) *messageViewer {
+	return &messageViewer{tx: tx, opts: opts, users: map[int64]store.User{}, streams: streamCache{}, topics: topicLinks}
+}
+
+func (v *messageViewer) user(id int64) store.User {
+	if u, ok := v.users[id]; ok {
+		return u
+	}
+	u, err := v.tx.User(id)
+	if err != nil {
+		u = store.User{ID: id, FullName: "Unknown user"}
+	}
+	v.users[id] = u
+	return u
+}
+
+// view builds the message object; flags are included when withFlags.
+func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool) MessageObject {
+	sender := v.user(m.SenderID)
+	avatar := AvatarURL(sender)
+	o := MessageObject{
+		ID:                m.ID,
+		SenderID:          m.SenderID,
+		SenderEmail:       sender.Email,
+		SenderFullName:    sender.FullName,
+		SenderRealmStr:    "lanchat",
+		AvatarURL:         &avatar,
+		Client:            m.Client,
+		Content:           m.Rendered,
+		ContentType:       "text/html",
+		RecipientID:       m.RecipientID,
+		Subject:           m.Topic,
+		Timestamp:         m.Timestamp,
+		IsMeMessage:       m.IsMe,
+		Reactions:         v.reactions(m.Reactions),
+		Submessages:       m.Submessages,
+		LastEditTimestamp: m.LastEditTimestamp,
+		EditHistory:       editHistory(m.Edits),
+	}
+	if o.Submessages == nil {
+		o.Submessages = []store.Submessage{}
+	}
+	if !v.opts.applyMarkdown {
+		o.Content, o.ContentType = m.Content, "text/x-markdown"
+	}
+	if withFlags {
+		o.Flags = flags.Names()
+	}
+	if m.IsPrivate() {
+		o.Type = "private"
+		recipients := make([]RecipientObject, 0, len(m.PrivateUserIDs))
+		for _, id := range m.PrivateUserIDs {
+			u := v.user(id)
+			recipients = append(recipients, RecipientObject{ID: u.ID, Email: u.Email, FullName: u.FullName})
+		}
+		o.DisplayRecipient = recipients
+		o.TopicLinks, o.SubjectLinks = []TopicLink{}, []TopicLink{}
+		return o
+	}
+	o.Type = "stream"
+	streamID := m.StreamID
+	o.StreamID = &streamID
+	st, _ := v.streams.get(v.tx, m.StreamID)
+	o.DisplayRecipient = st.Name
+	o.TopicLinks = v.topics(m.Topic)
+	o.SubjectLinks = o.TopicLinks
+	return o
+}
+
+func (v *messageViewer) reactions(rs []store.Reaction) []ReactionObject {
+	out := make([]ReactionObject, 0, len(rs))
+	for _, r := range rs {
+		o := ReactionObject{Reaction: r}
+		u := v.user(r.UserID)
+		o.User.ID, o.User.Email, o.User.FullName = u.ID, u.Email, u.FullName
+		out = append(out, o)
+	}
+	return out
+}
+
+// editHistory lists edits newest first, as Zulip's edit_history does.
+func editHistory(edits []store.Edit) []EditObject {
+	if len(edits) == 0 {
+		return nil
+	}
+	out := make([]EditObject, 0, len(edits))
+	for _, e := range slices.Backward(edits) {
+		o := EditObject{Timestamp: e.Timestamp, UserID: e.UserID}
+		if e.PrevRendered != "" {
+			o.PrevContent, o.PrevRenderedContent = &e.PrevContent, &e.PrevRendered
+		}
+		if e.PrevTopic != "" {
+			o.PrevTopic, o.PrevSubject = &e.PrevTopic, &e.PrevTopic
+		}
+		if e.PrevStreamID != 0 {
+			o.PrevStream = &e.PrevStreamID
+		}
+		out = append(out, o)
+	}
+	return out
+}

@@ -1,0 +1,366 @@
+package domain
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"lanchat/backend/store"
+)
+
+// NarrowTerm is one filter of a narrow, as clients send it.
+type NarrowTerm struct {
+	Operator string
+	Operand  string
+	Negated  bool
+}
+
+func badNarrow(desc string) *Error {
+	return errorf(CodeBadNarrow, "Invalid narrow operator: %s", desc).With("desc", desc)
+}
+
+// ParseNarrow reads a narrow in either of its wire forms: a list of
+// [operator, operand] pairs or of {operator, operand, negated} objects.
+// Operands may be strings, numbers or lists of numbers (user IDs).
+func ParseNarrow(text string) ([]NarrowTerm, error) {
+	text = strings.TrimSpace(text)
+	if text == "" || text == "null" {
+		return nil, nil
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal([]byte(text), &raw); err != nil {
+		return nil, InvalidArgument("narrow", "not a list")
+	}
+	terms := make([]NarrowTerm, 0, len(raw))
+	for _, r := range raw {
+		var t NarrowTerm
+		var pair []json.RawMessage
+		var obj struct {
+			Operator *string         `json:"operator"`
+			Operand  json.RawMessage `json:"operand"`
+			Negated  bool            `json:"negated"`
+		}
+		switch {
+		case json.Unmarshal(r, &pair) == nil && len(pair) == 2:
+			if json.Unmarshal(pair[0], &t.Operator) != nil {
+				return nil, InvalidArgument("narrow", "operator is not a string")
+			}
+			obj.Operand = pair[1]
+		case json.Unmarshal(r, &obj) == nil && obj.Operator != nil && obj.Operand != nil:
+			t.Operator, t.Negated = *obj.Operator, obj.Negated
+		default:
+			return nil, InvalidArgument("narrow", "each element must be [operator, operand] or {operator, operand}")
+		}
+		operand, err := operandText(obj.Operand)
+		if err != nil {
+			return nil, err
+		}
+		t.Operand = operand
+		terms = append(terms, t)
+	}
+	return terms, nil
+}
+
+// operandText flattens an operand to text: lists of IDs become "1,2,3".
+func operandText(raw json.RawMessage) (string, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		if _, err := n.Int64(); err == nil {
+			return n.String(), nil
+		}
+	}
+	var ids []int64
+	if json.Unmarshal(raw, &ids) == nil {
+		parts := make([]string, len(ids))
+		for i, id := range ids {
+			parts[i] = strconv.FormatInt(id, 10)
+		}
+		return strings.Join(parts, ","), nil
+	}
+	return "", InvalidArgument("narrow", "operand must be a string, an integer or a list of integers")
+}
+
+// Narrow is a resolved narrow for one viewer: every name looked up, ready
+// to match messages. The same matcher filters history and live events.
+type Narrow struct {
+	viewer store.User
+	terms  []matcher
+	// received: without a stream term, a narrow covers only messages the
+	// viewer received (Zulip's "all messages").
+	received bool
+	// muted topics and streams, for in:home and first_unread.
+	muted mutedSet
+	// plan is the ordered index a history query walks.
+	plan plan
+	// searchWords hold the search terms, for match highlighting.
+	searchWords []string
+}
+
+type matcher struct {
+	negated bool
+	match   func(m store.Message, f store.Flags) bool
+}
+
+// plan names the driving index of a history query: a range, or an explicit
+// list of IDs (search hits, id:).
+type plan struct {
+	rng  *store.Range
+	ids  []int64
+	cost int // lower is more selective
+}
+
+func (n *Narrow) consider(p plan) {
+	if n.plan.rng == nil && n.plan.ids == nil || p.cost < n.plan.cost {
+		n.plan = p
+	}
+}
+
+// Match tells whether a message the viewer can see, with the viewer's flags
+// on it, falls in the narrow.
+func (n *Narrow) Match(m store.Message, f store.Flags) bool {
+	if n.received && f&store.FlagHistorical != 0 {
+		return false
+	}
+	for _, t := range n.terms {
+		if t.match(m, f) == t.negated {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveNarrow looks up every operand for viewer. Unknown or hidden
+// streams and users are BAD_NARROW errors.
+func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow, error) {
+	muted, err := loadMuted(tx, viewer.ID)
+	if err != nil {
+		return nil, err
+	}
+	n := &Narrow{viewer: viewer, received: true, muted: muted}
+	n.plan = plan{rng: rangePtr(store.UserRange(viewer.ID)), cost: 100}
+	hasStream, hasPrivate := false, false
+	for _, t := range terms {
+		op := strings.ToLower(strings.TrimSpace(t.Operator))
+		operand := strings.TrimSpace(t.Operand)
+		var m func(store.Message, store.Flags) bool
+		switch op {
+		case "stream", "channel":
+			st, err := lookupStream(tx, operand)
+			if err != nil || !canSeeStream(tx, viewer, st) {
+				return nil, badNarrow("unknown channel " + operand)
+			}
+			hasStream = true
+			if !t.Negated {
+				n.received = false
+				if rid, ok := tx.LookupRecipientID(st.ID, nil); ok {
+					n.consider(plan{rng: rangePtr(store.RecipientRange(rid)), cost: 50})
+				} else {
+					n.consider(plan{ids: []int64{}, cost: 0})
+				}
+			}
+			m = func(msg store.Message, _ store.Flags) bool { return msg.StreamID == st.ID }
+		case "streams", "channels":
+			if operand != "public" && operand != "web-public" {
+				return nil, badNarrow("invalid channels operand " + operand)
+			}
+			if !t.Negated {
+				n.received = false
+				n.consider(plan{rng: rangePtr(store.AllMessagesRange()), cost: 90})
+			}
+			m = func(msg store.Message, _ store.Flags) bool {
+				return !msg.IsPrivate() && n.streamIsPublic(tx, msg.StreamID)
+			}
+		case "topic", "subject":
+			folded := store.FoldTopic(operand)
+			m = func(msg store.Message, _ store.Flags) bool {
+				return !msg.IsPrivate() && store.FoldTopic(msg.Topic) == folded
+			}
+		case "sender":
+			u, err := userByRef(tx, operand)
+			if err != nil {
+				return nil, badNarrow("unknown user " + operand)
+			}
+			if !t.Negated {
+				n.consider(plan{rng: rangePtr(store.SenderRange(u.ID)), cost: 60})
+			}
+			m = func(msg store.Message, _ store.Flags) bool { return msg.SenderID == u.ID }
+		case "pm-with", "dm":
+			ids, err := narrowUsers(tx, operand)
+			if err != nil {
+				return nil, err
+			}
+			hasPrivate = true
+			set := sortedUnique(append(ids, viewer.ID))
+			if !t.Negated {
+				if rid, ok := tx.LookupRecipientID(0, set); ok {
+					n.consider(plan{rng: rangePtr(store.RecipientRange(rid)), cost: 20})
+				} else {
+					n.consider(plan{ids: []int64{}, cost: 0})
+				}
+			}
+			m = func(msg store.Message, _ store.Flags) bool {
+				return msg.IsPrivate() && slices.Equal(msg.PrivateUserIDs, set)
+			}
+		case "group-pm-with", "dm-including":
+			ids, err := narrowUsers(tx, operand)
+			if err != nil || len(ids) != 1 {
+				return nil, badNarrow("invalid user " + operand)
+			}
+			hasPrivate = true
+			m = func(msg store.Message, _ store.Flags) bool {
+				return msg.IsPrivate() && slices.Contains(msg.PrivateUserIDs, ids[0])
+			}
+		case "is":
+			m, err = n.isMatcher(operand, t.Negated)
+			if err != nil {
+				return nil, err
+			}
+			if operand == "private" || operand == "dm" {
+				hasPrivate = true
+			}
+		case "has":
+			m, err = hasMatcher(operand)
+			if err != nil {
+				return nil, err
+			}
+		case "search":
+			if operand == "" {
+				return nil, badNarrow("empty search")
+			}
+			if !t.Negated {
+				n.searchWords = append(n.searchWords, store.SearchTerms(operand)...)
+				n.consider(plan{ids: tx.SearchIDs(operand), cost: 10})
+			}
+			words := store.SearchTerms(operand)
+			m = func(msg store.Message, _ store.Flags) bool { return matchesWords(msg, words) }
+		case "id":
+			id, ok := parseID(operand)
+			if !ok {
+				return nil, badNarrow("invalid message id " + operand)
+			}
+			if !t.Negated {
+				n.received = false
+				n.consider(plan{ids: []int64{id}, cost: 1})
+			}
+			m = func(msg store.Message, _ store.Flags) bool { return msg.ID == id }
+		case "near":
+			if _, ok := parseID(operand); !ok {
+				return nil, badNarrow("invalid message id " + operand)
+			}
+			continue // an anchor hint, not a filter
+		case "in":
+			switch operand {
+			case "home":
+				m = func(msg store.Message, _ store.Flags) bool { return !n.muted.hides(msg) }
+			case "all":
+				continue
+			default:
+				return nil, badNarrow("invalid in operand " + operand)
+			}
+		default:
+			return nil, badNarrow(fmt.Sprintf("unknown operator %s", t.Operator))
+		}
+		n.terms = append(n.terms, matcher{negated: t.Negated, match: m})
+	}
+	if hasStream && hasPrivate {
+		return nil, badNarrow("channel and direct message operators cannot be combined")
+	}
+	return n, nil
+}
+
+func rangePtr(r store.Range) *store.Range { return &r }
+
+func (n *Narrow) streamIsPublic(tx *store.Tx, streamID int64) bool {
+	st, err := tx.Stream(streamID)
+	return err == nil && !st.InviteOnly
+}
+
+func (n *Narrow) isMatcher(operand string, negated bool) (func(store.Message, store.Flags) bool, error) {
+	flagged := func(ix store.FlagIndex, f store.Flags) func(store.Message, store.Flags) bool {
+		if !negated {
+			n.consider(plan{rng: rangePtr(store.FlagRange(n.viewer.ID, ix)), cost: 30})
+		}
+		return func(_ store.Message, got store.Flags) bool { return got&f != 0 }
+	}
+	switch operand {
+	case "private", "dm":
+		return func(m store.Message, _ store.Flags) bool { return m.IsPrivate() }, nil
+	case "starred":
+		return flagged(store.IndexStarred, store.FlagStarred), nil
+	case "mentioned":
+		return flagged(store.IndexMentioned, store.AnyMention), nil
+	case "alerted":
+		return flagged(store.IndexAlerted, store.FlagHasAlertWord), nil
+	case "unread":
+		if !negated {
+			n.consider(plan{rng: rangePtr(store.FlagRange(n.viewer.ID, store.IndexUnread)), cost: 30})
+		}
+		return func(_ store.Message, f store.Flags) bool { return f&store.FlagRead == 0 }, nil
+	case "resolved":
+		return func(m store.Message, _ store.Flags) bool { return strings.HasPrefix(m.Topic, "✔ ") }, nil
+	case "muted":
+		return func(m store.Message, _ store.Flags) bool { return n.muted.hides(m) }, nil
+	case "followed":
+		return func(m store.Message, _ store.Flags) bool { return n.muted.followed(m) }, nil
+	}
+	return nil, badNarrow("unknown is operand " + operand)
+}
+
+func hasMatcher(operand string) (func(store.Message, store.Flags) bool, error) {
+	switch operand {
+	case "link":
+		return func(m store.Message, _ store.Flags) bool { return m.HasLink }, nil
+	case "image":
+		return func(m store.Message, _ store.Flags) bool { return m.HasImage }, nil
+	case "attachment":
+		return func(m store.Message, _ store.Flags) bool { return m.HasAttachment }, nil
+	case "reaction":
+		return func(m store.Message, _ store.Flags) bool { return len(m.Reactions) > 0 }, nil
+	}
+	return nil, badNarrow("unknown has operand " + operand)
+}
+
+// narrowUsers reads a comma-separated list of emails or IDs.
+func narrowUsers(tx *store.Tx, operand string) ([]int64, error) {
+	var ids []int64
+	for _, ref := range strings.Split(operand, ",") {
+		ref = strings.TrimSpace(ref)
+		if ref == "" {
+			continue
+		}
+		u, err := userByRef(tx, ref)
+		if err != nil {
+			return nil, badNarrow("unknown user " + ref)
+		}
+		ids = append(ids, u.ID)
+	}
+	if len(ids) == 0 {
+		return nil, badNarrow("empty user list")
+	}
+	return ids, nil
+}
+
+// matchesWords is the search rule: every query word starts some word of the
+// content or topic, ignoring case.
+func matchesWords(m store.Message, words []string) bool {
+	have := store.SearchTerms(m.Content + " " + m.Topic)
+	for _, w := range words {
+		found := false
+		for _, h := range have {
+			if strings.HasPrefix(h, w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,267 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+)
+
+// Message is one chat message with its raw and rendered content. Per-user
+// state (read, starred, mentioned) lives in user_messages, not here.
+type Message struct {
+	ID          int64  `json:"id"`
+	SenderID    int64  `json:"sender_id"`
+	RecipientID int64  `json:"recipient_id"`
+	StreamID    int64  `json:"stream_id,omitempty"` // 0 for private messages
+	Topic       string `json:"topic,omitempty"`
+	// PrivateUserIDs are a private conversation's participants, sender
+	// included, sorted.
+	PrivateUserIDs []int64 `json:"private_user_ids,omitempty"`
+	Content        string  `json:"content"`
+	Rendered       string  `json:"rendered"`
+	Timestamp      int64   `json:"timestamp"`
+	Client         string  `json:"client"`
+	IsMe           bool    `json:"is_me,omitempty"`
+	HasLink        bool    `json:"has_link,omitempty"`
+	HasImage       bool    `json:"has_image,omitempty"`
+	HasAttachment  bool    `json:"has_attachment,omitempty"`
+	// LastEditTimestamp is 0 until the message is edited or moved.
+	LastEditTimestamp int64        `json:"last_edit_timestamp,omitempty"`
+	Edits             []Edit       `json:"edits,omitempty"` // oldest first
+	Reactions         []Reaction   `json:"reactions,omitempty"`
+	Submessages       []Submessage `json:"submessages,omitempty"`
+}
+
+// IsPrivate tells private messages from stream messages.
+func (m Message) IsPrivate() bool { return m.StreamID == 0 }
+
+// Edit records one change to a message, with what it replaced.
+type Edit struct {
+	Timestamp    int64  `json:"timestamp"`
+	UserID       int64  `json:"user_id"`
+	PrevContent  string `json:"prev_content,omitempty"`
+	PrevRendered string `json:"prev_rendered,omitempty"`
+	PrevTopic    string `json:"prev_topic,omitempty"`
+	PrevStreamID int64  `json:"prev_stream_id,omitempty"`
+}
+
+// Reaction is one user's emoji on a message.
+type Reaction struct {
+	EmojiName    string `json:"emoji_name"`
+	EmojiCode    string `json:"emoji_code"`
+	ReactionType string `json:"reaction_type"`
+	UserID       int64  `json:"user_id"`
+}
+
+// Submessage is data attached to a message by widgets (polls, todo lists).
+type Submessage struct {
+	ID       int64  `json:"id"`
+	SenderID int64  `json:"sender_id"`
+	MsgType  string `json:"msg_type"`
+	Content  string `json:"content"`
+}
+
+// FoldTopic is the case-insensitive form topics are indexed and compared by.
+func FoldTopic(topic string) string { return strings.ToLower(topic) }
+
+func topicPrefix(streamID int64, topic string) []byte {
+	k := append(itob(streamID), FoldTopic(topic)...)
+	return append(k, 0)
+}
+
+// Message loads one message.
+func (tx *Tx) Message(id int64) (Message, error) {
+	var m Message
+	err := tx.get(bucketMessages, itob(id), &m)
+	return m, err
+}
+
+// CreateMessage assigns the next message ID, stores the message with its
+// indexes, and gives each recipient their flags. IDs strictly increase.
+func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
+	id, err := tx.nextID(bucketMessages)
+	if err != nil {
+		return err
+	}
+	m.ID = id
+	if err := tx.put(bucketMessages, itob(id), m); err != nil {
+		return err
+	}
+	if err := tx.indexMessage(*m, true); err != nil {
+		return err
+	}
+	for uid, flags := range recipients {
+		if err := tx.SetFlags(uid, id, flags); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UpdateMessage writes a changed message (content, topic, stream, reactions),
+// moving its index entries from old to new.
+func (tx *Tx) UpdateMessage(old, m Message) error {
+	if err := tx.indexMessage(old, false); err != nil {
+		return err
+	}
+	if err := tx.indexMessage(m, true); err != nil {
+		return err
+	}
+	return tx.put(bucketMessages, itob(m.ID), m)
+}
+
+// DeleteMessage removes a message, its index entries and every user's
+// flags on it.
+func (tx *Tx) DeleteMessage(m Message, userIDs []int64) error {
+	if err := tx.indexMessage(m, false); err != nil {
+		return err
+	}
+	for _, uid := range userIDs {
+		if err := tx.DeleteFlags(uid, m.ID); err != nil {
+			return err
+		}
+	}
+	return tx.bucket(bucketMessages).Delete(itob(m.ID))
+}
+
+// indexMessage adds (or removes) the message's entries in the recipient,
+// topic, sender and search indexes, and keeps the topic list current.
+func (tx *Tx) indexMessage(m Message, add bool) error {
+	id := itob(m.ID)
+	type indexKey struct{ bucket, key []byte }
+	keys := []indexKey{
+		{bucketMsgByRecipient, append(itob(m.RecipientID), id...)},
+		{bucketMsgBySender, append(itob(m.SenderID), id...)},
+	}
+	if !m.IsPrivate() {
+		keys = append(keys, indexKey{bucketMsgByTopic, append(topicPrefix(m.StreamID, m.Topic), id...)})
+	}
+	for _, term := range SearchTerms(m.Content + " " + m.Topic) {
+		keys = append(keys, indexKey{bucketSearchTerms, append(append([]byte(term), 0), id...)})
+	}
+	for _, k := range keys {
+		var err error
+		if add {
+			err = tx.bucket(k.bucket).Put(k.key, nil)
+		} else {
+			err = tx.bucket(k.bucket).Delete(k.key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if m.IsPrivate() {
+		return nil
+	}
+	return tx.refreshTopic(m.StreamID, m.Topic)
+}
+
+// Topic is a stream's topic as listed by GET /users/me/{stream_id}/topics.
+type Topic struct {
+	Name  string `json:"name"`
+	MaxID int64  `json:"max_id"`
+}
+
+// refreshTopic recomputes a topic's newest message from the topic index,
+// dropping the topic when it has none left.
+func (tx *Tx) refreshTopic(streamID int64, topic string) error {
+	prefix := topicPrefix(streamID, topic)
+	key := prefix[:len(prefix)-1]
+	c := tx.bucket(bucketMsgByTopic).Cursor()
+	last := lastWithPrefix(c, prefix)
+	if last == nil {
+		return tx.bucket(bucketTopics).Delete(key)
+	}
+	maxID := btoi(last[len(prefix):])
+	m, err := tx.Message(maxID)
+	name := topic
+	if err == nil {
+		name = m.Topic // the newest message's spelling names the topic
+	}
+	return tx.put(bucketTopics, key, Topic{Name: name, MaxID: maxID})
+}
+
+// lastWithPrefix positions c on the last key with the prefix.
+func lastWithPrefix(c interface {
+	Seek([]byte) ([]byte, []byte)
+	Prev() ([]byte, []byte)
+	Last() ([]byte, []byte)
+}, prefix []byte) []byte {
+	end := prefixEnd(prefix)
+	var k []byte
+	if end == nil {
+		k, _ = c.Last()
+	} else if k, _ = c.Seek(end); k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	if k != nil && bytes.HasPrefix(k, prefix) {
+		return k
+	}
+	return nil
+}
+
+// prefixEnd is the smallest key greater than every key with the prefix, or
+// nil when there is none.
+func prefixEnd(prefix []byte) []byte {
+	end := bytes.Clone(prefix)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
+// StreamTopics lists a stream's topics.
+func (tx *Tx) StreamTopics(streamID int64) ([]Topic, error) {
+	var out []Topic
+	prefix := itob(streamID)
+	c := tx.bucket(bucketTopics).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var t Topic
+		if err := decode(v, &t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// conversationKey names a recipient: a stream, or a set of users.
+func conversationKey(streamID int64, userIDs []int64) []byte {
+	if streamID != 0 {
+		return append([]byte("s"), itob(streamID)...)
+	}
+	k := []byte("p")
+	for _, id := range userIDs {
+		k = binary.BigEndian.AppendUint64(k, uint64(id))
+	}
+	return k
+}
+
+// RecipientID returns the stable ID of a stream's or a user set's
+// conversation, creating it on first use (a write: call inside Update).
+func (tx *Tx) RecipientID(streamID int64, sortedUserIDs []int64) (int64, error) {
+	key := conversationKey(streamID, sortedUserIDs)
+	if v := tx.bucket(bucketRecipients).Get(key); v != nil {
+		return btoi(v), nil
+	}
+	id, err := tx.nextID(bucketRecipients)
+	if err != nil {
+		return 0, err
+	}
+	return id, tx.bucket(bucketRecipients).Put(key, itob(id))
+}
+
+// LookupRecipientID is RecipientID for readers: false when the conversation
+// has never been used.
+func (tx *Tx) LookupRecipientID(streamID int64, sortedUserIDs []int64) (int64, bool) {
+	v := tx.bucket(bucketRecipients).Get(conversationKey(streamID, sortedUserIDs))
+	if v == nil {
+		return 0, false
+	}
+	return btoi(v), true
+}
