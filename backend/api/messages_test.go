@@ -310,3 +310,5 @@ func TestFlagsAndReadState(t *testing.T) {
 		t.Errorf("after mark_all_as_read: %v", got)
 	}
 }
+
+func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }

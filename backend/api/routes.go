@@ -15,6 +15,20 @@ func (a *API) coreRoutes() []route {
 		{method: "POST", path: "/api/v1/fetch_api_key", auth: authNone, handle: fetchAPIKey},
 		{method: "POST", path: "/api/v1/dev_fetch_api_key", auth: authNone, handle: devFetchAPIKey},
 
+		{method: "GET", path: "/api/v1/streams", auth: authUser, handle: listStreams},
+		{method: "GET", path: "/api/v1/get_stream_id", auth: authUser, handle: getStreamID},
+		{method: "GET", path: "/api/v1/streams/{stream_id}/members", auth: authUser, handle: streamMembers},
+		{method: "GET", path: "/api/v1/users/me/{stream_id}/topics", auth: authUser, handle: streamTopics},
+		{method: "GET", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: listSubscriptions},
+		{method: "POST", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: subscribe},
+		{method: "DELETE", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: unsubscribe},
+		// The spec's misspelled heading path, accepted as an alias.
+		{method: "GET", path: "/api/v1/users/me/subcriptions", auth: authUser, handle: listSubscriptions},
+		{method: "POST", path: "/api/v1/users/me/subcriptions", auth: authUser, handle: subscribe},
+		{method: "DELETE", path: "/api/v1/users/me/subcriptions", auth: authUser, handle: unsubscribe},
+		{method: "POST", path: "/api/v1/users/me/subscriptions/properties", auth: authUser, handle: updateSubscriptionProperties},
+		{method: "PATCH", path: "/api/v1/users/me/subscriptions/muted_topics", auth: authUser, handle: muteTopic},
+
 		{method: "GET", path: "/api/v1/messages", auth: authUser, handle: getMessages},
 		{method: "POST", path: "/api/v1/messages", auth: authUser, handle: sendMessage},
 		{method: "GET", path: "/api/v1/messages/{message_id}", auth: authUser, handle: getMessage},

@@ -1,0 +1,126 @@
+package api
+
+import (
+	"lanchat/backend/domain"
+)
+
+func subscribe(c *call) (J, error) {
+	req := domain.SubscribeRequest{
+		InviteOnly:               c.p.optBool("invite_only", false),
+		AuthorizationErrorsFatal: c.p.optBool("authorization_errors_fatal", true),
+	}
+	c.p.json("subscriptions", &req.Streams)
+	c.p.optJSON("principals", &req.Principals)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	res, err := c.api.svc.Subscribe(c.user, req)
+	if err != nil {
+		return nil, err
+	}
+	return flatten(res)
+}
+
+func unsubscribe(c *call) (J, error) {
+	var names, refs []string
+	c.p.json("subscriptions", &names)
+	c.p.optJSON("principals", &refs)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	res, err := c.api.svc.Unsubscribe(c.user, names, refs)
+	if err != nil {
+		return nil, err
+	}
+	// Zulip's clients read not_removed; the spec names it not_subscribed.
+	return J{"removed": res.Removed, "not_subscribed": res.NotSubscribed, "not_removed": res.NotSubscribed}, nil
+}
+
+func listSubscriptions(c *call) (J, error) {
+	withSubscribers := c.p.optBool("include_subscribers", false)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	subs, err := c.api.svc.Subscriptions(c.user, withSubscribers)
+	if err != nil {
+		return nil, err
+	}
+	return J{"subscriptions": subs}, nil
+}
+
+func updateSubscriptionProperties(c *call) (J, error) {
+	var changes []domain.PropertyChange
+	c.p.json("subscription_data", &changes)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	if err := c.api.svc.UpdateSubscriptionProperties(c.user, changes); err != nil {
+		return nil, err
+	}
+	return J{"subscription_data": changes}, nil
+}
+
+func muteTopic(c *call) (J, error) {
+	stream := c.p.optStr("stream", "")
+	streamID := c.p.optInt("stream_id", 0)
+	if stream == "" && streamID == 0 {
+		c.p.str("stream")
+	}
+	topic, op := c.p.str("topic"), c.p.str("op")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.MuteTopic(c.user, stream, streamID, topic, op)
+}
+
+func listStreams(c *call) (J, error) {
+	f := domain.StreamFilter{
+		IncludePublic:     c.p.optBool("include_public", true),
+		IncludeSubscribed: c.p.optBool("include_subscribed", true),
+		IncludeAllActive:  c.p.optBool("include_all_active", false),
+	}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	streams, err := c.api.svc.Streams(c.user, f)
+	if err != nil {
+		return nil, err
+	}
+	return J{"streams": streams}, nil
+}
+
+func getStreamID(c *call) (J, error) {
+	name := c.p.str("stream")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	id, err := c.api.svc.StreamID(c.user, name)
+	if err != nil {
+		return nil, err
+	}
+	return J{"stream_id": id}, nil
+}
+
+func streamMembers(c *call) (J, error) {
+	id := c.p.pathInt("stream_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	ids, err := c.api.svc.StreamSubscribers(c.user, id)
+	if err != nil {
+		return nil, err
+	}
+	return J{"subscribers": ids}, nil
+}
+
+func streamTopics(c *call) (J, error) {
+	id := c.p.pathInt("stream_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	topics, err := c.api.svc.StreamTopics(c.user, id)
+	if err != nil {
+		return nil, err
+	}
+	return J{"topics": topics}, nil
+}

@@ -1,0 +1,226 @@
+package api_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"lanchat/backend/apitest"
+)
+
+func subNames(t *testing.T, c *apitest.Client) []string {
+	t.Helper()
+	var names []string
+	for _, s := range c.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions") {
+		names = append(names, s.(map[string]any)["name"].(string))
+	}
+	slices.Sort(names)
+	return names
+}
+
+func TestSubscribeCreatesAndReports(t *testing.T) {
+	s := apitest.Start(t)
+	bob := s.Login("bob@example.com")
+	res := bob.Post("/api/v1/users/me/subscriptions", apitest.Form{
+		"subscriptions": []map[string]string{{"name": "design", "description": "Pixels"}, {"name": "general"}},
+	}).OK()
+	if got := res.Body["subscribed"].(map[string]any)["bob@example.com"]; fmt.Sprint(got) != "[design]" {
+		t.Errorf("subscribed %v", res.Body["subscribed"])
+	}
+	if got := res.Body["already_subscribed"].(map[string]any)["bob@example.com"]; fmt.Sprint(got) != "[general]" {
+		t.Errorf("already_subscribed %v", res.Body["already_subscribed"])
+	}
+	if got := subNames(t, bob); !slices.Equal(got, []string{"design", "general"}) {
+		t.Errorf("subscriptions %v", got)
+	}
+	// Subscribing someone else, to a new private stream.
+	res = bob.Post("/api/v1/users/me/subscriptions", apitest.Form{
+		"subscriptions": []map[string]string{{"name": "bob-private"}}, "invite_only": true,
+		"principals": []string{"alice@example.com", "bob@example.com"},
+	}).OK()
+	if len(res.Body["subscribed"].(map[string]any)) != 2 {
+		t.Errorf("subscribed %v", res.Body["subscribed"])
+	}
+	// A private stream the caller cannot access.
+	bob.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "secret"}}}).Fails(400, "BAD_REQUEST")
+	res = bob.Post("/api/v1/users/me/subscriptions", apitest.Form{
+		"subscriptions": []map[string]string{{"name": "secret"}}, "authorization_errors_fatal": false}).OK()
+	if fmt.Sprint(res.Body["unauthorized"]) != "[secret]" {
+		t.Errorf("unauthorized %v", res.Body["unauthorized"])
+	}
+	// Guests cannot create streams; unknown principals are refused.
+	s.Login("guest@example.com").Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "guestland"}}}).Fails(400, "BAD_REQUEST")
+	bob.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "general"}}, "principals": []string{"ghost@x.org"}}).Fails(400, "UNAUTHORIZED_PRINCIPAL")
+	bob.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": "not json"}).Fails(400, "REQUEST_VARIABLE_INVALID")
+	bob.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "  "}}}).Fails(400, "BAD_REQUEST")
+}
+
+func TestSubscriptionFields(t *testing.T) {
+	s := apitest.Start(t)
+	alice := s.Login("alice@example.com")
+	res := alice.Get("/api/v1/users/me/subscriptions", apitest.Form{"include_subscribers": true}).OK()
+	var general map[string]any
+	for _, sub := range res.List("subscriptions") {
+		if m := sub.(map[string]any); m["name"] == "general" {
+			general = m
+		}
+	}
+	for _, key := range []string{"stream_id", "name", "description", "invite_only", "subscribers", "desktop_notifications",
+		"push_notifications", "audible_notifications", "pin_to_top", "email_address", "in_home_view", "color", "is_muted"} {
+		if _, ok := general[key]; !ok {
+			t.Errorf("subscription lacks %q", key)
+		}
+	}
+	if subs := general["subscribers"].([]any); len(subs) != 4 || !slices.Contains(subs, any("bob@example.com")) {
+		t.Errorf("subscribers %v", subs)
+	}
+	without := alice.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions")[0].(map[string]any)
+	if _, ok := without["subscribers"]; ok {
+		t.Errorf("subscribers present without include_subscribers")
+	}
+	// The misspelled alias of the spec answers the same.
+	if n := len(alice.Get("/api/v1/users/me/subcriptions", nil).OK().List("subscriptions")); n != 3 {
+		t.Errorf("alias lists %d subscriptions", n)
+	}
+}
+
+func TestUnsubscribe(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	res := alice.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []string{"random", "general"}}).OK()
+	if fmt.Sprint(res.Body["removed"]) != "[random general]" || fmt.Sprint(res.Body["not_subscribed"]) != "[]" {
+		t.Errorf("unsubscribe: %s", res.Raw)
+	}
+	res = alice.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []string{"random"}}).OK()
+	if fmt.Sprint(res.Body["not_subscribed"]) != "[random]" {
+		t.Errorf("second unsubscribe: %s", res.Raw)
+	}
+	res = alice.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []string{"atlantis"}}).Fails(400, "STREAM_DOES_NOT_EXIST")
+	if res.Body["stream"] != "atlantis" {
+		t.Errorf("stream field %v", res.Body["stream"])
+	}
+	// A private stream looks missing to outsiders.
+	bob.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []string{"secret"}}).Fails(400, "STREAM_DOES_NOT_EXIST")
+	// Removing someone else needs an administrator.
+	bob.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []string{"general"}, "principals": []string{"guest@example.com"}}).Fails(400, "BAD_REQUEST")
+	s.Login("admin@example.com").Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []string{"general"}, "principals": []string{"guest@example.com"}}).OK()
+	if got := subNames(t, s.Login("guest@example.com")); len(got) != 0 {
+		t.Errorf("guest still subscribed to %v", got)
+	}
+	// Python sends DELETE parameters in the body.
+	res = bob.Do("DELETE", "/api/v1/users/me/subscriptions", "application/x-www-form-urlencoded", stringsReader(`subscriptions=["general"]`)).OK()
+	if fmt.Sprint(res.Body["removed"]) != "[general]" {
+		t.Errorf("body DELETE: %s", res.Raw)
+	}
+}
+
+func TestStreamsStreamIDTopicsAndMembers(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob, guest := s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("guest@example.com")
+	names := func(c *apitest.Client, f apitest.Form) []string {
+		var out []string
+		for _, st := range c.Get("/api/v1/streams", f).OK().List("streams") {
+			out = append(out, st.(map[string]any)["name"].(string))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := names(alice, nil); !slices.Equal(got, []string{"general", "random", "secret"}) {
+		t.Errorf("alice streams %v", got)
+	}
+	if got := names(bob, nil); !slices.Equal(got, []string{"general", "random"}) {
+		t.Errorf("bob streams %v", got)
+	}
+	if got := names(guest, nil); !slices.Equal(got, []string{"general"}) {
+		t.Errorf("guest streams %v", got)
+	}
+	bob.Get("/api/v1/streams", apitest.Form{"include_all_active": true}).Fails(400, "BAD_REQUEST")
+	if got := names(s.Login("admin@example.com"), apitest.Form{"include_all_active": true}); len(got) != 3 {
+		t.Errorf("admin all streams %v", got)
+	}
+
+	secretID := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "secret"}).OK().Int("stream_id")
+	generalID := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "General"}).OK().Int("stream_id")
+	for _, name := range []string{"secret", "nope"} {
+		if msg := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": name}).Fails(400, "BAD_REQUEST").Msg(); msg != fmt.Sprintf("Invalid stream name '%s'", name) {
+			t.Errorf("msg %q", msg)
+		}
+	}
+	bob.Get("/api/v1/get_stream_id", nil).Fails(400, "REQUEST_VARIABLE_MISSING")
+
+	send(t, alice, streamMsg("secret", "hush", "x"))
+	send(t, alice, streamMsg("general", "old", "x"))
+	send(t, bob, streamMsg("general", "new", "x"))
+	topics := bob.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", generalID), nil).OK().List("topics")
+	if first := topics[0].(map[string]any); first["name"] != "new" || first["max_id"] == nil {
+		t.Errorf("topics newest first: %v", topics)
+	}
+	bob.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", secretID), nil).Fails(400, "STREAM_DOES_NOT_EXIST")
+	alice.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", secretID), nil).OK()
+
+	members := bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", generalID), nil).OK().List("subscribers")
+	if len(members) != 4 {
+		t.Errorf("general members %v", members)
+	}
+	bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", secretID), nil).Fails(400, "STREAM_DOES_NOT_EXIST")
+	guest.Get(fmt.Sprintf("/api/v1/streams/%d/members", secretID), nil).Fails(400, "STREAM_DOES_NOT_EXIST")
+}
+
+func TestSubscriptionProperties(t *testing.T) {
+	s := apitest.Start(t)
+	bob := s.Login("bob@example.com")
+	generalID := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	bob.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{"subscription_data": []map[string]any{
+		{"stream_id": generalID, "property": "color", "value": "#AABBCC"},
+		{"stream_id": generalID, "property": "pin_to_top", "value": true},
+		{"stream_id": generalID, "property": "in_home_view", "value": false},
+		{"stream_id": generalID, "property": "desktop_notifications", "value": true},
+	}}).OK()
+	sub := bob.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions")[0].(map[string]any)
+	if sub["color"] != "#aabbcc" || sub["pin_to_top"] != true || sub["is_muted"] != true || sub["in_home_view"] != false || sub["desktop_notifications"] != true {
+		t.Errorf("after update: %v", sub)
+	}
+	for _, bad := range []map[string]any{
+		{"stream_id": generalID, "property": "color", "value": "red"},
+		{"stream_id": generalID, "property": "pin_to_top", "value": "yes"},
+		{"stream_id": generalID, "property": "sparkle", "value": true},
+		{"stream_id": 99, "property": "pin_to_top", "value": true},
+	} {
+		bob.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{"subscription_data": []map[string]any{bad}}).Fails(400, "BAD_REQUEST")
+	}
+}
+
+func TestTopicMuteStateMachine(t *testing.T) {
+	s := apitest.Start(t)
+	bob := s.Login("bob@example.com")
+	mute := func(op, topic string) *apitest.Response {
+		return bob.Patch("/api/v1/users/me/subscriptions/muted_topics", apitest.Form{"stream": "general", "topic": topic, "op": op})
+	}
+	mute("add", "never used").OK() // no message needed
+	if msg := mute("add", "Never Used").Fails(400, "BAD_REQUEST").Msg(); msg != "Topic already muted" {
+		t.Errorf("double mute: %q", msg)
+	}
+	mute("remove", "never used").OK()
+	if msg := mute("remove", "never used").Fails(400, "BAD_REQUEST").Msg(); msg != "Topic is not muted" {
+		t.Errorf("double unmute: %q", msg)
+	}
+	bob.Patch("/api/v1/users/me/subscriptions/muted_topics", apitest.Form{"stream": "secret", "topic": "x", "op": "add"}).Fails(400, "STREAM_DOES_NOT_EXIST")
+	bob.Patch("/api/v1/users/me/subscriptions/muted_topics", apitest.Form{"stream_id": 1, "topic": "x", "op": "mute"}).Fails(400, "REQUEST_VARIABLE_INVALID")
+	bob.Patch("/api/v1/users/me/subscriptions/muted_topics", apitest.Form{"topic": "x", "op": "add"}).Fails(400, "REQUEST_VARIABLE_MISSING")
+
+	// A muted topic's unread message is not the first unread, and in:home hides it.
+	alice := s.Login("alice@example.com")
+	muted := send(t, alice, streamMsg("general", "noise", "bzz"))
+	visible := send(t, alice, streamMsg("general", "signal", "hi"))
+	bob.Patch("/api/v1/users/me/subscriptions/muted_topics", apitest.Form{"stream_id": 1, "topic": "noise", "op": "add"}).OK()
+	bob.Post("/api/v1/mark_all_as_read", nil).OK()
+	bob.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{muted, visible}, "op": "remove", "flag": "read"}).OK()
+	_, res := history(t, bob, apitest.Form{"anchor": "first_unread", "num_before": 0, "num_after": 5})
+	if res.Int("anchor") != visible {
+		t.Errorf("first_unread %v, want %d (muted %d)", res.Body["anchor"], visible, muted)
+	}
+	got, _ := history(t, bob, narrowed(`[["in","home"]]`))
+	if slices.Contains(got, muted) || !slices.Contains(got, visible) {
+		t.Errorf("in:home %v", got)
+	}
+}

@@ -1,0 +1,317 @@
+package domain
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"lanchat/backend/store"
+)
+
+// StreamSpec names a stream to subscribe to, created when missing.
+type StreamSpec struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// SubscribeRequest is POST /users/me/subscriptions.
+type SubscribeRequest struct {
+	Streams    []StreamSpec
+	InviteOnly bool
+	Principals []string // emails or IDs; empty means the actor
+	// AuthorizationErrorsFatal makes an inaccessible private stream an error
+	// instead of an entry in Unauthorized.
+	AuthorizationErrorsFatal bool
+}
+
+// SubscribeResult lists, by email, what changed.
+type SubscribeResult struct {
+	Subscribed        map[string][]string `json:"subscribed"`
+	AlreadySubscribed map[string][]string `json:"already_subscribed"`
+	Unauthorized      []string            `json:"unauthorized,omitempty"`
+}
+
+// Subscribe creates missing streams and subscribes the principals, in one
+// transaction.
+func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeResult, error) {
+	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
+	if len(req.Streams) == 0 {
+		return res, BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
+	}
+	err := s.store.Update(func(tx *store.Tx) error {
+		users, err := principals(tx, actor, req.Principals)
+		if err != nil {
+			return err
+		}
+		if len(req.Principals) > 0 && actor.Role == store.RoleGuest {
+			return BadRequest("Insufficient permission")
+		}
+		for _, spec := range req.Streams {
+			st, err := tx.StreamByName(strings.TrimSpace(spec.Name))
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+				if actor.Role == store.RoleGuest {
+					return BadRequest("Insufficient permission")
+				}
+				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly); err != nil {
+					return err
+				}
+			case err != nil:
+				return err
+			case !canSeeStream(tx, actor, st) || (st.InviteOnly && !tx.IsSubscribed(actor.ID, st.ID) && !isAdmin(actor)):
+				if req.AuthorizationErrorsFatal {
+					return BadRequest("Unable to access stream (%s).", spec.Name)
+				}
+				res.Unauthorized = append(res.Unauthorized, spec.Name)
+				continue
+			}
+			for _, u := range users {
+				changed, err := subscribe(tx, u.ID, st)
+				if err != nil {
+					return err
+				}
+				if changed {
+					res.Subscribed[u.Email] = append(res.Subscribed[u.Email], st.Name)
+				} else {
+					res.AlreadySubscribed[u.Email] = append(res.AlreadySubscribed[u.Email], st.Name)
+				}
+			}
+		}
+		return nil
+	})
+	return res, internal("subscribe", err)
+}
+
+// principals resolves the users an action is for: the actor by default.
+func principals(tx *store.Tx, actor store.User, refs []string) ([]store.User, error) {
+	if len(refs) == 0 {
+		return []store.User{actor}, nil
+	}
+	out := make([]store.User, 0, len(refs))
+	for _, ref := range refs {
+		u, err := userByRef(tx, strings.TrimSpace(ref))
+		if err != nil || !u.IsActive {
+			return nil, errorf(CodeUnauthorizedPrincipal, "User not authorized to execute queries on behalf of '%s'", ref).With("principal", ref)
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// UnsubscribeResult lists stream names.
+type UnsubscribeResult struct {
+	Removed       []string `json:"removed"`
+	NotSubscribed []string `json:"not_subscribed"`
+}
+
+// Unsubscribe removes principals (the actor by default; others need an
+// administrator) from streams. Settings are kept for a later resubscribe.
+func (s *Service) Unsubscribe(actor store.User, names []string, refs []string) (UnsubscribeResult, error) {
+	res := UnsubscribeResult{Removed: []string{}, NotSubscribed: []string{}}
+	err := s.store.Update(func(tx *store.Tx) error {
+		users, err := principals(tx, actor, refs)
+		if err != nil {
+			return err
+		}
+		for _, u := range users {
+			if u.ID != actor.ID && !isAdmin(actor) {
+				return BadRequest("Insufficient permission")
+			}
+		}
+		for _, name := range names {
+			st, err := visibleStream(tx, actor, strings.TrimSpace(name))
+			if err != nil {
+				return err
+			}
+			for _, u := range users {
+				sub, err := tx.Subscription(u.ID, st.ID)
+				if err != nil || !sub.Active {
+					res.NotSubscribed = append(res.NotSubscribed, st.Name)
+					continue
+				}
+				sub.Active = false
+				if err := tx.PutSubscription(sub); err != nil {
+					return err
+				}
+				res.Removed = append(res.Removed, st.Name)
+			}
+		}
+		return nil
+	})
+	return res, internal("unsubscribe", err)
+}
+
+// Subscriptions lists the viewer's active subscriptions.
+func (s *Service) Subscriptions(viewer store.User, withSubscribers bool) ([]SubscriptionObject, error) {
+	out := []SubscriptionObject{}
+	err := s.store.View(func(tx *store.Tx) error {
+		subs, err := tx.UserSubscriptions(viewer.ID)
+		if err != nil {
+			return err
+		}
+		for _, sub := range subs {
+			if !sub.Active {
+				continue
+			}
+			st, err := tx.Stream(sub.StreamID)
+			if err != nil {
+				continue
+			}
+			out = append(out, s.subscriptionObject(tx, st, sub, withSubscribers))
+		}
+		return nil
+	})
+	return out, internal("list subscriptions", err)
+}
+
+// StreamFilter chooses which streams GET /streams lists.
+type StreamFilter struct {
+	IncludePublic, IncludeSubscribed, IncludeAllActive bool
+}
+
+// Streams lists the streams the viewer may see that match the filter;
+// IncludeAllActive needs an administrator.
+func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, error) {
+	if f.IncludeAllActive && !isAdmin(viewer) {
+		return nil, BadRequest("User not authorized for this query")
+	}
+	out := []StreamObject{}
+	err := s.store.View(func(tx *store.Tx) error {
+		streams, err := tx.Streams()
+		if err != nil {
+			return err
+		}
+		for _, st := range streams {
+			subscribed := tx.IsSubscribed(viewer.ID, st.ID)
+			public := !st.InviteOnly && viewer.Role != store.RoleGuest
+			if f.IncludeAllActive || (f.IncludeSubscribed && subscribed) || (f.IncludePublic && public) {
+				out = append(out, s.streamObject(tx, st))
+			}
+		}
+		return nil
+	})
+	return out, internal("list streams", err)
+}
+
+// StreamID answers GET /get_stream_id.
+func (s *Service) StreamID(viewer store.User, name string) (int64, error) {
+	var id int64
+	err := s.store.View(func(tx *store.Tx) error {
+		st, err := tx.StreamByName(name)
+		if err != nil || !canSeeStream(tx, viewer, st) {
+			return BadRequest("Invalid stream name '%s'", name)
+		}
+		id = st.ID
+		return nil
+	})
+	return id, internal("get stream id", err)
+}
+
+// StreamSubscribers lists a visible stream's subscriber IDs.
+func (s *Service) StreamSubscribers(viewer store.User, streamID int64) ([]int64, error) {
+	var ids []int64
+	err := s.store.View(func(tx *store.Tx) error {
+		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
+			return err
+		}
+		ids = tx.StreamSubscriberIDs(streamID)
+		return nil
+	})
+	if ids == nil {
+		ids = []int64{}
+	}
+	return ids, internal("list stream members", err)
+}
+
+// StreamTopics lists a visible stream's topics, newest first.
+func (s *Service) StreamTopics(viewer store.User, streamID int64) ([]store.Topic, error) {
+	var topics []store.Topic
+	err := s.store.View(func(tx *store.Tx) error {
+		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
+			return err
+		}
+		var err error
+		topics, err = tx.StreamTopics(streamID)
+		return err
+	})
+	if err != nil {
+		return nil, internal("list topics", err)
+	}
+	sortTopicsNewestFirst(topics)
+	return topics, nil
+}
+
+// PropertyChange is one entry of POST /users/me/subscriptions/properties.
+type PropertyChange struct {
+	StreamID int64  `json:"stream_id"`
+	Property string `json:"property"`
+	Value    any    `json:"value"`
+}
+
+var colorPattern = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
+
+// UpdateSubscriptionProperties changes the actor's settings for streams they
+// are subscribed to, all or nothing.
+func (s *Service) UpdateSubscriptionProperties(actor store.User, changes []PropertyChange) error {
+	err := s.store.Update(func(tx *store.Tx) error {
+		for _, ch := range changes {
+			sub, err := tx.Subscription(actor.ID, ch.StreamID)
+			if err != nil || !sub.Active {
+				return BadRequest("Not subscribed to stream id %d", ch.StreamID)
+			}
+			if err := applyProperty(&sub, ch); err != nil {
+				return err
+			}
+			if err := tx.PutSubscription(sub); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return internal("update subscription properties", err)
+}
+
+func applyProperty(sub *store.Subscription, ch PropertyChange) error {
+	boolValue := func() (bool, error) {
+		b, ok := ch.Value.(bool)
+		if !ok {
+			return false, BadRequest("%s is not a boolean", ch.Property)
+		}
+		return b, nil
+	}
+	var err error
+	var b bool
+	switch ch.Property {
+	case "color":
+		c, ok := ch.Value.(string)
+		if !ok || !colorPattern.MatchString(c) {
+			return BadRequest("color is not a valid hex color code")
+		}
+		sub.Color = strings.ToLower(c)
+	case "pin_to_top":
+		sub.PinToTop, err = boolValue()
+	case "is_muted":
+		sub.IsMuted, err = boolValue()
+	case "in_home_view":
+		b, err = boolValue()
+		sub.IsMuted = !b
+	case "desktop_notifications":
+		b, err = boolValue()
+		sub.DesktopNotifications = &b
+	case "audible_notifications":
+		b, err = boolValue()
+		sub.AudibleNotifications = &b
+	case "push_notifications":
+		b, err = boolValue()
+		sub.PushNotifications = &b
+	case "email_notifications":
+		b, err = boolValue()
+		sub.EmailNotifications = &b
+	case "wildcard_mentions_notify":
+		b, err = boolValue()
+		sub.WildcardMentionsNotify = &b
+	default:
+		return BadRequest("Unknown subscription property: %s", ch.Property)
+	}
+	return err
+}
