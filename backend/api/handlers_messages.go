@@ -151,3 +151,44 @@ func markTopicAsRead(c *call) (J, error) {
 	_, err := c.api.svc.MarkTopicAsRead(c.user, streamID, topic)
 	return nil, err
 }
+
+func editMessage(c *call) (J, error) {
+	id := c.p.pathInt("message_id")
+	var e domain.MessageEdit
+	if c.p.has("content") {
+		content := c.p.optStr("content", "")
+		e.Content = &content
+	}
+	for _, name := range []string{"topic", "subject"} {
+		if c.p.has(name) {
+			topic := c.p.optStr(name, "")
+			e.Topic = &topic
+		}
+	}
+	e.StreamID = c.p.optInt("stream_id", 0)
+	e.PropagateMode = c.p.optStr("propagate_mode", "")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.EditMessage(c.user, id, e)
+}
+
+func deleteMessage(c *call) (J, error) {
+	id := c.p.pathInt("message_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.DeleteMessage(c.user, id)
+}
+
+func messageHistory(c *call) (J, error) {
+	id := c.p.pathInt("message_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	entries, err := c.api.svc.MessageHistory(c.user, id)
+	if err != nil {
+		return nil, err
+	}
+	return J{"message_history": entries}, nil
+}

@@ -1,0 +1,113 @@
+package api_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"lanchat/backend/apitest"
+)
+
+func msgPath(id int64, suffix string) string { return fmt.Sprintf("/api/v1/messages/%d%s", id, suffix) }
+
+func TestEditContentAndHistory(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	id := send(t, alice, streamMsg("general", "plans", "first draft"))
+	alice.Patch(msgPath(id, ""), apitest.Form{"content": "second draft"}).OK()
+	alice.Patch(msgPath(id, ""), apitest.Form{"topic": "Plans v2"}).OK()
+
+	res := bob.Get(msgPath(id, ""), apitest.Form{"apply_markdown": false}).OK()
+	msg := res.Body["message"].(map[string]any)
+	if res.Str("raw_content") != "second draft" || msg["content"] != "second draft" || msg["content_type"] != "text/x-markdown" || msg["subject"] != "Plans v2" {
+		t.Errorf("after edits: %s", res.Raw)
+	}
+	if msg["last_edit_timestamp"] == nil || len(msg["edit_history"].([]any)) != 2 {
+		t.Errorf("edit markers: %v", msg)
+	}
+	hist := bob.Get(msgPath(id, "/history"), nil).OK().List("message_history")
+	if len(hist) != 3 {
+		t.Fatalf("history %v", hist)
+	}
+	first, second, third := hist[0].(map[string]any), hist[1].(map[string]any), hist[2].(map[string]any)
+	if first["content"] != "first draft" || first["topic"] != "plans" || first["prev_content"] != nil {
+		t.Errorf("original version %v", first)
+	}
+	if second["content"] != "second draft" || second["prev_content"] != "first draft" || second["topic"] != "plans" {
+		t.Errorf("content edit %v", second)
+	}
+	if third["topic"] != "Plans v2" || third["prev_topic"] != "plans" {
+		t.Errorf("topic edit %v", third)
+	}
+	// Search follows the edit.
+	if got, _ := history(t, bob, narrowed(`[["search","second"]]`)); !slices.Equal(got, []int64{id}) {
+		t.Errorf("search after edit %v", got)
+	}
+	if got, _ := history(t, bob, narrowed(`[["search","first"]]`)); len(got) != 0 {
+		t.Errorf("old content still indexed: %v", got)
+	}
+
+	bob.Patch(msgPath(id, ""), apitest.Form{"content": "bob was here"}).Fails(400, "BAD_REQUEST")
+	alice.Patch(msgPath(id, ""), nil).Fails(400, "BAD_REQUEST")
+	alice.Patch(msgPath(id, ""), apitest.Form{"content": " "}).Fails(400, "BAD_REQUEST")
+	alice.Patch(msgPath(999999, ""), apitest.Form{"content": "x"}).Fails(400, "BAD_REQUEST")
+	alice.Patch(msgPath(id, ""), apitest.Form{"topic": "x", "propagate_mode": "change_some"}).Fails(400, "REQUEST_VARIABLE_INVALID")
+	pm := send(t, alice, apitest.Form{"type": "private", "to": "bob@example.com", "content": "hi"})
+	alice.Patch(msgPath(pm, ""), apitest.Form{"topic": "x"}).Fails(400, "BAD_REQUEST")
+	bob.Get(msgPath(pm, "/history"), nil).OK()
+	s.Login("guest@example.com").Get(msgPath(pm, "/history"), nil).Fails(400, "BAD_REQUEST")
+}
+
+func TestMoveTopicPropagation(t *testing.T) {
+	s := apitest.Start(t)
+	alice, admin, bob := s.Login("alice@example.com"), s.Login("admin@example.com"), s.Login("bob@example.com")
+	var ids []int64
+	for i := range 4 {
+		ids = append(ids, send(t, alice, streamMsg("general", "old name", fmt.Sprint("m", i))))
+	}
+	admin.Patch(msgPath(ids[2], ""), apitest.Form{"topic": "new name", "propagate_mode": "change_later"}).OK()
+	if got, _ := history(t, bob, narrowed(`[["stream","general"],["topic","new name"]]`)); !slices.Equal(got, ids[2:]) {
+		t.Errorf("change_later moved %v, want %v", got, ids[2:])
+	}
+	admin.Patch(msgPath(ids[0], ""), apitest.Form{"topic": "new name", "propagate_mode": "change_all"}).OK()
+	if got, _ := history(t, bob, narrowed(`[["stream","general"],["topic","old name"]]`)); len(got) != 0 {
+		t.Errorf("change_all left %v", got)
+	}
+	generalID := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	topics := bob.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", generalID), nil).OK().List("topics")
+	for _, tp := range topics {
+		if tp.(map[string]any)["name"] == "old name" {
+			t.Errorf("emptied topic still listed: %v", topics)
+		}
+	}
+	// Moving to another stream is for administrators.
+	randomID := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "random"}).OK().Int("stream_id")
+	alice.Patch(msgPath(ids[0], ""), apitest.Form{"stream_id": randomID}).Fails(400, "BAD_REQUEST")
+	admin.Patch(msgPath(ids[0], ""), apitest.Form{"stream_id": randomID, "propagate_mode": "change_all"}).OK()
+	if got, _ := history(t, alice, narrowed(`[["stream","random"],["topic","new name"]]`)); !slices.Equal(got, ids) {
+		t.Errorf("moved to random: %v", got)
+	}
+	// Bob may not rename alice's message.
+	bob.Patch(msgPath(ids[1], ""), apitest.Form{"topic": "bob's"}).Fails(400, "BAD_REQUEST")
+}
+
+func TestDeleteMessage(t *testing.T) {
+	s := apitest.Start(t)
+	alice, admin := s.Login("alice@example.com"), s.Login("admin@example.com")
+	id := send(t, alice, streamMsg("general", "oops", "delete me"))
+	if msg := alice.Delete(msgPath(id, ""), nil).Fails(400, "BAD_REQUEST").Msg(); msg != "You don't have permission to delete this message" {
+		t.Errorf("non-admin delete: %q", msg)
+	}
+	admin.Delete(msgPath(id, ""), nil).OK()
+	if msg := admin.Delete(msgPath(id, ""), nil).Fails(400, "BAD_REQUEST").Msg(); msg != "Invalid message(s)" {
+		t.Errorf("second delete: %q", msg)
+	}
+	alice.Get(msgPath(id, ""), nil).Fails(400, "BAD_REQUEST")
+	if got, _ := history(t, s.Login("bob@example.com"), narrowed(`[["is","unread"]]`)); slices.Contains(got, id) {
+		t.Errorf("deleted message still unread: %v", got)
+	}
+	if got, _ := history(t, alice, narrowed(`[["search","delete"]]`)); len(got) != 0 {
+		t.Errorf("deleted message still searchable: %v", got)
+	}
+	admin.Delete("/api/v1/messages/abc", nil).Fails(400, "REQUEST_VARIABLE_INVALID")
+}

@@ -1,0 +1,293 @@
+package domain
+
+import (
+	"slices"
+
+	"lanchat/backend/store"
+)
+
+// MessageEdit is PATCH /messages/{id}: any of content, topic and stream.
+type MessageEdit struct {
+	Content       *string
+	Topic         *string
+	StreamID      int64  // 0: stay in the stream
+	PropagateMode string // change_one (default), change_later, change_all
+}
+
+// EditMessage changes a message's content (its sender only) and moves it
+// or its topic (sender or administrator; other streams: administrators),
+// recording each change in the message's edit history.
+func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
+	if e.Content == nil && e.Topic == nil && e.StreamID == 0 {
+		return BadRequest("Nothing to change")
+	}
+	switch e.PropagateMode {
+	case "":
+		e.PropagateMode = "change_one"
+	case "change_one", "change_later", "change_all":
+	default:
+		return InvalidArgument("propagate_mode", "must be change_one, change_later or change_all")
+	}
+	var content string
+	var err error
+	if e.Content != nil {
+		if content, err = normalizeContent(*e.Content); err != nil {
+			return err
+		}
+	}
+	var topic string
+	if e.Topic != nil {
+		if topic, err = normalizeTopic(*e.Topic); err != nil {
+			return err
+		}
+	}
+	now := s.now().Unix()
+	err = s.store.Update(func(tx *store.Tx) error {
+		m, err := tx.Message(id)
+		if err != nil {
+			return BadRequest("Invalid message(s)")
+		}
+		if _, ok := messageAccess(tx, actor, m, streamCache{}); !ok {
+			return BadRequest("Invalid message(s)")
+		}
+		if e.Content != nil && content != m.Content {
+			if m.SenderID != actor.ID {
+				return BadRequest("You don't have permission to edit this message")
+			}
+			r := s.render(tx, actor, content)
+			edited := m
+			edited.Content, edited.Rendered, edited.IsMe = content, r.HTML, r.IsMe
+			edited.HasLink, edited.HasImage, edited.HasAttachment = r.HasLink, r.HasImage, r.HasAttachment
+			edit := store.Edit{Timestamp: now, UserID: actor.ID, PrevContent: m.Content, PrevRendered: m.Rendered}
+			if err := updateMentionFlags(tx, edited, r); err != nil {
+				return err
+			}
+			if err := saveEdit(tx, m, edited, edit); err != nil {
+				return err
+			}
+		}
+		if e.Topic == nil && e.StreamID == 0 {
+			return nil
+		}
+		return s.moveMessages(tx, actor, m, topic, e, now)
+	})
+	return internal("edit message", err)
+}
+
+func saveEdit(tx *store.Tx, old, m store.Message, edit store.Edit) error {
+	m.Edits = append(slices.Clone(m.Edits), edit)
+	m.LastEditTimestamp = edit.Timestamp
+	return tx.UpdateMessage(old, m)
+}
+
+// moveMessages renames a message's topic and/or moves it to another stream,
+// with the messages propagate mode selects.
+func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, topic string, e MessageEdit, now int64) error {
+	if m.IsPrivate() {
+		return BadRequest("Private messages cannot have topics.")
+	}
+	if m.SenderID != actor.ID && !isAdmin(actor) {
+		return BadRequest("You don't have permission to edit this message")
+	}
+	if topic == "" {
+		topic = m.Topic
+	}
+	dest, err := tx.Stream(m.StreamID)
+	if err != nil {
+		return err
+	}
+	if e.StreamID != 0 && e.StreamID != m.StreamID {
+		if !isAdmin(actor) {
+			return BadRequest("You don't have permission to move this message")
+		}
+		if dest, err = visibleStreamByID(tx, actor, e.StreamID); err != nil {
+			return err
+		}
+	}
+	if dest.ID == m.StreamID && topic == m.Topic {
+		return BadRequest("Nothing to change")
+	}
+	ids := []int64{m.ID}
+	if e.PropagateMode != "change_one" {
+		ids = nil
+		from := int64(0)
+		if e.PropagateMode == "change_later" {
+			from = m.ID
+		}
+		tx.Scan(store.TopicRange(m.StreamID, m.Topic), from, false, func(id int64) bool {
+			ids = append(ids, id)
+			return true
+		})
+	}
+	recipientID, err := tx.RecipientID(dest.ID, nil)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		old, err := tx.Message(id)
+		if err != nil {
+			continue
+		}
+		moved := old
+		edit := store.Edit{Timestamp: now, UserID: actor.ID}
+		if topic != old.Topic {
+			edit.PrevTopic, moved.Topic = old.Topic, topic
+		}
+		if dest.ID != old.StreamID {
+			edit.PrevStreamID = old.StreamID
+			moved.StreamID, moved.RecipientID = dest.ID, recipientID
+			if err := regrantAccess(tx, moved); err != nil {
+				return err
+			}
+		}
+		if err := saveEdit(tx, old, moved, edit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// regrantAccess gives a moved message to its new stream's subscribers (as
+// already read: they were not notified of it) and takes it from users who
+// can no longer see it.
+func regrantAccess(tx *store.Tx, m store.Message) error {
+	st, err := tx.Stream(m.StreamID)
+	if err != nil {
+		return err
+	}
+	subscribers := tx.StreamSubscriberIDs(st.ID)
+	for _, uid := range subscribers {
+		if _, ok := tx.Flags(uid, m.ID); !ok {
+			if err := tx.SetFlags(uid, m.ID, store.FlagRead); err != nil {
+				return err
+			}
+		}
+	}
+	if !st.InviteOnly {
+		return nil
+	}
+	users, err := tx.Users()
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		if u.ID != m.SenderID && !slices.Contains(subscribers, u.ID) {
+			if err := tx.DeleteFlags(u.ID, m.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// updateMentionFlags recomputes mention flags after a content edit for every
+// user holding the message.
+func updateMentionFlags(tx *store.Tx, m store.Message, r rendered) error {
+	holders := m.PrivateUserIDs
+	if !m.IsPrivate() {
+		holders = tx.StreamSubscriberIDs(m.StreamID)
+	}
+	sender, err := tx.User(m.SenderID)
+	if err != nil {
+		return err
+	}
+	fresh, err := recipientFlags(tx, sender, holders, r, true)
+	if err != nil {
+		return err
+	}
+	const mentionBits = store.AnyMention
+	for uid, f := range fresh {
+		old, ok := tx.Flags(uid, m.ID)
+		if !ok || uid == m.SenderID {
+			continue
+		}
+		next := old&^mentionBits | f&mentionBits
+		if next != old {
+			if err := tx.SetFlags(uid, m.ID, next); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// DeleteMessage removes a message for good; only administrators may.
+func (s *Service) DeleteMessage(actor store.User, id int64) error {
+	err := s.store.Update(func(tx *store.Tx) error {
+		m, err := tx.Message(id)
+		if err != nil {
+			return BadRequest("Invalid message(s)")
+		}
+		if _, ok := messageAccess(tx, actor, m, streamCache{}); !ok {
+			return BadRequest("Invalid message(s)")
+		}
+		if !isAdmin(actor) {
+			return BadRequest("You don't have permission to delete this message")
+		}
+		users, err := tx.Users()
+		if err != nil {
+			return err
+		}
+		ids := make([]int64, len(users))
+		for i, u := range users {
+			ids[i] = u.ID
+		}
+		return tx.DeleteMessage(m, tx.MessageUserIDs(m.ID, ids))
+	})
+	return internal("delete message", err)
+}
+
+// HistoryEntry is one version of a message, oldest first.
+type HistoryEntry struct {
+	Topic               string  `json:"topic"`
+	Content             string  `json:"content"`
+	RenderedContent     string  `json:"rendered_content"`
+	Timestamp           int64   `json:"timestamp"`
+	UserID              int64   `json:"user_id"`
+	PrevContent         *string `json:"prev_content,omitempty"`
+	PrevRenderedContent *string `json:"prev_rendered_content,omitempty"`
+	PrevTopic           *string `json:"prev_topic,omitempty"`
+	Stream              *int64  `json:"stream,omitempty"`
+	PrevStream          *int64  `json:"prev_stream,omitempty"`
+}
+
+// MessageHistory rebuilds every version of a message from its edits.
+func (s *Service) MessageHistory(viewer store.User, id int64) ([]HistoryEntry, error) {
+	var m store.Message
+	err := s.store.View(func(tx *store.Tx) error {
+		var err error
+		if m, err = tx.Message(id); err != nil {
+			return BadRequest("Invalid message(s)")
+		}
+		if _, ok := messageAccess(tx, viewer, m, streamCache{}); !ok {
+			return BadRequest("Invalid message(s)")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, internal("message history", err)
+	}
+	// Walk back from the current state, undoing one edit at a time.
+	entries := make([]HistoryEntry, len(m.Edits)+1)
+	cur := HistoryEntry{Topic: m.Topic, Content: m.Content, RenderedContent: m.Rendered, UserID: m.SenderID, Timestamp: m.Timestamp}
+	for i := len(m.Edits) - 1; i >= 0; i-- {
+		e := m.Edits[i]
+		entry := cur
+		entry.Timestamp, entry.UserID = e.Timestamp, e.UserID
+		if e.PrevRendered != "" {
+			entry.PrevContent, entry.PrevRenderedContent = &e.PrevContent, &e.PrevRendered
+			cur.Content, cur.RenderedContent = e.PrevContent, e.PrevRendered
+		}
+		if e.PrevTopic != "" {
+			entry.PrevTopic = &e.PrevTopic
+			cur.Topic = e.PrevTopic
+		}
+		if e.PrevStreamID != 0 {
+			entry.PrevStream = &e.PrevStreamID
+		}
+		entries[i+1] = entry
+		cur.PrevContent, cur.PrevRenderedContent, cur.PrevTopic, cur.PrevStream = nil, nil, nil, nil
+	}
+	entries[0] = HistoryEntry{Topic: cur.Topic, Content: cur.Content, RenderedContent: cur.RenderedContent, UserID: m.SenderID, Timestamp: m.Timestamp}
+	return entries, nil
+}
