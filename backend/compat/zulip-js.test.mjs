@@ -62,3 +62,40 @@ test('a wrong password yields no key', async () => {
   const z = await zulipInit({ username: 'alice@example.com', password: 'nope', realm: server.url });
   assert.equal(z.config.apiKey, undefined);
 });
+
+test('sends a stream message and reads it back', async () => {
+  const sent = await alice.messages.send({ type: 'stream', to: 'general', topic: 'zulip-js', content: 'hello from **zulip-js**' });
+  assert.equal(sent.result, 'success');
+  const res = await alice.messages.retrieve({
+    anchor: 'newest', num_before: 5, num_after: 0,
+    narrow: [{ operator: 'stream', operand: 'general' }, { operator: 'topic', operand: 'zulip-js' }],
+  });
+  assert.equal(res.result, 'success');
+  assert.equal(res.found_newest, true);
+  const last = res.messages.at(-1);
+  assert.equal(last.id, sent.id);
+  assert.equal(last.sender_email, 'alice@example.com');
+  assert.equal(last.subject, 'zulip-js');
+  assert.ok(last.flags.includes('read'), 'the sender reads her own message');
+});
+
+test('sends a private message by email list and flags it', async () => {
+  const sent = await alice.messages.send({ type: 'private', to: ['bob@example.com'], content: 'psst' });
+  assert.equal(sent.result, 'success');
+  const flagged = await alice.messages.flags.add({ flag: 'starred', messages: [sent.id] });
+  assert.equal(flagged.result, 'success');
+  assert.deepEqual(flagged.messages, [sent.id]);
+  const res = await alice.messages.retrieve({ anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'starred' }] });
+  assert.deepEqual(res.messages.map((m) => m.id), [sent.id]);
+  assert.equal(res.messages[0].type, 'private');
+});
+
+test('lists subscriptions and topics', async () => {
+  const subs = await alice.streams.subscriptions.retrieve();
+  assert.equal(subs.result, 'success');
+  const general = subs.subscriptions.find((s) => s.name === 'general');
+  assert.ok(general);
+  const topics = await alice.streams.topics.retrieve({ stream_id: general.stream_id });
+  assert.equal(topics.result, 'success');
+  assert.ok(topics.topics.some((t) => t.name === 'zulip-js'));
+});
