@@ -38,8 +38,10 @@ test-compat: server deps-node
 	cd backend/compat && npm ci --no-audit --no-fund --loglevel=error
 	cd backend/compat && LANCHATD=$(CURDIR)/$(LANCHATD) node --test
 
-## bench: benchmarks (long runs live here, never in test)
-bench:
+## bench: load figures against a real lanchatd (writes docs/benchmarks.md), then Go micro-benchmarks
+bench: server
+	$(GO) build -o build/bin/lanchat-bench ./cmd/lanchat-bench
+	build/bin/lanchat-bench -lanchatd $(LANCHATD) -out docs/benchmarks.md
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fmt:

@@ -97,7 +97,8 @@ func getMessages(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	return flatten(res)
+	return J{"anchor": res.Anchor, "found_anchor": res.FoundAnchor, "found_newest": res.FoundNewest,
+		"found_oldest": res.FoundOldest, "history_limited": res.HistoryLimited, "messages": res.Messages}, nil
 }
 
 func getMessage(c *call) (J, error) {

@@ -29,12 +29,12 @@ type HistoryQuery struct {
 
 // HistoryResult is the answer to a HistoryQuery.
 type HistoryResult struct {
-	Anchor         int64           `json:"anchor"`
-	FoundAnchor    bool            `json:"found_anchor"`
-	FoundNewest    bool            `json:"found_newest"`
-	FoundOldest    bool            `json:"found_oldest"`
-	HistoryLimited bool            `json:"history_limited"`
-	Messages       []MessageObject `json:"messages"`
+	Anchor         int64
+	FoundAnchor    bool
+	FoundNewest    bool
+	FoundOldest    bool
+	HistoryLimited bool
+	Messages       []MessageObject
 }
 
 func (q HistoryQuery) validate() error {

@@ -145,6 +145,8 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 	n := &Narrow{viewer: viewer, received: true, muted: muted}
 	n.plan = plan{rng: rangePtr(store.UserRange(viewer.ID)), cost: 100}
 	hasStream, hasPrivate := false, false
+	var streamID int64  // a positive stream term's stream
+	var topics []string // positive topic terms
 	for _, t := range terms {
 		op := strings.ToLower(strings.TrimSpace(t.Operator))
 		operand := strings.TrimSpace(t.Operand)
@@ -158,6 +160,7 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 			hasStream = true
 			if !t.Negated {
 				n.received = false
+				streamID = st.ID
 				if rid, ok := tx.LookupRecipientID(st.ID, nil); ok {
 					n.consider(plan{rng: rangePtr(store.RecipientRange(rid)), cost: 50})
 				} else {
@@ -177,6 +180,9 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 				return !msg.IsPrivate() && n.streamIsPublic(tx, msg.StreamID)
 			}
 		case "topic", "subject":
+			if !t.Negated {
+				topics = append(topics, operand)
+			}
 			folded := store.FoldTopic(operand)
 			m = func(msg store.Message, _ store.Flags) bool {
 				return !msg.IsPrivate() && store.FoldTopic(msg.Topic) == folded
@@ -270,6 +276,9 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 	}
 	if hasStream && hasPrivate {
 		return nil, badNarrow("channel and direct message operators cannot be combined")
+	}
+	if streamID != 0 && len(topics) > 0 {
+		n.consider(plan{rng: rangePtr(store.TopicRange(streamID, topics[0])), cost: 15})
 	}
 	return n, nil
 }

@@ -1,0 +1,146 @@
+package bench
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Client talks to the server under test as one user, over keep-alive
+// connections.
+type Client struct {
+	base, email, key string
+	http             *http.Client
+}
+
+var transport = &http.Transport{MaxIdleConnsPerHost: 1024, MaxConnsPerHost: 0, IdleConnTimeout: time.Minute}
+
+// Login fetches a development API key.
+func Login(base, email string) (*Client, error) {
+	c := &Client{base: base, http: &http.Client{Transport: transport, Timeout: 2 * time.Minute}}
+	var res struct {
+		APIKey string `json:"api_key"`
+	}
+	if err := c.call("POST", "/api/v1/dev_fetch_api_key", url.Values{"username": {email}}, &res); err != nil {
+		return nil, err
+	}
+	c.email, c.key = email, res.APIKey
+	return c, nil
+}
+
+// call sends a request and decodes a success answer into out (if non-nil).
+func (c *Client) call(method, path string, form url.Values, out any) error {
+	var body io.Reader
+	target := c.base + path
+	if method == "GET" {
+		target += "?" + form.Encode()
+	} else {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, target, body)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if c.key != "" {
+		req.SetBasicAuth(c.email, c.key)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, data)
+	}
+	if out != nil {
+		return json.Unmarshal(data, out)
+	}
+	return nil
+}
+
+// Run calls op from workers goroutines until duration has passed and
+// summarises the latencies. The first error stops the run.
+func Run(workers int, duration time.Duration, op func(worker int) error) (Latencies, error) {
+	var mu sync.Mutex
+	var samples []time.Duration
+	var firstErr error
+	deadline := time.Now().Add(duration)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var local []time.Duration
+			for time.Now().Before(deadline) {
+				t0 := time.Now()
+				if err := op(w); err != nil {
+					mu.Lock()
+					firstErr = err
+					mu.Unlock()
+					break
+				}
+				local = append(local, time.Since(t0))
+			}
+			mu.Lock()
+			samples = append(samples, local...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return summarize(samples, time.Since(start)), firstErr
+}
+
+// Server is a lanchatd process under test.
+type Server struct {
+	URL       string
+	ColdStart time.Duration // process start to its "listening on" line
+	cmd       *exec.Cmd
+}
+
+var listeningLine = regexp.MustCompile(`^listening on (http://\S+)$`)
+
+// StartServer runs `lanchatd serve` on a free loopback port.
+func StartServer(binary, dataDir string) (*Server, error) {
+	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--data", dataDir, "--dev")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		if m := listeningLine.FindStringSubmatch(lines.Text()); m != nil {
+			go io.Copy(io.Discard, stderr)
+			return &Server{URL: m[1], ColdStart: time.Since(start), cmd: cmd}, nil
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	return nil, fmt.Errorf("lanchatd exited before listening")
+}
+
+// Stop ends the server gracefully.
+func (s *Server) Stop() {
+	s.cmd.Process.Signal(os.Interrupt)
+	s.cmd.Wait()
+}
