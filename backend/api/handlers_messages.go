@@ -45,6 +45,8 @@ func sendMessage(c *call) (J, error) {
 		Content: c.p.str("content"),
 		Topic:   c.p.optStr("topic", c.p.optStr("subject", "")),
 		Client:  clientName(c.r.UserAgent()),
+		QueueID: c.p.optStr("queue_id", ""),
+		LocalID: c.p.optStr("local_id", ""),
 	}
 	to := c.p.str("to")
 	if c.p.has("read_by_sender") {

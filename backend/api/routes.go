@@ -15,6 +15,11 @@ func (a *API) coreRoutes() []route {
 		{method: "POST", path: "/api/v1/fetch_api_key", auth: authNone, handle: fetchAPIKey},
 		{method: "POST", path: "/api/v1/dev_fetch_api_key", auth: authNone, handle: devFetchAPIKey},
 
+		{method: "POST", path: "/api/v1/register", auth: authUser, handle: register},
+		{method: "GET", path: "/api/v1/events", auth: authUser, handle: getEvents},
+		{method: "DELETE", path: "/api/v1/events", auth: authUser, handle: deleteQueue},
+		{method: "POST", path: "/api/v1/typing", auth: authUser, handle: setTyping},
+
 		{method: "GET", path: "/api/v1/streams", auth: authUser, handle: listStreams},
 		{method: "GET", path: "/api/v1/get_stream_id", auth: authUser, handle: getStreamID},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/members", auth: authUser, handle: streamMembers},

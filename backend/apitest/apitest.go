@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"lanchat/backend/events"
 	"lanchat/backend/server"
 )
 
@@ -29,7 +30,22 @@ func Start(t testing.TB) *Server {
 // StartIn runs a server over dataDir, so a test can restart on the same data.
 func StartIn(t testing.TB, dataDir string, dev bool) *Server {
 	t.Helper()
-	s, err := server.Open(server.Config{Addr: "127.0.0.1:0", DataDir: dataDir, Dev: dev})
+	return StartConfig(t, server.Config{DataDir: dataDir, Dev: dev})
+}
+
+// StartEvents runs a development server whose event queues use settings
+// (for example a heartbeat of milliseconds).
+func StartEvents(t testing.TB, settings events.Settings) *Server {
+	t.Helper()
+	return StartConfig(t, server.Config{DataDir: t.TempDir(), Dev: true, Events: settings})
+}
+
+// StartConfig runs a server with cfg on a free loopback port.
+func StartConfig(t testing.TB, cfg server.Config) *Server {
+	t.Helper()
+	cfg.Addr = "127.0.0.1:0"
+	dataDir := cfg.DataDir
+	s, err := server.Open(cfg)
 	if err != nil {
 		t.Fatalf("open server: %v", err)
 	}

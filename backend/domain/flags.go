@@ -1,6 +1,9 @@
 package domain
 
 import (
+	"slices"
+	"strconv"
+
 	"lanchat/backend/store"
 )
 
@@ -35,18 +38,20 @@ func (s *Service) UpdateFlags(actor store.User, ids []int64, op, flagName string
 		return nil, err
 	}
 	changed := []int64{}
-	err = s.store.Update(func(tx *store.Tx) error {
+	err = s.update(func(tx *store.Tx) (func(), error) {
+		changed = changed[:0]
 		streams := streamCache{}
+		details := map[string]any{}
 		for _, id := range sortedUnique(ids) {
 			m, err := tx.Message(id)
 			if err != nil {
-				return BadRequest("Invalid message(s)")
+				return nil, BadRequest("Invalid message(s)")
 			}
 			old, received := tx.Flags(actor.ID, id)
 			if !received {
 				f, ok := messageAccess(tx, actor, m, streams)
 				if !ok {
-					return BadRequest("Invalid message(s)")
+					return nil, BadRequest("Invalid message(s)")
 				}
 				if flag == store.FlagRead {
 					continue // unread state exists only for received messages
@@ -61,11 +66,18 @@ func (s *Service) UpdateFlags(actor store.User, ids []int64, op, flagName string
 				continue
 			}
 			if err := tx.SetFlags(actor.ID, id, next); err != nil {
-				return err
+				return nil, err
 			}
 			changed = append(changed, id)
+			if op == "remove" && flag == store.FlagRead {
+				details[strconv.FormatInt(id, 10)] = messageDetails(m, next, actor.ID)
+			}
 		}
-		return nil
+		e := flagsEvent(op, flagName, slices.Clone(changed), false)
+		if op == "remove" && flag == store.FlagRead {
+			e["message_details"] = details
+		}
+		return func() { s.events.Publish(e, []int64{actor.ID}) }, nil
 	})
 	if err != nil {
 		return nil, internal("update flags", err)
@@ -73,31 +85,57 @@ func (s *Service) UpdateFlags(actor store.User, ids []int64, op, flagName string
 	return changed, nil
 }
 
+// messageDetails describes a message that became unread, so clients can
+// put it back in their unread counts (Zulip's message_details).
+func messageDetails(m store.Message, f store.Flags, viewerID int64) map[string]any {
+	d := map[string]any{}
+	if f&store.AnyMention != 0 {
+		d["mentioned"] = true
+	}
+	if m.IsPrivate() {
+		d["type"] = "private"
+		others := slices.DeleteFunc(slices.Clone(m.PrivateUserIDs), func(id int64) bool { return id == viewerID })
+		d["user_ids"] = others
+		return d
+	}
+	d["type"], d["stream_id"], d["topic"] = "stream", m.StreamID, m.Topic
+	d["unmuted_stream_msg"] = true
+	return d
+}
+
 // markRead marks the actor's unread messages accepted by keep as read, in
-// one transaction, and returns their IDs.
-func (s *Service) markRead(actor store.User, keep func(store.Message) bool) ([]int64, error) {
+// one transaction, and returns their IDs. all marks the event as Zulip's
+// mark-all (messages: [], all: true).
+func (s *Service) markRead(actor store.User, all bool, keep func(store.Message) bool) ([]int64, error) {
 	var changed []int64
-	err := s.store.Update(func(tx *store.Tx) error {
-		unread := tx.FlaggedIDs(actor.ID, store.IndexUnread)
-		for _, id := range unread {
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		changed = nil
+		for _, id := range tx.FlaggedIDs(actor.ID, store.IndexUnread) {
 			m, err := tx.Message(id)
 			if err != nil || !keep(m) {
 				continue
 			}
 			f, _ := tx.Flags(actor.ID, id)
 			if err := tx.SetFlags(actor.ID, id, f|store.FlagRead); err != nil {
-				return err
+				return nil, err
 			}
 			changed = append(changed, id)
 		}
-		return nil
+		switch {
+		case all:
+			return func() { s.events.Publish(flagsEvent("add", "read", nil, true), []int64{actor.ID}) }, nil
+		case len(changed) > 0:
+			e := flagsEvent("add", "read", slices.Clone(changed), false)
+			return func() { s.events.Publish(e, []int64{actor.ID}) }, nil
+		}
+		return nil, nil
 	})
 	return changed, internal("mark as read", err)
 }
 
 // MarkAllAsRead marks every unread message of the actor read.
 func (s *Service) MarkAllAsRead(actor store.User) ([]int64, error) {
-	return s.markRead(actor, func(store.Message) bool { return true })
+	return s.markRead(actor, true, func(store.Message) bool { return true })
 }
 
 // MarkStreamAsRead marks the actor's unread messages in a stream read.
@@ -105,7 +143,7 @@ func (s *Service) MarkStreamAsRead(actor store.User, streamID int64) ([]int64, e
 	if err := s.checkStreamID(actor, streamID); err != nil {
 		return nil, err
 	}
-	return s.markRead(actor, func(m store.Message) bool { return m.StreamID == streamID })
+	return s.markRead(actor, false, func(m store.Message) bool { return m.StreamID == streamID })
 }
 
 // MarkTopicAsRead marks the actor's unread messages in a topic read.
@@ -114,7 +152,7 @@ func (s *Service) MarkTopicAsRead(actor store.User, streamID int64, topic string
 		return nil, err
 	}
 	folded := store.FoldTopic(topic)
-	return s.markRead(actor, func(m store.Message) bool {
+	return s.markRead(actor, false, func(m store.Message) bool {
 		return m.StreamID == streamID && store.FoldTopic(m.Topic) == folded
 	})
 }

@@ -13,7 +13,8 @@ type ImportedMessage struct {
 
 // ImportMessages stores many messages in one transaction, through the same
 // validation, rendering and indexing as SendMessage. It serves bulk imports
-// and the benchmark fixtures; senders' own copies start read.
+// and the benchmark fixtures; senders' own copies start read. It publishes
+// no live events: an import is not a conversation.
 func (s *Service) ImportMessages(msgs []ImportedMessage) ([]int64, error) {
 	ids := make([]int64, 0, len(msgs))
 	err := s.store.Update(func(tx *store.Tx) error {
@@ -35,7 +36,7 @@ func (s *Service) ImportMessages(msgs []ImportedMessage) ([]int64, error) {
 			if err != nil {
 				return err
 			}
-			m, err := storeMessage(tx, sender, target, content, s.render(tx, sender, content), im.Client, im.Timestamp, true)
+			m, _, err := storeMessage(tx, sender, target, content, s.render(tx, sender, content), im.Client, im.Timestamp, true)
 			if err != nil {
 				return err
 			}

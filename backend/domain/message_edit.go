@@ -1,8 +1,11 @@
 package domain
 
 import (
+	"cmp"
+	"maps"
 	"slices"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -42,17 +45,19 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		}
 	}
 	now := s.now().Unix()
-	err = s.store.Update(func(tx *store.Tx) error {
+	err = s.update(func(tx *store.Tx) (func(), error) {
 		m, err := tx.Message(id)
 		if err != nil {
-			return BadRequest("Invalid message(s)")
+			return nil, BadRequest("Invalid message(s)")
 		}
 		if _, ok := messageAccess(tx, actor, m, streamCache{}); !ok {
-			return BadRequest("Invalid message(s)")
+			return nil, BadRequest("Invalid message(s)")
 		}
+		ev := events.Event{"type": "update_message", "user_id": actor.ID, "edit_timestamp": now,
+			"message_id": id, "message_ids": []int64{id}, "rendering_only": false}
 		if e.Content != nil && content != m.Content {
 			if m.SenderID != actor.ID {
-				return BadRequest("You don't have permission to edit this message")
+				return nil, BadRequest("You don't have permission to edit this message")
 			}
 			r := s.render(tx, actor, content)
 			edited := m
@@ -60,18 +65,47 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 			edited.HasLink, edited.HasImage, edited.HasAttachment = r.HasLink, r.HasImage, r.HasAttachment
 			edit := store.Edit{Timestamp: now, UserID: actor.ID, PrevContent: m.Content, PrevRendered: m.Rendered}
 			if err := updateMentionFlags(tx, edited, r); err != nil {
-				return err
+				return nil, err
 			}
 			if err := saveEdit(tx, m, edited, edit); err != nil {
-				return err
+				return nil, err
+			}
+			ev["orig_content"], ev["orig_rendered_content"] = m.Content, m.Rendered
+			ev["content"], ev["rendered_content"], ev["is_me_message"] = content, r.HTML, r.IsMe
+		}
+		if e.Topic != nil || e.StreamID != 0 {
+			moved, dest, err := s.moveMessages(tx, actor, m, topic, e, now)
+			if err != nil {
+				return nil, err
+			}
+			orig, _ := tx.Stream(m.StreamID)
+			ev["message_ids"], ev["propagate_mode"] = moved, e.PropagateMode
+			ev["stream_id"], ev["stream_name"], ev["orig_subject"] = m.StreamID, orig.Name, m.Topic
+			ev["subject"], ev["topic_links"] = cmp.Or(topic, m.Topic), s.topicLinks(cmp.Or(topic, m.Topic))
+			if dest != m.StreamID {
+				ev["new_stream_id"] = dest
 			}
 		}
-		if e.Topic == nil && e.StreamID == 0 {
-			return nil
-		}
-		return s.moveMessages(tx, actor, m, topic, e, now)
+		return s.perHolderEvent(tx, id, ev)
 	})
 	return internal("edit message", err)
+}
+
+// perHolderEvent publishes ev to every user holding the message, each with
+// their own flags on it.
+func (s *Service) perHolderEvent(tx *store.Tx, id int64, ev events.Event) (func(), error) {
+	users, err := userIDs(tx, true)
+	if err != nil {
+		return nil, err
+	}
+	var out deliveries
+	for _, uid := range tx.MessageUserIDs(id, users) {
+		f, _ := tx.Flags(uid, id)
+		e := maps.Clone(ev)
+		e["flags"] = f.Names()
+		out.add(s, e, []int64{uid})
+	}
+	return out.publish, nil
 }
 
 func saveEdit(tx *store.Tx, old, m store.Message, edit store.Edit) error {
@@ -81,31 +115,32 @@ func saveEdit(tx *store.Tx, old, m store.Message, edit store.Edit) error {
 }
 
 // moveMessages renames a message's topic and/or moves it to another stream,
-// with the messages propagate mode selects.
-func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, topic string, e MessageEdit, now int64) error {
+// with the messages propagate mode selects. It returns the moved IDs and the
+// destination stream.
+func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, topic string, e MessageEdit, now int64) ([]int64, int64, error) {
 	if m.IsPrivate() {
-		return BadRequest("Private messages cannot have topics.")
+		return nil, 0, BadRequest("Private messages cannot have topics.")
 	}
 	if m.SenderID != actor.ID && !isAdmin(actor) {
-		return BadRequest("You don't have permission to edit this message")
+		return nil, 0, BadRequest("You don't have permission to edit this message")
 	}
 	if topic == "" {
 		topic = m.Topic
 	}
 	dest, err := tx.Stream(m.StreamID)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	if e.StreamID != 0 && e.StreamID != m.StreamID {
 		if !isAdmin(actor) {
-			return BadRequest("You don't have permission to move this message")
+			return nil, 0, BadRequest("You don't have permission to move this message")
 		}
 		if dest, err = visibleStreamByID(tx, actor, e.StreamID); err != nil {
-			return err
+			return nil, 0, err
 		}
 	}
 	if dest.ID == m.StreamID && topic == m.Topic {
-		return BadRequest("Nothing to change")
+		return nil, 0, BadRequest("Nothing to change")
 	}
 	ids := []int64{m.ID}
 	if e.PropagateMode != "change_one" {
@@ -121,7 +156,7 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	}
 	recipientID, err := tx.RecipientID(dest.ID, nil)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	for _, id := range ids {
 		old, err := tx.Message(id)
@@ -137,14 +172,14 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 			edit.PrevStreamID = old.StreamID
 			moved.StreamID, moved.RecipientID = dest.ID, recipientID
 			if err := regrantAccess(tx, moved); err != nil {
-				return err
+				return nil, 0, err
 			}
 		}
 		if err := saveEdit(tx, old, moved, edit); err != nil {
-			return err
+			return nil, 0, err
 		}
 	}
-	return nil
+	return ids, dest.ID, nil
 }
 
 // regrantAccess gives a moved message to its new stream's subscribers (as
@@ -212,27 +247,33 @@ func updateMentionFlags(tx *store.Tx, m store.Message, r rendered) error {
 }
 
 // DeleteMessage removes a message for good; only administrators may.
+// Holders get a delete_message event carrying both message_id (for clients
+// without bulk_message_deletion) and message_ids.
 func (s *Service) DeleteMessage(actor store.User, id int64) error {
-	err := s.store.Update(func(tx *store.Tx) error {
+	err := s.update(func(tx *store.Tx) (func(), error) {
 		m, err := tx.Message(id)
 		if err != nil {
-			return BadRequest("Invalid message(s)")
+			return nil, BadRequest("Invalid message(s)")
 		}
 		if _, ok := messageAccess(tx, actor, m, streamCache{}); !ok {
-			return BadRequest("Invalid message(s)")
+			return nil, BadRequest("Invalid message(s)")
 		}
 		if !isAdmin(actor) {
-			return BadRequest("You don't have permission to delete this message")
+			return nil, BadRequest("You don't have permission to delete this message")
 		}
-		users, err := tx.Users()
+		users, err := userIDs(tx, false)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		ids := make([]int64, len(users))
-		for i, u := range users {
-			ids[i] = u.ID
+		holders := tx.MessageUserIDs(m.ID, users)
+		if err := tx.DeleteMessage(m, holders); err != nil {
+			return nil, err
 		}
-		return tx.DeleteMessage(m, tx.MessageUserIDs(m.ID, ids))
+		ev := events.Event{"type": "delete_message", "message_id": id, "message_ids": []int64{id}, "message_type": "private"}
+		if !m.IsPrivate() {
+			ev["message_type"], ev["stream_id"], ev["topic"] = "stream", m.StreamID, m.Topic
+		}
+		return func() { s.events.Publish(ev, holders) }, nil
 	})
 	return internal("delete message", err)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -26,6 +27,8 @@ type OutgoingMessage struct {
 	Client  string   // the sending program's name
 	// ReadBySender overrides whether the sender's own copy starts read.
 	ReadBySender *bool
+	// QueueID and LocalID let the sender's event queue echo local_id back.
+	QueueID, LocalID string
 }
 
 // normalizeContent trims the message as Zulip does and enforces the size
@@ -90,11 +93,16 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	readBySender := out.ReadBySender == nil || *out.ReadBySender
 	now := s.now().Unix()
 	var m store.Message
-	err = s.store.Batch(func(tx *store.Tx) error {
+	err = s.batch(func(tx *store.Tx) (func(), error) {
 		// Batch may run this more than once: it must only write through tx.
 		var err error
-		m, err = storeMessage(tx, actor, target, content, r, out.Client, now, readBySender)
-		return err
+		var flags map[int64]store.Flags
+		if m, flags, err = storeMessage(tx, actor, target, content, r, out.Client, now, readBySender); err != nil {
+			return nil, err
+		}
+		me := s.messageEvent(tx, m, flags)
+		me.SenderQueueID, me.LocalID = out.QueueID, out.LocalID
+		return func() { s.events.PublishMessage(me) }, nil
 	})
 	if err != nil {
 		return 0, internal("send message", err)
@@ -102,13 +110,26 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	return m.ID, nil
 }
 
+// messageEvent prepares a message's event in both content forms.
+func (s *Service) messageEvent(tx *store.Tx, m store.Message, flags map[int64]store.Flags) events.MessageEvent {
+	rendered := newMessageViewer(tx, viewOptions{applyMarkdown: true}, s.topicLinks).view(m, 0, false)
+	raw := newMessageViewer(tx, viewOptions{applyMarkdown: false}, s.topicLinks).view(m, 0, false)
+	public := false
+	if !m.IsPrivate() {
+		if st, err := tx.Stream(m.StreamID); err == nil {
+			public = !st.InviteOnly
+		}
+	}
+	return events.MessageEvent{Message: m, Rendered: rendered, Raw: raw, Flags: flags, Public: public}
+}
+
 // storeMessage writes a validated, rendered message and every recipient's
 // flags inside tx. Recipients are read at commit time so a subscription made
 // just before counts.
-func storeMessage(tx *store.Tx, sender store.User, target messageTarget, content string, r rendered, client string, now int64, readBySender bool) (store.Message, error) {
+func storeMessage(tx *store.Tx, sender store.User, target messageTarget, content string, r rendered, client string, now int64, readBySender bool) (store.Message, map[int64]store.Flags, error) {
 	recipients, err := target.recipientIDs(tx)
 	if err != nil {
-		return store.Message{}, err
+		return store.Message{}, nil, err
 	}
 	m := store.Message{
 		SenderID:       sender.ID,
@@ -125,13 +146,13 @@ func storeMessage(tx *store.Tx, sender store.User, target messageTarget, content
 		HasAttachment:  r.HasAttachment,
 	}
 	if m.RecipientID, err = tx.RecipientID(target.stream.ID, target.userIDs); err != nil {
-		return store.Message{}, err
+		return store.Message{}, nil, err
 	}
 	flags, err := recipientFlags(tx, sender, recipients, r, readBySender)
 	if err != nil {
-		return store.Message{}, err
+		return store.Message{}, nil, err
 	}
-	return m, tx.CreateMessage(&m, flags)
+	return m, flags, tx.CreateMessage(&m, flags)
 }
 
 // messageTarget is where a message goes.

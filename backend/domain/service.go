@@ -4,10 +4,13 @@
 package domain
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -27,19 +30,33 @@ type Config struct {
 	Dev bool
 	// DataDir holds the database and the files users upload.
 	DataDir string
+	// Events bounds the live event queues; zero means events.DefaultSettings.
+	Events events.Settings
 }
 
 // Service runs actions against one store.
 type Service struct {
-	store *store.Store
-	cfg   Config
-	now   func() time.Time
+	store  *store.Store
+	cfg    Config
+	now    func() time.Time
+	events *events.Registry
+	// published orders writes against registrations: an action holds it
+	// shared from commit to publish, a registration exclusively while it
+	// creates its queue and reads the initial state, so no event falls
+	// between the two or lands in both.
+	published sync.RWMutex
 }
 
 // New returns a Service over an open store.
 func New(st *store.Store, cfg Config) *Service {
-	return &Service{store: st, cfg: cfg, now: time.Now}
+	if cfg.Events == (events.Settings{}) {
+		cfg.Events = events.DefaultSettings
+	}
+	return &Service{store: st, cfg: cfg, now: time.Now, events: events.NewRegistry(cfg.Events)}
 }
+
+// RunEventGC collects idle event queues until ctx ends.
+func (s *Service) RunEventGC(ctx context.Context) { s.events.Run(ctx) }
 
 // internal wraps an unexpected store failure with the action's name so logs
 // say where it happened; clients see only a generic 500.

@@ -37,9 +37,20 @@ type SubscriptionObject struct {
 	EmailNotifications     *bool  `json:"email_notifications"`
 	WildcardMentionsNotify *bool  `json:"wildcard_mentions_notify"`
 	EmailAddress           string `json:"email_address"`
-	// Subscribers are emails (spec 2.4); present only when asked for.
-	Subscribers []string `json:"subscribers,omitempty"`
+	// Subscribers are present only when asked for: emails in GET
+	// /users/me/subscriptions (spec 2.4), IDs in register and events as
+	// Zulip's clients expect there.
+	Subscribers any `json:"subscribers,omitempty"`
 }
+
+// subscriberForm says how a subscription lists its subscribers.
+type subscriberForm int
+
+const (
+	noSubscribers subscriberForm = iota
+	subscriberEmails
+	subscriberIDs
+)
 
 func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 	o := StreamObject{
@@ -65,7 +76,7 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 	return o
 }
 
-func (s *Service) subscriptionObject(tx *store.Tx, st store.Stream, sub store.Subscription, withSubscribers bool) SubscriptionObject {
+func (s *Service) subscriptionObject(tx *store.Tx, st store.Stream, sub store.Subscription, form subscriberForm) SubscriptionObject {
 	o := SubscriptionObject{
 		StreamObject:           s.streamObject(tx, st),
 		Color:                  sub.Color,
@@ -78,13 +89,17 @@ func (s *Service) subscriptionObject(tx *store.Tx, st store.Stream, sub store.Su
 		EmailNotifications:     sub.EmailNotifications,
 		WildcardMentionsNotify: sub.WildcardMentionsNotify,
 	}
-	if withSubscribers {
-		o.Subscribers = []string{}
+	switch form {
+	case subscriberIDs:
+		o.Subscribers = append([]int64{}, tx.StreamSubscriberIDs(st.ID)...)
+	case subscriberEmails:
+		emails := []string{}
 		for _, id := range tx.StreamSubscriberIDs(st.ID) {
 			if u, err := tx.User(id); err == nil {
-				o.Subscribers = append(o.Subscribers, u.Email)
+				emails = append(emails, u.Email)
 			}
 		}
+		o.Subscribers = emails
 	}
 	return o
 }

@@ -3,8 +3,10 @@ package domain
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -38,48 +40,83 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 	if len(req.Streams) == 0 {
 		return res, BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
 	}
-	err := s.store.Update(func(tx *store.Tx) error {
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		var out deliveries
 		users, err := principals(tx, actor, req.Principals)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(req.Principals) > 0 && actor.Role == store.RoleGuest {
-			return BadRequest("Insufficient permission")
+			return nil, BadRequest("Insufficient permission")
 		}
 		for _, spec := range req.Streams {
 			st, err := tx.StreamByName(strings.TrimSpace(spec.Name))
+			created := false
 			switch {
 			case errors.Is(err, store.ErrNotFound):
 				if actor.Role == store.RoleGuest {
-					return BadRequest("Insufficient permission")
+					return nil, BadRequest("Insufficient permission")
 				}
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly); err != nil {
-					return err
+					return nil, err
 				}
+				created = true
 			case err != nil:
-				return err
+				return nil, err
 			case !canSeeStream(tx, actor, st) || (st.InviteOnly && !tx.IsSubscribed(actor.ID, st.ID) && !isAdmin(actor)):
 				if req.AuthorizationErrorsFatal {
-					return BadRequest("Unable to access stream (%s).", spec.Name)
+					return nil, BadRequest("Unable to access stream (%s).", spec.Name)
 				}
 				res.Unauthorized = append(res.Unauthorized, spec.Name)
 				continue
 			}
+			var added []int64
 			for _, u := range users {
 				changed, err := subscribe(tx, u.ID, st)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				if changed {
+					added = append(added, u.ID)
 					res.Subscribed[u.Email] = append(res.Subscribed[u.Email], st.Name)
 				} else {
 					res.AlreadySubscribed[u.Email] = append(res.AlreadySubscribed[u.Email], st.Name)
 				}
 			}
+			if err := s.subscriptionEvents(tx, &out, st, created, added); err != nil {
+				return nil, err
+			}
 		}
-		return nil
+		return out.publish, nil
 	})
 	return res, internal("subscribe", err)
+}
+
+// subscriptionEvents announces a (possibly new) stream and its new
+// subscribers: stream create to its audience, subscription add to each new
+// subscriber, peer_add to everyone else who can see the stream.
+func (s *Service) subscriptionEvents(tx *store.Tx, out *deliveries, st store.Stream, created bool, added []int64) error {
+	audience, err := streamAudience(tx, st)
+	if err != nil {
+		return err
+	}
+	if created {
+		out.add(s, events.Event{"type": "stream", "op": "create", "streams": []StreamObject{s.streamObject(tx, st)}}, audience)
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	for _, uid := range added {
+		sub, err := tx.Subscription(uid, st.ID)
+		if err != nil {
+			return err
+		}
+		obj := s.subscriptionObject(tx, st, sub, subscriberIDs)
+		out.add(s, events.Event{"type": "subscription", "op": "add", "subscriptions": []SubscriptionObject{obj}}, []int64{uid})
+	}
+	peers := slices.DeleteFunc(slices.Clone(audience), func(id int64) bool { return slices.Contains(added, id) })
+	out.add(s, events.Event{"type": "subscription", "op": "peer_add", "stream_ids": []int64{st.ID}, "user_ids": added}, peers)
+	return nil
 }
 
 // principals resolves the users an action is for: the actor by default.
@@ -108,21 +145,28 @@ type UnsubscribeResult struct {
 // administrator) from streams. Settings are kept for a later resubscribe.
 func (s *Service) Unsubscribe(actor store.User, names []string, refs []string) (UnsubscribeResult, error) {
 	res := UnsubscribeResult{Removed: []string{}, NotSubscribed: []string{}}
-	err := s.store.Update(func(tx *store.Tx) error {
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		var out deliveries
 		users, err := principals(tx, actor, refs)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, u := range users {
 			if u.ID != actor.ID && !isAdmin(actor) {
-				return BadRequest("Insufficient permission")
+				return nil, BadRequest("Insufficient permission")
 			}
 		}
 		for _, name := range names {
 			st, err := visibleStream(tx, actor, strings.TrimSpace(name))
 			if err != nil {
-				return err
+				return nil, err
 			}
+			// Who could see the stream before: they hear of the departures.
+			audience, err := streamAudience(tx, st)
+			if err != nil {
+				return nil, err
+			}
+			var removed []int64
 			for _, u := range users {
 				sub, err := tx.Subscription(u.ID, st.ID)
 				if err != nil || !sub.Active {
@@ -131,12 +175,19 @@ func (s *Service) Unsubscribe(actor store.User, names []string, refs []string) (
 				}
 				sub.Active = false
 				if err := tx.PutSubscription(sub); err != nil {
-					return err
+					return nil, err
 				}
 				res.Removed = append(res.Removed, st.Name)
+				removed = append(removed, u.ID)
+				out.add(s, events.Event{"type": "subscription", "op": "remove",
+					"subscriptions": []map[string]any{{"name": st.Name, "stream_id": st.ID}}}, []int64{u.ID})
+			}
+			if len(removed) > 0 {
+				peers := slices.DeleteFunc(slices.Clone(audience), func(id int64) bool { return slices.Contains(removed, id) })
+				out.add(s, events.Event{"type": "subscription", "op": "peer_remove", "stream_ids": []int64{st.ID}, "user_ids": removed}, peers)
 			}
 		}
-		return nil
+		return out.publish, nil
 	})
 	return res, internal("unsubscribe", err)
 }
@@ -157,7 +208,11 @@ func (s *Service) Subscriptions(viewer store.User, withSubscribers bool) ([]Subs
 			if err != nil {
 				continue
 			}
-			out = append(out, s.subscriptionObject(tx, st, sub, withSubscribers))
+			form := noSubscribers
+			if withSubscribers {
+				form = subscriberEmails
+			}
+			out = append(out, s.subscriptionObject(tx, st, sub, form))
 		}
 		return nil
 	})
@@ -253,20 +308,34 @@ var colorPattern = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 // UpdateSubscriptionProperties changes the actor's settings for streams they
 // are subscribed to, all or nothing.
 func (s *Service) UpdateSubscriptionProperties(actor store.User, changes []PropertyChange) error {
-	err := s.store.Update(func(tx *store.Tx) error {
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		var out deliveries
 		for _, ch := range changes {
 			sub, err := tx.Subscription(actor.ID, ch.StreamID)
 			if err != nil || !sub.Active {
-				return BadRequest("Not subscribed to stream id %d", ch.StreamID)
+				return nil, BadRequest("Not subscribed to stream id %d", ch.StreamID)
 			}
 			if err := applyProperty(&sub, ch); err != nil {
-				return err
+				return nil, err
 			}
 			if err := tx.PutSubscription(sub); err != nil {
-				return err
+				return nil, err
+			}
+			update := func(property string, value any) {
+				out.add(s, events.Event{"type": "subscription", "op": "update", "stream_id": ch.StreamID,
+					"property": property, "value": value}, []int64{actor.ID})
+			}
+			switch ch.Property {
+			case "is_muted", "in_home_view": // Zulip announces muting both ways
+				update("is_muted", sub.IsMuted)
+				update("in_home_view", !sub.IsMuted)
+			case "color":
+				update("color", sub.Color)
+			default:
+				update(ch.Property, ch.Value)
 			}
 		}
-		return nil
+		return out.publish, nil
 	})
 	return internal("update subscription properties", err)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -12,7 +13,7 @@ import (
 // a topic with no messages yet), remove unmutes, and doing either twice is
 // an error (the spec shows no code; Zulip sends its default BAD_REQUEST).
 func (s *Service) MuteTopic(actor store.User, stream string, streamID int64, topic, op string) error {
-	err := s.store.Update(func(tx *store.Tx) error {
+	err := s.update(func(tx *store.Tx) (func(), error) {
 		var st store.Stream
 		var err error
 		if streamID != 0 {
@@ -21,35 +22,65 @@ func (s *Service) MuteTopic(actor store.User, stream string, streamID int64, top
 			st, err = visibleStream(tx, actor, stream)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		topic, err := normalizeTopic(topic)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		cur, err := tx.UserTopic(actor.ID, st.ID, topic)
 		muted := err == nil && cur.VisibilityPolicy == store.TopicMuted
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
+			return nil, err
 		}
 		next := store.UserTopic{StreamID: st.ID, TopicName: topic, LastUpdated: s.now().Unix()}
 		switch op {
 		case "add":
 			if muted {
-				return BadRequest("Topic already muted")
+				return nil, BadRequest("Topic already muted")
 			}
 			next.VisibilityPolicy = store.TopicMuted
 		case "remove":
 			if !muted {
-				return BadRequest("Topic is not muted")
+				return nil, BadRequest("Topic is not muted")
 			}
 			next.VisibilityPolicy = store.TopicInherit
 		default:
-			return InvalidArgument("op", "must be add or remove")
+			return nil, InvalidArgument("op", "must be add or remove")
 		}
-		return tx.PutUserTopic(actor.ID, next)
+		if err := tx.PutUserTopic(actor.ID, next); err != nil {
+			return nil, err
+		}
+		list, err := mutedTopicsList(tx, actor.ID)
+		if err != nil {
+			return nil, err
+		}
+		var out deliveries
+		out.add(s, events.Event{"type": "muted_topics", "muted_topics": list}, []int64{actor.ID})
+		out.add(s, events.Event{"type": "user_topic", "stream_id": st.ID, "topic_name": topic,
+			"last_updated": next.LastUpdated, "visibility_policy": next.VisibilityPolicy}, []int64{actor.ID})
+		return out.publish, nil
 	})
 	return internal("mute topic", err)
+}
+
+// mutedTopicsList is Zulip's legacy muted_topics: [stream name, topic,
+// muted at] for each muted topic.
+func mutedTopicsList(tx *store.Tx, userID int64) ([][3]any, error) {
+	topics, err := tx.UserTopics(userID)
+	if err != nil {
+		return nil, err
+	}
+	out := [][3]any{}
+	for _, t := range topics {
+		if t.VisibilityPolicy != store.TopicMuted {
+			continue
+		}
+		if st, err := tx.Stream(t.StreamID); err == nil {
+			out = append(out, [3]any{st.Name, t.TopicName, t.LastUpdated})
+		}
+	}
+	return out, nil
 }
 
 func sortTopicsNewestFirst(topics []store.Topic) {

@@ -14,6 +14,7 @@ import (
 
 	"lanchat/backend/api"
 	"lanchat/backend/domain"
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -23,6 +24,8 @@ type Config struct {
 	DataDir string // holds the database and uploaded files
 	Dev     bool   // seed the demo organization and enable dev login
 	BaseURL string // public address of the organization; empty: the one clients use
+	// Events bounds event queues; zero means the defaults (tests shorten them).
+	Events events.Settings
 }
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish.
@@ -34,6 +37,9 @@ type Server struct {
 	Store   *store.Store
 	Service *domain.Service
 	http    *http.Server
+	// stop ends long-polls and background work when shutdown begins:
+	// http.Server.Shutdown waits for requests but does not cancel them.
+	stop context.CancelFunc
 }
 
 // Open opens the data directory and prepares the organization: the demo
@@ -43,7 +49,7 @@ func Open(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir})
+	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events})
 	if cfg.Dev {
 		err = svc.SeedDevOrganization()
 	} else {
@@ -54,14 +60,18 @@ func Open(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL})
+	ctx, stop := context.WithCancel(context.Background())
+	go svc.RunEventGC(ctx)
 	return &Server{
 		cfg:     cfg,
 		Store:   st,
 		Service: svc,
+		stop:    stop,
 		http: &http.Server{
 			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,
 			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
+			BaseContext:       func(net.Listener) context.Context { return ctx },
 		},
 	}, nil
 }
@@ -87,6 +97,7 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // Shutdown lets in-flight requests finish, then closes the store.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.stop()
 	httpErr := s.http.Shutdown(ctx)
 	storeErr := s.Store.Close()
 	return errors.Join(httpErr, storeErr)
@@ -110,6 +121,7 @@ func Run(ctx context.Context, cfg Config, ready func(url string)) error {
 	go func() { served <- s.Serve(ln) }()
 	select {
 	case err = <-served:
+		s.stop()
 		s.Store.Close()
 		return err
 	case <-ctx.Done():

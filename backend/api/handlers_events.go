@@ -1,0 +1,88 @@
+package api
+
+import (
+	"lanchat/backend/domain"
+)
+
+// registerRequest reads the register parameters (also accepted by GET
+// /events without a queue_id).
+func registerRequest(c *call) (domain.RegisterRequest, error) {
+	req := domain.RegisterRequest{
+		AllPublicStreams:   c.p.optBool("all_public_streams", false),
+		IncludeSubscribers: c.p.optBool("include_subscribers", false),
+		ApplyMarkdown:      c.p.optBool("apply_markdown", false),
+		ClientGravatar:     c.p.optBool("client_gravatar", false),
+		SlimPresence:       c.p.optBool("slim_presence", false),
+	}
+	c.p.optJSON("event_types", &req.EventTypes)
+	c.p.optJSON("fetch_event_types", &req.FetchEventTypes)
+	c.p.optJSON("client_capabilities", &req.ClientCapabilities)
+	narrow := c.p.optStr("narrow", "")
+	if err := c.p.err(); err != nil {
+		return req, err
+	}
+	terms, err := domain.ParseNarrow(narrow)
+	req.Narrow = terms
+	return req, err
+}
+
+func register(c *call) (J, error) {
+	req, err := registerRequest(c)
+	if err != nil {
+		return nil, err
+	}
+	return c.api.svc.Register(c.user, req)
+}
+
+func getEvents(c *call) (J, error) {
+	queueID := c.p.optStr("queue_id", "")
+	lastEventID := c.p.optInt("last_event_id", -1)
+	dontBlock := c.p.optBool("dont_block", false)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	answer := J{}
+	if queueID == "" {
+		// No queue: register one with the same parameters, as Zulip does.
+		req, err := registerRequest(c)
+		if err != nil {
+			return nil, err
+		}
+		state, err := c.api.svc.Register(c.user, req)
+		if err != nil {
+			return nil, err
+		}
+		queueID = state["queue_id"].(string)
+		answer["queue_id"] = queueID
+	}
+	evs, err := c.api.svc.Events(c.r.Context(), c.user, queueID, lastEventID, dontBlock)
+	if err != nil {
+		return nil, err
+	}
+	answer["events"] = evs
+	return answer, nil
+}
+
+func deleteQueue(c *call) (J, error) {
+	queueID := c.p.str("queue_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.DeleteQueue(c.user, queueID)
+}
+
+func setTyping(c *call) (J, error) {
+	t := domain.Typing{
+		Op:       c.p.str("op"),
+		Type:     c.p.optStr("type", ""),
+		StreamID: c.p.optInt("stream_id", 0),
+		Topic:    c.p.optStr("topic", ""),
+	}
+	if t.Type != "stream" && t.Type != "channel" {
+		t.To = recipientList(c.p.str("to"))
+	}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.SetTyping(c.user, t)
+}

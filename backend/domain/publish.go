@@ -1,0 +1,89 @@
+package domain
+
+import (
+	"lanchat/backend/events"
+	"lanchat/backend/store"
+)
+
+// update runs fn in one write transaction; the function fn returns (if any)
+// publishes the events of the change once it has committed.
+func (s *Service) update(fn func(tx *store.Tx) (publish func(), err error)) error {
+	return s.commit(s.store.Update, fn)
+}
+
+// batch is update for concurrent writers, sharing commits (store.Batch).
+func (s *Service) batch(fn func(tx *store.Tx) (publish func(), err error)) error {
+	return s.commit(s.store.Batch, fn)
+}
+
+func (s *Service) commit(run func(func(*store.Tx) error) error, fn func(tx *store.Tx) (func(), error)) error {
+	s.published.RLock()
+	defer s.published.RUnlock()
+	var publish func()
+	err := run(func(tx *store.Tx) error {
+		var err error
+		publish, err = fn(tx)
+		return err
+	})
+	if err == nil && publish != nil {
+		publish()
+	}
+	return err
+}
+
+// userIDs lists accounts: the active ones are the audience of realm-wide
+// events; all of them may hold messages.
+func userIDs(tx *store.Tx, activeOnly bool) ([]int64, error) {
+	users, err := tx.Users()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, 0, len(users))
+	for _, u := range users {
+		if u.IsActive || !activeOnly {
+			ids = append(ids, u.ID)
+		}
+	}
+	return ids, nil
+}
+
+// deliveries collects events during a transaction, published in order
+// after it commits.
+type deliveries []func()
+
+func (d *deliveries) add(s *Service, e events.Event, userIDs []int64) {
+	*d = append(*d, func() { s.events.Publish(e, userIDs) })
+}
+
+func (d deliveries) publish() {
+	for _, f := range d {
+		f()
+	}
+}
+
+// streamAudience is who may see a stream exist: its subscribers, and for a
+// public stream every active member (guests see only their subscriptions).
+func streamAudience(tx *store.Tx, st store.Stream) ([]int64, error) {
+	if st.InviteOnly {
+		return tx.StreamSubscriberIDs(st.ID), nil
+	}
+	users, err := tx.Users()
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, u := range users {
+		if u.IsActive && (u.Role != store.RoleGuest || tx.IsSubscribed(u.ID, st.ID)) {
+			ids = append(ids, u.ID)
+		}
+	}
+	return ids, nil
+}
+
+// flagsEvent is an update_message_flags event.
+func flagsEvent(op string, flag string, ids []int64, all bool) events.Event {
+	if ids == nil {
+		ids = []int64{}
+	}
+	return events.Event{"type": "update_message_flags", "op": op, "operation": op, "flag": flag, "messages": ids, "all": all}
+}

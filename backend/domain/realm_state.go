@@ -1,0 +1,117 @@
+package domain
+
+import (
+	"lanchat/backend/store"
+)
+
+// realmState is the `realm` initial state: the organization's settings and
+// the server's limits that clients read.
+func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
+	r, err := tx.Realm()
+	if err != nil {
+		return err
+	}
+	settings := map[string]any{
+		"realm_name":                                       r.Name,
+		"realm_description":                                r.Description,
+		"realm_date_created":                               r.DateCreated,
+		"realm_icon_url":                                   RealmIconPath,
+		"realm_icon_source":                                "D",
+		"realm_logo_url":                                   RealmLogoPath,
+		"realm_night_logo_url":                             RealmLogoPath,
+		"realm_message_retention_days":                     -1,
+		"realm_allow_message_editing":                      true,
+		"realm_allow_edit_history":                         true,
+		"realm_message_content_edit_limit_seconds":         nil,
+		"realm_message_content_delete_limit_seconds":       nil,
+		"realm_edit_topic_policy":                          1,
+		"realm_delete_own_message_policy":                  2, // administrators
+		"realm_add_custom_emoji_policy":                    emojiPolicyNumber(r.EmojiAddPolicy),
+		"realm_invite_to_stream_policy":                    1,
+		"realm_create_public_stream_policy":                1,
+		"realm_create_private_stream_policy":               1,
+		"realm_waiting_period_threshold":                   0,
+		"realm_default_language":                           "en",
+		"realm_email_changes_disabled":                     false,
+		"realm_name_changes_disabled":                      false,
+		"realm_avatar_changes_disabled":                    false,
+		"realm_mandatory_topics":                           true,
+		"realm_presence_disabled":                          false,
+		"realm_enable_spectator_access":                    false,
+		"realm_push_notifications_enabled":                 false,
+		"realm_inline_image_preview":                       true,
+		"realm_inline_url_embed_preview":                   false,
+		"realm_is_zephyr_mirror_realm":                     false,
+		"realm_plan_type":                                  1,
+		"realm_org_type":                                   0,
+		"max_message_length":                               MaxMessageBytes,
+		"max_topic_length":                                 MaxTopicLength,
+		"max_stream_name_length":                           MaxStreamNameLength,
+		"max_stream_description_length":                    MaxStreamDescriptionLength,
+		"max_file_upload_size_mib":                         25,
+		"max_avatar_file_size_mib":                         5,
+		"max_icon_file_size_mib":                           5,
+		"max_logo_file_size_mib":                           5,
+		"server_presence_ping_interval_seconds":            60,
+		"server_presence_offline_threshold_seconds":        140,
+		"server_typing_started_wait_period_milliseconds":   10000,
+		"server_typing_stopped_wait_period_milliseconds":   5000,
+		"server_typing_started_expiry_period_milliseconds": 15000,
+		"event_queue_longpoll_timeout_seconds":             int(s.cfg.Events.Heartbeat.Seconds()),
+		"server_inline_image_preview":                      true,
+		"server_inline_url_embed_preview":                  false,
+		"server_avatar_changes_disabled":                   false,
+		"server_name_changes_disabled":                     false,
+		"server_web_public_streams_enabled":                false,
+		"server_needs_upgrade":                             false,
+		"server_generation":                                1,
+		"password_min_length":                              6,
+		"password_min_guesses":                             0,
+		"development_environment":                          s.cfg.Dev,
+	}
+	for k, v := range settings {
+		state[k] = v
+	}
+	return nil
+}
+
+// emojiPolicyNumber maps the organization's emoji policy to Zulip's code
+// (1 members, 2 administrators).
+func emojiPolicyNumber(policy string) int {
+	if policy == "admins" {
+		return 2
+	}
+	return 1
+}
+
+// defaultUserSettings are the display and notification settings clients
+// read at start-up; Lanchat keeps Zulip's defaults for every user.
+func defaultUserSettings(u store.User) map[string]any {
+	return map[string]any{
+		"twenty_four_hour_time":               false,
+		"send_private_typing_notifications":   true,
+		"send_stream_typing_notifications":    true,
+		"send_read_receipts":                  true,
+		"pm_content_in_desktop_notifications": true,
+		"emojiset":                            "text",
+		"timezone":                            u.Timezone,
+		"default_language":                    "en",
+		"color_scheme":                        1,
+		"display_emoji_reaction_users":        true,
+		"starred_message_counts":              true,
+		"fluid_layout_width":                  false,
+		"left_side_userlist":                  false,
+		"enable_desktop_notifications":        true,
+		"enable_sounds":                       true,
+		"enable_stream_desktop_notifications": false,
+		"enable_stream_audible_notifications": false,
+		"wildcard_mentions_notify":            true,
+		"enable_offline_push_notifications":   false,
+		"enable_online_push_notifications":    false,
+		"presence_enabled":                    true,
+		"web_mark_read_on_scroll_policy":      1,
+		"demote_inactive_streams":             1,
+		"user_list_style":                     2,
+		"email_address_visibility":            1,
+	}
+}

@@ -1,0 +1,392 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"lanchat/backend/events"
+	"lanchat/backend/store"
+)
+
+// RegisterRequest is POST /register (and GET /events without a queue).
+type RegisterRequest struct {
+	EventTypes         []string // nil: every type
+	FetchEventTypes    []string // nil: the same as EventTypes
+	Narrow             []NarrowTerm
+	AllPublicStreams   bool
+	IncludeSubscribers bool
+	ApplyMarkdown      bool
+	ClientGravatar     bool
+	ClientCapabilities map[string]any
+	SlimPresence       bool
+}
+
+// Register creates an event queue and returns it with the initial state of
+// each requested type, consistently: every change is either in the state
+// or among the queue's events, never both and never neither.
+func (s *Service) Register(actor store.User, req RegisterRequest) (map[string]any, error) {
+	fetch := req.FetchEventTypes
+	if fetch == nil {
+		fetch = req.EventTypes
+	}
+	want := func(t string) bool { return fetch == nil || slices.Contains(fetch, t) }
+	if req.AllPublicStreams && actor.Role == store.RoleGuest {
+		return nil, BadRequest("User not authorized for this query")
+	}
+
+	s.published.Lock()
+	defer s.published.Unlock()
+	state := map[string]any{}
+	var q *events.Queue
+	err := s.store.View(func(tx *store.Tx) error {
+		var filter events.Filter
+		if len(req.Narrow) > 0 {
+			n, err := resolveNarrow(tx, actor, req.Narrow)
+			if err != nil {
+				return err
+			}
+			filter = n
+		}
+		if err := s.initialState(tx, actor, req, want, state); err != nil {
+			return err
+		}
+		bulk, _ := req.ClientCapabilities["bulk_message_deletion"].(bool)
+		q = s.events.Register(events.QueueOptions{
+			UserID: actor.ID, EventTypes: req.EventTypes, Narrow: filter,
+			AllPublicStreams: req.AllPublicStreams, ApplyMarkdown: req.ApplyMarkdown, BulkMessageDeletion: bulk,
+		})
+		return nil
+	})
+	if err != nil {
+		return nil, internal("register", err)
+	}
+	state["queue_id"] = q.ID
+	state["last_event_id"] = q.LastEventID()
+	state["zulip_version"] = ZulipVersion
+	state["zulip_feature_level"] = ZulipFeatureLevel
+	state["zulip_merge_base"] = ZulipVersion
+	state["chat_version"] = Version
+	return state, nil
+}
+
+// badQueue is the error for unknown, expired and dropped queues.
+func badQueue(id string) *Error {
+	return errorf(CodeBadEventQueueID, "Bad event queue id: %s", id).With("queue_id", id)
+}
+
+// Events reads a queue: see events.Registry.Fetch.
+func (s *Service) Events(ctx context.Context, actor store.User, queueID string, lastEventID int64, dontBlock bool) ([]events.Event, error) {
+	q, err := s.events.Get(queueID, actor.ID)
+	if err != nil {
+		return nil, badQueue(queueID)
+	}
+	evs, err := s.events.Fetch(ctx, q, lastEventID, dontBlock)
+	if errors.Is(err, events.ErrNoQueue) {
+		return nil, badQueue(queueID)
+	}
+	return evs, err
+}
+
+// DeleteQueue removes one of the actor's queues.
+func (s *Service) DeleteQueue(actor store.User, queueID string) error {
+	q, err := s.events.Get(queueID, actor.ID)
+	if err != nil {
+		return badQueue(queueID)
+	}
+	s.events.Delete(q)
+	return nil
+}
+
+// initialState fills state with each wanted type's data.
+func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterRequest, want func(string) bool, state map[string]any) error {
+	state["max_message_id"] = maxMessageID(tx, actor.ID)
+	if want("realm_user") {
+		if err := realmUsersState(tx, actor, state); err != nil {
+			return err
+		}
+	}
+	if want("realm_user_groups") {
+		groups, err := tx.UserGroups()
+		if err != nil {
+			return err
+		}
+		list := make([]UserGroupObject, 0, len(groups))
+		for _, g := range groups {
+			list = append(list, userGroupObject(g))
+		}
+		state["realm_user_groups"] = list
+	}
+	if want("subscription") {
+		if err := s.subscriptionState(tx, actor, req.IncludeSubscribers, state); err != nil {
+			return err
+		}
+	}
+	if want("stream") {
+		streams, err := tx.Streams()
+		if err != nil {
+			return err
+		}
+		list := []StreamObject{}
+		for _, st := range streams {
+			if canSeeStream(tx, actor, st) {
+				list = append(list, s.streamObject(tx, st))
+			}
+		}
+		state["streams"] = list
+	}
+	if want("muted_topics") {
+		list, err := mutedTopicsList(tx, actor.ID)
+		if err != nil {
+			return err
+		}
+		state["muted_topics"] = list
+	}
+	if want("user_topic") {
+		topics, err := tx.UserTopics(actor.ID)
+		if err != nil {
+			return err
+		}
+		if topics == nil {
+			topics = []store.UserTopic{}
+		}
+		state["user_topics"] = topics
+	}
+	if want("message") || want("update_message_flags") {
+		unread, err := unreadState(tx, actor)
+		if err != nil {
+			return err
+		}
+		state["unread_msgs"] = unread
+	}
+	if want("starred_messages") {
+		state["starred_messages"] = nonNil(tx.FlaggedIDs(actor.ID, store.IndexStarred))
+	}
+	if want("recent_private_conversations") {
+		state["recent_private_conversations"] = recentPrivateConversations(tx, actor.ID)
+	}
+	if want("realm") {
+		if err := s.realmState(tx, state); err != nil {
+			return err
+		}
+	}
+	if want("realm_linkifiers") || want("realm_filters") {
+		if err := linkifierState(tx, state); err != nil {
+			return err
+		}
+	}
+	if want("alert_words") {
+		state["alert_words"] = []string{}
+	}
+	if want("custom_profile_fields") {
+		state["custom_profile_fields"] = []any{}
+	}
+	if want("user_settings") {
+		state["user_settings"] = defaultUserSettings(actor)
+	}
+	return nil
+}
+
+func nonNil(ids []int64) []int64 {
+	if ids == nil {
+		return []int64{}
+	}
+	return ids
+}
+
+// maxMessageID is the newest message the user received, or -1.
+func maxMessageID(tx *store.Tx, userID int64) int64 {
+	maxID := int64(-1)
+	tx.Scan(store.UserRange(userID), AnchorNewest, true, func(id int64) bool {
+		maxID = id
+		return false
+	})
+	return maxID
+}
+
+func realmUsersState(tx *store.Tx, actor store.User, state map[string]any) error {
+	users, err := tx.Users()
+	if err != nil {
+		return err
+	}
+	emails := make(map[int64]string, len(users))
+	for _, u := range users {
+		emails[u.ID] = u.Email
+	}
+	active, inactive := []UserObject{}, []UserObject{}
+	for _, u := range users {
+		o := userObject(u, actor, emails)
+		if u.IsActive {
+			active = append(active, o)
+		} else {
+			inactive = append(inactive, o)
+		}
+	}
+	me := userObject(actor, actor, emails)
+	state["realm_users"], state["realm_non_active_users"], state["cross_realm_bots"] = active, inactive, []any{}
+	state["user_id"], state["email"], state["delivery_email"], state["full_name"] = actor.ID, actor.Email, actor.Email, actor.FullName
+	state["is_admin"], state["is_owner"], state["is_guest"], state["is_moderator"] = me.IsAdmin, me.IsOwner, me.IsGuest, actor.Role == store.RoleModerator
+	state["is_billing_admin"], state["role"], state["avatar_url"], state["avatar_source"] = false, actor.Role, me.AvatarURL, "U"
+	state["can_create_streams"] = actor.Role != store.RoleGuest
+	return nil
+}
+
+func (s *Service) subscriptionState(tx *store.Tx, actor store.User, includeSubscribers bool, state map[string]any) error {
+	form := noSubscribers
+	if includeSubscribers {
+		form = subscriberIDs
+	}
+	subs, err := tx.UserSubscriptions(actor.ID)
+	if err != nil {
+		return err
+	}
+	subscribed, unsubscribed := []SubscriptionObject{}, []SubscriptionObject{}
+	seen := map[int64]bool{}
+	for _, sub := range subs {
+		st, err := tx.Stream(sub.StreamID)
+		if err != nil {
+			continue
+		}
+		seen[st.ID] = true
+		if sub.Active {
+			subscribed = append(subscribed, s.subscriptionObject(tx, st, sub, form))
+		} else if canSeeStream(tx, actor, st) {
+			unsubscribed = append(unsubscribed, s.subscriptionObject(tx, st, sub, form))
+		}
+	}
+	streams, err := tx.Streams()
+	if err != nil {
+		return err
+	}
+	never := []neverSubscribed{}
+	for _, st := range streams {
+		if seen[st.ID] || !canSeeStream(tx, actor, st) {
+			continue
+		}
+		obj := SubscriptionObject{StreamObject: s.streamObject(tx, st)}
+		if includeSubscribers {
+			obj.Subscribers = nonNil(tx.StreamSubscriberIDs(st.ID))
+		}
+		never = append(never, neverSubscribed{obj.StreamObject, obj.Subscribers})
+	}
+	state["subscriptions"], state["unsubscribed"], state["never_subscribed"] = subscribed, unsubscribed, never
+	return nil
+}
+
+// unreadState is Zulip's unread_msgs: the user's unread messages grouped by
+// conversation, with mentions, and a count that leaves out muted streams
+// and topics.
+func unreadState(tx *store.Tx, actor store.User) (map[string]any, error) {
+	muted, err := loadMuted(tx, actor.ID)
+	if err != nil {
+		return nil, err
+	}
+	type streamKey struct {
+		streamID int64
+		topic    string
+	}
+	pms, huddles := map[int64][]int64{}, map[string][]int64{}
+	streams := map[streamKey][]int64{}
+	var streamOrder []streamKey
+	var pmOrder []int64
+	var huddleOrder []string
+	mentions := []int64{}
+	count := 0
+	for _, id := range tx.FlaggedIDs(actor.ID, store.IndexUnread) {
+		m, err := tx.Message(id)
+		if err != nil {
+			continue
+		}
+		f, _ := tx.Flags(actor.ID, id)
+		if f&store.AnyMention != 0 {
+			mentions = append(mentions, id)
+		}
+		switch {
+		case !m.IsPrivate():
+			k := streamKey{m.StreamID, m.Topic}
+			if _, ok := streams[k]; !ok {
+				streamOrder = append(streamOrder, k)
+			}
+			streams[k] = append(streams[k], id)
+			if !muted.hides(m) {
+				count++
+			}
+		case len(m.PrivateUserIDs) <= 2:
+			other := actor.ID
+			for _, uid := range m.PrivateUserIDs {
+				if uid != actor.ID {
+					other = uid
+				}
+			}
+			if _, ok := pms[other]; !ok {
+				pmOrder = append(pmOrder, other)
+			}
+			pms[other] = append(pms[other], id)
+			count++
+		default:
+			key := joinIDs(m.PrivateUserIDs)
+			if _, ok := huddles[key]; !ok {
+				huddleOrder = append(huddleOrder, key)
+			}
+			huddles[key] = append(huddles[key], id)
+			count++
+		}
+	}
+	pmList := []map[string]any{}
+	for _, other := range pmOrder {
+		pmList = append(pmList, map[string]any{"other_user_id": other, "sender_id": other, "unread_message_ids": pms[other]})
+	}
+	streamList := []map[string]any{}
+	for _, k := range streamOrder {
+		streamList = append(streamList, map[string]any{"stream_id": k.streamID, "topic": k.topic, "unread_message_ids": streams[k]})
+	}
+	huddleList := []map[string]any{}
+	for _, key := range huddleOrder {
+		huddleList = append(huddleList, map[string]any{"user_ids_string": key, "unread_message_ids": huddles[key]})
+	}
+	return map[string]any{"pms": pmList, "streams": streamList, "huddles": huddleList,
+		"mentions": mentions, "count": count, "old_unreads_missing": false}, nil
+}
+
+func joinIDs(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+// recentPrivateConversationsScan bounds how far back the recent private
+// conversations look, so registering stays cheap on long histories.
+const recentPrivateConversationsScan = 20000
+
+// recentPrivateConversations lists the user's private conversations, newest
+// first, each with its other participants and newest message.
+func recentPrivateConversations(tx *store.Tx, userID int64) []map[string]any {
+	out := []map[string]any{}
+	seen := map[string]bool{}
+	scanned := 0
+	tx.Scan(store.UserRange(userID), AnchorNewest, true, func(id int64) bool {
+		scanned++
+		m, err := tx.Message(id)
+		if err != nil || !m.IsPrivate() {
+			return scanned < recentPrivateConversationsScan
+		}
+		key := joinIDs(m.PrivateUserIDs)
+		if !seen[key] {
+			seen[key] = true
+			others := slices.DeleteFunc(slices.Clone(m.PrivateUserIDs), func(id int64) bool { return id == userID })
+			out = append(out, map[string]any{"max_message_id": id, "user_ids": others})
+		}
+		return scanned < recentPrivateConversationsScan
+	})
+	return out
+}
+
+// neverSubscribed is a stream the user could join, with its subscribers.
+type neverSubscribed struct {
+	StreamObject
+	Subscribers any `json:"subscribers,omitempty"`
+}

@@ -1,0 +1,81 @@
+package events
+
+import (
+	"lanchat/backend/store"
+)
+
+// queuesOf snapshots the queues of users (and, with public, of every
+// all_public_streams queue) so delivery runs without the registry lock.
+func (r *Registry) queuesOf(userIDs []int64, public bool) map[*Queue]struct{} {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := map[*Queue]struct{}{}
+	for _, uid := range userIDs {
+		for q := range r.byUser[uid] {
+			out[q] = struct{}{}
+		}
+	}
+	if public {
+		for q := range r.public {
+			out[q] = struct{}{}
+		}
+	}
+	return out
+}
+
+// Publish sends an event to every queue of the users that wants its type.
+func (r *Registry) Publish(e Event, userIDs []int64) {
+	t, _ := e["type"].(string)
+	for q := range r.queuesOf(userIDs, false) {
+		if q.wants(t) {
+			r.deliver(q, e)
+		}
+	}
+}
+
+// MessageEvent is a new message for its recipients' queues.
+type MessageEvent struct {
+	Message store.Message
+	// Rendered and Raw are the message as shown with and without markdown
+	// applied; each queue gets the form it registered for.
+	Rendered, Raw any
+	// Flags are each recipient's flags.
+	Flags map[int64]store.Flags
+	// Public stream messages also reach all_public_streams queues.
+	Public bool
+	// SenderQueueID and LocalID echo the sender's local_id to the queue it
+	// named, so that client can match its optimistic copy.
+	SenderQueueID, LocalID string
+}
+
+// PublishMessage delivers a message event to each queue that wants it,
+// filtered by the queue's narrow with its user's flags.
+func (r *Registry) PublishMessage(me MessageEvent) {
+	ids := make([]int64, 0, len(me.Flags))
+	for uid := range me.Flags {
+		ids = append(ids, uid)
+	}
+	for q := range r.queuesOf(ids, me.Public) {
+		if !q.wants("message") {
+			continue
+		}
+		flags, recipient := me.Flags[q.opts.UserID]
+		if !recipient {
+			flags = store.FlagRead | store.FlagHistorical
+		}
+		if q.opts.Narrow != nil && !q.opts.Narrow.Match(me.Message, flags) {
+			continue
+		}
+		e := Event{"type": "message", "flags": flags.Names(), "message": me.Raw}
+		if !recipient {
+			e["flags"] = []string{}
+		}
+		if q.opts.ApplyMarkdown {
+			e["message"] = me.Rendered
+		}
+		if me.LocalID != "" && q.ID == me.SenderQueueID {
+			e["local_message_id"] = me.LocalID
+		}
+		r.deliver(q, e)
+	}
+}

@@ -1,0 +1,171 @@
+package events
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"sync"
+	"time"
+)
+
+// Settings bound the queues' life and size.
+type Settings struct {
+	// IdleTimeout drops a queue nobody has read for this long (Zulip: 10
+	// minutes).
+	IdleTimeout time.Duration
+	// Heartbeat is how long a blocking read waits before answering with a
+	// heartbeat event.
+	Heartbeat time.Duration
+	// MaxEvents drops a queue holding this many unread events, so a client
+	// that never reads cannot grow memory forever.
+	MaxEvents int
+}
+
+// DefaultSettings follow Zulip. The heartbeat comes well before the 90 s
+// after which Zulip's Python client gives up on a long-poll.
+var DefaultSettings = Settings{IdleTimeout: 10 * time.Minute, Heartbeat: 50 * time.Second, MaxEvents: 10000}
+
+// ErrNoQueue means the queue does not exist (never did, expired or
+// overflowed): the client must register again.
+var ErrNoQueue = errors.New("bad event queue id")
+
+// Registry holds every live queue, indexed by ID and by user.
+type Registry struct {
+	settings Settings
+	now      func() time.Time
+
+	mu     sync.RWMutex
+	byID   map[string]*Queue
+	byUser map[int64]map[*Queue]struct{}
+	public map[*Queue]struct{} // all_public_streams queues
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry(s Settings) *Registry {
+	return &Registry{settings: s, now: time.Now, byID: map[string]*Queue{},
+		byUser: map[int64]map[*Queue]struct{}{}, public: map[*Queue]struct{}{}}
+}
+
+// Settings returns the registry's bounds.
+func (r *Registry) Settings() Settings { return r.settings }
+
+// Register creates a queue.
+func (r *Registry) Register(opts QueueOptions) *Queue {
+	q := newQueue(newQueueID(), opts, r.now())
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.byID[q.ID] = q
+	if r.byUser[opts.UserID] == nil {
+		r.byUser[opts.UserID] = map[*Queue]struct{}{}
+	}
+	r.byUser[opts.UserID][q] = struct{}{}
+	if opts.AllPublicStreams {
+		r.public[q] = struct{}{}
+	}
+	return q
+}
+
+// newQueueID is an opaque, unguessable ID: a queue's events are private.
+func newQueueID() string { return rand.Text() }
+
+// Get returns a live queue owned by userID.
+func (r *Registry) Get(id string, userID int64) (*Queue, error) {
+	r.mu.RLock()
+	q, ok := r.byID[id]
+	r.mu.RUnlock()
+	if !ok || q.opts.UserID != userID {
+		return nil, ErrNoQueue
+	}
+	return q, nil
+}
+
+// Delete removes a queue.
+func (r *Registry) Delete(q *Queue) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.remove(q)
+}
+
+func (r *Registry) remove(q *Queue) {
+	delete(r.byID, q.ID)
+	delete(r.public, q)
+	if qs := r.byUser[q.opts.UserID]; qs != nil {
+		delete(qs, q)
+		if len(qs) == 0 {
+			delete(r.byUser, q.opts.UserID)
+		}
+	}
+	q.mu.Lock()
+	if !q.dead {
+		q.dead = true
+		close(q.wake)
+	}
+	q.mu.Unlock()
+}
+
+// Len is the number of live queues.
+func (r *Registry) Len() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.byID)
+}
+
+// Fetch waits for events after lastEventID: it returns at once when there
+// are some (or when dontBlock), else when one arrives, or with a heartbeat
+// after the heartbeat interval, or empty when ctx ends.
+func (r *Registry) Fetch(ctx context.Context, q *Queue, lastEventID int64, dontBlock bool) ([]Event, error) {
+	timer := time.NewTimer(r.settings.Heartbeat)
+	defer timer.Stop()
+	for {
+		evs, wake, ok := q.take(lastEventID, r.now())
+		if !ok {
+			return nil, ErrNoQueue
+		}
+		if len(evs) > 0 || dontBlock {
+			return evs, nil
+		}
+		select {
+		case <-wake:
+		case <-timer.C:
+			r.deliver(q, Event{"type": "heartbeat"})
+		case <-ctx.Done():
+			return []Event{}, nil
+		}
+	}
+}
+
+// deliver pushes to one queue, dropping it when it overflows.
+func (r *Registry) deliver(q *Queue, e Event) {
+	if !q.push(e, r.settings.MaxEvents) {
+		r.Delete(q)
+	}
+}
+
+// Run collects idle queues until ctx ends.
+func (r *Registry) Run(ctx context.Context) {
+	tick := time.NewTicker(max(r.settings.IdleTimeout/10, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			r.collect()
+		}
+	}
+}
+
+// collect drops queues idle for longer than the timeout.
+func (r *Registry) collect() {
+	cutoff := r.now().Add(-r.settings.IdleTimeout)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, q := range r.byID {
+		q.mu.Lock()
+		idle := q.lastUsed.Before(cutoff)
+		q.mu.Unlock()
+		if idle {
+			r.remove(q)
+		}
+	}
+}

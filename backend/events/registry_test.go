@@ -1,0 +1,120 @@
+package events
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"lanchat/backend/store"
+)
+
+func ids(evs []Event) []int64 {
+	var out []int64
+	for _, e := range evs {
+		out = append(out, e["id"].(int64))
+	}
+	return out
+}
+
+func TestFetchAcknowledgesAndWakes(t *testing.T) {
+	r := NewRegistry(Settings{IdleTimeout: time.Minute, Heartbeat: time.Minute, MaxEvents: 100})
+	q := r.Register(QueueOptions{UserID: 1})
+	r.Publish(Event{"type": "a"}, []int64{1})
+	r.Publish(Event{"type": "b"}, []int64{1, 2})
+	evs, err := r.Fetch(context.Background(), q, -1, true)
+	if err != nil || !slices.Equal(ids(evs), []int64{0, 1}) {
+		t.Fatalf("first fetch %v %v", evs, err)
+	}
+	evs, _ = r.Fetch(context.Background(), q, 0, true)
+	if !slices.Equal(ids(evs), []int64{1}) {
+		t.Errorf("after ack 0: %v", ids(evs))
+	}
+	got := make(chan []Event)
+	go func() {
+		evs, _ := r.Fetch(context.Background(), q, 1, false)
+		got <- evs
+	}()
+	time.Sleep(20 * time.Millisecond)
+	r.Publish(Event{"type": "c"}, []int64{1})
+	select {
+	case evs := <-got:
+		if len(evs) != 1 || evs[0]["type"] != "c" || evs[0]["id"] != int64(2) {
+			t.Errorf("woken with %v", evs)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("a blocked fetch was not woken by a new event")
+	}
+}
+
+func TestHeartbeatAndTypeFilter(t *testing.T) {
+	r := NewRegistry(Settings{IdleTimeout: time.Minute, Heartbeat: 30 * time.Millisecond, MaxEvents: 100})
+	q := r.Register(QueueOptions{UserID: 1, EventTypes: []string{"message"}})
+	r.Publish(Event{"type": "presence"}, []int64{1})
+	evs, _ := r.Fetch(context.Background(), q, -1, false)
+	if len(evs) != 1 || evs[0]["type"] != "heartbeat" {
+		t.Errorf("want one heartbeat, got %v", evs)
+	}
+}
+
+func TestIdleQueuesAreCollectedAndOverflowDrops(t *testing.T) {
+	r := NewRegistry(Settings{IdleTimeout: 50 * time.Millisecond, Heartbeat: time.Minute, MaxEvents: 3})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	idle := r.Register(QueueOptions{UserID: 1})
+	time.Sleep(200 * time.Millisecond)
+	if _, err := r.Get(idle.ID, 1); err != ErrNoQueue {
+		t.Errorf("idle queue still there: %v", err)
+	}
+	full := r.Register(QueueOptions{UserID: 2})
+	for range 4 {
+		r.Publish(Event{"type": "x"}, []int64{2})
+	}
+	if _, err := r.Get(full.ID, 2); err != ErrNoQueue {
+		t.Errorf("overflowed queue still there: %v", err)
+	}
+	if _, err := r.Fetch(context.Background(), full, -1, true); err != ErrNoQueue {
+		t.Errorf("fetch from a dropped queue: %v", err)
+	}
+}
+
+type topicFilter string
+
+func (f topicFilter) Match(m store.Message, _ store.Flags) bool { return m.Topic == string(f) }
+
+func TestMessageEventsFollowNarrowAndForm(t *testing.T) {
+	r := NewRegistry(DefaultSettings)
+	narrowed := r.Register(QueueOptions{UserID: 1, Narrow: topicFilter("yes"), ApplyMarkdown: true})
+	raw := r.Register(QueueOptions{UserID: 1})
+	public := r.Register(QueueOptions{UserID: 3, AllPublicStreams: true})
+	other := r.Register(QueueOptions{UserID: 2})
+	for _, topic := range []string{"no", "yes"} {
+		r.PublishMessage(MessageEvent{
+			Message: store.Message{Topic: topic, StreamID: 1}, Rendered: "<p>x</p>", Raw: "x",
+			Flags: map[int64]store.Flags{1: store.FlagMentioned}, Public: true,
+		})
+	}
+	for _, tc := range []struct {
+		q    *Queue
+		want []any
+	}{
+		{narrowed, []any{"<p>x</p>"}},
+		{raw, []any{"x", "x"}},
+		{public, []any{"x", "x"}},
+		{other, nil},
+	} {
+		evs, _ := r.Fetch(context.Background(), tc.q, -1, true)
+		var got []any
+		for _, e := range evs {
+			got = append(got, e["message"])
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("queue of user %d got %v, want %v", tc.q.opts.UserID, got, tc.want)
+		}
+	}
+	evs, _ := r.Fetch(context.Background(), raw, -1, true)
+	if flags := evs[0]["flags"].([]string); !slices.Equal(flags, []string{"mentioned"}) {
+		t.Errorf("recipient flags %v", flags)
+	}
+}
