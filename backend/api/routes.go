@@ -18,6 +18,7 @@ func (a *API) coreRoutes() []route {
 		{method: "POST", path: "/api/v1/register", auth: authUser, handle: register},
 		{method: "GET", path: "/api/v1/events", auth: authUser, handle: getEvents},
 		{method: "DELETE", path: "/api/v1/events", auth: authUser, handle: deleteQueue},
+		{method: "GET", path: "/api/v1/events/socket", auth: authUser, handle: eventSocket},
 		{method: "POST", path: "/api/v1/typing", auth: authUser, handle: setTyping},
 
 		{method: "GET", path: "/api/v1/streams", auth: authUser, handle: listStreams},

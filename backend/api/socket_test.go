@@ -1,0 +1,91 @@
+package api_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"lanchat/backend/apitest"
+)
+
+func dialEvents(t *testing.T, s *apitest.Server, c *apitest.Client, queueID string, lastEventID int64) (*websocket.Conn, *http.Response, error) {
+	t.Helper()
+	url := strings.Replace(s.URL, "http://", "ws://", 1) + fmt.Sprintf("/api/v1/events/socket?queue_id=%s&last_event_id=%d", queueID, lastEventID)
+	h := http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(c.Email()+":"+c.Key()))}}
+	return websocket.DefaultDialer.Dial(url, h)
+}
+
+type frame struct {
+	Events []map[string]any `json:"events"`
+	Code   string           `json:"code"`
+}
+
+func readFrame(t *testing.T, conn *websocket.Conn) frame {
+	t.Helper()
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var f frame
+	if err := conn.ReadJSON(&f); err != nil {
+		t.Fatalf("read frame: %v", err)
+	}
+	return f
+}
+
+func TestWebSocketStreamsAndResumes(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}})
+
+	conn, _, err := dialEvents(t, s, bob, q.id, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := send(t, alice, streamMsg("general", "ws", "one"))
+	f := readFrame(t, conn)
+	if len(f.Events) != 1 || f.Events[0]["id"] != float64(0) {
+		t.Fatalf("first frame %+v", f)
+	}
+	if id := f.Events[0]["message"].(map[string]any)["id"]; id != float64(first) {
+		t.Errorf("message %v, want %d", id, first)
+	}
+	// Bob acknowledges event 0, then loses the connection before event 1.
+	conn.WriteJSON(map[string]any{"last_event_id": 0})
+	time.Sleep(50 * time.Millisecond)
+	conn.Close()
+	second := send(t, alice, streamMsg("general", "ws", "two"))
+
+	// Resuming from event 0 delivers what was missed, and nothing twice.
+	conn, _, err = dialEvents(t, s, bob, q.id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	f = readFrame(t, conn)
+	if len(f.Events) != 1 || f.Events[0]["id"] != float64(1) || f.Events[0]["message"].(map[string]any)["id"] != float64(second) {
+		t.Errorf("resumed frame %+v", f)
+	}
+}
+
+func TestWebSocketRefusesBadQueuesAndStrangers(t *testing.T) {
+	s := apitest.Start(t)
+	bob := s.Login("bob@example.com")
+	_, resp, err := dialEvents(t, s, bob, "nonsense", -1)
+	if err == nil || resp.StatusCode != 400 {
+		t.Errorf("bad queue: %v %v", err, resp)
+	}
+	q := registerQueue(t, bob, nil)
+	_, resp, err = dialEvents(t, s, s.As("bob@example.com", "wrong"), q.id, -1)
+	if err == nil || resp.StatusCode != 401 {
+		t.Errorf("bad key: %v %v", err, resp)
+	}
+	// A page from another site may not open the socket with the user's credentials.
+	url := strings.Replace(s.URL, "http://", "ws://", 1) + "/api/v1/events/socket?queue_id=" + q.id
+	h := http.Header{"Origin": {"http://evil.example"}, "Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(bob.Email()+":"+bob.Key()))}}
+	if _, resp, err := websocket.DefaultDialer.Dial(url, h); err == nil || resp.StatusCode != 403 {
+		t.Errorf("cross-origin: %v %v", err, resp)
+	}
+}
