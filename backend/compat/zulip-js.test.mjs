@@ -99,3 +99,21 @@ test('lists subscriptions and topics', async () => {
   assert.equal(topics.result, 'success');
   assert.ok(topics.topics.some((t) => t.name === 'zulip-js'));
 });
+
+test('registers a queue and receives a message event by long-polling', async () => {
+  const bob = await zulipInit({ username: 'bob@example.com', password: 'lanchat-dev', realm: server.url });
+  const reg = await bob.queues.register({ event_types: ['message'] });
+  assert.equal(reg.result, 'success');
+  assert.equal(reg.last_event_id, -1);
+  assert.ok(reg.zulip_version);
+  const polled = bob.events.retrieve({ queue_id: reg.queue_id, last_event_id: reg.last_event_id });
+  const sent = await alice.messages.send({ type: 'private', to: ['bob@example.com'], content: 'ping @**Bob Brown**' });
+  const res = await polled;
+  assert.equal(res.result, 'success');
+  const event = res.events.find((e) => e.type === 'message');
+  assert.ok(event, `message event in ${JSON.stringify(res.events)}`);
+  assert.equal(event.message.id, sent.id);
+  assert.equal(event.message.content, 'ping @**Bob Brown**', 'raw markdown: apply_markdown defaults to false');
+  const gone = await bob.queues.deregister({ queue_id: reg.queue_id });
+  assert.equal(gone.result, 'success');
+});
