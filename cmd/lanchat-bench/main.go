@@ -61,6 +61,37 @@ func run(binary string, messages int, workDir, out string, d time.Duration, send
 		fmt.Sprintf("%.2f of no-op; %.1f× the fsync ceiling (group commit)", sends.PerSecond/noop.PerSecond, sends.PerSecond/fsyncs))
 	log.Printf("sends: %.0f/s p50 %v p99 %v", sends.PerSecond, sends.P50, sends.P99)
 
+	for _, pollers := range []struct {
+		n      int
+		target string
+	}{{1000, "p99 < 5 ms"}, {10000, "p99 < 20 ms"}} {
+		dir := filepath.Join(workDir, fmt.Sprintf("delivery-%d", pollers.n))
+		os.RemoveAll(dir)
+		srv, err := bench.StartServer(binary, dir)
+		if err != nil {
+			return err
+		}
+		l, err := bench.Delivery(srv, pollers.n, 10)
+		srv.Stop()
+		if err != nil {
+			return fmt.Errorf("delivery to %d pollers: %w", pollers.n, err)
+		}
+		r.Add(fmt.Sprintf("send request → delivery, %d long-polling clients", pollers.n), l, "", pollers.target, "")
+		log.Printf("delivery to %d pollers: p50 %v p99 %v", pollers.n, l.P50, l.P99)
+	}
+	dir := filepath.Join(workDir, "idle-queues")
+	os.RemoveAll(dir)
+	if srv, err = bench.StartServer(binary, dir); err != nil {
+		return err
+	}
+	perQueue, err := bench.IdleQueueMemory(srv, 10000)
+	srv.Stop()
+	if err != nil {
+		return fmt.Errorf("idle queue memory: %w", err)
+	}
+	r.Note("Server memory per idle event queue (RSS growth over 10,000 registered, unread queues, garbage included): %.1f KiB (target < 8 KiB).", perQueue/1024)
+	log.Printf("idle queue: %.1f KiB", perQueue/1024)
+
 	fixture := filepath.Join(workDir, fmt.Sprintf("fixture-%d", messages))
 	t0 := time.Now()
 	if err := bench.Fixture(fixture, messages); err != nil {

@@ -1,0 +1,134 @@
+package bench
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Delivery measures send→delivery latency with pollers long-polling
+// clients: each holds a GET /events open; for each of sends messages the
+// time from the start of the send request to each poller's answer is
+// recorded. (Events are published before the send's response is written, so
+// timing from the response would often be negative: this is the
+// conservative measure, and includes the send itself.)
+func Delivery(srv *Server, pollers, sends int) (Latencies, error) {
+	emails := []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"}
+	clients := make([]*Client, len(emails))
+	for i, e := range emails {
+		c, err := Login(srv.URL, e)
+		if err != nil {
+			return Latencies{}, err
+		}
+		clients[i] = c
+	}
+	type poller struct {
+		c       *Client
+		queueID string
+		last    int64
+	}
+	ps := make([]*poller, pollers)
+	for i := range ps {
+		c := clients[i%len(clients)]
+		var reg struct {
+			QueueID     string `json:"queue_id"`
+			LastEventID int64  `json:"last_event_id"`
+		}
+		if err := c.call("POST", "/api/v1/register", url.Values{"event_types": {`["message"]`}, "fetch_event_types": {"[]"}}, &reg); err != nil {
+			return Latencies{}, err
+		}
+		ps[i] = &poller{c: c, queueID: reg.QueueID, last: reg.LastEventID}
+	}
+	var mu sync.Mutex
+	var samples []time.Duration
+	var sentAt time.Time
+	var firstErr error
+	for range sends {
+		var wg sync.WaitGroup
+		var ready sync.WaitGroup
+		received := make([]time.Time, len(ps))
+		for i, p := range ps {
+			wg.Add(1)
+			ready.Add(1)
+			go func() {
+				defer wg.Done()
+				var res struct {
+					Events []struct {
+						ID   int64  `json:"id"`
+						Type string `json:"type"`
+					} `json:"events"`
+				}
+				ready.Done()
+				err := p.c.call("GET", "/api/v1/events", url.Values{"queue_id": {p.queueID}, "last_event_id": {strconv.FormatInt(p.last, 10)}}, &res)
+				received[i] = time.Now()
+				if err != nil {
+					mu.Lock()
+					firstErr = err
+					mu.Unlock()
+					return
+				}
+				for _, e := range res.Events {
+					p.last = max(p.last, e.ID)
+				}
+			}()
+		}
+		ready.Wait()
+		time.Sleep(time.Duration(200+pollers/20) * time.Millisecond) // let every poll reach the server and block
+		sentAt = time.Now()
+		if err := clients[1].call("POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"delivery"}, "content": {"tick"}}, nil); err != nil {
+			return Latencies{}, err
+		}
+		wg.Wait()
+		if firstErr != nil {
+			return Latencies{}, firstErr
+		}
+		for _, r := range received {
+			samples = append(samples, r.Sub(sentAt))
+		}
+	}
+	l := summarize(samples, time.Duration(sends)*time.Second)
+	l.PerSecond = 0
+	return l, nil
+}
+
+// IdleQueueMemory registers n queues that are never read and reports the
+// server's resident memory growth per queue, in bytes.
+func IdleQueueMemory(srv *Server, n int) (float64, error) {
+	c, err := Login(srv.URL, "alice@example.com")
+	if err != nil {
+		return 0, err
+	}
+	before, err := rss(srv.cmd.Process.Pid)
+	if err != nil {
+		return 0, err
+	}
+	for range n {
+		if err := c.call("POST", "/api/v1/register", url.Values{"fetch_event_types": {"[]"}}, nil); err != nil {
+			return 0, err
+		}
+	}
+	after, err := rss(srv.cmd.Process.Pid)
+	if err != nil {
+		return 0, err
+	}
+	return float64(after-before) / float64(n), nil
+}
+
+// rss reads a process's resident set size in bytes.
+func rss(pid int) (int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb * 1024, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS for pid %d", pid)
+}
