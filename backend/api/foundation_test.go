@@ -27,6 +27,13 @@ func TestServerSettingsNeedsNoAuthAndHasEveryKey(t *testing.T) {
 	if res.Str("chat_version") == "" || res.Str("zulip_version") == "" || res.Int("zulip_feature_level") < 1 {
 		t.Errorf("versions missing: %s", res.Raw)
 	}
+	for _, key := range []string{"realm_icon", "realm_logo"} {
+		path := strings.TrimPrefix(res.Str(key), s.URL)
+		img := s.Anonymous().Do("GET", path, "", nil)
+		if img.Status != 200 || !strings.HasPrefix(img.Header.Get("Content-Type"), "image/svg+xml") {
+			t.Errorf("%s %s: %d %s", key, path, img.Status, img.Header.Get("Content-Type"))
+		}
+	}
 	methods := res.Body["authentication_methods"].(map[string]any)
 	if methods["password"] != true || methods["dev"] != true {
 		t.Errorf("authentication_methods %v", methods)

@@ -75,6 +75,7 @@ func New(svc *domain.Service, opts Options) *API {
 	for _, path := range paths {
 		a.mux.HandleFunc(path, a.dispatch(byPath[path]))
 	}
+	a.mux.Handle("GET /static/images/", a.staticImages())
 	a.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")})
 	})
