@@ -124,3 +124,32 @@ func streamTopics(c *call) (J, error) {
 	}
 	return J{"topics": topics}, nil
 }
+
+func updateStream(c *call) (J, error) {
+	id := c.p.pathInt("stream_id")
+	var ch domain.StreamChange
+	if c.p.has("new_name") {
+		name := c.p.optStr("new_name", "")
+		ch.NewName = &name
+	}
+	if c.p.has("description") {
+		desc := c.p.optStr("description", "")
+		ch.Description = &desc
+	}
+	if c.p.has("is_private") {
+		private := c.p.optBool("is_private", false)
+		ch.InviteOnly = &private
+	}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.UpdateStream(c.user, id, ch)
+}
+
+func deleteStream(c *call) (J, error) {
+	id := c.p.pathInt("stream_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.DeleteStream(c.user, id)
+}

@@ -23,6 +23,8 @@ func (a *API) coreRoutes() []route {
 
 		{method: "GET", path: "/api/v1/streams", auth: authUser, handle: listStreams},
 		{method: "GET", path: "/api/v1/get_stream_id", auth: authUser, handle: getStreamID},
+		{method: "PATCH", path: "/api/v1/streams/{stream_id}", auth: authUser, handle: updateStream},
+		{method: "DELETE", path: "/api/v1/streams/{stream_id}", auth: authUser, handle: deleteStream},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/members", auth: authUser, handle: streamMembers},
 		{method: "GET", path: "/api/v1/users/me/{stream_id}/topics", auth: authUser, handle: streamTopics},
 		{method: "GET", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: listSubscriptions},

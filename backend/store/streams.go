@@ -11,14 +11,20 @@ type Stream struct {
 	DateCreated int64  `json:"date_created"`
 	// FirstMessageID is the stream's oldest message, or 0 while it has none.
 	FirstMessageID int64 `json:"first_message_id,omitempty"`
+	// Deactivated streams are deleted for every purpose but keep their
+	// record, so their ID is never reused; their name is free again.
+	Deactivated bool `json:"deactivated,omitempty"`
 }
 
 func streamNameKey(name string) []byte { return []byte(strings.ToLower(strings.TrimSpace(name))) }
 
-// Stream loads one stream by ID.
+// Stream loads one active stream by ID.
 func (tx *Tx) Stream(id int64) (Stream, error) {
 	var s Stream
 	err := tx.get(bucketStreams, itob(id), &s)
+	if err == nil && s.Deactivated {
+		return Stream{}, ErrNotFound
+	}
 	return s, err
 }
 
@@ -31,10 +37,15 @@ func (tx *Tx) StreamByName(name string) (Stream, error) {
 	return tx.Stream(btoi(id))
 }
 
-// Streams lists every stream in ID order.
+// Streams lists every active stream in ID order.
 func (tx *Tx) Streams() ([]Stream, error) {
 	var out []Stream
-	err := each(tx, bucketStreams, func(s Stream) bool { out = append(out, s); return true })
+	err := each(tx, bucketStreams, func(s Stream) bool {
+		if !s.Deactivated {
+			out = append(out, s)
+		}
+		return true
+	})
 	return out, err
 }
 
@@ -57,7 +68,13 @@ func (tx *Tx) PutStream(s Stream) error {
 			return err
 		}
 	}
-	if err := tx.bucket(bucketStreamByName).Put(streamNameKey(s.Name), itob(s.ID)); err != nil {
+	var err error
+	if s.Deactivated {
+		err = tx.bucket(bucketStreamByName).Delete(streamNameKey(s.Name))
+	} else {
+		err = tx.bucket(bucketStreamByName).Put(streamNameKey(s.Name), itob(s.ID))
+	}
+	if err != nil {
 		return err
 	}
 	return tx.put(bucketStreams, itob(s.ID), s)
