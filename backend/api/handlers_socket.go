@@ -54,9 +54,9 @@ func eventSocket(c *call) (J, error) {
 		}
 		fresh := evs[:0]
 		for _, e := range evs {
-			if id, _ := e["id"].(int64); id > sent {
+			if e.ID > sent {
 				fresh = append(fresh, e)
-				sent = id
+				sent = e.ID
 			}
 		}
 		if len(fresh) == 0 {

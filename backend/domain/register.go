@@ -78,7 +78,7 @@ func badQueue(id string) *Error {
 }
 
 // Events reads a queue: see events.Registry.Fetch.
-func (s *Service) Events(ctx context.Context, actor store.User, queueID string, lastEventID int64, dontBlock bool) ([]events.Event, error) {
+func (s *Service) Events(ctx context.Context, actor store.User, queueID string, lastEventID int64, dontBlock bool) ([]events.Delivered, error) {
 	q, err := s.events.Get(queueID, actor.ID)
 	if err != nil {
 		return nil, badQueue(queueID)

@@ -1,6 +1,8 @@
 package events
 
 import (
+	"encoding/json"
+
 	"lanchat/backend/store"
 )
 
@@ -26,9 +28,13 @@ func (r *Registry) queuesOf(userIDs []int64, public bool) map[*Queue]struct{} {
 // Publish sends an event to every queue of the users that wants its type.
 func (r *Registry) Publish(e Event, userIDs []int64) {
 	t, _ := e["type"].(string)
+	var payload encoded // encoded on first use: often nobody listens
 	for q := range r.queuesOf(userIDs, false) {
 		if q.wants(t) {
-			r.deliver(q, e)
+			if payload == nil {
+				payload = encode(e)
+			}
+			r.deliver(q, payload)
 		}
 	}
 }
@@ -49,12 +55,14 @@ type MessageEvent struct {
 }
 
 // PublishMessage delivers a message event to each queue that wants it,
-// filtered by the queue's narrow with its user's flags.
+// filtered by the queue's narrow with its user's flags. Each form of the
+// message is encoded once; a queue's event only adds its user's flags.
 func (r *Registry) PublishMessage(me MessageEvent) {
 	ids := make([]int64, 0, len(me.Flags))
 	for uid := range me.Flags {
 		ids = append(ids, uid)
 	}
+	var rendered, raw json.RawMessage
 	for q := range r.queuesOf(ids, me.Public) {
 		if !q.wants("message") {
 			continue
@@ -66,16 +74,26 @@ func (r *Registry) PublishMessage(me MessageEvent) {
 		if q.opts.Narrow != nil && !q.opts.Narrow.Match(me.Message, flags) {
 			continue
 		}
-		e := Event{"type": "message", "flags": flags.Names(), "message": me.Raw}
+		names := flags.Names()
 		if !recipient {
-			e["flags"] = []string{}
+			names = []string{}
 		}
+		var message json.RawMessage
 		if q.opts.ApplyMarkdown {
-			e["message"] = me.Rendered
+			if rendered == nil {
+				rendered = encodeValue(me.Rendered)
+			}
+			message = rendered
+		} else {
+			if raw == nil {
+				raw = encodeValue(me.Raw)
+			}
+			message = raw
 		}
+		e := Event{"type": "message", "flags": names, "message": message}
 		if me.LocalID != "" && q.ID == me.SenderQueueID {
 			e["local_message_id"] = me.LocalID
 		}
-		r.deliver(q, e)
+		r.deliver(q, encode(e))
 	}
 }

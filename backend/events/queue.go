@@ -5,6 +5,8 @@
 package events
 
 import (
+	"encoding/json"
+	"strconv"
 	"sync"
 	"time"
 
@@ -13,6 +15,41 @@ import (
 
 // Event is one event's payload as clients see it, without its id.
 type Event map[string]any
+
+// encoded is an event's JSON object without its id, shared by every queue
+// it goes to: encoding happens once per publish, not once per reader.
+type encoded []byte
+
+func encode(e Event) encoded { return encoded(encodeValue(e)) }
+
+func encodeValue(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic("events: unencodable event: " + err.Error()) // a programming error
+	}
+	return data
+}
+
+// Delivered is an event as a queue hands it out: its ID and its JSON with
+// the id included.
+type Delivered struct {
+	ID  int64
+	Raw json.RawMessage
+}
+
+// MarshalJSON writes the event as it was encoded.
+func (d Delivered) MarshalJSON() ([]byte, error) { return d.Raw, nil }
+
+// withID splices the queue's event ID into the shared encoding.
+func withID(id int64, payload encoded) json.RawMessage {
+	out := make([]byte, 0, len(payload)+24)
+	out = append(out, `{"id":`...)
+	out = strconv.AppendInt(out, id, 10)
+	if len(payload) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, payload[1:]...)
+}
 
 // Filter decides which message events a queue wants (a narrow).
 type Filter interface {
@@ -32,8 +69,8 @@ type QueueOptions struct {
 }
 
 type queued struct {
-	id    int64
-	event Event
+	id      int64
+	payload encoded
 }
 
 // Queue is one client's event queue.
@@ -70,7 +107,7 @@ func (q *Queue) wants(eventType string) bool {
 
 // push appends an event and wakes waiting readers. It reports false when
 // the queue has overflowed and must be dropped.
-func (q *Queue) push(e Event, limit int) bool {
+func (q *Queue) push(e encoded, limit int) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.dead {
@@ -81,7 +118,7 @@ func (q *Queue) push(e Event, limit int) bool {
 		close(q.wake)
 		return false
 	}
-	q.events = append(q.events, queued{id: q.nextID, event: e})
+	q.events = append(q.events, queued{id: q.nextID, payload: e})
 	q.nextID++
 	close(q.wake)
 	q.wake = make(chan struct{})
@@ -97,7 +134,7 @@ func (q *Queue) LastEventID() int64 {
 
 // take drops events up to lastEventID (acknowledged) and returns the rest,
 // each with its id, and a channel that closes when more arrive.
-func (q *Queue) take(lastEventID int64, now time.Time) ([]Event, <-chan struct{}, bool) {
+func (q *Queue) take(lastEventID int64, now time.Time) ([]Delivered, <-chan struct{}, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.dead {
@@ -111,14 +148,9 @@ func (q *Queue) take(lastEventID int64, now time.Time) ([]Event, <-chan struct{}
 	if i > 0 {
 		q.events = append(q.events[:0:0], q.events[i:]...)
 	}
-	out := make([]Event, 0, len(q.events))
+	out := make([]Delivered, 0, len(q.events))
 	for _, e := range q.events {
-		ev := make(Event, len(e.event)+1)
-		for k, v := range e.event {
-			ev[k] = v
-		}
-		ev["id"] = e.id
-		out = append(out, ev)
+		out = append(out, Delivered{ID: e.id, Raw: withID(e.id, e.payload)})
 	}
 	return out, q.wake, true
 }

@@ -113,7 +113,7 @@ func (r *Registry) Len() int {
 // Fetch waits for events after lastEventID: it returns at once when there
 // are some (or when dontBlock), else when one arrives, or with a heartbeat
 // after the heartbeat interval, or empty when ctx ends.
-func (r *Registry) Fetch(ctx context.Context, q *Queue, lastEventID int64, dontBlock bool) ([]Event, error) {
+func (r *Registry) Fetch(ctx context.Context, q *Queue, lastEventID int64, dontBlock bool) ([]Delivered, error) {
 	timer := time.NewTimer(r.settings.Heartbeat)
 	defer timer.Stop()
 	for {
@@ -127,15 +127,17 @@ func (r *Registry) Fetch(ctx context.Context, q *Queue, lastEventID int64, dontB
 		select {
 		case <-wake:
 		case <-timer.C:
-			r.deliver(q, Event{"type": "heartbeat"})
+			r.deliver(q, heartbeat)
 		case <-ctx.Done():
-			return []Event{}, nil
+			return []Delivered{}, nil
 		}
 	}
 }
 
+var heartbeat = encode(Event{"type": "heartbeat"})
+
 // deliver pushes to one queue, dropping it when it overflows.
-func (r *Registry) deliver(q *Queue, e Event) {
+func (r *Registry) deliver(q *Queue, e encoded) {
 	if !q.push(e, r.settings.MaxEvents) {
 		r.Delete(q)
 	}

@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
@@ -9,10 +10,27 @@ import (
 	"lanchat/backend/store"
 )
 
-func ids(evs []Event) []int64 {
+func ids(evs []Delivered) []int64 {
 	var out []int64
 	for _, e := range evs {
-		out = append(out, e["id"].(int64))
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+// decoded reads delivered events back into maps, checking their ids.
+func decoded(t *testing.T, evs []Delivered) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, e := range evs {
+		var m map[string]any
+		if err := json.Unmarshal(e.Raw, &m); err != nil {
+			t.Fatalf("event %s: %v", e.Raw, err)
+		}
+		if m["id"] != float64(e.ID) {
+			t.Fatalf("event %s has id %v, want %d", e.Raw, m["id"], e.ID)
+		}
+		out = append(out, m)
 	}
 	return out
 }
@@ -30,16 +48,16 @@ func TestFetchAcknowledgesAndWakes(t *testing.T) {
 	if !slices.Equal(ids(evs), []int64{1}) {
 		t.Errorf("after ack 0: %v", ids(evs))
 	}
-	got := make(chan []Event)
+	got := make(chan []map[string]any)
 	go func() {
 		evs, _ := r.Fetch(context.Background(), q, 1, false)
-		got <- evs
+		got <- decoded(t, evs)
 	}()
 	time.Sleep(20 * time.Millisecond)
 	r.Publish(Event{"type": "c"}, []int64{1})
 	select {
 	case evs := <-got:
-		if len(evs) != 1 || evs[0]["type"] != "c" || evs[0]["id"] != int64(2) {
+		if len(evs) != 1 || evs[0]["type"] != "c" || evs[0]["id"] != float64(2) {
 			t.Errorf("woken with %v", evs)
 		}
 	case <-time.After(2 * time.Second):
@@ -51,7 +69,8 @@ func TestHeartbeatAndTypeFilter(t *testing.T) {
 	r := NewRegistry(Settings{IdleTimeout: time.Minute, Heartbeat: 30 * time.Millisecond, MaxEvents: 100})
 	q := r.Register(QueueOptions{UserID: 1, EventTypes: []string{"message"}})
 	r.Publish(Event{"type": "presence"}, []int64{1})
-	evs, _ := r.Fetch(context.Background(), q, -1, false)
+	delivered, _ := r.Fetch(context.Background(), q, -1, false)
+	evs := decoded(t, delivered)
 	if len(evs) != 1 || evs[0]["type"] != "heartbeat" {
 		t.Errorf("want one heartbeat, got %v", evs)
 	}
@@ -104,17 +123,17 @@ func TestMessageEventsFollowNarrowAndForm(t *testing.T) {
 		{public, []any{"x", "x"}},
 		{other, nil},
 	} {
-		evs, _ := r.Fetch(context.Background(), tc.q, -1, true)
+		delivered, _ := r.Fetch(context.Background(), tc.q, -1, true)
 		var got []any
-		for _, e := range evs {
+		for _, e := range decoded(t, delivered) {
 			got = append(got, e["message"])
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("queue of user %d got %v, want %v", tc.q.opts.UserID, got, tc.want)
 		}
 	}
-	evs, _ := r.Fetch(context.Background(), raw, -1, true)
-	if flags := evs[0]["flags"].([]string); !slices.Equal(flags, []string{"mentioned"}) {
+	delivered, _ := r.Fetch(context.Background(), raw, -1, true)
+	if flags := decoded(t, delivered)[0]["flags"].([]any); !slices.Equal(flags, []any{"mentioned"}) {
 		t.Errorf("recipient flags %v", flags)
 	}
 }
