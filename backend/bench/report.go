@@ -19,8 +19,12 @@ type Report struct {
 // Add records one figure; ceiling and ratioOf (0 when none) express it as a
 // fraction of the machine's limit.
 func (r *Report) Add(name string, l Latencies, unit string, target string, ratio string) {
-	r.rows = append(r.rows, fmt.Sprintf("| %s | %s | %s | %.0f %s | %s | %s |",
-		name, ms(l.P50), ms(l.P99), l.PerSecond, unit, target, ratio))
+	throughput := "–"
+	if l.PerSecond > 0 {
+		throughput = fmt.Sprintf("%.0f %s", l.PerSecond, unit)
+	}
+	r.rows = append(r.rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %s |",
+		name, ms(l.P50), ms(l.P99), throughput, target, ratio))
 }
 
 // Note adds a line under the table.

@@ -76,7 +76,10 @@ func run(binary string, messages int, workDir, out string, d time.Duration, send
 		if err != nil {
 			return fmt.Errorf("delivery to %d pollers: %w", pollers.n, err)
 		}
-		r.Add(fmt.Sprintf("send request → delivery, %d long-polling clients", pollers.n), l, "", pollers.target, "")
+		// Answering n polls takes at least n no-op requests' time on these cores.
+		floor := time.Duration(float64(pollers.n) / noop.PerSecond * float64(time.Second))
+		r.Add(fmt.Sprintf("send request → delivery, %d long-polling clients", pollers.n), l, "", pollers.target,
+			fmt.Sprintf("floor for the last delivery: %d answers at the no-op rate = %.0f ms", pollers.n, float64(floor.Microseconds())/1000))
 		log.Printf("delivery to %d pollers: p50 %v p99 %v", pollers.n, l.P50, l.P99)
 	}
 	dir := filepath.Join(workDir, "idle-queues")
