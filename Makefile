@@ -9,7 +9,7 @@ FUZZTIME  ?= 10s
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LANCHATD  := build/bin/lanchatd
 
-.PHONY: all server serve run test test-go test-fuzz test-compat bench fmt lint deps-node clean
+.PHONY: all server serve run test test-go test-fuzz test-compat bench crash-test fmt lint deps-node clean
 
 all: server
 
@@ -37,6 +37,10 @@ test-fuzz:
 test-compat: server deps-node
 	cd backend/compat && npm ci --no-audit --no-fund --loglevel=error
 	cd backend/compat && LANCHATD=$(CURDIR)/$(LANCHATD) node --test
+
+## crash-test: SIGKILL a loaded lanchatd 50 times and check no acknowledged write was lost (make test runs 3 rounds)
+crash-test:
+	CRASH_ROUNDS=50 $(GO) test -count=1 -run '^TestCrashLosesNoAcknowledgedMessage$$' -v ./cmd/lanchatd
 
 ## bench: load figures against a real lanchatd (writes docs/benchmarks.md), then Go micro-benchmarks
 bench: server
