@@ -33,6 +33,7 @@ test-go:
 # Each fuzz target gets a short run here; run longer ones by hand with FUZZTIME=10m.
 test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParams$$' -fuzztime $(FUZZTIME) ./backend/api
+	$(GO) test -run '^$$' -fuzz '^FuzzNarrow$$' -fuzztime $(FUZZTIME) ./backend/domain
 
 test-compat: server deps-node
 	cd backend/compat && npm ci --no-audit --no-fund --loglevel=error
