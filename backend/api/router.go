@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"lanchat/backend/domain"
 	"lanchat/backend/store"
@@ -33,7 +35,10 @@ type route struct {
 	path    string // a net/http pattern without the method, e.g. /api/v1/users/{user_id}
 	auth    auth
 	maxBody int64 // 0 means defaultMaxBody
-	handle  func(*call) (J, error)
+	// login routes check passwords or keys themselves and share the
+	// per-address limit on failures.
+	login  bool
+	handle func(*call) (J, error)
 }
 
 // call is one request as a handler sees it.
@@ -52,18 +57,36 @@ type Options struct {
 	// BaseURL is the organization's public address; empty means "the address
 	// the client used".
 	BaseURL string
+	// LoginFailuresPerMinute bounds wrong passwords and API keys from one
+	// address; 0 means DefaultLoginFailuresPerMinute, negative means no limit.
+	LoginFailuresPerMinute int
+	// RequestsPerMinute bounds each user's authenticated requests; 0 means
+	// no limit (a LAN's own clients are trusted by default).
+	RequestsPerMinute int
 }
+
+// DefaultLoginFailuresPerMinute is generous for people who mistype and
+// tight for a script guessing keys.
+const DefaultLoginFailuresPerMinute = 10
 
 // API serves the HTTP interface.
 type API struct {
 	svc  *domain.Service
 	opts Options
 	mux  *http.ServeMux
+	// failures counts credential failures per client address; requests
+	// counts each user's requests.
+	failures, requests *limiter
 }
 
 // New builds the handler for every route.
 func New(svc *domain.Service, opts Options) *API {
-	a := &API{svc: svc, opts: opts, mux: http.NewServeMux()}
+	if opts.LoginFailuresPerMinute == 0 {
+		opts.LoginFailuresPerMinute = DefaultLoginFailuresPerMinute
+	}
+	a := &API{svc: svc, opts: opts, mux: http.NewServeMux(),
+		failures: newLimiter(opts.LoginFailuresPerMinute, time.Minute),
+		requests: newLimiter(opts.RequestsPerMinute, time.Minute)}
 	byPath := map[string][]route{}
 	var paths []string
 	for _, rt := range a.routes() {
@@ -127,10 +150,22 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	c := &call{api: a, r: r, w: w}
+	addr := clientAddress(r)
+	if rt.auth == authUser || rt.login {
+		if wait, blocked := a.failures.check(addr, false); blocked {
+			writeError(w, r, rateLimited(w, wait))
+			return
+		}
+	}
 	if rt.auth == authUser {
 		u, err := a.authenticate(r)
 		if err != nil {
+			a.countFailure(addr, err)
 			writeError(w, r, err)
+			return
+		}
+		if wait, blocked := a.requests.check(strconv.FormatInt(u.ID, 10), true); blocked {
+			writeError(w, r, rateLimited(w, wait))
 			return
 		}
 		c.user = u
@@ -144,9 +179,17 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	res, err := rt.handle(c)
 	switch {
 	case err != nil:
+		a.countFailure(addr, err)
 		writeError(w, r, err)
 	case !c.wrote:
 		writeSuccess(w, res)
+	}
+}
+
+// countFailure records a wrong password or key against the address.
+func (a *API) countFailure(addr string, err error) {
+	if isCredentialFailure(err) {
+		a.failures.check(addr, true)
 	}
 }
 

@@ -12,8 +12,8 @@ func (a *API) routes() []route {
 func (a *API) coreRoutes() []route {
 	return []route{
 		{method: "GET", path: "/api/v1/server_settings", auth: authNone, handle: serverSettings},
-		{method: "POST", path: "/api/v1/fetch_api_key", auth: authNone, handle: fetchAPIKey},
-		{method: "POST", path: "/api/v1/dev_fetch_api_key", auth: authNone, handle: devFetchAPIKey},
+		{method: "POST", path: "/api/v1/fetch_api_key", auth: authNone, login: true, handle: fetchAPIKey},
+		{method: "POST", path: "/api/v1/dev_fetch_api_key", auth: authNone, login: true, handle: devFetchAPIKey},
 
 		{method: "POST", path: "/api/v1/register", auth: authUser, handle: register},
 		{method: "GET", path: "/api/v1/events", auth: authUser, handle: getEvents},

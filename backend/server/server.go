@@ -26,6 +26,9 @@ type Config struct {
 	BaseURL string // public address of the organization; empty: the one clients use
 	// Events bounds event queues; zero means the defaults (tests shorten them).
 	Events events.Settings
+	// LoginFailuresPerMinute and RequestsPerMinute are the HTTP rate limits
+	// (see api.Options).
+	LoginFailuresPerMinute, RequestsPerMinute int
 }
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish.
@@ -59,7 +62,8 @@ func Open(cfg Config) (*Server, error) {
 		st.Close()
 		return nil, err
 	}
-	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL})
+	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL,
+		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute})
 	ctx, stop := context.WithCancel(context.Background())
 	go svc.RunEventGC(ctx)
 	return &Server{

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"lanchat/backend/api"
 	"lanchat/backend/domain"
 	"lanchat/backend/server"
 	"lanchat/backend/store"
@@ -75,6 +76,8 @@ func serve(args []string, stderr io.Writer) error {
 	fs.StringVar(&cfg.DataDir, "data", "", "data directory (created when absent)")
 	fs.BoolVar(&cfg.Dev, "dev", false, "development server: demo organization and dev login")
 	fs.StringVar(&cfg.BaseURL, "base-url", "", "public URL of the organization (default: the address clients use)")
+	fs.IntVar(&cfg.LoginFailuresPerMinute, "login-failures", api.DefaultLoginFailuresPerMinute, "wrong passwords or API keys allowed per client address per minute (-1: no limit)")
+	fs.IntVar(&cfg.RequestsPerMinute, "rate-limit", 0, "API requests allowed per user per minute (0: no limit)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
