@@ -43,6 +43,8 @@ type Server struct {
 	// stop ends long-polls and background work when shutdown begins:
 	// http.Server.Shutdown waits for requests but does not cancel them.
 	stop context.CancelFunc
+	// control serves host commands on the data directory's socket.
+	control *http.Server
 }
 
 // Open opens the data directory and prepares the organization: the demo
@@ -66,7 +68,7 @@ func Open(cfg Config) (*Server, error) {
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute})
 	ctx, stop := context.WithCancel(context.Background())
 	go svc.RunEventGC(ctx)
-	return &Server{
+	s := &Server{
 		cfg:     cfg,
 		Store:   st,
 		Service: svc,
@@ -77,7 +79,13 @@ func Open(cfg Config) (*Server, error) {
 			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
 			BaseContext:       func(net.Listener) context.Context { return ctx },
 		},
-	}, nil
+	}
+	if err := s.listenControl(); err != nil {
+		stop()
+		st.Close()
+		return nil, fmt.Errorf("control socket: %w", err)
+	}
+	return s, nil
 }
 
 // Listen binds the configured address and returns the bound one (useful
@@ -103,8 +111,9 @@ func (s *Server) Serve(ln net.Listener) error {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stop()
 	httpErr := s.http.Shutdown(ctx)
+	controlErr := s.control.Shutdown(ctx)
 	storeErr := s.Store.Close()
-	return errors.Join(httpErr, storeErr)
+	return errors.Join(httpErr, controlErr, storeErr)
 }
 
 // Run opens, listens, calls ready with the bound address's URL
@@ -117,6 +126,8 @@ func Run(ctx context.Context, cfg Config, ready func(url string)) error {
 	}
 	ln, err := s.Listen()
 	if err != nil {
+		s.stop()
+		s.control.Close()
 		s.Store.Close()
 		return err
 	}
@@ -126,6 +137,7 @@ func Run(ctx context.Context, cfg Config, ready func(url string)) error {
 	select {
 	case err = <-served:
 		s.stop()
+		s.control.Close()
 		s.Store.Close()
 		return err
 	case <-ctx.Done():

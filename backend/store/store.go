@@ -8,6 +8,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -90,4 +91,16 @@ func (s *Store) Check() error {
 // Tx is one transaction; its methods read and write typed records.
 type Tx struct {
 	btx *bolt.Tx
+}
+
+// Snapshot gives fn the size of a consistent copy of the database and a
+// function that writes that copy, both from one read transaction: writers
+// keep going while it runs.
+func (s *Store) Snapshot(fn func(size int64, write func(io.Writer) error) error) error {
+	return s.db.View(func(btx *bolt.Tx) error {
+		return fn(btx.Size(), func(w io.Writer) error {
+			_, err := btx.WriteTo(w)
+			return err
+		})
+	})
 }

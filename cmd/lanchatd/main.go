@@ -22,6 +22,8 @@ import (
 const usage = `usage:
   lanchatd serve --addr HOST:PORT --data DIR [--dev] [--base-url URL]
   lanchatd user add --data DIR --email E --name N [--admin|--guest] [--password P]
+  lanchatd backup --data DIR FILE     (while the server runs, or not)
+  lanchatd restore --data DIR FILE    (into an empty DIR, server stopped)
 `
 
 func main() {
@@ -48,6 +50,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return serve(args[1:], stderr)
 	case len(args) >= 2 && args[0] == "user" && args[1] == "add":
 		return userAdd(args[2:], stdout, stderr)
+	case len(args) >= 1 && args[0] == "backup":
+		return backupCmd(args[1:], stderr)
+	case len(args) >= 1 && args[0] == "restore":
+		return restoreCmd(args[1:], stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return errUsage

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"lanchat/backend/backup"
+	"lanchat/backend/server"
+	"lanchat/backend/store"
+)
+
+// backupCmd writes a backup of DIR to FILE: through the running server's
+// control socket when there is one (the database is locked by it), or
+// straight from the store when the server is stopped.
+func backupCmd(args []string, stderr io.Writer) error {
+	fs := newFlags("backup", stderr)
+	dataDir := fs.String("data", "", "data directory")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *dataDir == "" || fs.NArg() != 1 {
+		return fmt.Errorf("%w: backup needs --data DIR and one FILE", errUsage)
+	}
+	target := fs.Arg(0)
+	tmp := target + ".partial"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := writeBackup(f, *dataDir); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	// Only a complete archive takes the file's name.
+	return os.Rename(tmp, target)
+}
+
+func writeBackup(w io.Writer, dataDir string) error {
+	socket := filepath.Join(dataDir, server.ControlSocket)
+	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", socket)
+	}}}
+	resp, err := client.Get("http://lanchatd/backup")
+	if err == nil {
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("the running server refused the backup: %s", resp.Status)
+		}
+		_, err = io.Copy(w, resp.Body)
+		return err
+	}
+	// No server answers: the store is ours to open.
+	st, err := store.Open(dataDir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return backup.Write(w, st, dataDir, nil)
+}
+
+// restoreCmd unpacks FILE into an empty DIR for a stopped server.
+func restoreCmd(args []string, stderr io.Writer) error {
+	fs := newFlags("restore", stderr)
+	dataDir := fs.String("data", "", "empty data directory to restore into")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *dataDir == "" || fs.NArg() != 1 {
+		return fmt.Errorf("%w: restore needs --data DIR and one FILE", errUsage)
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return backup.Restore(f, *dataDir)
+}
