@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"lanchat/backend/domain"
+	"lanchat/backend/store"
 )
 
 // J is a JSON object answer; the writer adds result and msg.
@@ -78,6 +79,16 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		de = domain.BadRequest("Request body ended early")
 		status = http.StatusBadRequest
+	case errors.Is(err, store.ErrStorageFull), errors.Is(err, store.ErrReadOnly):
+		// Nothing was written; reads still work. Tell the operator why.
+		slog.Error("write refused by the disk", "method", r.Method, "path", r.URL.Path, "err", err)
+		status = http.StatusInsufficientStorage
+		code := "STORAGE_FULL"
+		msg := "The server's disk is full: nothing was saved. Reading still works."
+		if errors.Is(err, store.ErrReadOnly) {
+			code, msg = "STORAGE_READ_ONLY", "The server's data directory is read-only: nothing was saved. Reading still works."
+		}
+		de = &domain.Error{Code: code, Msg: msg}
 	default:
 		slog.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeJSON(w, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})

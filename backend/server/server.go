@@ -55,14 +55,23 @@ func Open(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events})
-	if cfg.Dev {
+	// Only an empty store is written at start-up, so a read-only data
+	// directory with an organization still starts and serves reads.
+	initialized, err := svc.RealmInitialized()
+	switch {
+	case err != nil:
+	case initialized:
+	case cfg.Dev:
 		err = svc.SeedDevOrganization()
-	} else {
+	default:
 		err = svc.EnsureRealm(domain.DefaultRealmName)
 	}
 	if err != nil {
 		st.Close()
 		return nil, err
+	}
+	if st.ReadOnly() {
+		slog.Warn("the data directory is read-only: serving reads, refusing writes", "dir", cfg.DataDir)
 	}
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute})
@@ -81,9 +90,9 @@ func Open(cfg Config) (*Server, error) {
 		},
 	}
 	if err := s.listenControl(); err != nil {
-		stop()
-		st.Close()
-		return nil, fmt.Errorf("control socket: %w", err)
+		// Backups then open the store directly (bbolt allows shared
+		// readers of a read-only store).
+		slog.Warn("no control socket: lanchatd backup cannot reach this server", "err", err)
 	}
 	return s, nil
 }
@@ -111,7 +120,10 @@ func (s *Server) Serve(ln net.Listener) error {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stop()
 	httpErr := s.http.Shutdown(ctx)
-	controlErr := s.control.Shutdown(ctx)
+	var controlErr error
+	if s.control != nil {
+		controlErr = s.control.Shutdown(ctx)
+	}
 	storeErr := s.Store.Close()
 	return errors.Join(httpErr, controlErr, storeErr)
 }
@@ -126,9 +138,7 @@ func Run(ctx context.Context, cfg Config, ready func(url string)) error {
 	}
 	ln, err := s.Listen()
 	if err != nil {
-		s.stop()
-		s.control.Close()
-		s.Store.Close()
+		s.Shutdown(context.Background())
 		return err
 	}
 	ready("http://" + ln.Addr().String())
@@ -136,9 +146,7 @@ func Run(ctx context.Context, cfg Config, ready func(url string)) error {
 	go func() { served <- s.Serve(ln) }()
 	select {
 	case err = <-served:
-		s.stop()
-		s.control.Close()
-		s.Store.Close()
+		s.Shutdown(context.Background())
 		return err
 	case <-ctx.Done():
 	}

@@ -79,3 +79,18 @@ func writeSchemaVersion(btx *bolt.Tx, v int) error {
 	}
 	return meta.Put(keySchemaVersion, itob(int64(v)))
 }
+
+// checkVersion is migrate for a store that cannot be written: it must
+// already be at this build's version.
+func (s *Store) checkVersion() error {
+	return s.db.View(func(btx *bolt.Tx) error {
+		v, err := readSchemaVersion(btx)
+		if err != nil {
+			return err
+		}
+		if v != SchemaVersion {
+			return fmt.Errorf("the read-only store has schema version %d and this build needs %d: make it writable once to migrate", v, SchemaVersion)
+		}
+		return nil
+	})
+}

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -22,9 +24,36 @@ const FileName = "lanchat.db"
 // ErrNotFound is returned by lookups of records that do not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrStorageFull and ErrReadOnly mean a write could not reach the disk; the
+// transaction was rolled back and reads keep working.
+var (
+	ErrStorageFull = errors.New("the disk holding the data directory is full")
+	ErrReadOnly    = errors.New("the data directory is read-only")
+)
+
+// classify turns the operating system's write failures into the store's
+// sentinels. bbolt reports some of them only as text (its file-resize error
+// formats the cause with %s), hence the message check beside errors.Is.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	switch {
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT),
+		strings.Contains(text, syscall.ENOSPC.Error()), strings.Contains(text, syscall.EDQUOT.Error()):
+		return fmt.Errorf("%w: %v", ErrStorageFull, err)
+	case errors.Is(err, syscall.EROFS), strings.Contains(text, syscall.EROFS.Error()),
+		errors.Is(err, bolt.ErrDatabaseReadOnly):
+		return fmt.Errorf("%w: %v", ErrReadOnly, err)
+	}
+	return err
+}
+
 // Store is an open database.
 type Store struct {
-	db *bolt.DB
+	db       *bolt.DB
+	readOnly bool
 }
 
 // Open creates dataDir and the database inside it when absent, then runs any
@@ -35,6 +64,12 @@ func Open(dataDir string) (*Store, error) {
 	}
 	path := filepath.Join(dataDir, FileName)
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	readOnly := false
+	if errors.Is(classify(err), ErrReadOnly) {
+		// A read-only data directory still serves reads.
+		readOnly = true
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
+	}
 	if err != nil {
 		if errors.Is(err, bolt.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: the database is in use by another process", path)
@@ -43,13 +78,21 @@ func Open(dataDir string) (*Store, error) {
 	}
 	// Group commit: concurrent Batch callers share one fsync.
 	db.MaxBatchDelay = 2 * time.Millisecond
-	s := &Store{db: db}
-	if err := s.migrate(); err != nil {
+	s := &Store{db: db, readOnly: readOnly}
+	if readOnly {
+		err = s.checkVersion()
+	} else {
+		err = s.migrate()
+	}
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	return s, nil
 }
+
+// ReadOnly tells whether the store was opened without write access.
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // Close flushes and closes the database file.
 func (s *Store) Close() error { return s.db.Close() }
@@ -65,14 +108,14 @@ func (s *Store) View(fn func(*Tx) error) error {
 // Update runs fn in a read-write transaction that commits (and syncs) when fn
 // returns nil.
 func (s *Store) Update(fn func(*Tx) error) error {
-	return s.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+	return classify(s.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) }))
 }
 
 // Batch is Update for writes that arrive concurrently: bbolt coalesces them
 // into one commit. fn may run more than once, so it must have no effects
 // outside the transaction until Batch returns.
 func (s *Store) Batch(fn func(*Tx) error) error {
-	return s.db.Batch(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+	return classify(s.db.Batch(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) }))
 }
 
 // Check runs bbolt's consistency check and reports the first problem found.
