@@ -201,3 +201,20 @@ func TestRestartKeepsData(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestSecurityHeaders(t *testing.T) {
+	s := apitest.Start(t)
+	for _, path := range []string{"/api/v1/server_settings", "/api/v1/nope", "/static/images/realm-icon.svg"} {
+		res := s.Anonymous().Do("GET", path, "", nil)
+		for header, want := range map[string]string{
+			"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+		} {
+			if got := res.Header.Get(header); got != want {
+				t.Errorf("%s: %s = %q, want %q", path, header, got, want)
+			}
+		}
+	}
+	if got := s.Anonymous().Get("/api/v1/server_settings", nil).Header.Get("Cache-Control"); got != "no-store" {
+		t.Errorf("API Cache-Control %q", got)
+	}
+}

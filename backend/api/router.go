@@ -117,7 +117,20 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})
 		}
 	}()
+	securityHeaders(w.Header(), r)
 	a.mux.ServeHTTP(w, r)
+}
+
+// securityHeaders go on every answer: nothing is sniffed into another type,
+// framed by another site or leaks its address in Referer; API answers are
+// private to the user and never cached.
+func securityHeaders(h http.Header, r *http.Request) {
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		h.Set("Cache-Control", "no-store")
+	}
 }
 
 // dispatch picks the route for the request's method among those sharing a

@@ -11,7 +11,6 @@ import (
 func (a *API) staticImages() http.Handler {
 	files := http.StripPrefix("/static/images/", http.FileServerFS(assets.Images))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Cache-Control", "public, max-age=86400")
 		files.ServeHTTP(w, r)
 	})
