@@ -33,6 +33,8 @@ func httpStatus(code string) int {
 		return http.StatusUnauthorized
 	case domain.CodeRateLimitHit:
 		return http.StatusTooManyRequests
+	case domain.ErrBadCSRF.Code:
+		return http.StatusForbidden
 	}
 	return http.StatusBadRequest
 }
@@ -101,7 +103,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	body["result"] = "error"
 	body["msg"] = de.Msg
 	body["code"] = de.Code
-	if status == http.StatusUnauthorized {
+	// Pages (which send X-Requested-With) must not trigger the browser's
+	// own Basic login dialog.
+	if status == http.StatusUnauthorized && r.Header.Get("X-Requested-With") == "" {
 		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
 	}
 	writeJSON(w, status, body)

@@ -206,13 +206,16 @@ func (a *API) countFailure(addr string, err error) {
 	}
 }
 
-// authenticate resolves HTTP Basic credentials to an active account.
+// authenticate resolves HTTP Basic credentials (API clients) or a session
+// cookie (the web UI) to an active account.
 func (a *API) authenticate(r *http.Request) (store.User, error) {
-	email, key, ok := basicAuth(r)
-	if !ok {
-		return store.User{}, domain.ErrNoAuth
+	if email, key, ok := basicAuth(r); ok {
+		return a.svc.Authenticate(email, key)
 	}
-	return a.svc.Authenticate(email, key)
+	if u, present, err := a.sessionAuth(r); present {
+		return u, err
+	}
+	return store.User{}, domain.ErrNoAuth
 }
 
 // basicAuth is r.BasicAuth made lenient about the scheme's case, as some

@@ -14,6 +14,9 @@ func (a *API) coreRoutes() []route {
 		{method: "GET", path: "/api/v1/server_settings", auth: authNone, handle: serverSettings},
 		{method: "POST", path: "/api/v1/fetch_api_key", auth: authNone, login: true, handle: fetchAPIKey},
 		{method: "POST", path: "/api/v1/dev_fetch_api_key", auth: authNone, login: true, handle: devFetchAPIKey},
+		{method: "POST", path: "/accounts/login", auth: authNone, login: true, handle: signIn},
+		{method: "POST", path: "/accounts/logout", auth: authNone, handle: signOut},
+		{method: "GET", path: "/accounts/session", auth: authNone, handle: currentSession},
 
 		{method: "POST", path: "/api/v1/register", auth: authUser, handle: register},
 		{method: "GET", path: "/api/v1/events", auth: authUser, handle: getEvents},

@@ -71,27 +71,10 @@ type APIKeyLogin struct {
 }
 
 // FetchAPIKey checks an email and password and returns the account's key.
-// Unknown users and wrong passwords fail alike so addresses cannot be probed.
 func (s *Service) FetchAPIKey(username, password string) (APIKeyLogin, error) {
-	var u store.User
-	err := s.store.View(func(tx *store.Tx) error {
-		var err error
-		u, err = tx.UserByEmail(username)
-		return err
-	})
-	if errors.Is(err, store.ErrNotFound) || (err == nil && u.PasswordHash == "") {
-		// Spend the same work as a real check so timing tells nothing.
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
-		return APIKeyLogin{}, ErrLogin
-	}
+	u, err := s.checkPassword(username, password)
 	if err != nil {
-		return APIKeyLogin{}, internal("fetch api key", err)
-	}
-	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
-		return APIKeyLogin{}, ErrLogin
-	}
-	if !u.IsActive {
-		return APIKeyLogin{}, ErrInactive
+		return APIKeyLogin{}, err
 	}
 	return APIKeyLogin{APIKey: u.APIKey, Email: u.Email, UserID: u.ID}, nil
 }

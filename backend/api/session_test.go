@@ -1,0 +1,86 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"testing"
+
+	"lanchat/backend/apitest"
+)
+
+// browser is a cookie-keeping client, as the web UI runs in one.
+type browser struct {
+	t    *testing.T
+	base string
+	http *http.Client
+	csrf string
+}
+
+func newBrowser(t *testing.T, base string) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, base: base, http: &http.Client{Jar: jar}}
+}
+
+func (b *browser) do(method, path string, form url.Values, withCSRF bool) (int, map[string]any, http.Header) {
+	b.t.Helper()
+	req, _ := http.NewRequest(method, b.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Requested-With", "XMLHttpRequest")
+	if withCSRF {
+		req.Header.Set("X-CSRF-Token", b.csrf)
+	}
+	resp, err := b.http.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	json.NewDecoder(resp.Body).Decode(&body)
+	return resp.StatusCode, body, resp.Header
+}
+
+func TestBrowserSessions(t *testing.T) {
+	s := apitest.Start(t)
+	b := newBrowser(t, s.URL)
+	if status, _, hdr := b.do("GET", "/api/v1/users/me", nil, false); status != 401 || hdr.Get("WWW-Authenticate") != "" {
+		t.Errorf("signed out: %d, WWW-Authenticate %q (pages must not get the Basic dialog)", status, hdr.Get("WWW-Authenticate"))
+	}
+	if status, body, _ := b.do("POST", "/accounts/login", url.Values{"username": {"alice@example.com"}, "password": {"nope"}}, false); status != 401 || body["code"] != "AUTHENTICATION_FAILED" {
+		t.Errorf("wrong password: %d %v", status, body)
+	}
+	status, body, hdr := b.do("POST", "/accounts/login", url.Values{"username": {"alice@example.com"}, "password": {"lanchat-dev"}}, false)
+	if status != 200 || body["csrf_token"] == nil {
+		t.Fatalf("login: %d %v", status, body)
+	}
+	cookie := hdr.Get("Set-Cookie")
+	for _, attr := range []string{"lanchat_session=", "HttpOnly", "SameSite=Strict", "Path=/"} {
+		if !strings.Contains(cookie, attr) {
+			t.Errorf("cookie %q lacks %s", cookie, attr)
+		}
+	}
+	b.csrf = body["csrf_token"].(string)
+
+	if status, body, _ := b.do("GET", "/api/v1/users/me", nil, false); status != 200 || body["email"] != "alice@example.com" {
+		t.Errorf("read with the cookie: %d %v", status, body)
+	}
+	send := url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"web"}, "content": {"from the browser"}}
+	if status, body, _ := b.do("POST", "/api/v1/messages", send, false); status != 403 || body["code"] != "CSRF_FAILED" {
+		t.Errorf("write without CSRF token: %d %v", status, body)
+	}
+	if status, body, _ := b.do("POST", "/api/v1/messages", send, true); status != 200 {
+		t.Errorf("write with CSRF token: %d %v", status, body)
+	}
+	if status, body, _ := b.do("GET", "/accounts/session", nil, false); status != 200 || body["csrf_token"] != b.csrf || body["full_name"] != "Alice Anders" {
+		t.Errorf("session after reload: %d %v", status, body)
+	}
+	b.do("POST", "/accounts/logout", nil, true)
+	if status, _, _ := b.do("GET", "/api/v1/users/me", nil, false); status != 401 {
+		t.Errorf("after logout: %d", status)
+	}
+	if status, _, _ := b.do("GET", "/accounts/session", nil, false); status != 401 {
+		t.Errorf("session after logout: %d", status)
+	}
+}

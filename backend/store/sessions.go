@@ -1,0 +1,34 @@
+package store
+
+import "crypto/sha256"
+
+// Session is a browser's sign-in. It is stored under a hash of its token,
+// so a copy of the database does not hand out live sessions.
+type Session struct {
+	UserID  int64  `json:"user_id"`
+	CSRF    string `json:"csrf"`
+	Created int64  `json:"created"`
+	Expires int64  `json:"expires"`
+}
+
+func sessionKey(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// Session loads the session of a token.
+func (tx *Tx) Session(token string) (Session, error) {
+	var s Session
+	err := tx.get(bucketSessions, sessionKey(token), &s)
+	return s, err
+}
+
+// PutSession stores a session under its token.
+func (tx *Tx) PutSession(token string, s Session) error {
+	return tx.put(bucketSessions, sessionKey(token), s)
+}
+
+// DeleteSession ends a session.
+func (tx *Tx) DeleteSession(token string) error {
+	return tx.bucket(bucketSessions).Delete(sessionKey(token))
+}
