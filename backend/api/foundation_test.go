@@ -218,3 +218,17 @@ func TestSecurityHeaders(t *testing.T) {
 		t.Errorf("API Cache-Control %q", got)
 	}
 }
+
+func TestUIIsServedWithAStrictPolicy(t *testing.T) {
+	s := apitest.Start(t)
+	for _, path := range []string{"/", "/narrow/stream/general"} {
+		res := s.Anonymous().Do("GET", path, "", nil)
+		csp := res.Header.Get("Content-Security-Policy")
+		if res.Status != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
+			!strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-eval") {
+			t.Errorf("%s: %d %q CSP %q", path, res.Status, res.Header.Get("Content-Type"), csp)
+		}
+	}
+	// API paths never fall through to the UI.
+	s.Anonymous().Get("/api/v1/nothing_here", nil).Fails(404, "BAD_REQUEST")
+}
