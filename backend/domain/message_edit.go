@@ -61,7 +61,7 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 			}
 			r := s.render(tx, actor, content)
 			edited := m
-			edited.Content, edited.Rendered, edited.IsMe = content, r.HTML, r.IsMe
+			edited.Content, edited.Rendered, edited.IsMe = content, r.HTML, r.IsMeMessage
 			edited.HasLink, edited.HasImage, edited.HasAttachment = r.HasLink, r.HasImage, r.HasAttachment
 			edit := store.Edit{Timestamp: now, UserID: actor.ID, PrevContent: m.Content, PrevRendered: m.Rendered}
 			if err := updateMentionFlags(tx, edited, r); err != nil {
@@ -71,7 +71,7 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 				return nil, err
 			}
 			ev["orig_content"], ev["orig_rendered_content"] = m.Content, m.Rendered
-			ev["content"], ev["rendered_content"], ev["is_me_message"] = content, r.HTML, r.IsMe
+			ev["content"], ev["rendered_content"], ev["is_me_message"] = content, r.HTML, r.IsMeMessage
 		}
 		if e.Topic != nil || e.StreamID != 0 {
 			moved, dest, err := s.moveMessages(tx, actor, m, topic, e, now)

@@ -140,7 +140,7 @@ func storeMessage(tx *store.Tx, sender store.User, target messageTarget, content
 		Rendered:       r.HTML,
 		Timestamp:      now,
 		Client:         client,
-		IsMe:           r.IsMe,
+		IsMe:           r.IsMeMessage,
 		HasLink:        r.HasLink,
 		HasImage:       r.HasImage,
 		HasAttachment:  r.HasAttachment,

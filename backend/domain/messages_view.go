@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"lanchat/backend/store"
+	"lanchat/markdown"
 )
 
 // MessageObject is a message as the API shows it (spec 2.1 plus the fields
@@ -38,10 +39,7 @@ type MessageObject struct {
 }
 
 // TopicLink is a link found in a topic by a linkifier or as a bare URL.
-type TopicLink struct {
-	Text string `json:"text"`
-	URL  string `json:"url"`
-}
+type TopicLink = markdown.TopicLink
 
 // RecipientObject is one participant of a private message.
 type RecipientObject struct {

@@ -7,11 +7,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"lanchat/backend/events"
 	"lanchat/backend/store"
+	"lanchat/markdown"
 )
 
 // Version is Lanchat's own release, reported as chat_version.
@@ -45,6 +48,10 @@ type Service struct {
 	// creates its queue and reads the initial state, so no event falls
 	// between the two or lands in both.
 	published sync.RWMutex
+	// md renders messages; linkifiers is its compiled set, swapped whole
+	// when an administrator changes one.
+	md         *markdown.Renderer
+	linkifiers atomic.Pointer[markdown.Linkifiers]
 }
 
 // New returns a Service over an open store.
@@ -52,7 +59,11 @@ func New(st *store.Store, cfg Config) *Service {
 	if cfg.Events == (events.Settings{}) {
 		cfg.Events = events.DefaultSettings
 	}
-	return &Service{store: st, cfg: cfg, now: time.Now, events: events.NewRegistry(cfg.Events)}
+	s := &Service{store: st, cfg: cfg, now: time.Now, events: events.NewRegistry(cfg.Events), md: markdown.New()}
+	if err := st.View(s.reloadLinkifiers); err != nil {
+		slog.Error("load linkifiers", "err", err)
+	}
+	return s
 }
 
 // RunEventGC collects idle event queues until ctx ends.

@@ -57,7 +57,7 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		StreamID:                   st.ID,
 		Name:                       st.Name,
 		Description:                st.Description,
-		RenderedDescription:        s.render(tx, store.User{}, st.Description).HTML,
+		RenderedDescription:        s.render(tx, store.User{Role: store.RoleMember}, st.Description).HTML,
 		InviteOnly:                 st.InviteOnly,
 		HistoryPublicToSubscribers: true,
 		DateCreated:                st.DateCreated,
