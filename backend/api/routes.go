@@ -47,6 +47,13 @@ func (a *API) coreRoutes() []route {
 		{method: "DELETE", path: "/api/v1/messages/{message_id}", auth: authUser, handle: deleteMessage},
 		{method: "GET", path: "/api/v1/messages/{message_id}/history", auth: authUser, handle: messageHistory},
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
+		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
+
+		{method: "GET", path: "/api/v1/realm/linkifiers", auth: authUser, handle: listLinkifiers},
+		{method: "GET", path: "/api/v1/realm/filters", auth: authUser, handle: listFilters},
+		{method: "POST", path: "/api/v1/realm/filters", auth: authUser, handle: addLinkifier},
+		{method: "PATCH", path: "/api/v1/realm/filters/{filter_id}", auth: authUser, handle: updateLinkifier},
+		{method: "DELETE", path: "/api/v1/realm/filters/{filter_id}", auth: authUser, handle: deleteLinkifier},
 		{method: "POST", path: "/api/v1/mark_all_as_read", auth: authUser, handle: markAllAsRead},
 		{method: "POST", path: "/api/v1/mark_stream_as_read", auth: authUser, handle: markStreamAsRead},
 		{method: "POST", path: "/api/v1/mark_topic_as_read", auth: authUser, handle: markTopicAsRead},

@@ -1,7 +1,11 @@
 package domain
 
 import (
+	"strings"
+
+	"lanchat/backend/events"
 	"lanchat/backend/store"
+	"lanchat/markdown"
 )
 
 // linkifierState is the register state of linkifiers in both of Zulip's
@@ -17,4 +21,108 @@ func linkifierState(tx *store.Tx, state map[string]any) error {
 	}
 	state["realm_linkifiers"], state["realm_filters"] = list, legacy
 	return nil
+}
+
+// linkifierEvents tells everyone the new set, in both of Zulip's forms.
+func (s *Service) linkifierEvents(tx *store.Tx) (func(), error) {
+	users, err := userIDs(tx, true)
+	if err != nil {
+		return nil, err
+	}
+	state := map[string]any{}
+	if err := linkifierState(tx, state); err != nil {
+		return nil, err
+	}
+	var out deliveries
+	out.add(s, events.Event{"type": "realm_linkifiers", "realm_linkifiers": state["realm_linkifiers"]}, users)
+	out.add(s, events.Event{"type": "realm_filters", "realm_filters": state["realm_filters"]}, users)
+	return out.publish, nil
+}
+
+// Linkifiers lists the organization's linkifiers.
+func (s *Service) Linkifiers() ([]store.Linkifier, error) {
+	var list []store.Linkifier
+	err := s.store.View(func(tx *store.Tx) error {
+		var err error
+		list, err = tx.Linkifiers()
+		return err
+	})
+	return list, internal("list linkifiers", err)
+}
+
+// AddLinkifier validates and stores a linkifier (administrators only).
+func (s *Service) AddLinkifier(actor store.User, pattern, template string) (int64, error) {
+	if !isAdmin(actor) {
+		return 0, ErrNotAdmin
+	}
+	normalized, err := markdown.ValidateLinkifier(pattern, template)
+	if err != nil {
+		return 0, BadRequest("%s", err.Error())
+	}
+	l := store.Linkifier{Pattern: pattern, URLTemplate: normalized}
+	err = s.update(func(tx *store.Tx) (func(), error) {
+		if err := tx.CreateLinkifier(&l); err != nil {
+			return nil, err
+		}
+		return s.afterLinkifierChange(tx)
+	})
+	return l.ID, internal("add linkifier", err)
+}
+
+// UpdateLinkifier replaces a linkifier's pattern and template.
+func (s *Service) UpdateLinkifier(actor store.User, id int64, pattern, template string) error {
+	if !isAdmin(actor) {
+		return ErrNotAdmin
+	}
+	normalized, err := markdown.ValidateLinkifier(pattern, template)
+	if err != nil {
+		return BadRequest("%s", err.Error())
+	}
+	return internal("update linkifier", s.update(func(tx *store.Tx) (func(), error) {
+		if _, err := tx.Linkifier(id); err != nil {
+			return nil, BadRequest("Linkifier not found.")
+		}
+		if err := tx.PutLinkifier(store.Linkifier{ID: id, Pattern: pattern, URLTemplate: normalized}); err != nil {
+			return nil, err
+		}
+		return s.afterLinkifierChange(tx)
+	}))
+}
+
+// DeleteLinkifier removes a linkifier (spec 4.19).
+func (s *Service) DeleteLinkifier(actor store.User, id int64) error {
+	if !isAdmin(actor) {
+		return ErrNotAdmin
+	}
+	return internal("delete linkifier", s.update(func(tx *store.Tx) (func(), error) {
+		if _, err := tx.Linkifier(id); err != nil {
+			return nil, BadRequest("Linkifier not found.")
+		}
+		if err := tx.DeleteLinkifier(id); err != nil {
+			return nil, err
+		}
+		return s.afterLinkifierChange(tx)
+	}))
+}
+
+// afterLinkifierChange recompiles the set for new messages and announces it.
+// Messages already sent keep their rendering, as in Zulip.
+func (s *Service) afterLinkifierChange(tx *store.Tx) (func(), error) {
+	if err := s.reloadLinkifiers(tx); err != nil {
+		return nil, err
+	}
+	return s.linkifierEvents(tx)
+}
+
+// RenderPreview renders content as the actor would send it, storing nothing.
+func (s *Service) RenderPreview(actor store.User, content string) (string, error) {
+	if strings.TrimSpace(content) == "" {
+		return "", BadRequest("Message must not be empty")
+	}
+	var html string
+	err := s.store.View(func(tx *store.Tx) error {
+		html = s.render(tx, actor, content).HTML
+		return nil
+	})
+	return html, internal("render preview", err)
 }

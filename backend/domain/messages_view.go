@@ -10,32 +10,34 @@ import (
 // MessageObject is a message as the API shows it (spec 2.1 plus the fields
 // Zulip clients read).
 type MessageObject struct {
-	ID                int64              `json:"id"`
-	SenderID          int64              `json:"sender_id"`
-	SenderEmail       string             `json:"sender_email"`
-	SenderFullName    string             `json:"sender_full_name"`
-	SenderRealmStr    string             `json:"sender_realm_str"`
-	SenderShortName   string             `json:"sender_short_name"`
-	AvatarURL         *string            `json:"avatar_url"`
-	Client            string             `json:"client"`
-	Content           string             `json:"content"`
-	ContentType       string             `json:"content_type"`
-	Type              string             `json:"type"`
-	DisplayRecipient  any                `json:"display_recipient"`
-	StreamID          *int64             `json:"stream_id,omitempty"`
-	RecipientID       int64              `json:"recipient_id"`
-	Subject           string             `json:"subject"`
-	TopicLinks        []TopicLink        `json:"topic_links"`
-	SubjectLinks      []TopicLink        `json:"subject_links"`
-	Timestamp         int64              `json:"timestamp"`
-	IsMeMessage       bool               `json:"is_me_message"`
-	Reactions         []ReactionObject   `json:"reactions"`
-	Submessages       []store.Submessage `json:"submessages"`
-	Flags             []string           `json:"flags,omitempty"`
-	LastEditTimestamp int64              `json:"last_edit_timestamp,omitempty"`
-	EditHistory       []EditObject       `json:"edit_history,omitempty"`
-	MatchContent      *string            `json:"match_content,omitempty"`
-	MatchSubject      *string            `json:"match_subject,omitempty"`
+	ID               int64              `json:"id"`
+	SenderID         int64              `json:"sender_id"`
+	SenderEmail      string             `json:"sender_email"`
+	SenderFullName   string             `json:"sender_full_name"`
+	SenderRealmStr   string             `json:"sender_realm_str"`
+	SenderShortName  string             `json:"sender_short_name"`
+	AvatarURL        *string            `json:"avatar_url"`
+	Client           string             `json:"client"`
+	Content          string             `json:"content"`
+	ContentType      string             `json:"content_type"`
+	Type             string             `json:"type"`
+	DisplayRecipient any                `json:"display_recipient"`
+	StreamID         *int64             `json:"stream_id,omitempty"`
+	RecipientID      int64              `json:"recipient_id"`
+	Subject          string             `json:"subject"`
+	TopicLinks       []TopicLink        `json:"topic_links"`
+	SubjectLinks     []TopicLink        `json:"subject_links"`
+	Timestamp        int64              `json:"timestamp"`
+	IsMeMessage      bool               `json:"is_me_message"`
+	Reactions        []ReactionObject   `json:"reactions"`
+	Submessages      []store.Submessage `json:"submessages"`
+	// Flags are always present in history (even empty) and absent from
+	// event messages, whose flags travel beside the message.
+	Flags             *[]string    `json:"flags,omitempty"`
+	LastEditTimestamp int64        `json:"last_edit_timestamp,omitempty"`
+	EditHistory       []EditObject `json:"edit_history,omitempty"`
+	MatchContent      *string      `json:"match_content,omitempty"`
+	MatchSubject      *string      `json:"match_subject,omitempty"`
 }
 
 // TopicLink is a link found in a topic by a linkifier or as a bare URL.
@@ -134,7 +136,8 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 		o.Content, o.ContentType = m.Content, "text/x-markdown"
 	}
 	if withFlags {
-		o.Flags = flags.Names()
+		names := flags.Names()
+		o.Flags = &names
 	}
 	if m.IsPrivate() {
 		o.Type = "private"

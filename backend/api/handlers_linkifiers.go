@@ -1,0 +1,72 @@
+package api
+
+// listLinkifiers answers GET /realm/linkifiers.
+func listLinkifiers(c *call) (J, error) {
+	list, err := c.api.svc.Linkifiers()
+	if err != nil {
+		return nil, err
+	}
+	return J{"linkifiers": list}, nil
+}
+
+// listFilters answers the legacy GET /realm/filters: [pattern, template, id].
+func listFilters(c *call) (J, error) {
+	list, err := c.api.svc.Linkifiers()
+	if err != nil {
+		return nil, err
+	}
+	filters := make([][3]any, 0, len(list))
+	for _, l := range list {
+		filters = append(filters, [3]any{l.Pattern, l.URLTemplate, l.ID})
+	}
+	return J{"filters": filters}, nil
+}
+
+// linkifierTemplate reads url_template, or the legacy url_format_string.
+func linkifierTemplate(c *call) string {
+	if c.p.has("url_template") {
+		return c.p.str("url_template")
+	}
+	return c.p.str("url_format_string")
+}
+
+func addLinkifier(c *call) (J, error) {
+	pattern, template := c.p.str("pattern"), linkifierTemplate(c)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	id, err := c.api.svc.AddLinkifier(c.user, pattern, template)
+	if err != nil {
+		return nil, err
+	}
+	return J{"id": id}, nil
+}
+
+func updateLinkifier(c *call) (J, error) {
+	id := c.p.pathInt("filter_id")
+	pattern, template := c.p.str("pattern"), linkifierTemplate(c)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.UpdateLinkifier(c.user, id, pattern, template)
+}
+
+func deleteLinkifier(c *call) (J, error) {
+	id := c.p.pathInt("filter_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.DeleteLinkifier(c.user, id)
+}
+
+func renderPreview(c *call) (J, error) {
+	content := c.p.str("content")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	html, err := c.api.svc.RenderPreview(c.user, content)
+	if err != nil {
+		return nil, err
+	}
+	return J{"rendered": html}, nil
+}
