@@ -195,3 +195,32 @@ func messageHistory(c *call) (J, error) {
 	}
 	return J{"message_history": entries}, nil
 }
+
+func reactionRequest(c *call) domain.ReactionRequest {
+	return domain.ReactionRequest{
+		EmojiName:    c.p.optStr("emoji_name", ""),
+		EmojiCode:    c.p.optStr("emoji_code", ""),
+		ReactionType: c.p.optStr("reaction_type", ""),
+	}
+}
+
+func addReaction(c *call) (J, error) {
+	id := c.p.pathInt("message_id")
+	req := reactionRequest(c)
+	if req.EmojiName == "" {
+		c.p.str("emoji_name")
+	}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.React(c.user, id, req, true)
+}
+
+func removeReaction(c *call) (J, error) {
+	id := c.p.pathInt("message_id")
+	req := reactionRequest(c)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.React(c.user, id, req, false)
+}

@@ -46,6 +46,8 @@ func (a *API) coreRoutes() []route {
 		{method: "PATCH", path: "/api/v1/messages/{message_id}", auth: authUser, handle: editMessage},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}", auth: authUser, handle: deleteMessage},
 		{method: "GET", path: "/api/v1/messages/{message_id}/history", auth: authUser, handle: messageHistory},
+		{method: "POST", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: addReaction},
+		{method: "DELETE", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: removeReaction},
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
 

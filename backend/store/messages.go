@@ -265,3 +265,9 @@ func (tx *Tx) LookupRecipientID(streamID int64, sortedUserIDs []int64) (int64, b
 	}
 	return btoi(v), true
 }
+
+// PutMessageBody writes a message whose indexed fields (recipient, topic,
+// sender, content) did not change, such as a new reaction.
+func (tx *Tx) PutMessageBody(m Message) error {
+	return tx.put(bucketMessages, itob(m.ID), m)
+}

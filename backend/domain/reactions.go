@@ -1,0 +1,128 @@
+package domain
+
+import (
+	"slices"
+
+	"lanchat/assets"
+	"lanchat/backend/events"
+	"lanchat/backend/store"
+)
+
+// Reaction types, with Zulip's names.
+const (
+	ReactionUnicode = "unicode_emoji"
+	ReactionRealm   = "realm_emoji"
+	ReactionExtra   = "zulip_extra_emoji"
+)
+
+// ReactionRequest names an emoji by name, code or both.
+type ReactionRequest struct {
+	EmojiName    string
+	EmojiCode    string
+	ReactionType string // empty: unicode_emoji, or realm_emoji for a custom name
+}
+
+// resolveEmoji checks a reaction's emoji and fills in its name and code.
+func resolveEmoji(tx *store.Tx, req ReactionRequest) (store.Reaction, error) {
+	r := store.Reaction{EmojiName: req.EmojiName, EmojiCode: req.EmojiCode, ReactionType: req.ReactionType}
+	if r.ReactionType == "" {
+		r.ReactionType = ReactionUnicode
+		if _, ok := customEmoji(tx, req.EmojiName); ok && req.EmojiCode == "" {
+			r.ReactionType = ReactionRealm
+		}
+	}
+	switch r.ReactionType {
+	case ReactionUnicode:
+		if r.EmojiCode == "" {
+			e, ok := assets.EmojiByName(r.EmojiName)
+			if !ok {
+				return r, BadRequest("Emoji '%s' does not exist", r.EmojiName)
+			}
+			r.EmojiCode = e.Code
+		} else if _, ok := assets.EmojiByCode(r.EmojiCode); !ok {
+			return r, BadRequest("Invalid emoji code.")
+		}
+	case ReactionRealm:
+		c, ok := customEmoji(tx, r.EmojiName)
+		if !ok || (r.EmojiCode != "" && r.EmojiCode != c.ID) {
+			return r, BadRequest("Emoji '%s' does not exist", r.EmojiName)
+		}
+		r.EmojiCode = c.ID
+	case ReactionExtra:
+		if r.EmojiName != "zulip" {
+			return r, BadRequest("Emoji '%s' does not exist", r.EmojiName)
+		}
+		r.EmojiCode = "zulip"
+	default:
+		return r, BadRequest("Invalid emoji type.")
+	}
+	return r, nil
+}
+
+// sameEmoji tells whether two reactions are the same emoji (names may
+// differ: aliases share a code).
+func sameEmoji(a, b store.Reaction) bool {
+	return a.ReactionType == b.ReactionType && a.EmojiCode == b.EmojiCode
+}
+
+// React adds (add) or removes (!add) the actor's emoji reaction to a message
+// they can see, and tells the message's holders.
+func (s *Service) React(actor store.User, messageID int64, req ReactionRequest, add bool) error {
+	if req.EmojiName == "" && req.EmojiCode == "" {
+		return MissingArgument("emoji_name")
+	}
+	return internal("react", s.update(func(tx *store.Tx) (func(), error) {
+		m, err := tx.Message(messageID)
+		if err != nil {
+			return nil, BadRequest("Invalid message(s)")
+		}
+		if _, ok := messageAccess(tx, actor, m, streamCache{}); !ok {
+			return nil, BadRequest("Invalid message(s)")
+		}
+		var r store.Reaction
+		mine := func(x store.Reaction) bool { return x.UserID == actor.ID && sameEmoji(x, r) }
+		if add {
+			if r, err = resolveEmoji(tx, req); err != nil {
+				return nil, err
+			}
+			r.UserID = actor.ID
+			if slices.ContainsFunc(m.Reactions, mine) {
+				return nil, errorf(CodeReactionAlreadyExists, "Reaction already exists.")
+			}
+			m.Reactions = append(m.Reactions, r)
+		} else {
+			// Removing needs only enough to find the reaction.
+			r = store.Reaction{EmojiName: req.EmojiName, EmojiCode: req.EmojiCode, ReactionType: req.ReactionType, UserID: actor.ID}
+			if r.EmojiCode == "" || r.ReactionType == "" {
+				if resolved, err := resolveEmoji(tx, req); err == nil {
+					r.EmojiCode, r.ReactionType = resolved.EmojiCode, resolved.ReactionType
+				}
+			}
+			i := slices.IndexFunc(m.Reactions, mine)
+			if i < 0 {
+				return nil, errorf(CodeReactionDoesNotExist, "Reaction doesn't exist.")
+			}
+			r = m.Reactions[i]
+			m.Reactions = slices.Delete(m.Reactions, i, i+1)
+		}
+		if err := tx.PutMessageBody(m); err != nil {
+			return nil, err
+		}
+		op := "remove"
+		if add {
+			op = "add"
+		}
+		holders, err := userIDs(tx, true)
+		if err != nil {
+			return nil, err
+		}
+		audience := tx.MessageUserIDs(m.ID, holders)
+		if !slices.Contains(audience, actor.ID) {
+			audience = append(audience, actor.ID)
+		}
+		e := events.Event{"type": "reaction", "op": op, "message_id": m.ID, "emoji_name": r.EmojiName,
+			"emoji_code": r.EmojiCode, "reaction_type": r.ReactionType, "user_id": actor.ID,
+			"user": map[string]any{"user_id": actor.ID, "email": actor.Email, "full_name": actor.FullName}}
+		return func() { s.events.Publish(e, audience) }, nil
+	}))
+}
