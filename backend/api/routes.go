@@ -51,6 +51,7 @@ func (a *API) coreRoutes() []route {
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
 
+		{method: "PATCH", path: "/api/v1/realm", auth: authUser, handle: updateRealm},
 		{method: "GET", path: "/api/v1/realm/linkifiers", auth: authUser, handle: listLinkifiers},
 		{method: "GET", path: "/api/v1/realm/filters", auth: authUser, handle: listFilters},
 		{method: "POST", path: "/api/v1/realm/filters", auth: authUser, handle: addLinkifier},

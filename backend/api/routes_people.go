@@ -8,5 +8,10 @@ func (a *API) peopleRoutes() []route {
 		{method: "GET", path: "/api/v1/users/me", auth: authUser, handle: getOwnUser},
 		{method: "GET", path: "/api/v1/users/{user_id}", auth: authUser, handle: getUser},
 		{method: "GET", path: "/api/v1/user_groups", auth: authUser, handle: listUserGroups},
+
+		{method: "GET", path: "/api/v1/realm/emoji", auth: authUser, handle: listRealmEmoji},
+		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, maxBody: maxEmojiBody, handle: addRealmEmoji},
+		{method: "DELETE", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, handle: deactivateRealmEmoji},
+		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authUser, handle: emojiImage},
 	}
 }

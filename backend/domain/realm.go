@@ -2,7 +2,9 @@ package domain
 
 import (
 	"errors"
+	"strings"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -87,4 +89,63 @@ func (s *Service) ServerSettings(realmURL string) (map[string]any, error) {
 		"realm_description":               r.Description,
 		"realm_web_public_access_enabled": false,
 	}, nil
+}
+
+// RealmChange is PATCH /realm: any of name, description and who may add
+// custom emoji (Zulip's policy numbers: 1 members, 2 administrators).
+type RealmChange struct {
+	Name             *string
+	Description      *string
+	EmojiAddPolicyNo *int
+}
+
+// UpdateRealm changes organization settings (administrators only) and tells
+// everyone each change.
+func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
+	if !isAdmin(actor) {
+		return ErrNotAdmin
+	}
+	return internal("update realm", s.update(func(tx *store.Tx) (func(), error) {
+		r, err := tx.Realm()
+		if err != nil {
+			return nil, err
+		}
+		changed := map[string]any{}
+		if ch.Name != nil {
+			name := strings.TrimSpace(*ch.Name)
+			if name == "" || len([]rune(name)) > 40 {
+				return nil, BadRequest("Organization name must be 1 to 40 characters.")
+			}
+			r.Name, changed["name"] = name, name
+		}
+		if ch.Description != nil {
+			r.Description, changed["description"] = *ch.Description, *ch.Description
+		}
+		if ch.EmojiAddPolicyNo != nil {
+			switch *ch.EmojiAddPolicyNo {
+			case 1:
+				r.EmojiAddPolicy = "members"
+			case 2:
+				r.EmojiAddPolicy = "admins"
+			default:
+				return nil, InvalidArgument("add_custom_emoji_policy", "must be 1 (members) or 2 (administrators)")
+			}
+			changed["add_custom_emoji_policy"] = *ch.EmojiAddPolicyNo
+		}
+		if len(changed) == 0 {
+			return nil, BadRequest("No new data supplied")
+		}
+		if err := tx.PutRealm(r); err != nil {
+			return nil, err
+		}
+		users, err := userIDs(tx, true)
+		if err != nil {
+			return nil, err
+		}
+		var out deliveries
+		for property, value := range changed {
+			out.add(s, events.Event{"type": "realm", "op": "update", "property": property, "value": value}, users)
+		}
+		return out.publish, nil
+	}))
 }

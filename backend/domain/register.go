@@ -172,6 +172,13 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 			return err
 		}
 	}
+	if want("realm_emoji") {
+		all, err := realmEmojiMap(tx)
+		if err != nil {
+			return err
+		}
+		state["realm_emoji"] = all
+	}
 	if want("realm_linkifiers") || want("realm_filters") {
 		if err := linkifierState(tx, state); err != nil {
 			return err

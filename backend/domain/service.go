@@ -35,6 +35,9 @@ type Config struct {
 	DataDir string
 	// Events bounds the live event queues; zero means events.DefaultSettings.
 	Events events.Settings
+	// MaxEmojiFileSize bounds custom emoji images (MAX_EMOJI_FILE_SIZE);
+	// zero means DefaultMaxEmojiFileSize.
+	MaxEmojiFileSize int64
 }
 
 // Service runs actions against one store.

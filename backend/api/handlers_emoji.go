@@ -1,0 +1,56 @@
+package api
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+
+	"lanchat/backend/domain"
+)
+
+// maxEmojiBody bounds an emoji upload request; the domain enforces the
+// organization's configured file size within it.
+const maxEmojiBody = 64 << 20
+
+func listRealmEmoji(c *call) (J, error) {
+	all, err := c.api.svc.RealmEmoji()
+	if err != nil {
+		return nil, err
+	}
+	return J{"emoji": all}, nil
+}
+
+// uploadedFiles hands the request's file parts to the domain without
+// letting it see multipart details or client paths.
+func uploadedFiles(c *call) []domain.UploadedFile {
+	var out []domain.UploadedFile
+	for _, fh := range c.p.files() {
+		out = append(out, domain.UploadedFile{Name: fh.Filename, Size: fh.Size,
+			Open: func() (io.ReadCloser, error) { return fh.Open() }})
+	}
+	return out
+}
+
+func addRealmEmoji(c *call) (J, error) {
+	return nil, c.api.svc.AddRealmEmoji(c.user, c.r.PathValue("emoji_name"), uploadedFiles(c))
+}
+
+func deactivateRealmEmoji(c *call) (J, error) {
+	return nil, c.api.svc.DeactivateRealmEmoji(c.user, c.r.PathValue("emoji_name"))
+}
+
+// emojiImage serves a custom emoji image to signed-in users, with the type
+// detected at upload.
+func emojiImage(c *call) (J, error) {
+	ctype, data, err := c.api.svc.EmojiImage(c.r.PathValue("file"))
+	if err != nil {
+		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
+	}
+	h := c.w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	h.Set("Cache-Control", "private, max-age=86400")
+	c.wrote = true
+	c.w.Write(data)
+	return nil, nil
+}

@@ -1,0 +1,297 @@
+package domain
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"lanchat/assets"
+	"lanchat/backend/events"
+	"lanchat/backend/store"
+	"lanchat/markdown"
+)
+
+// DefaultMaxEmojiFileSize is MAX_EMOJI_FILE_SIZE's default, 5 MiB.
+const DefaultMaxEmojiFileSize = 5 << 20
+
+// emojiDir holds custom emoji images inside the data directory.
+const emojiDir = "emoji"
+
+// RealmEmojiObject is a custom emoji as the API shows it (spec 2.7 plus
+// Zulip's author_id and still_url).
+type RealmEmojiObject struct {
+	ID          string         `json:"id"`
+	Name        string         `json:"name"`
+	SourceURL   string         `json:"source_url"`
+	StillURL    *string        `json:"still_url"`
+	Deactivated bool           `json:"deactivated"`
+	AuthorID    int64          `json:"author_id"`
+	Author      map[string]any `json:"author"`
+}
+
+// EmojiImagePath is where a custom emoji's image is served.
+func EmojiImagePath(e store.RealmEmoji) string {
+	return "/user_avatars/1/emoji/images/" + e.FileName
+}
+
+func realmEmojiObject(tx *store.Tx, e store.RealmEmoji) RealmEmojiObject {
+	author, _ := tx.User(e.AuthorID)
+	return RealmEmojiObject{
+		ID: strconv.FormatInt(e.ID, 10), Name: e.Name, SourceURL: EmojiImagePath(e), Deactivated: e.Deactivated,
+		AuthorID: e.AuthorID, Author: map[string]any{"id": author.ID, "email": author.Email, "full_name": author.FullName},
+	}
+}
+
+// customEmoji finds an active custom emoji by name for rendering and
+// reactions.
+func customEmoji(tx *store.Tx, name string) (markdown.CustomEmoji, bool) {
+	e, err := tx.ActiveRealmEmoji(name)
+	if err != nil {
+		return markdown.CustomEmoji{}, false
+	}
+	return markdown.CustomEmoji{ID: strconv.FormatInt(e.ID, 10), Name: e.Name, SourceURL: EmojiImagePath(e)}, true
+}
+
+// realmEmojiMap is the `emoji` object of GET /realm/emoji, keyed by ID.
+func realmEmojiMap(tx *store.Tx) (map[string]RealmEmojiObject, error) {
+	list, err := tx.RealmEmojis()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]RealmEmojiObject, len(list))
+	for _, e := range list {
+		out[strconv.FormatInt(e.ID, 10)] = realmEmojiObject(tx, e)
+	}
+	return out, nil
+}
+
+// RealmEmoji lists every custom emoji.
+func (s *Service) RealmEmoji() (map[string]RealmEmojiObject, error) {
+	var out map[string]RealmEmojiObject
+	err := s.store.View(func(tx *store.Tx) error {
+		var err error
+		out, err = realmEmojiMap(tx)
+		return err
+	})
+	return out, internal("list custom emoji", err)
+}
+
+var emojiNameAllowed = regexp.MustCompile(`^[a-z0-9_-]*[a-z0-9]$`)
+
+// normalizeEmojiName applies spec 4.18: letters, digits, dashes and spaces;
+// case-insensitive; underscores equal spaces.
+func normalizeEmojiName(name string) (string, error) {
+	name = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), " ", "_")
+	switch {
+	case name == "":
+		return "", BadRequest("Emoji name is missing")
+	case len(name) > 50:
+		return "", BadRequest("Emoji name is too long.")
+	case !emojiNameAllowed.MatchString(name):
+		return "", BadRequest("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores, and must end in a letter or digit.")
+	}
+	return name, nil
+}
+
+// imageTypes are the emoji image formats accepted, detected by content.
+var imageTypes = map[string]string{"image/png": ".png", "image/gif": ".gif", "image/jpeg": ".jpg", "image/webp": ".webp"}
+
+// detectImage tells an image's type from its first bytes, whatever its
+// name claims.
+func detectImage(head []byte) (string, bool) {
+	ctype := http.DetectContentType(head)
+	_, ok := imageTypes[ctype]
+	return ctype, ok
+}
+
+// UploadedFile is one file of a multipart request.
+type UploadedFile struct {
+	Name string
+	Size int64
+	Open func() (io.ReadCloser, error)
+}
+
+// AddRealmEmoji stores an uploaded image as a custom emoji. Who may add
+// emoji is the organization's setting; guests never may; only
+// administrators may shadow a built-in emoji name.
+func (s *Service) AddRealmEmoji(actor store.User, name string, files []UploadedFile) error {
+	name, err := normalizeEmojiName(name)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return BadRequest("You must upload exactly one file.")
+	}
+	realm, err := s.realm()
+	if err != nil {
+		return err
+	}
+	if actor.Role == store.RoleGuest || actor.IsBot() || (realm.EmojiAddPolicy == "admins" && !isAdmin(actor)) {
+		return BadRequest("Insufficient permission")
+	}
+	if _, builtin := assets.EmojiByName(name); builtin && !isAdmin(actor) {
+		return BadRequest("Only administrators can override default emoji.")
+	}
+	limit := s.cfg.MaxEmojiFileSize
+	if limit <= 0 {
+		limit = DefaultMaxEmojiFileSize
+	}
+	f := files[0]
+	if f.Size > limit {
+		return BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
+	}
+	data, err := readAll(f, limit)
+	if err != nil {
+		return err
+	}
+	ctype, ok := detectImage(data)
+	if !ok {
+		return BadRequest("Invalid image format")
+	}
+	fileName := randomHex(16) + imageTypes[ctype]
+	if err := writeFileAtomically(filepath.Join(s.cfg.DataDir, emojiDir, fileName), data); err != nil {
+		return err
+	}
+	err = s.update(func(tx *store.Tx) (func(), error) {
+		if _, err := tx.ActiveRealmEmoji(name); err == nil {
+			return nil, BadRequest("A custom emoji with this name already exists.")
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		e := store.RealmEmoji{Name: name, FileName: fileName, ContentType: ctype, AuthorID: actor.ID}
+		if err := tx.CreateRealmEmoji(&e); err != nil {
+			return nil, err
+		}
+		return s.realmEmojiEvent(tx)
+	})
+	if err != nil {
+		os.Remove(filepath.Join(s.cfg.DataDir, emojiDir, fileName))
+	}
+	return internal("add custom emoji", err)
+}
+
+// DeactivateRealmEmoji hides a custom emoji (its author or an
+// administrator); messages that used it keep their images.
+func (s *Service) DeactivateRealmEmoji(actor store.User, name string) error {
+	name, err := normalizeEmojiName(name)
+	if err != nil {
+		return err
+	}
+	return internal("deactivate custom emoji", s.update(func(tx *store.Tx) (func(), error) {
+		e, err := tx.ActiveRealmEmoji(name)
+		if err != nil {
+			return nil, BadRequest("Emoji '%s' does not exist", name)
+		}
+		if e.AuthorID != actor.ID && !isAdmin(actor) {
+			return nil, BadRequest("Must be an organization administrator or emoji author")
+		}
+		e.Deactivated = true
+		if err := tx.PutRealmEmoji(e); err != nil {
+			return nil, err
+		}
+		return s.realmEmojiEvent(tx)
+	}))
+}
+
+// realmEmojiEvent sends everyone the complete set, deactivated included.
+func (s *Service) realmEmojiEvent(tx *store.Tx) (func(), error) {
+	all, err := realmEmojiMap(tx)
+	if err != nil {
+		return nil, err
+	}
+	users, err := userIDs(tx, true)
+	if err != nil {
+		return nil, err
+	}
+	e := events.Event{"type": "realm_emoji", "op": "update", "realm_emoji": all}
+	return func() { s.events.Publish(e, users) }, nil
+}
+
+// EmojiImage returns a stored custom emoji image by its file name; only
+// names the server chose are found.
+func (s *Service) EmojiImage(fileName string) (string, []byte, error) {
+	var ctype string
+	err := s.store.View(func(tx *store.Tx) error {
+		list, err := tx.RealmEmojis()
+		if err != nil {
+			return err
+		}
+		for _, e := range list {
+			if e.FileName == fileName {
+				ctype = e.ContentType
+				return nil
+			}
+		}
+		return store.ErrNotFound
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(s.cfg.DataDir, emojiDir, fileName))
+	return ctype, data, err
+}
+
+func readAll(f UploadedFile, limit int64) ([]byte, error) {
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
+	}
+	return bytes.Clone(data), nil
+}
+
+func mib(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// writeFileAtomically writes data under a temporary name, syncs it and
+// renames it into place, so a crash leaves no half-written file.
+func writeFileAtomically(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
