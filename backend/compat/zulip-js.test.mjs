@@ -117,3 +117,20 @@ test('registers a queue and receives a message event by long-polling', async () 
   const gone = await bob.queues.deregister({ queue_id: reg.queue_id });
   assert.equal(gone.result, 'success');
 });
+
+test('lists custom emoji after an upload', async () => {
+  // A 1×1 PNG, uploaded as multipart like any client would.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  const form = new FormData();
+  form.append('file', new Blob([png], { type: 'image/png' }), 'dot.png');
+  const auth = Buffer.from(`alice@example.com:${alice.config.apiKey}`).toString('base64');
+  const up = await fetch(`${server.url}/api/v1/realm/emoji/dot`, { method: 'POST', body: form, headers: { Authorization: `Basic ${auth}` } });
+  assert.equal((await up.json()).result, 'success');
+  const res = await alice.emojis.retrieve();
+  assert.equal(res.result, 'success');
+  const dot = Object.values(res.emoji).find((e) => e.name === 'dot');
+  assert.ok(dot, JSON.stringify(res.emoji));
+  assert.equal(dot.deactivated, false);
+  assert.equal(res.emoji[dot.id].id, dot.id);
+  assert.ok(dot.source_url.startsWith('/user_avatars/'));
+});
