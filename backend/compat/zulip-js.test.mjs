@@ -121,10 +121,17 @@ test('registers a queue and receives a message event by long-polling', async () 
 test('lists custom emoji after an upload', async () => {
   // A 1×1 PNG, uploaded as multipart like any client would.
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-  const form = new FormData();
-  form.append('file', new Blob([png], { type: 'image/png' }), 'dot.png');
+  // zulip-js replaces the global FormData with a polyfill, so the body is built by hand.
+  const boundary = 'lanchat-compat-boundary';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="dot.png"\r\nContent-Type: image/png\r\n\r\n`),
+    png,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
   const auth = Buffer.from(`alice@example.com:${alice.config.apiKey}`).toString('base64');
-  const up = await fetch(`${server.url}/api/v1/realm/emoji/dot`, { method: 'POST', body: form, headers: { Authorization: `Basic ${auth}` } });
+  const up = await fetch(`${server.url}/api/v1/realm/emoji/dot`, {
+    method: 'POST', body, headers: { Authorization: `Basic ${auth}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+  });
   assert.equal((await up.json()).result, 'success');
   const res = await alice.emojis.retrieve();
   assert.equal(res.result, 'success');
