@@ -34,6 +34,7 @@ test-go:
 test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParams$$' -fuzztime $(FUZZTIME) ./backend/api
 	$(GO) test -run '^$$' -fuzz '^FuzzNarrow$$' -fuzztime $(FUZZTIME) ./backend/domain
+	$(GO) test -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) ./markdown
 
 test-compat: server deps-node
 	cd backend/compat && npm ci --no-audit --no-fund --loglevel=error
@@ -47,6 +48,10 @@ crash-test:
 bench: server
 	$(GO) build -o build/bin/lanchat-bench ./cmd/lanchat-bench
 	build/bin/lanchat-bench -lanchatd $(LANCHATD) -out docs/benchmarks.md
+	@{ echo; echo '## Markdown rendering'; echo; \
+	  echo 'Our renderer beside plain goldmark (CommonMark) on the same 200-message chat corpus:'; \
+	  echo "\`go test -run '^$$' -bench 'Render|GoldmarkCommonMark' -benchmem ./markdown\`"; echo; echo '```'; \
+	  $(GO) test -run '^$$' -bench 'Render|GoldmarkCommonMark' -benchmem ./markdown | grep Benchmark; echo '```'; } >> docs/benchmarks.md
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fmt:

@@ -87,6 +87,10 @@ func EmojiByCode(code string) (Emoji, bool) {
 // EmojiNames lists every name, for autocomplete.
 func EmojiNames() []string { return names }
 
+// MayStartEmoji tells whether an emoji sequence can begin with r, so
+// scanners try EmojiAt only where it can succeed.
+func MayStartEmoji(r rune) bool { return starts[r] }
+
 // EmojiAt finds the longest emoji sequence at the start of s, returning it
 // and its length in bytes (0 when s does not start with an emoji).
 func EmojiAt(s string) (Emoji, int) {

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -98,9 +99,14 @@ func splitEmoji(t *ast.Text, source []byte) {
 	var last ast.Node = t
 	changed := false
 	for i := 0; i < len(value); {
+		r, size := utf8.DecodeRune(value[i:])
+		if !assets.MayStartEmoji(r) {
+			i += size
+			continue
+		}
 		e, n := assets.EmojiAt(string(value[i:min(len(value), i+64)]))
 		if n == 0 {
-			i++
+			i += size
 			continue
 		}
 		if i > start {
