@@ -9,6 +9,10 @@ func (a *API) peopleRoutes() []route {
 		{method: "GET", path: "/api/v1/users/{user_id}", auth: authUser, handle: getUser},
 		{method: "GET", path: "/api/v1/user_groups", auth: authUser, handle: listUserGroups},
 
+		{method: "POST", path: "/api/v1/users/me/presence", auth: authUser, handle: updatePresence},
+		{method: "GET", path: "/api/v1/users/{user}/presence", auth: authUser, handle: userPresence},
+		{method: "GET", path: "/api/v1/realm/presence", auth: authUser, handle: realmPresence},
+
 		{method: "GET", path: "/api/v1/realm/emoji", auth: authUser, handle: listRealmEmoji},
 		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, maxBody: maxEmojiBody, handle: addRealmEmoji},
 		{method: "DELETE", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, handle: deactivateRealmEmoji},

@@ -20,3 +20,5 @@ func sortedUnique(ids []int64) []int64 {
 	slices.Sort(ids)
 	return slices.Compact(ids)
 }
+
+func itoa(id int64) string { return strconv.FormatInt(id, 10) }

@@ -172,6 +172,15 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 			return err
 		}
 	}
+	if want("presence") {
+		p, err := s.realmPresence(tx, req.SlimPresence)
+		if err != nil {
+			return err
+		}
+		for k, v := range p {
+			state[k] = v
+		}
+	}
 	if want("realm_emoji") {
 		all, err := realmEmojiMap(tx)
 		if err != nil {

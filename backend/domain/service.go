@@ -84,3 +84,7 @@ func internal(action string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", action, err)
 }
+
+// SetClock replaces the Service's clock, for tests of time rules (presence
+// going offline, session expiry).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }

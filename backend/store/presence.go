@@ -1,0 +1,42 @@
+package store
+
+import "bytes"
+
+// Presence is one client's last report of a user's activity.
+type Presence struct {
+	UserID    int64  `json:"user_id"`
+	Client    string `json:"client"`
+	Status    string `json:"status"`    // "active" or "idle"
+	Timestamp int64  `json:"timestamp"` // when the report arrived
+}
+
+func presenceKey(userID int64, client string) []byte {
+	return append(itob(userID), client...)
+}
+
+// PutPresence records a client's report.
+func (tx *Tx) PutPresence(p Presence) error {
+	return tx.put(bucketPresence, presenceKey(p.UserID, p.Client), p)
+}
+
+// UserPresence lists a user's clients' reports.
+func (tx *Tx) UserPresence(userID int64) ([]Presence, error) {
+	var out []Presence
+	prefix := itob(userID)
+	c := tx.bucket(bucketPresence).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var p Presence
+		if err := decode(v, &p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// AllPresence lists every report.
+func (tx *Tx) AllPresence() ([]Presence, error) {
+	var out []Presence
+	err := each(tx, bucketPresence, func(p Presence) bool { out = append(out, p); return true })
+	return out, err
+}
