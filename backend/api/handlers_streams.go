@@ -18,7 +18,7 @@ func subscribe(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	return flatten(res)
+	return domain.ToMap(res)
 }
 
 func unsubscribe(c *call) (J, error) {

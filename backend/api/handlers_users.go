@@ -1,7 +1,7 @@
 package api
 
 import (
-	"encoding/json"
+	"lanchat/backend/domain"
 )
 
 // client_gravatar is accepted and validated but changes nothing: every avatar
@@ -37,7 +37,7 @@ func getOwnUser(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	return flatten(u)
+	return domain.ToMap(u)
 }
 
 func listUserGroups(c *call) (J, error) {
@@ -46,15 +46,4 @@ func listUserGroups(c *call) (J, error) {
 		return nil, err
 	}
 	return J{"user_groups": groups}, nil
-}
-
-// flatten turns a struct into a JSON object so its fields can sit beside
-// result and msg.
-func flatten(v any) (J, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var out J
-	return out, json.Unmarshal(data, &out)
 }

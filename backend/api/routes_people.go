@@ -7,7 +7,18 @@ func (a *API) peopleRoutes() []route {
 		{method: "GET", path: "/api/v1/users", auth: authUser, handle: listUsers},
 		{method: "GET", path: "/api/v1/users/me", auth: authUser, handle: getOwnUser},
 		{method: "GET", path: "/api/v1/users/{user_id}", auth: authUser, handle: getUser},
+		{method: "POST", path: "/api/v1/users", auth: authUser, handle: createUser},
+		{method: "PATCH", path: "/api/v1/users/{user_id}", auth: authUser, handle: updateUser},
+		{method: "DELETE", path: "/api/v1/users/{user_id}", auth: authUser, handle: deactivateUser},
+		{method: "POST", path: "/api/v1/users/{user_id}/reactivate", auth: authUser, handle: reactivateUser},
+		{method: "PATCH", path: "/api/v1/settings", auth: authUser, handle: updateOwnSettings},
+
 		{method: "GET", path: "/api/v1/user_groups", auth: authUser, handle: listUserGroups},
+		{method: "POST", path: "/api/v1/user_groups/create", auth: authUser, handle: createUserGroup},
+		{method: "PATCH", path: "/api/v1/user_groups/{group_id}", auth: authUser, handle: updateUserGroup},
+		{method: "DELETE", path: "/api/v1/user_groups/{group_id}", auth: authUser, handle: deleteUserGroup},
+		{method: "GET", path: "/api/v1/user_groups/{group_id}/members", auth: authUser, handle: groupMembers},
+		{method: "POST", path: "/api/v1/user_groups/{group_id}/members", auth: authUser, handle: updateGroupMembers},
 
 		{method: "POST", path: "/api/v1/users/me/presence", auth: authUser, handle: updatePresence},
 		{method: "GET", path: "/api/v1/users/{user}/presence", auth: authUser, handle: userPresence},

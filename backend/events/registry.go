@@ -171,3 +171,13 @@ func (r *Registry) collect() {
 		}
 	}
 }
+
+// DeleteUser drops every queue of a user, ending their live connections
+// (a deactivated account must stop receiving at once).
+func (r *Registry) DeleteUser(userID int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for q := range r.byUser[userID] {
+		r.remove(q)
+	}
+}

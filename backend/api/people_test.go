@@ -1,0 +1,115 @@
+package api_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"lanchat/backend/apitest"
+)
+
+func TestUserAdministration(t *testing.T) {
+	s := apitest.Start(t)
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"realm_user"}})
+
+	form := apitest.Form{"email": "carol@example.com", "password": "carol-pass", "full_name": "Carol Cole"}
+	alice.Post("/api/v1/users", form).Fails(400, "BAD_REQUEST")
+	id := admin.Post("/api/v1/users", form).OK().Int("user_id")
+	admin.Post("/api/v1/users", form).Fails(400, "BAD_REQUEST") // the email is taken
+	admin.Post("/api/v1/users", apitest.Form{"email": "bad", "password": "x", "full_name": "X"}).Fails(400, "REQUEST_VARIABLE_INVALID")
+	admin.Post("/api/v1/users", apitest.Form{"email": "d@example.com", "full_name": "D"}).Fails(400, "REQUEST_VARIABLE_MISSING")
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["op"] != "add" || evs[0]["person"].(map[string]any)["email"] != "carol@example.com" {
+		t.Fatalf("realm_user add %v", evs)
+	}
+	carol := s.As("carol@example.com", s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "carol@example.com", "password": "carol-pass"}).OK().Str("api_key"))
+	carol.Get("/api/v1/users/me", nil).OK()
+
+	path := fmt.Sprintf("/api/v1/users/%d", id)
+	alice.Patch(path, apitest.Form{"full_name": "Hacked"}).Fails(400, "BAD_REQUEST")
+	admin.Patch(path, apitest.Form{"full_name": "Carol C.", "role": 200}).OK()
+	evs = q.next()
+	if len(evs) != 2 || evs[0]["person"].(map[string]any)["full_name"] != "Carol C." || evs[1]["person"].(map[string]any)["role"] != float64(200) {
+		t.Errorf("update events %v", evs)
+	}
+	admin.Patch(path, apitest.Form{"role": 42}).Fails(400, "REQUEST_VARIABLE_INVALID")
+	admin.Patch("/api/v1/users/9999", apitest.Form{"full_name": "X"}).Fails(400, "BAD_REQUEST")
+
+	// Deactivation stops the key, the queues and the sessions at once.
+	cq := registerQueue(t, carol, nil)
+	admin.Delete(path, nil).OK()
+	carol.Get("/api/v1/users/me", nil).Fails(401, "USER_DEACTIVATED")
+	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "carol@example.com", "password": "carol-pass"}).Fails(401, "USER_DEACTIVATED")
+	if evs := q.next(); len(evs) != 1 || evs[0]["person"].(map[string]any)["is_active"] != false {
+		t.Errorf("deactivation event %v", evs)
+	}
+	admin.Delete(path, nil).Fails(400, "BAD_REQUEST")
+	members := admin.Get("/api/v1/users", nil).OK().List("members")
+	if !slices.ContainsFunc(members, func(m any) bool {
+		u := m.(map[string]any)
+		return u["email"] == "carol@example.com" && u["is_active"] == false
+	}) {
+		t.Errorf("deactivated user not listed as inactive")
+	}
+	admin.Post(path+"/reactivate", nil).OK()
+	carol.Get("/api/v1/users/me", nil).OK()
+	// Her queue died with the deactivation.
+	carol.Get("/api/v1/events", apitest.Form{"queue_id": cq.id, "dont_block": true}).Fails(400, "BAD_EVENT_QUEUE_ID")
+
+	// The last administrator stays one.
+	adminID := admin.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	admin.Patch(path, apitest.Form{"role": 400}).OK() // carol is no longer an administrator
+	admin.Patch(fmt.Sprintf("/api/v1/users/%d", adminID), apitest.Form{"role": 400}).Fails(400, "BAD_REQUEST")
+	admin.Delete(fmt.Sprintf("/api/v1/users/%d", adminID), nil).Fails(400, "BAD_REQUEST")
+}
+
+func TestOwnSettings(t *testing.T) {
+	s := apitest.Start(t)
+	bob := s.Login("bob@example.com")
+	bob.Patch("/api/v1/settings", apitest.Form{"full_name": "Robert Brown"}).OK()
+	if bob.Get("/api/v1/users/me", nil).OK().Str("full_name") != "Robert Brown" {
+		t.Error("name not changed")
+	}
+	bob.Patch("/api/v1/settings", apitest.Form{"new_password": "new-secret", "old_password": "wrong"}).Fails(400, "BAD_REQUEST")
+	bob.Patch("/api/v1/settings", apitest.Form{"new_password": "x", "old_password": "lanchat-dev"}).Fails(400, "BAD_REQUEST")
+	bob.Patch("/api/v1/settings", apitest.Form{"new_password": "new-secret", "old_password": "lanchat-dev"}).OK()
+	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "bob@example.com", "password": "new-secret"}).OK()
+	bob.Patch("/api/v1/settings", apitest.Form{"full_name": "Bad*Name"}).Fails(400, "BAD_REQUEST")
+	bob.Patch("/api/v1/settings", nil).Fails(400, "BAD_REQUEST")
+}
+
+func TestUserGroupManagement(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob, guest := s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("guest@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_group"}})
+	aliceID, bobID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id"), bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
+
+	id := alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "design", "description": "Pixels", "members": []int64{aliceID}}).OK().Int("group_id")
+	alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "Design", "members": []int64{}}).Fails(400, "BAD_REQUEST")
+	alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "x", "members": []int64{9999}}).Fails(400, "BAD_REQUEST")
+	guest.Post("/api/v1/user_groups/create", apitest.Form{"name": "g", "members": []int64{}}).Fails(400, "BAD_REQUEST")
+	path := fmt.Sprintf("/api/v1/user_groups/%d", id)
+	alice.Patch(path, apitest.Form{"description": "Pixels and type"}).OK()
+	alice.Post(path+"/members", apitest.Form{"add": []int64{bobID}}).OK()
+	alice.Post(path+"/members", apitest.Form{"add": []int64{bobID}}).Fails(400, "BAD_REQUEST")
+	alice.Post(path+"/members", apitest.Form{"delete": []int64{aliceID}}).OK()
+	if members := alice.Get(path+"/members", nil).OK().List("members"); len(members) != 1 || members[0] != float64(bobID) {
+		t.Errorf("members %v", members)
+	}
+	if got := types(q.next()); !slices.Equal(got, []string{"user_group:add", "user_group:update", "user_group:add_members", "user_group:remove_members"}) {
+		t.Errorf("events %v", got)
+	}
+	// A group mention reaches the new members.
+	msg := send(t, alice, streamMsg("general", "g", "@*design* review please"))
+	flags := bob.Get(msgPath(msg, ""), nil).OK().Body["message"].(map[string]any)["flags"].([]any)
+	if !slices.Contains(flags, any("mentioned")) {
+		t.Errorf("bob's flags %v", flags)
+	}
+	guest.Delete(path, nil).Fails(400, "BAD_REQUEST")
+	alice.Delete(path, nil).OK()
+	alice.Delete(path, nil).Fails(400, "BAD_REQUEST")
+	if got := types(q.next()); !slices.Equal(got, []string{"user_group:remove"}) {
+		t.Errorf("remove event %v", got)
+	}
+}
