@@ -12,6 +12,9 @@ func (a *API) peopleRoutes() []route {
 		{method: "DELETE", path: "/api/v1/users/{user_id}", auth: authUser, handle: deactivateUser},
 		{method: "POST", path: "/api/v1/users/{user_id}/reactivate", auth: authUser, handle: reactivateUser},
 		{method: "PATCH", path: "/api/v1/settings", auth: authUser, handle: updateOwnSettings},
+		{method: "GET", path: "/api/v1/users/me/alert_words", auth: authUser, handle: listAlertWords},
+		{method: "POST", path: "/api/v1/users/me/alert_words", auth: authUser, handle: changeAlertWords(true)},
+		{method: "DELETE", path: "/api/v1/users/me/alert_words", auth: authUser, handle: changeAlertWords(false)},
 
 		{method: "GET", path: "/api/v1/user_groups", auth: authUser, handle: listUserGroups},
 		{method: "POST", path: "/api/v1/user_groups/create", auth: authUser, handle: createUserGroup},

@@ -82,7 +82,7 @@ func (s *Service) seedDev(tx *store.Tx) error {
 	} {
 		sender := users[msg.from]
 		target := messageTarget{stream: byName["general"], topic: msg.topic}
-		if _, _, err := storeMessage(tx, sender, target, msg.content, s.render(tx, sender, msg.content), "Lanchat", s.now().Unix(), true); err != nil {
+		if _, _, err := s.storeMessage(tx, sender, target, msg.content, s.render(tx, sender, msg.content), "Lanchat", s.now().Unix(), true); err != nil {
 			return err
 		}
 	}

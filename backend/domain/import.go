@@ -36,7 +36,7 @@ func (s *Service) ImportMessages(msgs []ImportedMessage) ([]int64, error) {
 			if err != nil {
 				return err
 			}
-			m, _, err := storeMessage(tx, sender, target, content, s.render(tx, sender, content), im.Client, im.Timestamp, true)
+			m, _, err := s.storeMessage(tx, sender, target, content, s.render(tx, sender, content), im.Client, im.Timestamp, true)
 			if err != nil {
 				return err
 			}

@@ -97,7 +97,7 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		// Batch may run this more than once: it must only write through tx.
 		var err error
 		var flags map[int64]store.Flags
-		if m, flags, err = storeMessage(tx, actor, target, content, r, out.Client, now, readBySender); err != nil {
+		if m, flags, err = s.storeMessage(tx, actor, target, content, r, out.Client, now, readBySender); err != nil {
 			return nil, err
 		}
 		me := s.messageEvent(tx, m, flags)
@@ -126,7 +126,7 @@ func (s *Service) messageEvent(tx *store.Tx, m store.Message, flags map[int64]st
 // storeMessage writes a validated, rendered message and every recipient's
 // flags inside tx. Recipients are read at commit time so a subscription made
 // just before counts.
-func storeMessage(tx *store.Tx, sender store.User, target messageTarget, content string, r rendered, client string, now int64, readBySender bool) (store.Message, map[int64]store.Flags, error) {
+func (s *Service) storeMessage(tx *store.Tx, sender store.User, target messageTarget, content string, r rendered, client string, now int64, readBySender bool) (store.Message, map[int64]store.Flags, error) {
 	recipients, err := target.recipientIDs(tx)
 	if err != nil {
 		return store.Message{}, nil, err
@@ -151,6 +151,11 @@ func storeMessage(tx *store.Tx, sender store.User, target messageTarget, content
 	flags, err := recipientFlags(tx, sender, recipients, r, readBySender)
 	if err != nil {
 		return store.Message{}, nil, err
+	}
+	for uid := range s.alertWords.alerted(content, recipients) {
+		if uid != sender.ID {
+			flags[uid] |= store.FlagHasAlertWord
+		}
 	}
 	return m, flags, tx.CreateMessage(&m, flags)
 }

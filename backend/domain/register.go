@@ -194,7 +194,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		}
 	}
 	if want("alert_words") {
-		state["alert_words"] = []string{}
+		state["alert_words"] = s.AlertWords(actor)
 	}
 	if want("custom_profile_fields") {
 		state["custom_profile_fields"] = []any{}

@@ -55,6 +55,7 @@ type Service struct {
 	// when an administrator changes one.
 	md         *markdown.Renderer
 	linkifiers atomic.Pointer[markdown.Linkifiers]
+	alertWords alertWordCache
 }
 
 // New returns a Service over an open store.
@@ -65,6 +66,9 @@ func New(st *store.Store, cfg Config) *Service {
 	s := &Service{store: st, cfg: cfg, now: time.Now, events: events.NewRegistry(cfg.Events), md: markdown.New()}
 	if err := st.View(s.reloadLinkifiers); err != nil {
 		slog.Error("load linkifiers", "err", err)
+	}
+	if err := st.View(s.alertWords.load); err != nil {
+		slog.Error("load alert words", "err", err)
 	}
 	return s
 }

@@ -35,6 +35,8 @@ type User struct {
 	// AvatarVersion increases with each uploaded avatar; 0 means the
 	// generated default.
 	AvatarVersion int `json:"avatar_version"`
+	// AlertWords flag messages containing them for this user.
+	AlertWords []string `json:"alert_words,omitempty"`
 }
 
 // IsBot tells bots from humans.
