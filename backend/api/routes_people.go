@@ -31,5 +31,9 @@ func (a *API) peopleRoutes() []route {
 		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, maxBody: maxEmojiBody, handle: addRealmEmoji},
 		{method: "DELETE", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, handle: deactivateRealmEmoji},
 		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authUser, handle: emojiImage},
+
+		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, maxBody: maxUploadBody, handle: uploadFile},
+		{method: "GET", path: "/user_uploads/1/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},
+		{method: "GET", path: "/api/v1/attachments", auth: authUser, handle: listAttachments},
 	}
 }

@@ -1,6 +1,8 @@
 package domain
 
 import (
+	"cmp"
+
 	"lanchat/backend/store"
 )
 
@@ -48,7 +50,7 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"max_topic_length":                                 MaxTopicLength,
 		"max_stream_name_length":                           MaxStreamNameLength,
 		"max_stream_description_length":                    MaxStreamDescriptionLength,
-		"max_file_upload_size_mib":                         25,
+		"max_file_upload_size_mib":                         cmp.Or(s.cfg.MaxUploadSize, DefaultMaxUploadSize) >> 20,
 		"max_avatar_file_size_mib":                         5,
 		"max_icon_file_size_mib":                           5,
 		"max_logo_file_size_mib":                           5,

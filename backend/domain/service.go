@@ -38,6 +38,8 @@ type Config struct {
 	// MaxEmojiFileSize bounds custom emoji images (MAX_EMOJI_FILE_SIZE);
 	// zero means DefaultMaxEmojiFileSize.
 	MaxEmojiFileSize int64
+	// MaxUploadSize bounds uploaded files; zero means DefaultMaxUploadSize.
+	MaxUploadSize int64
 }
 
 // Service runs actions against one store.

@@ -31,6 +31,8 @@ type Config struct {
 	LoginFailuresPerMinute, RequestsPerMinute int
 	// MaxEmojiFileSize bounds custom emoji images, in bytes (0: 5 MiB).
 	MaxEmojiFileSize int64
+	// MaxUploadSize bounds uploaded files, in bytes (0: 25 MiB).
+	MaxUploadSize int64
 }
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish.
@@ -56,7 +58,7 @@ func Open(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize})
+	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize})
 	// Only an empty store is written at start-up, so a read-only data
 	// directory with an organization still starts and serves reads.
 	initialized, err := svc.RealmInitialized()

@@ -85,6 +85,7 @@ func serve(args []string, stderr io.Writer) error {
 	fs.IntVar(&cfg.LoginFailuresPerMinute, "login-failures", api.DefaultLoginFailuresPerMinute, "wrong passwords or API keys allowed per client address per minute (-1: no limit)")
 	fs.IntVar(&cfg.RequestsPerMinute, "rate-limit", 0, "API requests allowed per user per minute (0: no limit)")
 	fs.Int64Var(&cfg.MaxEmojiFileSize, "max-emoji-file-size", domain.DefaultMaxEmojiFileSize, "largest custom emoji image, in bytes (MAX_EMOJI_FILE_SIZE)")
+	fs.Int64Var(&cfg.MaxUploadSize, "max-upload-size", domain.DefaultMaxUploadSize, "largest uploaded file, in bytes")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -1,0 +1,52 @@
+package api
+
+import (
+	"mime"
+	"net/http"
+	"strconv"
+
+	"lanchat/backend/domain"
+)
+
+// maxUploadBody bounds an upload request; the domain enforces the
+// configured file size within it.
+const maxUploadBody = 256 << 20
+
+func uploadFile(c *call) (J, error) {
+	up, err := c.api.svc.SaveUpload(c.user, uploadedFiles(c))
+	if err != nil {
+		return nil, err
+	}
+	return J{"uri": up.URI, "url": up.URI, "filename": up.FileName}, nil
+}
+
+// serveUpload sends a file to a user entitled to it; everyone else gets a
+// 404, as for a file that does not exist.
+func serveUpload(c *call) (J, error) {
+	path := "1/" + c.r.PathValue("dir") + "/" + c.r.PathValue("token") + "/" + c.r.PathValue("name")
+	f, err := c.api.svc.ReadUpload(c.user, path)
+	if err != nil {
+		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
+	}
+	h := c.w.Header()
+	h.Set("Content-Type", f.ContentType)
+	h.Set("Content-Length", strconv.Itoa(len(f.Data)))
+	h.Set("Cache-Control", "private, max-age=86400")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	disposition := "attachment"
+	if f.Inline {
+		disposition = "inline"
+	}
+	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.FileName}))
+	c.wrote = true
+	c.w.Write(f.Data)
+	return nil, nil
+}
+
+func listAttachments(c *call) (J, error) {
+	list, used, err := c.api.svc.Attachments(c.user)
+	if err != nil {
+		return nil, err
+	}
+	return J{"attachments": list, "upload_space_used": used}, nil
+}

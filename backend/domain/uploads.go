@@ -1,0 +1,167 @@
+package domain
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"lanchat/backend/store"
+)
+
+// DefaultMaxUploadSize is max_file_upload_size_mib's default, 25 MiB.
+const DefaultMaxUploadSize = 25 << 20
+
+// uploadDir holds uploaded files under server-chosen names.
+const uploadDir = "uploads"
+
+// safeFileName keeps a client's file name as metadata only: letters,
+// digits, dots, dashes and underscores, never a path.
+func safeFileName(name string) string {
+	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsLetter(r), unicode.IsDigit(r), r == '.', r == '-', r == '_':
+			return r
+		case r == ' ':
+			return '_'
+		}
+		return -1
+	}, name)
+	clean = strings.TrimLeft(clean, ".")
+	if clean == "" {
+		clean = "file"
+	}
+	if len(clean) > 100 {
+		clean = clean[len(clean)-100:]
+	}
+	return clean
+}
+
+// Upload is the answer to a file upload.
+type Upload struct {
+	URI      string
+	FileName string
+}
+
+// SaveUpload stores one uploaded file.
+func (s *Service) SaveUpload(actor store.User, files []UploadedFile) (Upload, error) {
+	if len(files) != 1 {
+		return Upload{}, BadRequest("You must upload exactly one file.")
+	}
+	limit := s.cfg.MaxUploadSize
+	if limit <= 0 {
+		limit = DefaultMaxUploadSize
+	}
+	f := files[0]
+	if f.Size > limit {
+		return Upload{}, BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
+	}
+	data, err := readAll(f, limit)
+	if err != nil {
+		return Upload{}, err
+	}
+	name := safeFileName(f.Name)
+	dir, token := randomHex(1), randomString(24, apiKeyAlphabet)
+	stored := filepath.Join(dir, token)
+	if err := writeFileAtomically(filepath.Join(s.cfg.DataDir, uploadDir, stored), data); err != nil {
+		return Upload{}, err
+	}
+	u := store.Upload{
+		Path: fmt.Sprintf("1/%s/%s/%s", dir, token, name), Token: token, FileName: name,
+		ContentType: http.DetectContentType(data), Size: int64(len(data)), OwnerID: actor.ID,
+		Created: s.now().Unix(), Stored: stored,
+	}
+	err = s.store.Update(func(tx *store.Tx) error { return tx.PutUpload(u) })
+	if err != nil {
+		os.Remove(filepath.Join(s.cfg.DataDir, uploadDir, stored))
+		return Upload{}, internal("save upload", err)
+	}
+	return Upload{URI: "/user_uploads/" + u.Path, FileName: name}, nil
+}
+
+// UploadAccessible is the one rule for who may fetch an upload: its owner,
+// and anyone who can see a message linking it (found through the search
+// index by the upload's unique token), so a file posted only in a private
+// stream stays there.
+func UploadAccessible(tx *store.Tx, viewer store.User, u store.Upload) bool {
+	if u.OwnerID == viewer.ID {
+		return true
+	}
+	streams := streamCache{}
+	for _, id := range tx.SearchIDs(u.Token) {
+		m, err := tx.Message(id)
+		if err != nil || !strings.Contains(m.Content, u.Path) {
+			continue
+		}
+		if _, ok := messageAccess(tx, viewer, m, streams); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ServedFile is a stored file with how to serve it.
+type ServedFile struct {
+	Data        []byte
+	ContentType string
+	FileName    string
+	Inline      bool // images show in place; everything else downloads
+}
+
+// inlineTypes are safe to show in a browser; anything else (HTML, SVG,
+// PDF, scripts) is sent as a download.
+var inlineTypes = map[string]bool{"image/png": true, "image/gif": true, "image/jpeg": true, "image/webp": true}
+
+// ReadUpload returns an upload the viewer may see; others get the same
+// answer as for a missing file.
+func (s *Service) ReadUpload(viewer store.User, path string) (ServedFile, error) {
+	var u store.Upload
+	err := s.store.View(func(tx *store.Tx) error {
+		var err error
+		if u, err = tx.Upload(path); err != nil || !UploadAccessible(tx, viewer, u) {
+			return store.ErrNotFound
+		}
+		return nil
+	})
+	if err != nil {
+		return ServedFile{}, err
+	}
+	data, err := os.ReadFile(filepath.Join(s.cfg.DataDir, uploadDir, u.Stored))
+	if err != nil {
+		return ServedFile{}, err
+	}
+	f := ServedFile{Data: data, FileName: u.FileName, ContentType: "application/octet-stream"}
+	if inlineTypes[u.ContentType] {
+		f.ContentType, f.Inline = u.ContentType, true
+	}
+	return f, nil
+}
+
+// Attachment is an upload in GET /attachments.
+type Attachment struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	PathID     string `json:"path_id"`
+	Size       int64  `json:"size"`
+	CreateTime int64  `json:"create_time"`
+	Messages   []any  `json:"messages"`
+}
+
+// Attachments lists the actor's uploads.
+func (s *Service) Attachments(actor store.User) ([]Attachment, int64, error) {
+	out := []Attachment{}
+	var used int64
+	err := s.store.View(func(tx *store.Tx) error {
+		list, err := tx.UserUploads(actor.ID)
+		for _, u := range list {
+			out = append(out, Attachment{ID: u.Token, Name: u.FileName, PathID: u.Path, Size: u.Size, CreateTime: u.Created * 1000, Messages: []any{}})
+			used += u.Size
+		}
+		return err
+	})
+	return out, used, internal("attachments", err)
+}

@@ -1,0 +1,40 @@
+package store
+
+// Upload is a file a user uploaded. Path is the public part of its URL;
+// Stored is the server-chosen file name under the data directory.
+type Upload struct {
+	Path        string `json:"path"`
+	Token       string `json:"token"` // the random path segment, a search term of linking messages
+	FileName    string `json:"file_name"`
+	ContentType string `json:"content_type"`
+	Size        int64  `json:"size"`
+	OwnerID     int64  `json:"owner_id"`
+	Created     int64  `json:"created"`
+	Stored      string `json:"stored"`
+}
+
+// PutUpload records an upload under its path.
+func (tx *Tx) PutUpload(u Upload) error { return tx.put(bucketUploads, []byte(u.Path), u) }
+
+// Upload loads an upload by its path.
+func (tx *Tx) Upload(path string) (Upload, error) {
+	var u Upload
+	err := tx.get(bucketUploads, []byte(path), &u)
+	return u, err
+}
+
+// UserUploads lists a user's uploads.
+func (tx *Tx) UserUploads(userID int64) ([]Upload, error) {
+	var out []Upload
+	c := tx.bucket(bucketUploads).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		var u Upload
+		if err := decode(v, &u); err != nil {
+			return nil, err
+		}
+		if u.OwnerID == userID {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
