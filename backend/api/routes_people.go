@@ -30,6 +30,12 @@ func (a *API) peopleRoutes() []route {
 		{method: "GET", path: "/api/v1/users/{user}/presence", auth: authUser, handle: userPresence},
 		{method: "GET", path: "/api/v1/realm/presence", auth: authUser, handle: realmPresence},
 
+		{method: "GET", path: "/api/v1/bots", auth: authUser, handle: listBots},
+		{method: "POST", path: "/api/v1/bots", auth: authUser, handle: createBot},
+		{method: "PATCH", path: "/api/v1/bots/{bot_id}", auth: authUser, handle: updateBot},
+		{method: "DELETE", path: "/api/v1/bots/{bot_id}", auth: authUser, handle: deactivateBot},
+		{method: "POST", path: "/api/v1/bots/{bot_id}/api_key/regenerate", auth: authUser, handle: regenerateBotKey},
+
 		{method: "GET", path: "/api/v1/realm/emoji", auth: authUser, handle: listRealmEmoji},
 		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, maxBody: maxEmojiBody, handle: addRealmEmoji},
 		{method: "DELETE", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, handle: deactivateRealmEmoji},

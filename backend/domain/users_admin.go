@@ -130,6 +130,11 @@ func (s *Service) SetUserActive(actor store.User, id int64, active bool) error {
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
+	return s.setActive(id, active)
+}
+
+// setActive is the one place accounts are switched on and off.
+func (s *Service) setActive(id int64, active bool) error {
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		u, err := tx.User(id)
 		if err != nil {

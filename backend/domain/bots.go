@@ -1,0 +1,133 @@
+package domain
+
+import (
+	"regexp"
+	"strings"
+
+	"lanchat/backend/store"
+)
+
+// BotObject is a bot as GET /bots shows it to its owner.
+type BotObject struct {
+	UserID    int64  `json:"user_id"`
+	FullName  string `json:"full_name"`
+	Email     string `json:"email"`
+	Username  string `json:"username"`
+	BotType   int    `json:"bot_type"`
+	IsActive  bool   `json:"is_active"`
+	APIKey    string `json:"api_key"`
+	OwnerID   int64  `json:"owner_id"`
+	AvatarURL string `json:"avatar_url"`
+}
+
+func botObject(u store.User) BotObject {
+	return BotObject{UserID: u.ID, FullName: u.FullName, Email: u.Email, Username: u.Email, BotType: u.BotType,
+		IsActive: u.IsActive, APIKey: u.APIKey, OwnerID: u.BotOwnerID, AvatarURL: AvatarURL(u)}
+}
+
+// Bots lists the actor's own bots (deactivated included), with their keys.
+func (s *Service) Bots(actor store.User) ([]BotObject, error) {
+	out := []BotObject{}
+	err := s.store.View(func(tx *store.Tx) error {
+		users, err := tx.Users()
+		for _, u := range users {
+			if u.IsBot() && u.BotOwnerID == actor.ID {
+				out = append(out, botObject(u))
+			}
+		}
+		return err
+	})
+	return out, internal("list bots", err)
+}
+
+var shortNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
+
+// CreateBot makes a generic or incoming-webhook bot owned by the actor,
+// with the address <short_name>-bot@<the owner's domain>.
+func (s *Service) CreateBot(actor store.User, fullName, shortName string, botType int) (BotObject, error) {
+	if actor.Role == store.RoleGuest || actor.IsBot() {
+		return BotObject{}, BadRequest("Insufficient permission")
+	}
+	if botType != store.BotGeneric && botType != store.BotIncomingWebhook {
+		return BotObject{}, BadRequest("Invalid bot type")
+	}
+	shortName = strings.ToLower(strings.TrimSpace(shortName))
+	if !shortNamePattern.MatchString(shortName) {
+		return BotObject{}, BadRequest("Bad name or username")
+	}
+	_, domain, _ := strings.Cut(actor.Email, "@")
+	var bot store.User
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		var err error
+		bot, err = s.createUser(tx, NewUser{Email: shortName + "-bot@" + domain, FullName: fullName, Role: store.RoleMember,
+			BotType: botType, BotOwnerID: actor.ID})
+		if err != nil {
+			return nil, err
+		}
+		person, err := ToMap(userObject(bot, bot, map[int64]string{actor.ID: actor.Email}))
+		if err != nil {
+			return nil, err
+		}
+		delete(person, "delivery_email")
+		return s.realmUserEvent(tx, "add", person)
+	})
+	return botObject(bot), internal("create bot", err)
+}
+
+// botAction loads a bot its owner or an administrator may change.
+func botAction(tx *store.Tx, actor store.User, id int64) (store.User, error) {
+	bot, err := tx.User(id)
+	if err != nil || !bot.IsBot() {
+		return store.User{}, BadRequest("No such bot")
+	}
+	if bot.BotOwnerID != actor.ID && !isAdmin(actor) {
+		return store.User{}, BadRequest("Insufficient permission")
+	}
+	return bot, nil
+}
+
+// UpdateBot renames a bot.
+func (s *Service) UpdateBot(actor store.User, id int64, fullName string) error {
+	return internal("update bot", s.update(func(tx *store.Tx) (func(), error) {
+		bot, err := botAction(tx, actor, id)
+		if err != nil {
+			return nil, err
+		}
+		name := strings.TrimSpace(fullName)
+		if err := validateFullName(name); err != nil {
+			return nil, err
+		}
+		bot.FullName = name
+		if err := tx.PutUser(bot); err != nil {
+			return nil, err
+		}
+		return s.realmUserEvent(tx, "update", map[string]any{"user_id": bot.ID, "full_name": name})
+	}))
+}
+
+// DeactivateBot turns a bot off; its key stops working at once.
+func (s *Service) DeactivateBot(actor store.User, id int64) error {
+	err := s.store.View(func(tx *store.Tx) error {
+		_, err := botAction(tx, actor, id)
+		return err
+	})
+	if err != nil {
+		return internal("deactivate bot", err)
+	}
+	return s.setActive(id, false)
+}
+
+// RegenerateBotKey gives a bot a new API key; the old one stops working.
+func (s *Service) RegenerateBotKey(actor store.User, id int64) (string, error) {
+	var key string
+	err := s.store.Update(func(tx *store.Tx) error {
+		bot, err := botAction(tx, actor, id)
+		if err != nil {
+			return err
+		}
+		bot.APIKey = newAPIKey()
+		key = bot.APIKey
+		return tx.PutUser(bot)
+	})
+	return key, internal("regenerate bot key", err)
+}
