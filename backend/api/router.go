@@ -25,8 +25,9 @@ const defaultMaxBody = 1 << 20
 type auth int
 
 const (
-	authNone auth = iota // public, such as server_settings
-	authUser             // HTTP Basic with email and API key
+	authNone    auth = iota // public, such as server_settings
+	authUser                // HTTP Basic with email and API key, or a session cookie
+	authWebhook             // ?api_key=KEY, or HTTP Basic
 )
 
 // route is one row of the route table.
@@ -165,14 +166,14 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	c := &call{api: a, r: r, w: w}
 	addr := clientAddress(r)
-	if rt.auth == authUser || rt.login {
+	if rt.auth != authNone || rt.login {
 		if wait, blocked := a.failures.check(addr, false); blocked {
 			writeError(w, r, rateLimited(w, wait))
 			return
 		}
 	}
-	if rt.auth == authUser {
-		u, err := a.authenticate(r)
+	if rt.auth != authNone {
+		u, err := a.authenticate(r, rt.auth)
 		if err != nil {
 			a.countFailure(addr, err)
 			writeError(w, r, err)
@@ -207,11 +208,17 @@ func (a *API) countFailure(addr string, err error) {
 	}
 }
 
-// authenticate resolves HTTP Basic credentials (API clients) or a session
-// cookie (the web UI) to an active account.
-func (a *API) authenticate(r *http.Request) (store.User, error) {
+// authenticate resolves HTTP Basic credentials (API clients), a webhook's
+// api_key parameter, or a session cookie (the web UI) to an active account.
+func (a *API) authenticate(r *http.Request, kind auth) (store.User, error) {
 	if email, key, ok := basicAuth(r); ok {
 		return a.svc.Authenticate(email, key)
+	}
+	if kind == authWebhook {
+		if key := r.URL.Query().Get("api_key"); key != "" {
+			return a.svc.AuthenticateKey(key)
+		}
+		return store.User{}, domain.ErrNoAuth
 	}
 	if u, present, err := a.sessionAuth(r); present {
 		return u, err

@@ -36,6 +36,8 @@ func (a *API) peopleRoutes() []route {
 		{method: "DELETE", path: "/api/v1/bots/{bot_id}", auth: authUser, handle: deactivateBot},
 		{method: "POST", path: "/api/v1/bots/{bot_id}/api_key/regenerate", auth: authUser, handle: regenerateBotKey},
 
+		{method: "POST", path: "/api/v1/external/{integration}", auth: authWebhook, maxBody: maxWebhookBody, handle: webhook},
+
 		{method: "GET", path: "/api/v1/realm/emoji", auth: authUser, handle: listRealmEmoji},
 		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, maxBody: maxEmojiBody, handle: addRealmEmoji},
 		{method: "DELETE", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, handle: deactivateRealmEmoji},

@@ -1,0 +1,83 @@
+package api_test
+
+import (
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"lanchat/backend/apitest"
+)
+
+// hook posts a JSON payload to an integration's URL.
+func hook(c *apitest.Client, path, body string, header http.Header) *apitest.Response {
+	saved := c.Header
+	c.Header = header
+	defer func() { c.Header = saved }()
+	return c.Do("POST", path, "application/json", strings.NewReader(body))
+}
+
+func lastMessage(t *testing.T, c *apitest.Client, narrow string) map[string]any {
+	t.Helper()
+	msgs := c.Get("/api/v1/messages", apitest.Form{"anchor": "newest", "num_before": 1, "num_after": 0, "narrow": narrow, "apply_markdown": false}).OK().List("messages")
+	if len(msgs) == 0 {
+		t.Fatalf("no message in %s", narrow)
+	}
+	return msgs[0].(map[string]any)
+}
+
+func TestHelloWorldWebhook(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.Login("admin@example.com")
+	key := s.Login("webhook-bot@example.com").Key()
+	anon := s.Anonymous()
+	payload := `{"featured_title": "Lanchat", "featured_url": "https://lanchat.example/"}`
+
+	if res := hook(anon, "/api/v1/external/helloworld?api_key="+key+"&stream=general", payload, nil).OK(); res.Body["msg"] != "" {
+		t.Errorf("answer %s", res.Raw)
+	}
+	m := lastMessage(t, admin, `[["stream","general"]]`)
+	want := "Hello! I am happy to be here! :smile:\nThe Wikipedia featured article for today is **[Lanchat](https://lanchat.example/)**"
+	if m["subject"] != "Hello World" || m["content"] != want || m["sender_email"] != "webhook-bot@example.com" {
+		t.Errorf("stream message %v", m)
+	}
+	// A stream by ID and a chosen topic.
+	hook(anon, "/api/v1/external/helloworld?api_key="+key+"&stream=1&topic=greetings", payload, nil).OK()
+	if m := lastMessage(t, admin, `[["stream","general"]]`); m["subject"] != "greetings" {
+		t.Errorf("topic %v", m["subject"])
+	}
+	// No stream: a private message to the bot's owner.
+	hook(anon, "/api/v1/external/helloworld?api_key="+key, payload, nil).OK()
+	if m := lastMessage(t, admin, `[["pm-with","webhook-bot@example.com"]]`); m["content"] != want {
+		t.Errorf("private message %v", m)
+	}
+	// An unknown stream: success for the caller, a note for the owner.
+	hook(anon, "/api/v1/external/helloworld?api_key="+key+"&stream=nowhere", payload, nil).OK()
+	if m := lastMessage(t, admin, `[["pm-with","webhook-bot@example.com"]]`); !strings.Contains(m["content"].(string), "does not exist") {
+		t.Errorf("owner's note %v", m["content"])
+	}
+	// HTTP Basic works too.
+	bot := s.As("webhook-bot@example.com", key)
+	hook(bot, "/api/v1/external/helloworld?stream=general", payload, nil).OK()
+
+	hook(anon, "/api/v1/external/helloworld?stream=general", payload, nil).Fails(401, "UNAUTHORIZED")
+	hook(anon, "/api/v1/external/helloworld?api_key=wrong&stream=general", payload, nil).Fails(401, "INVALID_API_KEY")
+	if res := hook(anon, "/api/v1/external/helloworld?api_key="+key+"&stream=general", `{"featured_title": "x"}`, nil).Fails(400, "BAD_REQUEST"); !strings.Contains(res.Msg(), "featured_url") {
+		t.Errorf("missing key msg %q", res.Msg())
+	}
+	hook(anon, "/api/v1/external/nosuch?api_key="+key, payload, nil).Fails(400, "BAD_REQUEST")
+}
+
+func TestGiteaWebhookEndToEnd(t *testing.T) {
+	s := apitest.Start(t)
+	key := s.Login("webhook-bot@example.com").Key()
+	body, err := os.ReadFile("../integrations/testdata/gitea_push.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook(s.Anonymous(), "/api/v1/external/gitea?api_key="+key+"&stream=general", string(body), http.Header{"X-Gitea-Event": {"push"}}).OK()
+	m := lastMessage(t, s.Login("alice@example.com"), `[["stream","general"]]`)
+	if m["subject"] != "ops/infra / main" || !strings.HasPrefix(m["content"].(string), "**alice** pushed [2 commits]") {
+		t.Errorf("gitea message %v", m)
+	}
+}

@@ -1,0 +1,85 @@
+package domain
+
+import (
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"lanchat/backend/integrations"
+	"lanchat/backend/store"
+)
+
+// AuthenticateKey resolves an API key alone (webhook URLs carry only the
+// key) to an active account, comparing every key in constant time.
+func (s *Service) AuthenticateKey(key string) (store.User, error) {
+	var found store.User
+	err := s.store.View(func(tx *store.Tx) error {
+		users, err := tx.Users()
+		for _, u := range users {
+			if subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(key)) == 1 {
+				found = u
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return store.User{}, internal("authenticate key", err)
+	}
+	if found.ID == 0 {
+		return store.User{}, ErrBadKey
+	}
+	if !found.IsActive {
+		return store.User{}, ErrInactive
+	}
+	return found, nil
+}
+
+// WebhookCall is one incoming webhook request.
+type WebhookCall struct {
+	Integration string
+	Request     integrations.Request
+	Stream      string // name, or digits for an ID; empty: tell the bot's owner privately
+	Topic       string // empty: the integration's choice, then its default
+}
+
+// Webhook converts a payload with its integration and sends the message as
+// the bot. A stream that does not exist is not the caller's error (as in
+// Zulip): the bot's owner is told privately instead.
+func (s *Service) Webhook(bot store.User, call WebhookCall) error {
+	integration, ok := integrations.Lookup(call.Integration)
+	if !ok {
+		return BadRequest("Unknown integration '%s'", call.Integration)
+	}
+	msg, err := integration.Convert(call.Request)
+	if errors.Is(err, integrations.ErrPayload) {
+		return BadRequest("%s", err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	topic := call.Topic
+	if topic == "" {
+		topic = msg.Topic
+	}
+	if topic == "" {
+		topic = integration.DefaultTopic
+	}
+	client := "Zulip" + call.Integration + "Webhook"
+	owner := strconv.FormatInt(bot.BotOwnerID, 10)
+	if bot.BotOwnerID == 0 {
+		owner = strconv.FormatInt(bot.ID, 10)
+	}
+	if call.Stream == "" {
+		_, err := s.SendMessage(bot, OutgoingMessage{Type: "private", To: []string{owner}, Content: msg.Content, Client: client})
+		return err
+	}
+	_, err = s.SendMessage(bot, OutgoingMessage{Type: "stream", Stream: call.Stream, Topic: topic, Content: msg.Content, Client: client})
+	var de *Error
+	if errors.As(err, &de) && de.Code == CodeStreamDoesNotExist {
+		note := fmt.Sprintf("Your bot `%s` tried to send a message to stream #**%s**, but that stream does not exist. "+
+			"Create it, or fix the bot's webhook URL.", bot.Email, call.Stream)
+		_, err = s.SendMessage(bot, OutgoingMessage{Type: "private", To: []string{owner}, Content: note, Client: client})
+	}
+	return err
+}

@@ -1,0 +1,70 @@
+// Package integrations turns third-party webhook payloads into chat
+// messages. Each integration lives in its own file and is a pure function
+// of the request; sending is the domain's job.
+package integrations
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+)
+
+// Request is what an integration sees of an incoming webhook call.
+type Request struct {
+	Body   []byte
+	Header http.Header
+	Query  url.Values
+}
+
+// Message is an integration's output; an empty Topic means the
+// integration's default.
+type Message struct {
+	Topic   string
+	Content string
+}
+
+// Integration is one registered webhook.
+type Integration struct {
+	Name         string
+	DefaultTopic string
+	Convert      func(Request) (Message, error)
+}
+
+// ErrPayload marks payloads an integration cannot use; the message says
+// what is wrong.
+var ErrPayload = errors.New("bad payload")
+
+func payloadError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrPayload, fmt.Sprintf(format, args...))
+}
+
+var registry = map[string]Integration{}
+
+func register(i Integration) { registry[i.Name] = i }
+
+// Lookup finds an integration by the name in its URL.
+func Lookup(name string) (Integration, bool) {
+	i, ok := registry[name]
+	return i, ok
+}
+
+// Names lists the registered integrations.
+func Names() []string {
+	var out []string
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// decode reads a JSON body into v.
+func decode(r Request, v any) error {
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		return payloadError("Malformed JSON")
+	}
+	return nil
+}
