@@ -150,20 +150,7 @@ func (*linkifierTransformer) Transform(doc *ast.Document, reader text.Reader, pc
 		return
 	}
 	source := reader.Source()
-	var texts []*ast.Text
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n.Kind() {
-		case ast.KindCodeSpan, ast.KindLink, ast.KindAutoLink, ast.KindCodeBlock, ast.KindFencedCodeBlock, KindMathBlock:
-			return ast.WalkSkipChildren, nil
-		}
-		if t, ok := n.(*ast.Text); ok {
-			texts = append(texts, t)
-		}
-		return ast.WalkContinue, nil
-	})
+	texts := proseTexts(doc)
 	for _, t := range texts {
 		seg := t.Segment
 		matches := links.find(string(seg.Value(source)))

@@ -132,13 +132,7 @@ func (r *chatRenderer) mathBlock(w util.BufWriter, source []byte, node ast.Node,
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	var tex bytes.Buffer
-	lines := node.Lines()
-	for i := range lines.Len() {
-		seg := lines.At(i)
-		tex.Write(seg.Value(source))
-	}
-	write(w, `<p><span class="katex-display">`, katex(bytes.TrimSpace(tex.Bytes())), "</span></p>\n")
+	write(w, `<p><span class="katex-display">`, katex(bytes.TrimSpace(blockText(node, source))), "</span></p>\n")
 	return ast.WalkSkipChildren, nil
 }
 
@@ -248,12 +242,7 @@ func (r *chatRenderer) code(w util.BufWriter, source []byte, node ast.Node, ente
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	var body bytes.Buffer
-	lines := node.Lines()
-	for i := range lines.Len() {
-		seg := lines.At(i)
-		body.Write(seg.Value(source))
-	}
+	body := string(blockText(node, source))
 	language := ""
 	if fenced, ok := node.(*ast.FencedCodeBlock); ok {
 		language = string(fenced.Language(source))
@@ -269,9 +258,9 @@ func (r *chatRenderer) code(w util.BufWriter, source []byte, node ast.Node, ente
 	}
 	w.WriteString("><pre><span></span><code>")
 	if lexer == nil || language == "" {
-		w.WriteString(escape(body.String()))
-	} else if err := highlight(w, lexer, body.String()); err != nil {
-		w.WriteString(escape(body.String()))
+		w.WriteString(escape(body))
+	} else if err := highlight(w, lexer, body); err != nil {
+		w.WriteString(escape(body))
 	}
 	w.WriteString("</code></pre></div>\n")
 	return ast.WalkSkipChildren, nil

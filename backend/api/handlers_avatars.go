@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 
 	"lanchat/backend/domain"
 )
@@ -13,14 +12,8 @@ func avatar(c *call) (J, error) {
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
-	h := c.w.Header()
-	h.Set("Content-Type", ctype)
-	h.Set("Content-Length", strconv.Itoa(len(data)))
-	// The URL carries the version, so a new avatar is a new URL.
-	h.Set("Cache-Control", "private, max-age=86400")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-	c.wrote = true
-	c.w.Write(data)
+	// The URL carries the version, so caching is safe: a new avatar is a new URL.
+	writeFile(c, ctype, data, map[string]string{"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox"})
 	return nil, nil
 }
 

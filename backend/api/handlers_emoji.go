@@ -3,7 +3,6 @@ package api
 import (
 	"io"
 	"net/http"
-	"strconv"
 
 	"lanchat/backend/domain"
 )
@@ -46,11 +45,6 @@ func emojiImage(c *call) (J, error) {
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
-	h := c.w.Header()
-	h.Set("Content-Type", ctype)
-	h.Set("Content-Length", strconv.Itoa(len(data)))
-	h.Set("Cache-Control", "private, max-age=86400")
-	c.wrote = true
-	c.w.Write(data)
+	writeFile(c, ctype, data, nil)
 	return nil, nil
 }

@@ -3,7 +3,6 @@ package api
 import (
 	"mime"
 	"net/http"
-	"strconv"
 
 	"lanchat/backend/domain"
 )
@@ -28,18 +27,14 @@ func serveUpload(c *call) (J, error) {
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
-	h := c.w.Header()
-	h.Set("Content-Type", f.ContentType)
-	h.Set("Content-Length", strconv.Itoa(len(f.Data)))
-	h.Set("Cache-Control", "private, max-age=86400")
-	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	disposition := "attachment"
 	if f.Inline {
 		disposition = "inline"
 	}
-	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.FileName}))
-	c.wrote = true
-	c.w.Write(f.Data)
+	writeFile(c, f.ContentType, f.Data, map[string]string{
+		"Content-Security-Policy": "default-src 'none'; sandbox",
+		"Content-Disposition":     mime.FormatMediaType(disposition, map[string]string{"filename": f.FileName}),
+	})
 	return nil, nil
 }
 

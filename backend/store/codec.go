@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -113,4 +114,19 @@ func each[T any](tx *Tx, bucket []byte, fn func(T) bool) error {
 		}
 	}
 	return nil
+}
+
+// scanPrefix decodes, in key order, every value whose key starts with
+// prefix.
+func scanPrefix[T any](tx *Tx, bucket, prefix []byte) ([]T, error) {
+	var out []T
+	c := tx.bucket(bucket).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var rec T
+		if err := decode(v, &rec); err != nil {
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+	return out, nil
 }

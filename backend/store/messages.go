@@ -217,17 +217,7 @@ func prefixEnd(prefix []byte) []byte {
 
 // StreamTopics lists a stream's topics.
 func (tx *Tx) StreamTopics(streamID int64) ([]Topic, error) {
-	var out []Topic
-	prefix := itob(streamID)
-	c := tx.bucket(bucketTopics).Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var t Topic
-		if err := decode(v, &t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return scanPrefix[Topic](tx, bucketTopics, itob(streamID))
 }
 
 // conversationKey names a recipient: a stream, or a set of users.

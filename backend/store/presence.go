@@ -1,7 +1,5 @@
 package store
 
-import "bytes"
-
 // Presence is one client's last report of a user's activity.
 type Presence struct {
 	UserID    int64  `json:"user_id"`
@@ -21,17 +19,7 @@ func (tx *Tx) PutPresence(p Presence) error {
 
 // UserPresence lists a user's clients' reports.
 func (tx *Tx) UserPresence(userID int64) ([]Presence, error) {
-	var out []Presence
-	prefix := itob(userID)
-	c := tx.bucket(bucketPresence).Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var p Presence
-		if err := decode(v, &p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
+	return scanPrefix[Presence](tx, bucketPresence, itob(userID))
 }
 
 // AllPresence lists every report.

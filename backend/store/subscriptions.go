@@ -51,17 +51,7 @@ func (tx *Tx) PutSubscription(s Subscription) error {
 // UserSubscriptions lists every subscription row of a user, active or not,
 // in stream ID order.
 func (tx *Tx) UserSubscriptions(userID int64) ([]Subscription, error) {
-	var out []Subscription
-	prefix := itob(userID)
-	c := tx.bucket(bucketSubscriptions).Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var s Subscription
-		if err := decode(v, &s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
+	return scanPrefix[Subscription](tx, bucketSubscriptions, itob(userID))
 }
 
 // StreamSubscriberIDs lists the active subscribers of a stream in ID order.

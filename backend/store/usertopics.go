@@ -1,7 +1,5 @@
 package store
 
-import "bytes"
-
 // Visibility policies of a user's topic, with Zulip's numbers.
 const (
 	TopicInherit  = 0
@@ -41,15 +39,5 @@ func (tx *Tx) PutUserTopic(userID int64, t UserTopic) error {
 
 // UserTopics lists a user's topic settings.
 func (tx *Tx) UserTopics(userID int64) ([]UserTopic, error) {
-	var out []UserTopic
-	prefix := itob(userID)
-	c := tx.bucket(bucketUserTopics).Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var t UserTopic
-		if err := decode(v, &t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return scanPrefix[UserTopic](tx, bucketUserTopics, itob(userID))
 }
