@@ -183,20 +183,7 @@ func safeURL(dest string) bool {
 
 // link renders a markdown link; an unsafe one shows its text only.
 func (r *chatRenderer) link(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	n := node.(*ast.Link)
-	dest := string(n.Destination)
-	if !safeURL(dest) {
-		return ast.WalkContinue, nil
-	}
-	if entering {
-		write(w, `<a href="`, attr(dest), `">`)
-		if n.FirstChild() == nil {
-			w.WriteString(escape(dest)) // empty text shows the address
-		}
-	} else {
-		w.WriteString("</a>")
-	}
-	return ast.WalkContinue, nil
+	return linkTo(w, string(node.(*ast.Link).Destination), node, entering)
 }
 
 func (r *chatRenderer) autoLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -220,14 +207,18 @@ func (r *chatRenderer) autoLink(w util.BufWriter, source []byte, node ast.Node, 
 // image renders ![alt](url) as a link to the image: clients show previews
 // of image links themselves.
 func (r *chatRenderer) image(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	n := node.(*ast.Image)
-	dest := string(n.Destination)
+	return linkTo(w, string(node.(*ast.Image).Destination), node, entering)
+}
+
+// linkTo wraps node's children in a link to dest when dest is safe; an
+// empty link shows its address.
+func linkTo(w util.BufWriter, dest string, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !safeURL(dest) {
 		return ast.WalkContinue, nil
 	}
 	if entering {
 		write(w, `<a href="`, attr(dest), `">`)
-		if n.FirstChild() == nil {
+		if node.FirstChild() == nil {
 			w.WriteString(escape(dest))
 		}
 	} else {
