@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -131,4 +132,48 @@ func rss(pid int) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no VmRSS for pid %d", pid)
+}
+
+// SustainedSends measures sends per second while pollers long-poll without
+// pause, each receiving every message.
+func SustainedSends(srv *Server, pollers, senders int, d time.Duration) (Latencies, error) {
+	c, err := Login(srv.URL, "bob@example.com")
+	if err != nil {
+		return Latencies{}, err
+	}
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range pollers {
+		var reg struct {
+			QueueID     string `json:"queue_id"`
+			LastEventID int64  `json:"last_event_id"`
+		}
+		if err := c.call("POST", "/api/v1/register", url.Values{"event_types": {`["message"]`}, "fetch_event_types": {"[]"}}, &reg); err != nil {
+			return Latencies{}, err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			last := reg.LastEventID
+			for !stop.Load() {
+				var res struct {
+					Events []struct {
+						ID int64 `json:"id"`
+					} `json:"events"`
+				}
+				if c.call("GET", "/api/v1/events", url.Values{"queue_id": {reg.QueueID}, "last_event_id": {strconv.FormatInt(last, 10)}}, &res) != nil {
+					return
+				}
+				for _, e := range res.Events {
+					last = max(last, e.ID)
+				}
+			}
+		}()
+	}
+	l, err := Sends(srv, senders, d)
+	stop.Store(true)
+	// One more message wakes every poller so it sees the stop.
+	c.call("POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"done"}, "content": {"done"}}, nil)
+	wg.Wait()
+	return l, err
 }

@@ -72,10 +72,17 @@ func run(binary string, messages int, workDir, out string, d time.Duration, send
 			return err
 		}
 		l, err := bench.Delivery(srv, pollers.n, 10)
-		srv.Stop()
 		if err != nil {
+			srv.Stop()
 			return fmt.Errorf("delivery to %d pollers: %w", pollers.n, err)
 		}
+		sustained, err := bench.SustainedSends(srv, pollers.n, 10, d)
+		srv.Stop()
+		if err != nil {
+			return fmt.Errorf("sends with %d pollers: %w", pollers.n, err)
+		}
+		r.Add(fmt.Sprintf("sustained sends, 10 senders, %d long-pollers receiving each", pollers.n), sustained, "sends/s", "", "")
+		log.Printf("sustained sends with %d pollers: %.0f/s", pollers.n, sustained.PerSecond)
 		// Answering n polls takes at least n no-op requests' time on these cores.
 		floor := time.Duration(float64(pollers.n) / noop.PerSecond * float64(time.Second))
 		r.Add(fmt.Sprintf("send request → delivery, %d long-polling clients", pollers.n), l, "", pollers.target,
