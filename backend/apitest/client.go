@@ -30,6 +30,9 @@ func (f Form) values() url.Values {
 	return v
 }
 
+// Encode is the form as a urlencoded body or query string.
+func (f Form) Encode() string { return f.values().Encode() }
+
 // Client sends requests to a test server as one user.
 type Client struct {
 	t          testing.TB

@@ -81,7 +81,8 @@ func run(binary string, messages int, workDir, out string, d time.Duration, send
 		if err != nil {
 			return fmt.Errorf("sends with %d pollers: %w", pollers.n, err)
 		}
-		r.Add(fmt.Sprintf("sustained sends, 10 senders, %d long-pollers receiving each", pollers.n), sustained, "sends/s", "", "")
+		r.Add(fmt.Sprintf("sustained sends, 10 senders, %d long-pollers receiving each", pollers.n), sustained, "sends/s", "",
+			fmt.Sprintf("bound: every send is %d answers, so at most %.0f sends/s at the no-op rate", pollers.n, noop.PerSecond/float64(pollers.n)))
 		log.Printf("sustained sends with %d pollers: %.0f/s", pollers.n, sustained.PerSecond)
 		// Answering n polls takes at least n no-op requests' time on these cores.
 		floor := time.Duration(float64(pollers.n) / noop.PerSecond * float64(time.Second))
