@@ -67,7 +67,7 @@ func (s *Service) Messages(viewer store.User, q HistoryQuery) (HistoryResult, er
 			return err
 		}
 		w := &historyWalk{tx: tx, viewer: viewer, narrow: n, streams: streamCache{}}
-		viewer := newMessageViewer(tx, viewOptions{applyMarkdown: q.ApplyMarkdown}, s.topicLinks)
+		mv := newMessageViewer(tx, viewOptions{applyMarkdown: q.ApplyMarkdown}, s.topicLinks)
 		var found []hit
 		if q.MessageIDs != nil {
 			found = w.exactly(q.MessageIDs)
@@ -81,7 +81,7 @@ func (s *Service) Messages(viewer store.User, q HistoryQuery) (HistoryResult, er
 		}
 		res.Messages = make([]MessageObject, 0, len(found))
 		for _, h := range found {
-			o := viewer.view(h.msg, h.flags, true)
+			o := mv.view(h.msg, h.flags, true)
 			if len(n.searchWords) > 0 {
 				content, subject := highlight(o.Content, n.searchWords), highlight(htmlEscape(h.msg.Topic), n.searchWords)
 				o.MatchContent, o.MatchSubject = &content, &subject

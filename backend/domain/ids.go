@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 )
@@ -23,14 +22,3 @@ func sortedUnique(ids []int64) []int64 {
 }
 
 func itoa(id int64) string { return strconv.FormatInt(id, 10) }
-
-// ToMap turns a wire struct into a JSON object, to add fields beside it or
-// remove some before sending.
-func ToMap(v any) (map[string]any, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var out map[string]any
-	return out, json.Unmarshal(data, &out)
-}

@@ -226,10 +226,7 @@ func updateMentionFlags(tx *store.Tx, m store.Message, r rendered) error {
 	if err != nil {
 		return err
 	}
-	fresh, err := recipientFlags(tx, sender, holders, r, true)
-	if err != nil {
-		return err
-	}
+	fresh := recipientFlags(tx, sender, holders, r, true)
 	const mentionBits = store.AnyMention
 	for uid, f := range fresh {
 		old, ok := tx.Flags(uid, m.ID)

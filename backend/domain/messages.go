@@ -148,10 +148,7 @@ func (s *Service) storeMessage(tx *store.Tx, sender store.User, target messageTa
 	if m.RecipientID, err = tx.RecipientID(target.stream.ID, target.userIDs); err != nil {
 		return store.Message{}, nil, err
 	}
-	flags, err := recipientFlags(tx, sender, recipients, r, readBySender)
-	if err != nil {
-		return store.Message{}, nil, err
-	}
+	flags := recipientFlags(tx, sender, recipients, r, readBySender)
 	for uid := range s.alertWords.alerted(content, recipients) {
 		if uid != sender.ID {
 			flags[uid] |= store.FlagHasAlertWord
@@ -244,7 +241,7 @@ func userByRef(tx *store.Tx, ref string) (store.User, error) {
 
 // recipientFlags gives each recipient their initial flags: mentions from the
 // rendering, and the sender's own copy read unless asked otherwise.
-func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rendered, readBySender bool) (map[int64]store.Flags, error) {
+func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rendered, readBySender bool) map[int64]store.Flags {
 	mentioned := map[int64]bool{}
 	for _, id := range r.MentionedUserIDs {
 		mentioned[id] = true
@@ -280,5 +277,5 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 		own |= store.FlagRead
 	}
 	flags[sender.ID] = own
-	return flags, nil
+	return flags
 }

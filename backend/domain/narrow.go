@@ -177,7 +177,7 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 				n.consider(plan{rng: rangePtr(store.AllMessagesRange()), cost: 90})
 			}
 			m = func(msg store.Message, _ store.Flags) bool {
-				return !msg.IsPrivate() && n.streamIsPublic(tx, msg.StreamID)
+				return !msg.IsPrivate() && streamIsPublic(tx, msg.StreamID)
 			}
 		case "topic", "subject":
 			if !t.Negated {
@@ -285,7 +285,7 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 
 func rangePtr(r store.Range) *store.Range { return &r }
 
-func (n *Narrow) streamIsPublic(tx *store.Tx, streamID int64) bool {
+func streamIsPublic(tx *store.Tx, streamID int64) bool {
 	st, err := tx.Stream(streamID)
 	return err == nil && !st.InviteOnly
 }

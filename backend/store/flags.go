@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // Flags is one user's state on one message, as a bit set.
@@ -207,10 +209,7 @@ func (tx *Tx) Scan(r Range, anchor int64, descending bool, fn func(id int64) boo
 	}
 }
 
-func step(c interface {
-	Next() ([]byte, []byte)
-	Prev() ([]byte, []byte)
-}, descending bool) []byte {
+func step(c *bolt.Cursor, descending bool) []byte {
 	if descending {
 		k, _ := c.Prev()
 		return k

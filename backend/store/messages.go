@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strings"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // Message is one chat message with its raw and rendered content. Per-user
@@ -182,11 +184,7 @@ func (tx *Tx) refreshTopic(streamID int64, topic string) error {
 }
 
 // lastWithPrefix positions c on the last key with the prefix.
-func lastWithPrefix(c interface {
-	Seek([]byte) ([]byte, []byte)
-	Prev() ([]byte, []byte)
-	Last() ([]byte, []byte)
-}, prefix []byte) []byte {
+func lastWithPrefix(c *bolt.Cursor, prefix []byte) []byte {
 	end := prefixEnd(prefix)
 	var k []byte
 	if end == nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // maxTermLength keeps pathological "words" (base64 blobs, long URLs) from
@@ -32,13 +33,11 @@ func SearchTerms(text string) []string {
 }
 
 func truncateUTF8(s string, n int) string {
-	for n > 0 && n < len(s) && !utf8Start(s[n]) {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
 		n--
 	}
 	return s[:n]
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // SearchIDs returns, ascending, the IDs of messages whose content or topic
 // has a word starting with each of the query's words (all of them must
