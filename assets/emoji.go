@@ -2,16 +2,19 @@ package assets
 
 import (
 	_ "embed"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
+//go:generate go run ./internal/genemoji -in /tmp/emoji/node_modules/emoji-datasource/emoji.json -out emoji.txt
+
 //go:embed emoji.txt
 var emojiTable string
 
-// Emoji is one Unicode emoji: its code in Zulip's form (lower-case hex
-// code points joined by "-", without the FE0F variation selector) and its
+// Emoji is one Unicode emoji: its code in Zulip's form (lower-case hex code
+// points joined by "-", without the FE0F variation selector) and its
 // canonical name.
 type Emoji struct {
 	Code string
@@ -19,12 +22,11 @@ type Emoji struct {
 }
 
 var (
-	byName     = map[string]Emoji{}
-	byCode     = map[string]Emoji{}
-	bySequence = map[string]Emoji{} // the emoji's characters, with and without FE0F
-	names      []string
-	starts     = map[rune]bool{} // first runes of every sequence
-	maxSeqLen  int
+	byName      = map[string]Emoji{}
+	byCode      = map[string]Emoji{}
+	names       []string
+	bases       = map[rune]bool{} // code points an emoji element can start with
+	textDefault = map[rune]bool{} // shown as text unless FE0F follows
 )
 
 func init() {
@@ -32,44 +34,30 @@ func init() {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		codes, nameList, _ := strings.Cut(line, "\t")
+		code, nameList, _ := strings.Cut(line, "\t")
 		aliases := strings.Fields(nameList)
 		if len(aliases) == 0 {
 			continue
 		}
-		e := Emoji{Code: strings.ReplaceAll(strings.ReplaceAll(codes, "-fe0f", ""), "fe0f-", ""), Name: aliases[0]}
-		byCode[e.Code] = e
+		code, text := strings.CutSuffix(code, "*")
+		e := Emoji{Code: code, Name: aliases[0]}
+		byCode[code] = e
 		for _, n := range aliases {
 			if _, taken := byName[n]; !taken {
 				byName[n] = e
 				names = append(names, n)
 			}
 		}
-		seq := sequence(codes)
-		for _, s := range []string{seq, strings.ReplaceAll(seq, "\uFE0F", "")} {
-			if s == "" {
-				continue
+		for _, element := range strings.Split(code, "-200d-") {
+			hex, _, _ := strings.Cut(element, "-")
+			if r, err := strconv.ParseUint(hex, 16, 32); err == nil {
+				bases[rune(r)] = true
+				if text {
+					textDefault[rune(r)] = true
+				}
 			}
-			if _, taken := bySequence[s]; !taken {
-				bySequence[s] = e
-			}
-			r, _ := utf8.DecodeRuneInString(s)
-			starts[r] = true
-			maxSeqLen = max(maxSeqLen, len(s))
 		}
 	}
-}
-
-func sequence(codes string) string {
-	var b strings.Builder
-	for _, hex := range strings.Split(codes, "-") {
-		n, err := strconv.ParseUint(hex, 16, 32)
-		if err != nil {
-			return ""
-		}
-		b.WriteRune(rune(n))
-	}
-	return b.String()
 }
 
 // EmojiByName finds an emoji by any of its names (":smile:" without colons).
@@ -78,37 +66,131 @@ func EmojiByName(name string) (Emoji, bool) {
 	return e, ok
 }
 
-// EmojiByCode finds an emoji by its code, e.g. "1f604".
+// EmojiByCode finds an emoji by its code, e.g. "1f642".
 func EmojiByCode(code string) (Emoji, bool) {
 	e, ok := byCode[code]
 	return e, ok
 }
 
-// EmojiNames lists every name, for autocomplete.
-func EmojiNames() []string { return names }
+// EmojiNameByCodepoint is the canonical name of the emoji with code cp
+// (e.g. "1f642" or "1f1fa-1f1f8").
+func EmojiNameByCodepoint(cp string) (string, bool) {
+	e, ok := byCode[cp]
+	return e.Name, ok
+}
 
-// MayStartEmoji tells whether an emoji sequence can begin with r, so
-// scanners try EmojiAt only where it can succeed.
-func MayStartEmoji(r rune) bool { return starts[r] }
+// EmojiNames lists every name, canonical names and aliases, for autocomplete.
+func EmojiNames() []string { return slices.Clone(names) }
 
-// EmojiAt finds the longest emoji sequence at the start of s, returning it
-// and its length in bytes (0 when s does not start with an emoji).
-func EmojiAt(s string) (Emoji, int) {
-	r, _ := utf8.DecodeRuneInString(s)
-	if !starts[r] {
-		return Emoji{}, 0
-	}
-	for n := min(len(s), maxSeqLen); n > 0; n-- {
-		if n < len(s) && !utf8.RuneStart(s[n]) {
-			continue
+// MayStartEmoji tells whether an emoji can begin with r, so scanners call
+// EmojiAt only where it can find something.
+func MayStartEmoji(r rune) bool { return bases[r] || isRegionalIndicator(r) }
+
+const (
+	zwj       = 0x200D
+	vs16      = 0xFE0F
+	keycap    = 0x20E3
+	tagCancel = 0xE007F
+)
+
+func isRegionalIndicator(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
+func isModifier(r rune) bool          { return r >= 0x1F3FB && r <= 0x1F3FF }
+func isTag(r rune) bool               { return r >= 0xE0020 && r <= 0xE007E }
+
+// EmojiAt reads the emoji sequence at the start of s, as Zulip delimits
+// them (Unicode TR51: a flag pair, or elements with an optional modifier,
+// FE0F, keycap or tag run, joined by ZWJ). It returns the sequence's length
+// in bytes (0 when s does not start with one) and the emoji, if the
+// sequence is a known one. An unknown sequence, like a skin-toned emoji
+// Zulip has no name for, is left whole as text by callers.
+func EmojiAt(s string) (Emoji, int, bool) {
+	var code strings.Builder
+	i, runes, qualified := 0, 0, false
+	for {
+		n, ok := element(s[i:], &code, &runes, &qualified)
+		if !ok {
+			break
 		}
-		if e, ok := bySequence[s[:n]]; ok {
-			// A trailing FE0F belongs to the emoji.
-			if strings.HasPrefix(s[n:], "\uFE0F") {
-				n += len("\uFE0F")
+		i += n
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r != zwj {
+			break
+		}
+		if _, ok := element(s[i+size:], &strings.Builder{}, new(int), new(bool)); !ok {
+			break
+		}
+		code.WriteString("-200d")
+		runes++
+		i += size
+	}
+	if i == 0 {
+		return Emoji{}, 0, false
+	}
+	first, _ := utf8.DecodeRuneInString(s)
+	if runes == 1 && !qualified && textDefault[first] {
+		return Emoji{}, i, false
+	}
+	e, ok := byCode[code.String()]
+	return e, i, ok
+}
+
+// element reads one emoji element, appending its code points (without
+// FE0F) to code.
+func element(s string, code *strings.Builder, runes *int, qualified *bool) (int, bool) {
+	r, size := utf8.DecodeRuneInString(s)
+	write := func(r rune) {
+		if code.Len() > 0 {
+			code.WriteByte('-')
+		}
+		hex := strconv.FormatInt(int64(r), 16)
+		if len(hex) < 4 {
+			hex = strings.Repeat("0", 4-len(hex)) + hex
+		}
+		code.WriteString(hex)
+		*runes++
+	}
+	if isRegionalIndicator(r) {
+		r2, size2 := utf8.DecodeRuneInString(s[size:])
+		if !isRegionalIndicator(r2) {
+			return 0, false
+		}
+		write(r)
+		write(r2)
+		return size + size2, true
+	}
+	if !bases[r] {
+		return 0, false
+	}
+	write(r)
+	i := size
+	next, nsize := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case isModifier(next):
+		write(next)
+		i += nsize
+	case next == vs16:
+		*qualified = true
+		i += nsize
+		if k, ksize := utf8.DecodeRuneInString(s[i:]); k == keycap {
+			write(k)
+			i += ksize
+		}
+	case isTag(next):
+		j := i
+		for {
+			t, tsize := utf8.DecodeRuneInString(s[j:])
+			if isTag(t) {
+				j += tsize
+				continue
 			}
-			return e, n
+			if t == tagCancel {
+				for _, t := range s[i : j+tsize] {
+					write(t)
+				}
+				i = j + tsize
+			}
+			break
 		}
 	}
-	return Emoji{}, 0
+	return i, true
 }

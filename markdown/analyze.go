@@ -8,30 +8,21 @@ import (
 	"github.com/yuin/goldmark/ast"
 )
 
-// analyze collects what a message does: who it mentions (outside quotes,
-// not silently) and what links it holds.
-func analyze(doc ast.Node, source []byte) Result {
+// imageExtensions are the files Zulip previews inline as images.
+var imageExtensions = map[string]bool{".bmp": true, ".gif": true, ".jpe": true, ".jpeg": true, ".jpg": true, ".png": true, ".webp": true}
+
+// analyze collects what a message does: whom it mentions (not silently)
+// and what it links to. Any link, stream links included, sets HasLink, as
+// in Zulip; links to images outside quotes set HasImage (Zulip previews
+// those), links to uploads set HasAttachment.
+func analyze(doc ast.Node) Result {
 	var res Result
-	note := func(dest string) {
-		if !safeURL(dest) {
-			return
-		}
-		res.HasLink = true
-		clean := strings.ToLower(strings.SplitN(strings.SplitN(dest, "?", 2)[0], "#", 2)[0])
-		if strings.HasPrefix(clean, "/user_uploads/") {
-			res.HasAttachment = true
-		}
-		switch path.Ext(clean) {
-		case ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp":
-			res.HasImage = true
-		}
-	}
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch x := n.(type) {
-		case *Mention:
+		case *mentionNode:
 			switch {
 			case x.Silent:
 			case x.Wildcard == "topic":
@@ -43,13 +34,19 @@ func analyze(doc ast.Node, source []byte) Result {
 			default:
 				res.MentionedUserIDs = append(res.MentionedUserIDs, x.UserID)
 			}
+		case *streamLinkNode:
+			res.HasLink = true
 		case *ast.Link:
-			note(string(x.Destination))
-		case *ast.Image:
-			note(string(x.Destination))
-			res.HasImage = res.HasImage || safeURL(string(x.Destination))
-		case *ast.AutoLink:
-			note(string(x.URL(source)))
+			res.HasLink = true
+			dest := string(x.Destination)
+			dest, _, _ = strings.Cut(dest, "#")
+			dest, _, _ = strings.Cut(dest, "?")
+			if strings.HasPrefix(dest, "/user_uploads/") {
+				res.HasAttachment = true
+			}
+			if imageExtensions[strings.ToLower(path.Ext(dest))] && !insideQuote(x) {
+				res.HasImage = true
+			}
 		}
 		return ast.WalkContinue, nil
 	})

@@ -2,37 +2,42 @@ package markdown
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 
 	"lanchat/assets"
 )
 
-// Emoji is a Unicode emoji (Code set) or a custom one (Custom set), written
+// emojiNode is a Unicode emoji (Code set) or a custom one (Custom set), written
 // as :name: or typed as the character itself.
-type Emoji struct {
+type emojiNode struct {
 	ast.BaseInline
 	Name   string
 	Code   string
 	Custom *CustomEmoji
 }
 
-// KindEmoji is the node kind of emoji.
-var KindEmoji = ast.NewNodeKind("Emoji")
+// kindEmoji is the node kind of emoji.
+var kindEmoji = ast.NewNodeKind("Emoji")
 
-func (n *Emoji) Kind() ast.NodeKind { return KindEmoji }
+func (n *emojiNode) Kind() ast.NodeKind            { return kindEmoji }
+func (n *emojiNode) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
 
-func (n *Emoji) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
+// maxEmojiName bounds the scan for a closing ':'.
+const maxEmojiName = 100
 
 type emojiParser struct{}
 
 func (*emojiParser) Trigger() []byte { return []byte{':'} }
 
 func isEmojiNameByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '-' || b == '+'
+	return util.IsAlphaNumeric(b) || b == '_' || b == '-' || b == '+'
 }
 
 // Parse reads :name:. Custom emoji take precedence over Unicode names, as
@@ -40,18 +45,17 @@ func isEmojiNameByte(b byte) bool {
 func (*emojiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, _ := block.PeekLine()
 	end := 1
-	for end < len(line) && end <= 100 && isEmojiNameByte(line[end]) {
+	for end < len(line) && end <= maxEmojiName && isEmojiNameByte(line[end]) {
 		end++
 	}
 	if end == 1 || end >= len(line) || line[end] != ':' {
 		return nil
 	}
 	name := string(line[1:end])
-	e := envOf(pc)
-	if e.lookup != nil {
-		if c, ok := e.lookup.CustomEmoji(name); ok {
+	if lookup := envOf(pc).lookup; lookup != nil {
+		if c, ok := lookup.CustomEmoji(name); ok {
 			block.Advance(end + 1)
-			return &Emoji{Name: name, Custom: &c}
+			return &emojiNode{Name: name, Custom: &c}
 		}
 	}
 	u, ok := assets.EmojiByName(name)
@@ -59,7 +63,7 @@ func (*emojiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 		return nil
 	}
 	block.Advance(end + 1)
-	return &Emoji{Name: name, Code: u.Code}
+	return &emojiNode{Name: name, Code: u.Code}
 }
 
 // unicodeEmojiTransformer turns emoji characters typed in text into Emoji
@@ -68,60 +72,54 @@ type unicodeEmojiTransformer struct{}
 
 func (*unicodeEmojiTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
-	texts := proseTexts(doc)
-	for _, t := range texts {
+	for _, t := range proseTexts(doc) {
 		splitEmoji(t, source)
 	}
 }
 
-// splitEmoji replaces t by text and Emoji nodes around each emoji in it.
+// splitEmoji replaces t by text and Emoji nodes around each known emoji in
+// it; unknown sequences stay text whole.
 func splitEmoji(t *ast.Text, source []byte) {
-	seg := t.Segment
-	value := seg.Value(source)
-	if !bytes.ContainsFunc(value, func(r rune) bool { return r >= 0x2000 }) {
-		return
-	}
-	parent := t.Parent()
-	start := 0
-	var last ast.Node = t
-	changed := false
+	value := t.Segment.Value(source)
+	var pieces []textPiece
 	for i := 0; i < len(value); {
 		r, size := utf8.DecodeRune(value[i:])
-		if !assets.MayStartEmoji(r) {
+		// ASCII emoji (keycaps) need FE0F; other text is skipped cheaply.
+		if !assets.MayStartEmoji(r) || r < 0x80 && !bytes.HasPrefix(value[i+size:], []byte("\uFE0F")) {
 			i += size
 			continue
 		}
-		e, n := assets.EmojiAt(string(value[i:min(len(value), i+64)]))
+		e, n, ok := assets.EmojiAt(string(value[i:min(len(value), i+maxEmojiBytes)]))
 		if n == 0 {
 			i += size
 			continue
 		}
-		if i > start {
-			piece := ast.NewTextSegment(text.NewSegment(seg.Start+start, seg.Start+i))
-			parent.InsertAfter(parent, last, piece)
-			last = piece
+		if ok {
+			pieces = append(pieces, textPiece{start: i, end: i + n, node: &emojiNode{Name: e.Name, Code: e.Code}})
 		}
-		node := &Emoji{Name: e.Name, Code: e.Code}
-		parent.InsertAfter(parent, last, node)
-		last = node
 		i += n
-		start = i
-		changed = true
 	}
-	if !changed {
-		return
-	}
-	if start < len(value) {
-		rest := ast.NewTextSegment(text.NewSegment(seg.Start+start, seg.Stop))
-		rest.SetSoftLineBreak(t.SoftLineBreak())
-		rest.SetHardLineBreak(t.HardLineBreak())
-		parent.InsertAfter(parent, last, rest)
-	} else if t.SoftLineBreak() || t.HardLineBreak() {
-		// Keep the line break that ended the original text.
-		tail := ast.NewTextSegment(text.NewSegment(seg.Stop, seg.Stop))
-		tail.SetSoftLineBreak(t.SoftLineBreak())
-		tail.SetHardLineBreak(t.HardLineBreak())
-		parent.InsertAfter(parent, last, tail)
-	}
-	parent.RemoveChild(parent, t)
+	replacePieces(t, pieces)
+}
+
+// maxEmojiBytes is more than the longest emoji sequence (family and flag
+// sequences run to about 35 bytes).
+const maxEmojiBytes = 64
+
+type emojiRenderer struct{}
+
+func (emojiRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindEmoji, func(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		n := node.(*emojiNode)
+		title := escapeAttr(strings.ReplaceAll(n.Name, "_", " "))
+		if n.Custom != nil {
+			_, _ = w.WriteString(`<img alt=":` + escapeAttr(n.Name) + `:" class="emoji" src="` + escapeAttr(n.Custom.SourceURL) + `" title="` + title + `">`)
+		} else {
+			_, _ = w.WriteString(`<span aria-label="` + title + `" class="emoji emoji-` + escapeAttr(n.Code) + `" role="img" title="` + title + `">:` + escapeText(n.Name) + ":</span>")
+		}
+		return ast.WalkSkipChildren, nil
+	})
 }

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
@@ -23,10 +24,41 @@ func (starDelimiters) OnMatch(consumes int) ast.Node { return ast.NewEmphasis(co
 func (*starParser) Trigger() []byte { return []byte{'*'} }
 
 func (*starParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	return pushDelimiter(block, pc, starDelimiters{}, 0)
+}
+
+// tildeParser is ~~strikethrough~~: exactly two tildes, as in Zulip (GFM
+// would also take one).
+type tildeParser struct{}
+
+type tildeDelimiters struct{}
+
+func (tildeDelimiters) IsDelimiter(b byte) bool { return b == '~' }
+
+func (tildeDelimiters) CanOpenCloser(opener, closer *parser.Delimiter) bool {
+	return opener.Char == closer.Char
+}
+
+func (tildeDelimiters) OnMatch(consumes int) ast.Node { return east.NewStrikethrough() }
+
+func (*tildeParser) Trigger() []byte { return []byte{'~'} }
+
+func (*tildeParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	node := pushDelimiter(block, pc, tildeDelimiters{}, 2)
+	if d, ok := node.(*parser.Delimiter); ok {
+		// Zulip's ~~ pairs regardless of the spaces around it.
+		d.CanOpen, d.CanClose = true, true
+	}
+	return node
+}
+
+// pushDelimiter scans a delimiter run (of exactly length bytes, if length
+// is not 0) and hands it to goldmark's delimiter processing.
+func pushDelimiter(block text.Reader, pc parser.Context, p parser.DelimiterProcessor, length int) ast.Node {
 	before := block.PrecendingCharacter()
 	line, segment := block.PeekLine()
-	node := parser.ScanDelimiter(line, before, 1, starDelimiters{})
-	if node == nil {
+	node := parser.ScanDelimiter(line, before, 1, p)
+	if node == nil || length != 0 && (node.OriginalLength != length || before == '~') {
 		return nil
 	}
 	node.Segment = segment.WithStop(segment.Start + node.OriginalLength)
@@ -40,7 +72,7 @@ func (*starParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) 
 type strongOutside struct{}
 
 func (*strongOutside) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		outer, ok := n.(*ast.Emphasis)
 		if !entering || !ok || outer.Level != 1 || outer.ChildCount() != 1 {
 			return ast.WalkContinue, nil

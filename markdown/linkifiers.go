@@ -2,11 +2,10 @@ package markdown
 
 import (
 	"fmt"
-	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
@@ -21,36 +20,44 @@ type Linkifier struct {
 	URLTemplate string
 }
 
-// Linkifiers is a compiled, immutable set, safe for concurrent use.
+// Linkifiers is a compiled, immutable set, safe for concurrent use. Earlier
+// linkifiers win where matches overlap.
 type Linkifiers struct {
 	list []compiledLinkifier
 }
 
 type compiledLinkifier struct {
-	re       *regexp.Regexp
-	template string
+	re       *regexp.Regexp // the pattern with Zulip's boundaries around it
+	match    int            // index of the group holding the pattern's match
+	template uriTemplate
 }
+
+// matchGroup names the group around the user's pattern.
+const matchGroup = "linkifier_actual_match"
 
 // legacyVar is Zulip's old %(name)s template variable.
 var legacyVar = regexp.MustCompile(`%\(([A-Za-z_][A-Za-z0-9_]*)\)s`)
 
-// templateVar is an RFC 6570 simple expression {name}.
-var templateVar = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
-
-// ValidateLinkifier checks a pattern and template (RFC 6570 {var} or the
-// legacy %(var)s) and returns the template in {var} form.
+// ValidateLinkifier checks a pattern (RE2 syntax; Python-style named groups
+// (?P<name>...) work) and a template (RFC 6570, or the legacy %(name)s
+// form), and returns the template in RFC 6570 form. Errors are sentences
+// for the user, worded as Zulip's.
 func ValidateLinkifier(pattern, template string) (string, error) {
 	if strings.TrimSpace(pattern) == "" {
-		return "", fmt.Errorf("Pattern must not be empty")
+		return "", fmt.Errorf("The linkifier pattern must not be empty.")
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return "", fmt.Errorf("Invalid linkifier pattern: %v", err)
+		detail := err.Error()
+		if se, ok := err.(*syntax.Error); ok {
+			detail = fmt.Sprintf("%s: %s", se.Code, se.Expr)
+		}
+		return "", fmt.Errorf("Bad regular expression: %s", detail)
 	}
 	template = legacyVar.ReplaceAllString(strings.TrimSpace(template), "{$1}")
-	u, err := url.Parse(templateVar.ReplaceAllString(template, "x"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("Invalid URL template: it must be an http or https address")
+	t, err := parseTemplate(template)
+	if err != nil || !safeTemplate(t) {
+		return "", errTemplate
 	}
 	groups := map[string]bool{}
 	for _, name := range re.SubexpNames() {
@@ -58,12 +65,44 @@ func ValidateLinkifier(pattern, template string) (string, error) {
 			groups[name] = true
 		}
 	}
-	for _, m := range templateVar.FindAllStringSubmatch(template, -1) {
-		if !groups[m[1]] {
-			return "", fmt.Errorf("Group %q in the URL template is not present in the pattern", m[1])
-		}
+	used := map[string]bool{}
+	for _, name := range t.variables() {
+		used[name] = true
+	}
+	if name := firstMissing(used, groups); name != "" {
+		return "", fmt.Errorf("Group '%s' in URL template is not present in linkifier pattern.", name)
+	}
+	if name := firstMissing(groups, used); name != "" {
+		return "", fmt.Errorf("Group '%s' in linkifier pattern is not present in URL template.", name)
 	}
 	return template, nil
+}
+
+// firstMissing is the alphabetically first name in want missing from have.
+func firstMissing(want, have map[string]bool) string {
+	var missing []string
+	for name := range want {
+		if !have[name] {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return slices.Min(missing)
+}
+
+// safeTemplate tells whether a template's links can be made: it must name
+// an http(s) or mailto address, or this server's uploads or narrows.
+func safeTemplate(t uriTemplate) bool {
+	sample := t.expand(func(string) (string, bool) { return "x", true })
+	lower := strings.ToLower(sample)
+	explicit := false
+	for _, prefix := range []string{"http://", "https://", "mailto:", "/user_uploads/", "#narrow/", "/#narrow/"} {
+		explicit = explicit || strings.HasPrefix(lower, prefix)
+	}
+	_, ok := normalizeLink(sample)
+	return explicit && ok
 }
 
 // CompileLinkifiers prepares a set for rendering.
@@ -74,7 +113,14 @@ func CompileLinkifiers(list []Linkifier) (*Linkifiers, error) {
 		if err != nil {
 			return nil, fmt.Errorf("linkifier %d: %w", l.ID, err)
 		}
-		out.list = append(out.list, compiledLinkifier{re: regexp.MustCompile(l.Pattern), template: template})
+		t, _ := parseTemplate(template)
+		// A match must follow whitespace or opening punctuation and not run
+		// into a letter or digit, as in Zulip.
+		re, err := regexp.Compile(`[\s\x{85}\pZ'"(,:<](?P<` + matchGroup + `>(?:` + l.Pattern + `))(?:$|[^\pL\pN])`)
+		if err != nil {
+			return nil, fmt.Errorf("linkifier %d: %w", l.ID, err)
+		}
+		out.list = append(out.list, compiledLinkifier{re: re, match: re.SubexpIndex(matchGroup), template: t})
 	}
 	return out, nil
 }
@@ -85,59 +131,63 @@ type match struct {
 	url        string
 }
 
-// find returns the non-overlapping hits in s, earliest first. A hit must
-// start at the beginning, after whitespace or opening punctuation, and must
-// not run into a letter or digit.
-func (ls *Linkifiers) find(s string) []match {
+// find returns l's hits in s, where before is the character before s
+// (' ' at the start of a block).
+func (l compiledLinkifier) find(s string, before rune) []match {
+	prefix := string(before)
+	t := prefix + s
+	var out []match
+	for pos := 0; pos < len(t); {
+		loc := l.re.FindStringSubmatchIndex(t[pos:])
+		if loc == nil {
+			break
+		}
+		base := pos
+		group := func(i int) (string, bool) {
+			if i < 0 || loc[2*i] < 0 {
+				return "", false
+			}
+			return t[base+loc[2*i] : base+loc[2*i+1]], true
+		}
+		a, b := base+loc[2*l.match], base+loc[2*l.match+1]
+		// The next match may start with the character after this one.
+		pos = max(b, pos+1)
+		if a == b {
+			continue
+		}
+		url := l.template.expand(func(name string) (string, bool) { return group(l.re.SubexpIndex(name)) })
+		if href, ok := normalizeLink(url); ok {
+			out = append(out, match{start: a - len(prefix), end: b - len(prefix), url: href})
+		}
+	}
+	return out
+}
+
+// findAll returns every linkifier's hits in s, earlier linkifiers first,
+// without overlaps.
+func (ls *Linkifiers) findAll(s string, before rune) []match {
 	if ls == nil {
 		return nil
 	}
 	var out []match
-	taken := func(a, b int) bool {
-		for _, m := range out {
-			if a < m.end && b > m.start {
-				return true
-			}
-		}
-		return false
-	}
 	for _, l := range ls.list {
-		for _, loc := range l.re.FindAllStringSubmatchIndex(s, -1) {
-			a, b := loc[0], loc[1]
-			if a == b || taken(a, b) || !boundaryBefore(s, a) || !boundaryAfter(s, b) {
-				continue
+		for _, m := range l.find(s, before) {
+			if !overlaps(out, m) {
+				out = append(out, m)
 			}
-			out = append(out, match{a, b, l.expand(s, loc)})
 		}
 	}
 	slices.SortFunc(out, func(a, b match) int { return a.start - b.start })
 	return out
 }
 
-func (l compiledLinkifier) expand(s string, loc []int) string {
-	return templateVar.ReplaceAllStringFunc(l.template, func(v string) string {
-		i := l.re.SubexpIndex(v[1 : len(v)-1])
-		if i < 0 || loc[2*i] < 0 {
-			return ""
+func overlaps(list []match, m match) bool {
+	for _, o := range list {
+		if m.start < o.end && o.start < m.end {
+			return true
 		}
-		return url.PathEscape(s[loc[2*i]:loc[2*i+1]])
-	})
-}
-
-func boundaryBefore(s string, i int) bool {
-	if i == 0 {
-		return true
 	}
-	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return unicode.IsSpace(r) || strings.ContainsRune("([{\"'", r)
-}
-
-func boundaryAfter(s string, i int) bool {
-	if i >= len(s) {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	return false
 }
 
 // linkifierTransformer applies linkifiers to text outside code and links,
@@ -150,56 +200,27 @@ func (*linkifierTransformer) Transform(doc *ast.Document, reader text.Reader, pc
 		return
 	}
 	source := reader.Source()
-	texts := proseTexts(doc)
-	for _, t := range texts {
-		seg := t.Segment
-		matches := links.find(string(seg.Value(source)))
-		if len(matches) == 0 {
-			continue
-		}
-		parent, last := t.Parent(), ast.Node(t)
-		pos := 0
-		for _, m := range matches {
-			if m.start > pos {
-				piece := ast.NewTextSegment(text.NewSegment(seg.Start+pos, seg.Start+m.start))
-				parent.InsertAfter(parent, last, piece)
-				last = piece
-			}
+	for _, t := range proseTexts(doc) {
+		var pieces []textPiece
+		for _, m := range links.findAll(string(t.Segment.Value(source)), charBefore(t, source)) {
 			link := ast.NewLink()
 			link.Destination = []byte(m.url)
-			link.AppendChild(link, ast.NewTextSegment(text.NewSegment(seg.Start+m.start, seg.Start+m.end)))
-			parent.InsertAfter(parent, last, link)
-			last = link
-			pos = m.end
+			label := ast.NewTextSegment(text.NewSegment(t.Segment.Start+m.start, t.Segment.Start+m.end))
+			label.SetRaw(true)
+			link.AppendChild(link, label)
+			pieces = append(pieces, textPiece{start: m.start, end: m.end, node: link})
 		}
-		rest := ast.NewTextSegment(text.NewSegment(seg.Start+pos, seg.Stop))
-		rest.SetSoftLineBreak(t.SoftLineBreak())
-		rest.SetHardLineBreak(t.HardLineBreak())
-		parent.InsertAfter(parent, last, rest)
-		parent.RemoveChild(parent, t)
+		replacePieces(t, pieces)
 	}
 }
 
-// bareURL finds http(s) addresses in topics.
-var bareURL = regexp.MustCompile(`https?://[^\s<>"]+[^\s<>".,;:!?)\]'}]`)
-
-// TopicLinks finds links in a topic: linkifier hits and bare URLs, in order.
-func (r *Renderer) TopicLinks(topic string, links *Linkifiers) []TopicLink {
-	out := []TopicLink{}
-	type hit struct {
-		start int
-		link  TopicLink
+// charBefore is what precedes a text node for the boundary rule: a space
+// at the start of a block, else the source character before it (so a
+// match right after **bold** or a mention does not count, as in Zulip).
+func charBefore(t *ast.Text, source []byte) rune {
+	if t.PreviousSibling() == nil && t.Parent() != nil && t.Parent().Type() == ast.TypeBlock || t.Segment.Start == 0 {
+		return ' '
 	}
-	var hits []hit
-	for _, m := range links.find(topic) {
-		hits = append(hits, hit{m.start, TopicLink{Text: topic[m.start:m.end], URL: m.url}})
-	}
-	for _, loc := range bareURL.FindAllStringIndex(topic, -1) {
-		hits = append(hits, hit{loc[0], TopicLink{Text: topic[loc[0]:loc[1]], URL: topic[loc[0]:loc[1]]}})
-	}
-	slices.SortStableFunc(hits, func(a, b hit) int { return a.start - b.start })
-	for _, h := range hits {
-		out = append(out, h.link)
-	}
-	return out
+	r, _ := utf8.DecodeLastRune(source[:t.Segment.Start])
+	return r
 }

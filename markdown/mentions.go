@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
-// Mention is @**Name**, @**Name|id**, @_**Name** (silent), a wildcard or
-// @*group* / @_*group*.
-type Mention struct {
+// mentionNode is @**Name**, @**Name|id**, @**|id**, @_**Name** (silent), a
+// wildcard, or @*group* / @_*group*.
+type mentionNode struct {
 	ast.BaseInline
 	Silent   bool
 	UserID   int64  // a user mention
@@ -21,98 +24,101 @@ type Mention struct {
 	Name     string // as shown
 }
 
-// KindMention is the node kind of mentions.
-var KindMention = ast.NewNodeKind("Mention")
+// kindMention is the node kind of mentions.
+var kindMention = ast.NewNodeKind("Mention")
 
-func (n *Mention) Kind() ast.NodeKind { return KindMention }
-
-func (n *Mention) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
+func (n *mentionNode) Kind() ast.NodeKind            { return kindMention }
+func (n *mentionNode) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
 
 var streamWildcards = map[string]bool{"all": true, "everyone": true, "stream": true, "channel": true}
+
+// mentionBoundary tells whether a mention or stream link may follow r:
+// Zulip's rule is the start, whitespace, or one of ' " ( { [ / <.
+func mentionBoundary(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(`'"({[/<`, r) }
 
 type mentionParser struct{}
 
 func (*mentionParser) Trigger() []byte { return []byte{'@'} }
 
-// Parse reads @**…** and @*…*; anything that names nobody stays text.
+// Parse reads @**…** and @*…*; anything that names nobody stays text (and
+// may still be bold or italic).
 func (*mentionParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	e := envOf(pc)
+	if e.lookup == nil || !mentionBoundary(block.PrecendingCharacter()) {
+		return nil
+	}
 	line, _ := block.PeekLine()
 	rest := line[1:]
 	silent := bytes.HasPrefix(rest, []byte("_"))
 	if silent {
 		rest = rest[1:]
 	}
-	e := envOf(pc)
-	var n *Mention
-	var consumed int
-	switch {
-	case bytes.HasPrefix(rest, []byte("**")):
-		end := bytes.Index(rest[2:], []byte("**"))
-		if end <= 0 {
-			return nil
-		}
-		n = resolveUser(e, string(rest[2:2+end]))
-		consumed = 2 + end + 2
-	case bytes.HasPrefix(rest, []byte("*")):
-		end := bytes.IndexByte(rest[1:], '*')
-		if end <= 0 || e.lookup == nil {
-			return nil
-		}
-		g, ok := e.lookup.GroupByName(string(rest[1 : 1+end]))
-		if !ok {
-			return nil
-		}
-		n = &Mention{GroupID: g.ID, Name: g.Name}
-		consumed = 1 + end + 1
-	default:
+	stars := 1
+	if bytes.HasPrefix(rest, []byte("**")) {
+		stars = 2
+	} else if !bytes.HasPrefix(rest, []byte("*")) {
 		return nil
+	}
+	end := bytes.IndexByte(rest[stars:], '*')
+	if end <= 0 || !bytes.HasPrefix(rest[stars+end:], []byte("**")[:stars]) {
+		return nil
+	}
+	inside := string(rest[stars : stars+end])
+	if strings.ContainsRune(inside, '\n') {
+		return nil
+	}
+	var n *mentionNode
+	if stars == 2 {
+		n = resolveUser(e.lookup, inside)
+	} else if g, ok := e.lookup.GroupByName(inside); ok {
+		n = &mentionNode{GroupID: g.ID, Name: g.Name}
 	}
 	if n == nil {
 		return nil
 	}
 	n.Silent = n.Silent || silent
-	total := 1 + consumed
-	if silent {
-		total++
-	}
-	block.Advance(total)
+	block.Advance(len(line) - len(rest) + 2*stars + end)
 	return n
 }
 
-// resolveUser resolves the inside of @**…**: a wildcard, Name|id, or a full
-// name. Deactivated users render silent.
-func resolveUser(e *env, inside string) *Mention {
+// resolveUser resolves the inside of @**…**: a wildcard, Name|id (the name
+// must be the user's exact full name), |id, or a full name. Deactivated
+// users render silent.
+func resolveUser(lookup Lookup, inside string) *mentionNode {
 	if streamWildcards[inside] || inside == "topic" {
-		return &Mention{Wildcard: inside, Name: inside}
+		return &mentionNode{Wildcard: inside, Name: inside}
 	}
-	if e.lookup == nil || strings.ContainsAny(inside, "\n") {
-		return nil
-	}
-	if _, idText, ok := strings.Cut(inside, "|"); ok {
+	var u User
+	var found bool
+	if name, idText, ok := strings.Cut(inside, "|"); ok && isDigits(idText) {
 		id, err := strconv.ParseInt(idText, 10, 64)
 		if err != nil {
 			return nil
 		}
-		u, found := e.lookup.UserByID(id)
-		if !found {
+		u, found = lookup.UserByID(id)
+		if found && name != "" && name != u.FullName {
 			return nil
 		}
-		return &Mention{UserID: u.ID, Name: u.FullName, Silent: !u.Active}
+	} else {
+		u, found = lookup.UserByName(inside)
 	}
-	u, found := e.lookup.UserByName(inside)
 	if !found {
 		return nil
 	}
-	return &Mention{UserID: u.ID, Name: u.FullName, Silent: !u.Active}
+	return &mentionNode{UserID: u.ID, Name: u.FullName, Silent: !u.Active}
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
 
 // quoteSilencer makes mentions inside quotes silent, as Zulip does: quoting
-// someone's message must not notify again.
+// someone's message must not notify anyone again.
 type quoteSilencer struct{}
 
 func (*quoteSilencer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if m, ok := n.(*Mention); ok && entering && insideQuote(m) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if m, ok := n.(*mentionNode); ok && entering && insideQuote(m) {
 			m.Silent = true
 		}
 		return ast.WalkContinue, nil
@@ -121,9 +127,37 @@ func (*quoteSilencer) Transform(doc *ast.Document, reader text.Reader, pc parser
 
 func insideQuote(n ast.Node) bool {
 	for p := n.Parent(); p != nil; p = p.Parent() {
-		if p.Kind() == ast.KindBlockquote || p.Kind() == KindQuoteBlock {
+		if p.Kind() == ast.KindBlockquote || p.Kind() == kindQuoteBlock {
 			return true
 		}
 	}
 	return false
+}
+
+// mentionRenderer writes Zulip's mention spans; silent ones drop the @.
+type mentionRenderer struct{}
+
+func (mentionRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindMention, func(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		n := node.(*mentionNode)
+		silent, at := "", "@"
+		if n.Silent {
+			silent, at = " silent", ""
+		}
+		name := escapeText(n.Name)
+		switch {
+		case n.Wildcard == "topic":
+			_, _ = w.WriteString(`<span class="topic-mention` + silent + `">` + at + name + "</span>")
+		case n.Wildcard != "":
+			_, _ = w.WriteString(`<span class="user-mention channel-wildcard-mention` + silent + `" data-user-id="*">` + at + name + "</span>")
+		case n.GroupID != 0:
+			_, _ = w.WriteString(`<span class="user-group-mention` + silent + `" data-user-group-id="` + strconv.FormatInt(n.GroupID, 10) + `">` + at + name + "</span>")
+		default:
+			_, _ = w.WriteString(`<span class="user-mention` + silent + `" data-user-id="` + strconv.FormatInt(n.UserID, 10) + `">` + at + name + "</span>")
+		}
+		return ast.WalkSkipChildren, nil
+	})
 }

@@ -1,0 +1,136 @@
+package markdown
+
+import (
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
+)
+
+// lexerByAlias finds chroma lexers the way Pygments' find_lexer_class_by_name
+// does in Zulip: by alias (or lower-case name), never by file name.
+var lexerByAlias = func() map[string]chroma.Lexer {
+	m := map[string]chroma.Lexer{}
+	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		c := l.Config()
+		for _, alias := range append([]string{strings.ToLower(c.Name)}, c.Aliases...) {
+			if _, taken := m[alias]; !taken {
+				m[alias] = l
+			}
+		}
+	}
+	return m
+}()
+
+// pygmentsNames are Pygments' names for lexers chroma names differently;
+// the name is what clients read in data-code-language.
+var pygmentsNames = map[string]string{
+	"Python 2":  "Python 2.x",
+	"plaintext": "Text only",
+	"R":         "S",
+	"react":     "JSX",
+	"markdown":  "Markdown",
+}
+
+// codeRenderer writes fenced and indented code in Zulip's codehilite
+// wrapper, highlighted with Pygments' CSS classes when the language is
+// known.
+type codeRenderer struct{}
+
+func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, renderCode)
+	reg.Register(ast.KindCodeBlock, renderCode)
+}
+
+func renderCode(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering || node.Lines().Len() == 0 {
+		return ast.WalkSkipChildren, nil
+	}
+	// As in Zulip: trailing spaces go, and so do blank lines at either end.
+	lines := make([]string, node.Lines().Len())
+	for i := range lines {
+		lines[i] = strings.TrimRight(string(nodeLine(node, i, source)), " \t\r\n")
+	}
+	code := strings.Trim(strings.Join(lines, "\n"), "\n") + "\n"
+	language := ""
+	if fenced, ok := node.(*ast.FencedCodeBlock); ok && fenced.Info != nil {
+		language = fenceLanguage(fenced.Info.Segment.Value(source))
+	}
+	lexer := lexerByAlias[language]
+	_, _ = w.WriteString(`<div class="codehilite"`)
+	if language != "" {
+		name := language
+		if lexer != nil {
+			name = lexer.Config().Name
+			if p, ok := pygmentsNames[name]; ok {
+				name = p
+			}
+		}
+		_, _ = w.WriteString(` data-code-language="` + escapeAttr(name) + `"`)
+	}
+	_, _ = w.WriteString("><pre><span></span><code>")
+	if lexer == nil || len(code) > maxHighlight || !highlight(w, lexer, code) {
+		_, _ = w.WriteString(pygmentsEscaper.Replace(code))
+	}
+	_, _ = w.WriteString("</code></pre></div>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// maxHighlight bounds the code chroma's backtracking lexers see; larger
+// blocks are shown plain.
+const maxHighlight = 20000
+
+// pygmentsEscaper escapes as Pygments' HTML formatter does.
+var pygmentsEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
+
+// highlight writes code's tokens as Pygments' HTML formatter would: a span
+// per run of one CSS class, closed at each line end, plain text bare.
+func highlight(w util.BufWriter, lexer chroma.Lexer, code string) bool {
+	tokens, err := lexer.Tokenise(nil, code)
+	if err != nil {
+		return false
+	}
+	open := ""
+	closeSpan := func() {
+		if open != "" {
+			_, _ = w.WriteString("</span>")
+			open = ""
+		}
+	}
+	for tok := tokens(); tok != chroma.EOF; tok = tokens() {
+		class := tokenClass(tok.Type)
+		for i, part := range strings.Split(tok.Value, "\n") {
+			if i > 0 {
+				closeSpan()
+				_, _ = w.WriteString("\n")
+			}
+			if part == "" {
+				continue
+			}
+			if class != open {
+				closeSpan()
+				if class != "" {
+					_, _ = w.WriteString(`<span class="` + class + `">`)
+					open = class
+				}
+			}
+			_, _ = w.WriteString(pygmentsEscaper.Replace(part))
+		}
+	}
+	closeSpan()
+	return true
+}
+
+// tokenClass is the Pygments short class of a token type, or of its
+// nearest ancestor that has one.
+func tokenClass(t chroma.TokenType) string {
+	for _, candidate := range []chroma.TokenType{t, t.SubCategory(), t.Category()} {
+		if class, ok := chroma.StandardTypes[candidate]; ok {
+			return class
+		}
+	}
+	return ""
+}
