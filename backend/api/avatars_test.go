@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -34,9 +36,34 @@ func TestAvatars(t *testing.T) {
 	if evs := q.next(); len(evs) != 1 || evs[0]["person"].(map[string]any)["avatar_url"] != newURL {
 		t.Errorf("avatar event %v", evs)
 	}
-	alice.PostMultipart("/api/v1/users/me/avatar", nil, map[string][2]string{"file": {"me.png", "not an image"}}).Fails(400, "BAD_REQUEST")
+	refusals := []struct {
+		name  string
+		files map[string][2]string
+		msg   string
+	}{
+		{"not an image", map[string][2]string{"file": {"me.png", "not an image"}}, "Invalid image format"},
+		{"two files", map[string][2]string{"a": {"a.png", pngImage(t, 4)}, "b": {"b.png", pngImage(t, 4)}}, "You must upload exactly one avatar."},
+		{"over 5 MiB", map[string][2]string{"file": {"big.png", "\x89PNG\r\n\x1a\n" + strings.Repeat("x", 5<<20)}}, "Uploaded file is larger than the allowed limit of 5 MiB"},
+	}
+	for _, r := range refusals {
+		if msg := alice.PostMultipart("/api/v1/users/me/avatar", nil, r.files).Fails(400, "BAD_REQUEST").Msg(); msg != r.msg {
+			t.Errorf("%s: %q", r.name, msg)
+		}
+	}
+	// Back to the default: a new version again, so no client keeps showing
+	// the old image from its cache, and the old file is gone.
 	alice.Delete("/api/v1/users/me/avatar", nil).OK()
-	if got := bob.Do("GET", "/avatar/alice@example.com", "", nil); got.Header.Get("Content-Type") != "image/svg+xml" {
+	reset := alice.Get("/api/v1/users/me", nil).OK().Str("avatar_url")
+	if !strings.Contains(reset, "version=2") {
+		t.Errorf("avatar_url after reset %q", reset)
+	}
+	if got := bob.Do("GET", reset, "", nil); got.Header.Get("Content-Type") != "image/svg+xml" {
 		t.Errorf("after reset %v", got.Header)
+	}
+	if evs := q.next(); len(evs) != 1 || evs[0]["person"].(map[string]any)["avatar_source"] != "G" {
+		t.Errorf("reset event %v", evs)
+	}
+	if files, _ := os.ReadDir(filepath.Join(s.DataDir, "avatars")); len(files) != 0 {
+		t.Errorf("avatar files left after reset: %v", files)
 	}
 }

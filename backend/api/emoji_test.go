@@ -57,8 +57,10 @@ func TestCustomEmoji(t *testing.T) {
 		{"same name, other spelling", bob, "party_PARROT", pngImage(t, 8), "A custom emoji with this name already exists."},
 		{"not an image", bob, "fake", "<svg onload=alert(1)>", "Invalid image format"},
 		{"too large", bob, "huge", "\x89PNG\r\n\x1a\n" + strings.Repeat("x", 70000), "Uploaded file is larger than the allowed limit of 65536 bytes"},
-		{"bad characters", bob, "wh@t", pngImage(t, 8), "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores, and must end in a letter or digit."},
-		{"ends badly", bob, "dash-", pngImage(t, 8), "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores, and must end in a letter or digit."},
+		{"bad characters", bob, "wh@t", pngImage(t, 8), "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores."},
+		{"ends badly", bob, "dash-", pngImage(t, 8), "Emoji names must end with either a letter or digit."},
+		{"ends with a space made underscore", bob, "dash%20_", pngImage(t, 8), "Emoji names must end with either a letter or digit."},
+		{"blank name", bob, "%20", pngImage(t, 8), "Emoji name is missing"},
 		{"guest", guest, "guesty", pngImage(t, 8), "Insufficient permission"},
 		{"shadows a built-in", bob, "smile", pngImage(t, 8), "Only administrators can override default emoji."},
 	}
@@ -69,7 +71,14 @@ func TestCustomEmoji(t *testing.T) {
 			}
 		})
 	}
-	bob.PostMultipart("/api/v1/realm/emoji/twofiles", nil, map[string][2]string{"a": {"a.png", pngImage(t, 8)}, "b": {"b.png", pngImage(t, 8)}}).Fails(400, "BAD_REQUEST")
+	for name, files := range map[string]map[string][2]string{
+		"two files": {"a": {"a.png", pngImage(t, 8)}, "b": {"b.png", pngImage(t, 8)}},
+		"no file":   nil,
+	} {
+		if got := bob.PostMultipart("/api/v1/realm/emoji/files", nil, files).Fails(400, "BAD_REQUEST").Msg(); got != "You must upload exactly one file." {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
 	upload(admin, "smile", "s.png", pngImage(t, 8)).OK()
 
 	all := bob.Get("/api/v1/realm/emoji", nil).OK().Body["emoji"].(map[string]any)
@@ -137,6 +146,11 @@ func TestEmojiPolicyIsAnOrganizationSetting(t *testing.T) {
 	upload(admin, "theirs", "t.png", pngImage(t, 8)).OK()
 	admin.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 1}).OK()
 	upload(bob, "mine", "m.png", pngImage(t, 8)).OK()
+	// The default MAX_EMOJI_FILE_SIZE is 5 MiB.
+	huge := "\x89PNG\r\n\x1a\n" + strings.Repeat("x", 5<<20)
+	if got := upload(bob, "huge", "h.png", huge).Fails(400, "BAD_REQUEST").Msg(); got != "Uploaded file is larger than the allowed limit of 5 MiB" {
+		t.Errorf("over 5 MiB: %q", got)
+	}
 	if state := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm", "realm_emoji"}}).OK(); state.Body["realm_add_custom_emoji_policy"] != float64(1) || len(state.Body["realm_emoji"].(map[string]any)) != 2 {
 		t.Errorf("register state %v %v", state.Body["realm_add_custom_emoji_policy"], state.Body["realm_emoji"])
 	}

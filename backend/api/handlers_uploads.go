@@ -19,20 +19,31 @@ func uploadFile(c *call) (J, error) {
 	return J{"uri": up.URI, "url": up.URI, "filename": up.FileName}, nil
 }
 
+// Policies for served uploads. Everything is sandboxed, except PDFs:
+// browsers' built-in viewers refuse to run in a sandbox, so those get
+// Zulip's policy, which allows only the viewer itself.
+const (
+	uploadPolicy = "default-src 'none'; sandbox"
+	pdfPolicy    = "default-src 'none'; object-src 'self'; plugin-types application/pdf; style-src 'unsafe-inline'"
+)
+
 // serveUpload sends a file to a user entitled to it; everyone else gets a
 // 404, as for a file that does not exist.
 func serveUpload(c *call) (J, error) {
-	path := "1/" + c.r.PathValue("dir") + "/" + c.r.PathValue("token") + "/" + c.r.PathValue("name")
+	path := c.r.PathValue("realm") + "/" + c.r.PathValue("dir") + "/" + c.r.PathValue("token") + "/" + c.r.PathValue("name")
 	f, err := c.api.svc.ReadUpload(c.user, path)
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
-	disposition := "attachment"
+	disposition, policy := "attachment", uploadPolicy
 	if f.Inline {
 		disposition = "inline"
 	}
+	if f.ContentType == "application/pdf" {
+		policy = pdfPolicy
+	}
 	writeFile(c, f.ContentType, f.Data, map[string]string{
-		"Content-Security-Policy": "default-src 'none'; sandbox",
+		"Content-Security-Policy": policy,
 		"Content-Disposition":     mime.FormatMediaType(disposition, map[string]string{"filename": f.FileName}),
 	})
 	return nil, nil

@@ -10,16 +10,21 @@ import (
 // maxWebhookBody bounds third-party payloads.
 const maxWebhookBody = 4 << 20
 
-// webhook answers POST /api/v1/external/{integration}.
+// webhook answers POST /api/v1/external/{integration}. Tools send their
+// payload as a JSON body, which the parameter parser leaves unread; those
+// that send a form instead (Gitea can) put it in the `payload` field.
 func webhook(c *call) (J, error) {
 	body, err := io.ReadAll(c.r.Body)
 	if err != nil {
 		return nil, err
 	}
+	if len(body) == 0 {
+		body = []byte(c.p.optStr("payload", ""))
+	}
 	return nil, c.api.svc.Webhook(c.user, domain.WebhookCall{
 		Integration: c.r.PathValue("integration"),
 		Request:     integrations.Request{Body: body, Header: c.r.Header, Query: c.r.URL.Query()},
-		Stream:      c.r.URL.Query().Get("stream"),
-		Topic:       c.r.URL.Query().Get("topic"),
+		Stream:      c.p.optStr("stream", ""),
+		Topic:       c.p.optStr("topic", ""),
 	})
 }

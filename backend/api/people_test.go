@@ -57,11 +57,51 @@ func TestUserAdministration(t *testing.T) {
 	// Her queue died with the deactivation.
 	carol.Get("/api/v1/events", apitest.Form{"queue_id": cq.id, "dont_block": true}).Fails(400, "BAD_EVENT_QUEUE_ID")
 
-	// The last administrator stays one.
-	adminID := admin.Get("/api/v1/users/me", nil).OK().Int("user_id")
-	admin.Patch(path, apitest.Form{"role": 400}).OK() // carol is no longer an administrator
-	admin.Patch(fmt.Sprintf("/api/v1/users/%d", adminID), apitest.Form{"role": 400}).Fails(400, "BAD_REQUEST")
-	admin.Delete(fmt.Sprintf("/api/v1/users/%d", adminID), nil).Fails(400, "BAD_REQUEST")
+	// The last administrator stays one, and stays active.
+	adminPath := fmt.Sprintf("/api/v1/users/%d", admin.Get("/api/v1/users/me", nil).OK().Int("user_id"))
+	admin.Delete(path, nil).OK() // carol, the other administrator, is deactivated...
+	if msg := admin.Patch(adminPath, apitest.Form{"role": 400}).Fails(400, "BAD_REQUEST").Msg(); msg != "The last organization administrator cannot be demoted." {
+		t.Errorf("demoting the last administrator: %q", msg)
+	}
+	if msg := admin.Delete(adminPath, nil).Fails(400, "BAD_REQUEST").Msg(); msg != "Cannot deactivate the only organization administrator." {
+		t.Errorf("deactivating the last administrator: %q", msg)
+	}
+	admin.Post(path+"/reactivate", nil).OK() // ...and back, so the admin may step down.
+	admin.Patch(adminPath, apitest.Form{"role": 400}).OK()
+	carol.Patch(adminPath, apitest.Form{"role": 200}).OK()
+}
+
+// TestDeactivationStopsTheUsersBots: a departed person's integrations stop
+// with them, and coming back does not restart them.
+func TestDeactivationStopsTheUsersBots(t *testing.T) {
+	s := apitest.Start(t)
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	aliceID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	res := alice.Post("/api/v1/bots", apitest.Form{"full_name": "Alice Hook", "short_name": "ahook", "bot_type": 2}).OK()
+	bot := s.As(res.Str("email"), res.Str("api_key"))
+	botID := res.Int("user_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm_user"}})
+	q.next() // the bot's creation
+
+	path := fmt.Sprintf("/api/v1/users/%d", aliceID)
+	bob.Post(path+"/reactivate", nil).Fails(400, "BAD_REQUEST")
+	bob.Delete(path, nil).Fails(400, "BAD_REQUEST")
+	bot.Get("/api/v1/users/me", nil).OK()
+	admin.Delete(path, nil).OK()
+	bot.Get("/api/v1/users/me", nil).Fails(401, "USER_DEACTIVATED")
+	var off []float64
+	for _, e := range q.next() {
+		if p := e["person"].(map[string]any); p["is_active"] == false {
+			off = append(off, p["user_id"].(float64))
+		}
+	}
+	if !slices.Equal(off, []float64{float64(aliceID), float64(botID)}) {
+		t.Errorf("deactivation events for %v", off)
+	}
+	bob.Post(path+"/reactivate", nil).Fails(400, "BAD_REQUEST")
+	admin.Post(path+"/reactivate", nil).OK()
+	alice.Get("/api/v1/users/me", nil).OK()
+	bot.Get("/api/v1/users/me", nil).Fails(401, "USER_DEACTIVATED")
 }
 
 func TestOwnSettings(t *testing.T) {
@@ -86,10 +126,31 @@ func TestUserGroupManagement(t *testing.T) {
 	aliceID, bobID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id"), bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
 
 	id := alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "design", "description": "Pixels", "members": []int64{aliceID}}).OK().Int("group_id")
-	alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "Design", "members": []int64{}}).Fails(400, "BAD_REQUEST")
-	alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "x", "members": []int64{9999}}).Fails(400, "BAD_REQUEST")
-	guest.Post("/api/v1/user_groups/create", apitest.Form{"name": "g", "members": []int64{}}).Fails(400, "BAD_REQUEST")
 	path := fmt.Sprintf("/api/v1/user_groups/%d", id)
+	refusals := []struct {
+		who          *apitest.Client
+		method, path string
+		form         apitest.Form
+		msg          string
+	}{
+		{alice, "POST", "/api/v1/user_groups/create", apitest.Form{"name": "Design", "members": []int64{}}, "User group 'Design' already exists."},
+		{alice, "POST", "/api/v1/user_groups/create", apitest.Form{"name": "x", "members": []int64{9999}}, "Invalid user ID: 9999"},
+		{alice, "POST", "/api/v1/user_groups/create", apitest.Form{"name": " ", "members": []int64{}}, "User group name must be 1 to 100 characters."},
+		{guest, "POST", "/api/v1/user_groups/create", apitest.Form{"name": "g", "members": []int64{}}, "Insufficient permission"},
+		{guest, "PATCH", path, apitest.Form{"name": "guests rule"}, "Insufficient permission"},
+		{guest, "POST", path + "/members", apitest.Form{"add": []int64{bobID}}, "Insufficient permission"},
+		{alice, "PATCH", "/api/v1/user_groups/9999", apitest.Form{"name": "y"}, "Invalid user group"},
+		{alice, "PATCH", path, apitest.Form{"name": "engineering"}, "User group 'engineering' already exists."},
+		{alice, "POST", path + "/members", apitest.Form{"add": []int64{4242}}, "Invalid user ID: 4242"},
+		{alice, "POST", path + "/members", apitest.Form{"delete": []int64{bobID}}, fmt.Sprintf("There is no member '%d' in this user group", bobID)},
+		{alice, "GET", "/api/v1/user_groups/9999/members", nil, "Invalid user group"},
+	}
+	for _, r := range refusals {
+		res := probe{r.msg, r.method, r.path, r.form}.send(r.who)
+		if res.Status != 400 || res.Body["code"] != "BAD_REQUEST" || res.Msg() != r.msg {
+			t.Errorf("%s %s: %d %s, want %q", r.method, r.path, res.Status, res.Raw, r.msg)
+		}
+	}
 	alice.Patch(path, apitest.Form{"description": "Pixels and type"}).OK()
 	alice.Post(path+"/members", apitest.Form{"add": []int64{bobID}}).OK()
 	alice.Post(path+"/members", apitest.Form{"add": []int64{bobID}}).Fails(400, "BAD_REQUEST")

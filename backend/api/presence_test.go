@@ -33,7 +33,9 @@ func TestPresence(t *testing.T) {
 		t.Errorf("going idle: %v", got)
 	}
 	alice.Post("/api/v1/users/me/presence", apitest.Form{"status": "away"}).Fails(400, "BAD_REQUEST")
-	s.Login("echo-bot@example.com").Post("/api/v1/users/me/presence", apitest.Form{"status": "active"}).Fails(400, "BAD_REQUEST")
+	if msg := s.Login("echo-bot@example.com").Post("/api/v1/users/me/presence", apitest.Form{"status": "active"}).Fails(400, "BAD_REQUEST").Msg(); msg != "This endpoint does not accept bot requests." {
+		t.Errorf("bot reporting presence: %q", msg)
+	}
 
 	for _, ref := range []string{"alice@example.com", "2"} {
 		p := bob.Get("/api/v1/users/"+ref+"/presence", nil).OK().Body["presence"].(map[string]any)
@@ -47,7 +49,9 @@ func TestPresence(t *testing.T) {
 	if msg := bob.Get("/api/v1/users/guest@example.com/presence", nil).Fails(400, "BAD_REQUEST").Msg(); msg != "No presence data for guest@example.com" {
 		t.Errorf("no data: %q", msg)
 	}
-	bob.Get("/api/v1/users/echo-bot@example.com/presence", nil).Fails(400, "BAD_REQUEST")
+	if msg := bob.Get("/api/v1/users/echo-bot@example.com/presence", nil).Fails(400, "BAD_REQUEST").Msg(); msg != "Presence is not supported for bot users." {
+		t.Errorf("a bot's presence: %q", msg)
+	}
 
 	all := bob.Get("/api/v1/realm/presence", nil).OK().Body["presences"].(map[string]any)
 	if _, ok := all["alice@example.com"]; !ok || len(all) != 1 {
@@ -67,5 +71,11 @@ func TestPresence(t *testing.T) {
 	p := bob.Get("/api/v1/users/alice@example.com/presence", nil).OK().Body["presence"].(map[string]any)
 	if p["aggregated"].(map[string]any)["status"] != "offline" {
 		t.Errorf("after 141 s: %v", p["aggregated"])
+	}
+
+	// A deactivated user has no presence to show.
+	s.Login("admin@example.com").Delete("/api/v1/users/2", nil).OK()
+	if msg := bob.Get("/api/v1/users/alice@example.com/presence", nil).Fails(400, "BAD_REQUEST").Msg(); msg != "No such user" {
+		t.Errorf("deactivated user: %q", msg)
 	}
 }

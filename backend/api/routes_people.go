@@ -35,6 +35,9 @@ func (a *API) peopleRoutes() []route {
 		{method: "PATCH", path: "/api/v1/bots/{bot_id}", auth: authUser, handle: updateBot},
 		{method: "DELETE", path: "/api/v1/bots/{bot_id}", auth: authUser, handle: deactivateBot},
 		{method: "POST", path: "/api/v1/bots/{bot_id}/api_key/regenerate", auth: authUser, handle: regenerateBotKey},
+		{method: "GET", path: "/api/v1/bot_storage", auth: authUser, handle: getBotStorage},
+		{method: "PUT", path: "/api/v1/bot_storage", auth: authUser, handle: putBotStorage},
+		{method: "DELETE", path: "/api/v1/bot_storage", auth: authUser, handle: removeBotStorage},
 
 		{method: "POST", path: "/api/v1/external/{integration}", auth: authWebhook, maxBody: maxWebhookBody, handle: webhook},
 
@@ -44,7 +47,7 @@ func (a *API) peopleRoutes() []route {
 		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authUser, handle: emojiImage},
 
 		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, maxBody: maxUploadBody, handle: uploadFile},
-		{method: "GET", path: "/user_uploads/1/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},
+		{method: "GET", path: "/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},
 		{method: "GET", path: "/api/v1/attachments", auth: authUser, handle: listAttachments},
 	}
 }

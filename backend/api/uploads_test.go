@@ -18,8 +18,8 @@ func TestUploads(t *testing.T) {
 		t.Fatalf("upload answer %s", res.Raw)
 	}
 	got := alice.Do("GET", uri, "", nil)
-	if got.Status != 200 || string(got.Raw) != "%PDF-1.4 fake" || got.Header.Get("Content-Type") != "application/octet-stream" ||
-		!strings.HasPrefix(got.Header.Get("Content-Disposition"), "attachment") || got.Header.Get("X-Content-Type-Options") != "nosniff" {
+	if got.Status != 200 || string(got.Raw) != "%PDF-1.4 fake" || got.Header.Get("Content-Type") != "application/pdf" ||
+		got.Header.Get("Content-Disposition") != "inline; filename=My_Report.pdf" || got.Header.Get("X-Content-Type-Options") != "nosniff" {
 		t.Errorf("owner download: %d %v", got.Status, got.Header)
 	}
 	// Nobody else sees it until a message they can read links it.
@@ -44,23 +44,37 @@ func TestUploads(t *testing.T) {
 		t.Errorf("has:attachment %v", got)
 	}
 
-	// Images show inline with their detected type; HTML never does.
-	img := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"f": {"pic.png", pngImage(t, 4)}}).OK().Str("uri")
-	if got := alice.Do("GET", img, "", nil); got.Header.Get("Content-Type") != "image/png" || !strings.HasPrefix(got.Header.Get("Content-Disposition"), "inline") {
-		t.Errorf("image headers %v", got.Header)
+	// Images, PDFs and plain text show inline with their detected type;
+	// everything else downloads as opaque bytes, sandboxed. The type comes
+	// from the content, never from the name.
+	cases := []struct {
+		name, content, ctype, disposition, policy string
+	}{
+		{"pic.png", pngImage(t, 4), "image/png", "inline; filename=pic.png", "sandbox"},
+		{"notes.txt", "plain words", "text/plain; charset=utf-8", "inline; filename=notes.txt", "sandbox"},
+		{"x.html", "<html><script>alert(1)</script>", "application/octet-stream", "attachment; filename=x.html", "sandbox"},
+		{"fake.png", "<svg onload=alert(1)>", "text/plain; charset=utf-8", "inline; filename=fake.png", "sandbox"}, // shown as text, never drawn
+		{"Größe.bin", "\x00\x01binary", "application/octet-stream", "attachment; filename*=utf-8''Gr%C3%B6%C3%9Fe.bin", "sandbox"},
+		{"doc.pdf", "%PDF-1.7 x", "application/pdf", "inline; filename=doc.pdf", "plugin-types application/pdf"},
 	}
-	page := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"f": {"x.html", "<html><script>alert(1)</script>"}}).OK().Str("uri")
-	if got := alice.Do("GET", page, "", nil); got.Header.Get("Content-Type") != "application/octet-stream" || !strings.Contains(got.Header.Get("Content-Security-Policy"), "sandbox") {
-		t.Errorf("html upload headers %v", got.Header)
+	for _, tc := range cases {
+		u := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"f": {tc.name, tc.content}}).OK().Str("uri")
+		got := alice.Do("GET", u, "", nil)
+		if got.Header.Get("Content-Type") != tc.ctype || got.Header.Get("Content-Disposition") != tc.disposition ||
+			!strings.Contains(got.Header.Get("Content-Security-Policy"), tc.policy) || got.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s served with %v", tc.name, got.Header)
+		}
 	}
 
 	alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"f": {"big.bin", strings.Repeat("x", 200<<10)}}).Fails(400, "BAD_REQUEST")
 	alice.PostMultipart("/api/v1/user_uploads", nil, nil).Fails(400, "BAD_REQUEST")
-	if got := alice.Do("GET", "/user_uploads/1/00/nope/x.txt", "", nil); got.Status != 404 || got.Body["result"] != "error" {
-		t.Errorf("missing upload: %d %s", got.Status, got.Raw)
+	for _, missing := range []string{"/user_uploads/1/00/nope/x.txt", "/user_uploads/2" + strings.TrimPrefix(uri, "/user_uploads/1")} {
+		if got := alice.Do("GET", missing, "", nil); got.Status != 404 || got.Body["result"] != "error" {
+			t.Errorf("%s: %d %s", missing, got.Status, got.Raw)
+		}
 	}
 	list := alice.Get("/api/v1/attachments", nil).OK()
-	if len(list.List("attachments")) != 3 || list.Int("upload_space_used") == 0 {
+	if len(list.List("attachments")) != 1+len(cases) || list.Int("upload_space_used") == 0 {
 		t.Errorf("attachments %s", list.Raw)
 	}
 }

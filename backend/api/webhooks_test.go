@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func TestHelloWorldWebhook(t *testing.T) {
 	}
 	m := lastMessage(t, admin, `[["stream","general"]]`)
 	want := "Hello! I am happy to be here! :smile:\nThe Wikipedia featured article for today is **[Lanchat](https://lanchat.example/)**"
-	if m["subject"] != "Hello World" || m["content"] != want || m["sender_email"] != "webhook-bot@example.com" {
+	if m["subject"] != "Hello World" || m["content"] != want || m["sender_email"] != "webhook-bot@example.com" || m["client"] != "ZulipHelloWorldWebhook" {
 		t.Errorf("stream message %v", m)
 	}
 	// A stream by ID and a chosen topic.
@@ -71,13 +72,34 @@ func TestHelloWorldWebhook(t *testing.T) {
 func TestGiteaWebhookEndToEnd(t *testing.T) {
 	s := apitest.Start(t)
 	key := s.Login("webhook-bot@example.com").Key()
+	alice := s.Login("alice@example.com")
 	body, err := os.ReadFile("../integrations/testdata/gitea_push.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	hook(s.Anonymous(), "/api/v1/external/gitea?api_key="+key+"&stream=general", string(body), http.Header{"X-Gitea-Event": {"push"}}).OK()
-	m := lastMessage(t, s.Login("alice@example.com"), `[["stream","general"]]`)
-	if m["subject"] != "ops/infra / main" || !strings.HasPrefix(m["content"].(string), "**alice** pushed [2 commits]") {
+	m := lastMessage(t, alice, `[["stream","general"]]`)
+	if m["subject"] != "ops/infra / main" || !strings.HasPrefix(m["content"].(string), "**alice** pushed [2 commits]") || m["client"] != "ZulipGiteaWebhook" {
 		t.Errorf("gitea message %v", m)
+	}
+	// Gitea's form encoding carries the same JSON in a payload field.
+	form := url.Values{"payload": {string(body)}}.Encode()
+	hook(s.Anonymous(), "/api/v1/external/gitea?api_key="+key+"&stream=general&topic=deploys", form,
+		http.Header{"X-Gitea-Event": {"push"}, "Content-Type": {"application/x-www-form-urlencoded"}}).OK()
+	if m := lastMessage(t, alice, `[["stream","general"]]`); m["subject"] != "deploys" || !strings.HasPrefix(m["content"].(string), "**alice** pushed [2 commits]") {
+		t.Errorf("gitea form message %v", m)
+	}
+	if res := hook(s.Anonymous(), "/api/v1/external/gitea?api_key="+key+"&stream=general", string(body), http.Header{"X-Gitea-Event": {"release"}}).Fails(400, "BAD_REQUEST"); res.Msg() != "The Gitea event 'release' is not supported" {
+		t.Errorf("unsupported event: %q", res.Msg())
+	}
+}
+
+func TestJSONWebhookTakesTheTopicParameter(t *testing.T) {
+	s := apitest.Start(t)
+	key := s.Login("webhook-bot@example.com").Key()
+	hook(s.Anonymous(), "/api/v1/external/json?api_key="+key+"&stream=general&topic=backups", `{"ok": true}`, nil).OK()
+	m := lastMessage(t, s.Login("alice@example.com"), `[["stream","general"]]`)
+	if m["subject"] != "backups" || m["content"] != "```json\n{\n  \"ok\": true\n}\n```" || m["client"] != "ZulipJSONWebhook" {
+		t.Errorf("json message %v", m)
 	}
 }

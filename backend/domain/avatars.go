@@ -46,6 +46,22 @@ func defaultAvatar(u store.User) []byte {
 		`font-family="sans-serif" font-size="42" fill="#fff">%s</text></svg>`, color, html.EscapeString(initials(u.FullName)))
 }
 
+// avatarPaths are where version u.AvatarVersion of u's uploaded avatar may
+// be, one per image type; at most one exists. A version without a file is
+// the generated default, so every change, reset included, bumps the version
+// and no client keeps a stale image cached under an old URL.
+func (s *Service) avatarPaths(u store.User) []string {
+	var out []string
+	for _, ext := range imageTypes {
+		out = append(out, s.avatarPath(u, ext))
+	}
+	return out
+}
+
+func (s *Service) avatarPath(u store.User, ext string) string {
+	return filepath.Join(s.cfg.DataDir, avatarDir, fmt.Sprintf("%d-%d%s", u.ID, u.AvatarVersion, ext))
+}
+
 // Avatar returns a user's avatar image: the uploaded one, or the generated
 // default.
 func (s *Service) Avatar(ref string) (string, []byte, error) {
@@ -58,30 +74,26 @@ func (s *Service) Avatar(ref string) (string, []byte, error) {
 	if err != nil {
 		return "", nil, BadRequest("No such user")
 	}
-	if u.AvatarVersion > 0 {
-		matches, _ := filepath.Glob(filepath.Join(s.cfg.DataDir, avatarDir, fmt.Sprintf("%d-%d.*", u.ID, u.AvatarVersion)))
-		if len(matches) == 1 {
-			data, err := os.ReadFile(matches[0])
-			if err == nil {
-				ctype, _ := detectImage(data)
-				return ctype, data, nil
-			}
+	for _, path := range s.avatarPaths(u) {
+		if data, err := os.ReadFile(path); err == nil {
+			ctype, _ := detectImage(data)
+			return ctype, data, nil
 		}
 	}
 	return "image/svg+xml", defaultAvatar(u), nil
 }
 
-// SetAvatar stores an uploaded avatar (nil files: back to the default) and
-// bumps the version so every avatar_url changes.
+// SetAvatar stores an uploaded avatar (reset: back to the default) as a new
+// version, so every avatar_url changes, and removes the previous file. The
+// image is written and synced before the transaction, which only renames it.
 func (s *Service) SetAvatar(actor store.User, files []UploadedFile, reset bool) error {
-	var data []byte
-	var ext string
+	var staged, ext string
 	if !reset {
 		if len(files) != 1 {
 			return BadRequest("You must upload exactly one avatar.")
 		}
-		var err error
-		if data, err = readAll(files[0], MaxAvatarSize); err != nil {
+		data, err := readAll(files[0], MaxAvatarSize)
+		if err != nil {
 			return err
 		}
 		ctype, ok := detectImage(data)
@@ -89,25 +101,40 @@ func (s *Service) SetAvatar(actor store.User, files []UploadedFile, reset bool) 
 			return BadRequest("Invalid image format")
 		}
 		ext = imageTypes[ctype]
+		staged = filepath.Join(s.cfg.DataDir, avatarDir, fmt.Sprintf("%d-%s.upload", actor.ID, randomHex(8)))
+		if err := writeFileAtomically(staged, data); err != nil {
+			return internal("set avatar", err)
+		}
+		defer os.Remove(staged) // a no-op once renamed into place
 	}
-	return internal("set avatar", s.update(func(tx *store.Tx) (func(), error) {
-		u, err := tx.User(actor.ID)
-		if err != nil {
+	var before, after store.User
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		var err error
+		if before, err = tx.User(actor.ID); err != nil {
 			return nil, err
 		}
-		if reset {
-			u.AvatarVersion = 0
-		} else {
-			u.AvatarVersion = max(u.AvatarVersion, 0) + 1
-			name := fmt.Sprintf("%d-%d%s", u.ID, u.AvatarVersion, ext)
-			if err := writeFileAtomically(filepath.Join(s.cfg.DataDir, avatarDir, name), data); err != nil {
+		after = before
+		after.AvatarVersion++
+		source := "G"
+		if !reset {
+			source = "U"
+			if err := os.Rename(staged, s.avatarPath(after, ext)); err != nil {
 				return nil, err
 			}
 		}
-		if err := tx.PutUser(u); err != nil {
+		if err := tx.PutUser(after); err != nil {
 			return nil, err
 		}
-		return s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, "avatar_url": AvatarURL(u),
-			"avatar_version": u.AvatarVersion, "avatar_source": "U"})
-	}))
+		return s.realmUserEvent(tx, "update", map[string]any{"user_id": after.ID, "avatar_url": AvatarURL(after),
+			"avatar_version": after.AvatarVersion, "avatar_source": source})
+	})
+	// Whichever version is not current now has no use.
+	stale := before
+	if err != nil {
+		stale = after
+	}
+	for _, path := range s.avatarPaths(stale) {
+		os.Remove(path)
+	}
+	return internal("set avatar", err)
 }

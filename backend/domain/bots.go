@@ -74,16 +74,25 @@ func (s *Service) CreateBot(actor store.User, fullName, shortName string, botTyp
 	return botObject(bot), internal("create bot", err)
 }
 
+// manageableBot checks that u is a bot the actor owns, or the actor is an
+// administrator.
+func manageableBot(actor, u store.User) error {
+	if !u.IsBot() {
+		return BadRequest("No such bot")
+	}
+	if u.BotOwnerID != actor.ID && !isAdmin(actor) {
+		return BadRequest("Insufficient permission")
+	}
+	return nil
+}
+
 // botAction loads a bot its owner or an administrator may change.
 func botAction(tx *store.Tx, actor store.User, id int64) (store.User, error) {
 	bot, err := tx.User(id)
-	if err != nil || !bot.IsBot() {
+	if err != nil {
 		return store.User{}, BadRequest("No such bot")
 	}
-	if bot.BotOwnerID != actor.ID && !isAdmin(actor) {
-		return store.User{}, BadRequest("Insufficient permission")
-	}
-	return bot, nil
+	return bot, manageableBot(actor, bot)
 }
 
 // UpdateBot renames a bot.
@@ -107,14 +116,7 @@ func (s *Service) UpdateBot(actor store.User, id int64, fullName string) error {
 
 // DeactivateBot turns a bot off; its key stops working at once.
 func (s *Service) DeactivateBot(actor store.User, id int64) error {
-	err := s.store.View(func(tx *store.Tx) error {
-		_, err := botAction(tx, actor, id)
-		return err
-	})
-	if err != nil {
-		return internal("deactivate bot", err)
-	}
-	return s.setActive(id, false)
+	return s.setActive(id, false, func(bot store.User) error { return manageableBot(actor, bot) })
 }
 
 // RegenerateBotKey gives a bot a new API key; the old one stops working.

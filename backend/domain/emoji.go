@@ -85,10 +85,10 @@ func (s *Service) RealmEmoji() (map[string]RealmEmojiObject, error) {
 	return out, internal("list custom emoji", err)
 }
 
-var emojiNameAllowed = regexp.MustCompile(`^[a-z0-9_-]*[a-z0-9]$`)
+var emojiNameChars = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
 // normalizeEmojiName applies spec 4.18: letters, digits, dashes and spaces;
-// case-insensitive; underscores equal spaces.
+// case-insensitive; underscores equal spaces. The messages are Zulip's.
 func normalizeEmojiName(name string) (string, error) {
 	name = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), " ", "_")
 	switch {
@@ -96,8 +96,10 @@ func normalizeEmojiName(name string) (string, error) {
 		return "", BadRequest("Emoji name is missing")
 	case len(name) > 50:
 		return "", BadRequest("Emoji name is too long.")
-	case !emojiNameAllowed.MatchString(name):
-		return "", BadRequest("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores, and must end in a letter or digit.")
+	case !emojiNameChars.MatchString(name):
+		return "", BadRequest("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.")
+	case strings.HasSuffix(name, "_") || strings.HasSuffix(name, "-"):
+		return "", BadRequest("Emoji names must end with either a letter or digit.")
 	}
 	return name, nil
 }

@@ -55,11 +55,12 @@ type PresenceUpdate struct {
 // returns everyone's presence. Others hear of it when the user's state
 // changes or they come back after being offline.
 func (s *Service) UpdatePresence(actor store.User, u PresenceUpdate) (map[string]any, error) {
+	// Zulip refuses bots before looking at the request.
+	if actor.IsBot() {
+		return nil, BadRequest("This endpoint does not accept bot requests.")
+	}
 	if u.Status != "active" && u.Status != "idle" {
 		return nil, BadRequest("Invalid status: %s", u.Status)
-	}
-	if actor.IsBot() {
-		return nil, BadRequest("Presence is not supported for bot users.")
 	}
 	now := s.now()
 	err := s.update(func(tx *store.Tx) (func(), error) {
@@ -151,7 +152,7 @@ func (s *Service) UserPresence(ref string) (map[string]ClientPresence, error) {
 	var out map[string]ClientPresence
 	err := s.store.View(func(tx *store.Tx) error {
 		u, err := userByRef(tx, strings.TrimSpace(ref))
-		if err != nil {
+		if err != nil || !u.IsActive {
 			return BadRequest("No such user")
 		}
 		if u.IsBot() {

@@ -109,12 +109,14 @@ type ServedFile struct {
 	Data        []byte
 	ContentType string
 	FileName    string
-	Inline      bool // images show in place; everything else downloads
+	Inline      bool // images, PDFs and plain text show in place; everything else downloads
 }
 
-// inlineTypes are safe to show in a browser; anything else (HTML, SVG,
-// PDF, scripts) is sent as a download.
-var inlineTypes = map[string]bool{"image/png": true, "image/gif": true, "image/jpeg": true, "image/webp": true}
+// inlineTypes are the detected types a browser may show in place without
+// running anything of the file's; anything else (HTML, SVG, scripts,
+// archives) is sent as an opaque download.
+var inlineTypes = map[string]bool{"image/png": true, "image/gif": true, "image/jpeg": true, "image/webp": true,
+	"application/pdf": true, "text/plain; charset=utf-8": true}
 
 // ReadUpload returns an upload the viewer may see; others get the same
 // answer as for a missing file.

@@ -44,19 +44,22 @@ func (s *Service) CreateUser(actor store.User, n NewUser) (int64, error) {
 	return u.ID, internal("create user", err)
 }
 
-// adminCount counts active administrators and owners.
-func adminCount(tx *store.Tx) (int, error) {
+// keepsAnAdministrator refuses, with refusal, a change that would take the
+// organization's last active administrator (owners count) out of that role.
+func keepsAnAdministrator(tx *store.Tx, u store.User, refusal string) error {
+	if !u.IsActive || u.IsBot() || !isAdmin(u) {
+		return nil
+	}
 	users, err := tx.Users()
 	if err != nil {
-		return 0, err
+		return err
 	}
-	n := 0
-	for _, u := range users {
-		if u.IsActive && !u.IsBot() && isAdmin(u) {
-			n++
+	for _, other := range users {
+		if other.ID != u.ID && other.IsActive && !other.IsBot() && isAdmin(other) {
+			return nil
 		}
 	}
-	return n, nil
+	return BadRequest("%s", refusal)
 }
 
 // UserChange is PATCH /users/{id}: a new full name and/or role.
@@ -96,9 +99,9 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 			if err := validateRole(*ch.Role); err != nil {
 				return nil, err
 			}
-			if isAdmin(u) && *ch.Role > store.RoleAdmin {
-				if n, err := adminCount(tx); err != nil || n <= 1 {
-					return nil, BadRequest("The owner permission cannot be removed from the only organization owner.")
+			if *ch.Role > store.RoleAdmin {
+				if err := keepsAnAdministrator(tx, u, "The last organization administrator cannot be demoted."); err != nil {
+					return nil, err
 				}
 			}
 			u.Role = *ch.Role
@@ -130,15 +133,24 @@ func (s *Service) SetUserActive(actor store.User, id int64, active bool) error {
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	return s.setActive(id, active)
+	return s.setActive(id, active, nil)
 }
 
-// setActive is the one place accounts are switched on and off.
-func (s *Service) setActive(id int64, active bool) error {
+// setActive is the one place accounts are switched on and off, in one
+// transaction once allowed (if given) accepts the account. Deactivating a
+// person deactivates their bots too, as Zulip does, so a departed user's
+// integrations stop with them; reactivation leaves the bots off.
+func (s *Service) setActive(id int64, active bool, allowed func(store.User) error) error {
+	var stopped []int64
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		u, err := tx.User(id)
 		if err != nil {
 			return nil, BadRequest("No such user")
+		}
+		if allowed != nil {
+			if err := allowed(u); err != nil {
+				return nil, err
+			}
 		}
 		if u.IsActive == active {
 			if active {
@@ -146,21 +158,53 @@ func (s *Service) setActive(id int64, active bool) error {
 			}
 			return nil, BadRequest("User is already deactivated")
 		}
-		if !active && isAdmin(u) && !u.IsBot() {
-			if n, err := adminCount(tx); err != nil || n <= 1 {
-				return nil, BadRequest("Cannot deactivate the only organization administrator.")
+		targets := []store.User{u}
+		if !active {
+			if err := keepsAnAdministrator(tx, u, "Cannot deactivate the only organization administrator."); err != nil {
+				return nil, err
+			}
+			if targets, err = withActiveBots(tx, u); err != nil {
+				return nil, err
 			}
 		}
-		u.IsActive = active
-		if err := tx.PutUser(u); err != nil {
-			return nil, err
+		var out deliveries
+		for _, t := range targets {
+			t.IsActive = active
+			if err := tx.PutUser(t); err != nil {
+				return nil, err
+			}
+			publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": t.ID, "is_active": active})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, publish)
+			if !active {
+				stopped = append(stopped, t.ID)
+			}
 		}
-		return s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, "is_active": active})
+		return out.publish, nil
 	})
-	if err == nil && !active {
-		s.events.DeleteUser(id)
+	if err == nil {
+		for _, id := range stopped {
+			s.events.DeleteUser(id)
+		}
 	}
 	return internal("set user active", err)
+}
+
+// withActiveBots is u followed by the active bots u owns.
+func withActiveBots(tx *store.Tx, u store.User) ([]store.User, error) {
+	out := []store.User{u}
+	if u.IsBot() {
+		return out, nil
+	}
+	users, err := tx.Users()
+	for _, b := range users {
+		if b.IsBot() && b.IsActive && b.BotOwnerID == u.ID {
+			out = append(out, b)
+		}
+	}
+	return out, err
 }
 
 // SettingsChange is PATCH /settings for one's own account.

@@ -65,7 +65,7 @@ func (s *Service) Webhook(bot store.User, call WebhookCall) error {
 	if topic == "" {
 		topic = integration.DefaultTopic
 	}
-	client := "Zulip" + call.Integration + "Webhook"
+	client := "Zulip" + integration.Client + "Webhook"
 	owner := strconv.FormatInt(bot.BotOwnerID, 10)
 	if bot.BotOwnerID == 0 {
 		owner = strconv.FormatInt(bot.ID, 10)

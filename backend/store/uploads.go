@@ -26,15 +26,11 @@ func (tx *Tx) Upload(path string) (Upload, error) {
 // UserUploads lists a user's uploads.
 func (tx *Tx) UserUploads(userID int64) ([]Upload, error) {
 	var out []Upload
-	c := tx.bucket(bucketUploads).Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		var u Upload
-		if err := decode(v, &u); err != nil {
-			return nil, err
-		}
+	err := each(tx, bucketUploads, func(u Upload) bool {
 		if u.OwnerID == userID {
 			out = append(out, u)
 		}
-	}
-	return out, nil
+		return true
+	})
+	return out, err
 }
