@@ -9,7 +9,7 @@ import (
 // alertmanager formats Prometheus Alertmanager's webhook (version 4): one
 // line per alert, firing or resolved, linked to its graph.
 func init() {
-	register(Integration{Name: "alertmanager", DefaultTopic: "Alertmanager", Convert: alertmanager})
+	register(Integration{Name: "alertmanager", Client: "Alertmanager", DefaultTopic: "Alertmanager", Convert: alertmanager})
 }
 
 func alertmanager(r Request) (Message, error) {

@@ -8,7 +8,7 @@ import (
 // gitea formats Gitea's push, issues and pull_request webhooks, told apart
 // by the X-Gitea-Event header.
 func init() {
-	register(Integration{Name: "gitea", DefaultTopic: "Gitea", Convert: gitea})
+	register(Integration{Name: "gitea", Client: "Gitea", DefaultTopic: "Gitea", Convert: gitea})
 }
 
 type giteaRepo struct {

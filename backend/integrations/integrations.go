@@ -28,17 +28,25 @@ type Message struct {
 
 // Integration is one registered webhook.
 type Integration struct {
-	Name         string
+	Name string // the URL's last segment
+	// Client names the sender in messages, as Zulip does:
+	// Zulip<Client>Webhook.
+	Client       string
 	DefaultTopic string
 	Convert      func(Request) (Message, error)
 }
 
-// ErrPayload marks payloads an integration cannot use; the message says
-// what is wrong.
+// ErrPayload marks payloads an integration cannot use; errors.Is tells
+// them apart, and their text alone says what is wrong, for the caller.
 var ErrPayload = errors.New("bad payload")
 
+type payloadErr string
+
+func (e payloadErr) Error() string        { return string(e) }
+func (e payloadErr) Is(target error) bool { return target == ErrPayload }
+
 func payloadError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrPayload, fmt.Sprintf(format, args...))
+	return payloadErr(fmt.Sprintf(format, args...))
 }
 
 var registry = map[string]Integration{}
