@@ -80,3 +80,36 @@ func (a *API) sessionAuth(r *http.Request) (store.User, bool, error) {
 	}
 	return u, true, nil
 }
+
+// setupState tells the UI whether to show first-run setup.
+func setupState(c *call) (J, error) {
+	needed, err := c.api.svc.SetupNeeded()
+	if err != nil {
+		return nil, err
+	}
+	return J{"setup_needed": needed}, nil
+}
+
+// setUpOrganization is first-run setup: it creates the owner, signs them in
+// like /accounts/login, and also returns their API key (for the desktop
+// window, where cookies are unreliable).
+func setUpOrganization(c *call) (J, error) {
+	req := domain.OrganizationSetup{
+		RealmName: c.p.str("realm_name"),
+		Owner:     domain.NewUser{FullName: c.p.str("full_name"), Email: c.p.str("email"), Password: c.p.str("password")},
+	}
+	token := c.p.str("token")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	owner, err := c.api.svc.SetUpOrganization(token, req)
+	if err != nil {
+		return nil, err
+	}
+	bs, err := c.api.svc.SignIn(owner.Email, req.Owner.Password)
+	if err != nil {
+		return nil, err
+	}
+	setSessionCookie(c.w, c.r, bs.Token, domain.SessionLifetime)
+	return J{"csrf_token": bs.CSRF, "user_id": bs.UserID, "email": bs.Email, "api_key": owner.APIKey}, nil
+}

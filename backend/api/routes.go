@@ -17,6 +17,8 @@ func (a *API) coreRoutes() []route {
 		{method: "POST", path: "/accounts/login", auth: authNone, login: true, handle: signIn},
 		{method: "POST", path: "/accounts/logout", auth: authNone, handle: signOut},
 		{method: "GET", path: "/accounts/session", auth: authNone, handle: currentSession},
+		{method: "GET", path: "/accounts/setup", auth: authNone, handle: setupState},
+		{method: "POST", path: "/accounts/setup", auth: authNone, login: true, handle: setUpOrganization},
 
 		{method: "POST", path: "/api/v1/register", auth: authUser, handle: register},
 		{method: "GET", path: "/api/v1/events", auth: authUser, handle: getEvents},

@@ -52,6 +52,15 @@ func (s *Service) realm() (store.Realm, error) {
 	return r, internal("read realm", err)
 }
 
+// validateRealmName trims an organization name and checks its length.
+func validateRealmName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len([]rune(name)) > 40 {
+		return "", BadRequest("Organization name must be 1 to 40 characters.")
+	}
+	return name, nil
+}
+
 // Paths of the organization's images, served by the API layer.
 const (
 	RealmIconPath = "/static/images/realm-icon.svg"
@@ -112,9 +121,9 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		}
 		changed := map[string]any{}
 		if ch.Name != nil {
-			name := strings.TrimSpace(*ch.Name)
-			if name == "" || len([]rune(name)) > 40 {
-				return nil, BadRequest("Organization name must be 1 to 40 characters.")
+			name, err := validateRealmName(*ch.Name)
+			if err != nil {
+				return nil, err
 			}
 			r.Name, changed["name"] = name, name
 		}

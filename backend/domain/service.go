@@ -58,6 +58,9 @@ type Service struct {
 	md         *markdown.Renderer
 	linkifiers atomic.Pointer[markdown.Linkifiers]
 	alertWords alertWordCache
+	// setupToken guards first-run setup; made once, on first need.
+	setupOnce  sync.Once
+	setupToken string
 }
 
 // New returns a Service over an open store.

@@ -200,7 +200,7 @@ func (s *Service) createUser(tx *store.Tx, n NewUser) (store.User, error) {
 	if err := tx.CreateUser(&u); err != nil {
 		return store.User{}, err
 	}
-	return u, nil
+	return u, joinDefaultStreams(tx, u)
 }
 
 // AddUser creates an account on the host's behalf (no actor: the host owns
@@ -216,4 +216,32 @@ func (s *Service) AddUser(n NewUser) (store.User, error) {
 		return store.User{}, internal("add user", err)
 	}
 	return u, nil
+}
+
+// joinDefaultStreams subscribes a new person to the organization's default
+// streams; bots join streams only when asked.
+func joinDefaultStreams(tx *store.Tx, u store.User) error {
+	if u.IsBot() {
+		return nil
+	}
+	realm, err := tx.Realm()
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, id := range realm.DefaultStreamIDs {
+		st, err := tx.Stream(id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // deleted since
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := subscribe(tx, u.ID, st); err != nil {
+			return err
+		}
+	}
+	return nil
 }

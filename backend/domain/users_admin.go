@@ -39,7 +39,25 @@ func (s *Service) CreateUser(actor store.User, n NewUser) (int64, error) {
 			return nil, err
 		}
 		delete(person, "delivery_email")
-		return s.realmUserEvent(tx, "add", person)
+		announce, err := s.realmUserEvent(tx, "add", person)
+		if err != nil {
+			return nil, err
+		}
+		out := deliveries{announce}
+		subs, err := tx.UserSubscriptions(u.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, sub := range subs {
+			st, err := tx.Stream(sub.StreamID)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.subscriptionEvents(tx, &out, st, false, []int64{u.ID}); err != nil {
+				return nil, err
+			}
+		}
+		return out.publish, nil
 	})
 	return u.ID, internal("create user", err)
 }

@@ -120,6 +120,30 @@ func (s *Server) Serve(ln net.Listener) error {
 	return err
 }
 
+// Handler is the HTTP API and UI, for hosts that serve it themselves too
+// (the desktop window's asset server).
+func (s *Server) Handler() http.Handler { return s.http.Handler }
+
+// SetupToken is the first-run setup secret, or "" once an owner exists.
+func (s *Server) SetupToken() string { return s.Service.SetupToken() }
+
+// SetupURL is the address that opens first-run setup from this machine, or
+// "" once an owner exists.
+func (s *Server) SetupURL(addr net.Addr) string {
+	token := s.SetupToken()
+	if token == "" {
+		return ""
+	}
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return ""
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/#setup=" + token
+}
+
 // Shutdown lets in-flight requests finish, then closes the store.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stop()
@@ -133,9 +157,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // Run opens, listens, calls ready with the bound address's URL
-// (http://HOST:PORT) and serves until ctx is cancelled, then shuts down
+// (http://HOST:PORT) and the first-run setup URL ("" once set up), and serves until ctx is cancelled, then shuts down
 // gracefully.
-func Run(ctx context.Context, cfg Config, ready func(url string)) error {
+func Run(ctx context.Context, cfg Config, ready func(url, setupURL string)) error {
 	s, err := Open(cfg)
 	if err != nil {
 		return err
@@ -145,7 +169,7 @@ func Run(ctx context.Context, cfg Config, ready func(url string)) error {
 		s.Shutdown(context.Background())
 		return err
 	}
-	ready("http://" + ln.Addr().String())
+	ready("http://"+ln.Addr().String(), s.SetupURL(ln.Addr()))
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ln) }()
 	select {

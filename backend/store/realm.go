@@ -7,6 +7,8 @@ type Realm struct {
 	DateCreated int64  `json:"date_created"`
 	// EmojiAddPolicy says who may add custom emoji: "members" or "admins".
 	EmojiAddPolicy string `json:"emoji_add_policy"`
+	// DefaultStreamIDs are the streams every new person joins.
+	DefaultStreamIDs []int64 `json:"default_stream_ids,omitempty"`
 }
 
 var keyRealm = []byte("realm")

@@ -94,9 +94,12 @@ func serve(args []string, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return server.Run(ctx, cfg, func(url string) {
+	return server.Run(ctx, cfg, func(url, setupURL string) {
 		// Scripts and tests wait for this exact line.
 		fmt.Fprintln(stderr, "listening on "+url)
+		if setupURL != "" {
+			fmt.Fprintln(stderr, "no owner yet: open "+setupURL+" on this machine to set up the organization")
+		}
 	})
 }
 
