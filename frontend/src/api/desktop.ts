@@ -1,0 +1,26 @@
+// The desktop host's bound Go methods (app.App), present only in the window.
+
+export interface HostInfo { running: boolean; addresses: string[]; joinUrl: string; dataDir: string; version: string }
+
+export interface DesktopHost {
+  SetupToken(): Promise<string>
+  HostInfo(): Promise<HostInfo>
+  CreateAccount(fullName: string, email: string, role: string): Promise<{ email: string; password: string }>
+  Backup(): Promise<string>
+  OpenDataFolder(): Promise<void>
+}
+
+declare global {
+  interface Window {
+    go?: { app?: { App?: DesktopHost } }
+    runtime?: { EventsOn(name: string, cb: (data: any) => void): () => void }
+  }
+}
+
+export function desktop(): DesktopHost | undefined {
+  return window.go?.app?.App
+}
+
+export function onHostEvent(name: string, cb: (data: any) => void): () => void {
+  return window.runtime?.EventsOn(name, cb) ?? (() => {})
+}

@@ -1,0 +1,169 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { api, upload } from '../api/transport'
+import type { Chat } from '../state/chat'
+import { applyCompletion, complete, tokenBefore, type Completion, type Token } from '../state/autocomplete'
+import { emojiChoices, showEmojiChars } from '../state/emoji'
+
+export interface Draft { kind: 'stream' | 'pm'; stream: string; topic: string; to: string; content: string }
+
+export const emptyDraft = (stream = ''): Draft => ({ kind: 'stream', stream, topic: '', to: '', content: '' })
+
+const typingEveryMs = 10000
+const typingIdleMs = 5000
+
+export function Compose(p: { chat: Chat; draft: Draft; setDraft: (d: Draft) => void; focus: number; onSent: () => void }) {
+  const { chat, draft, setDraft } = p
+  const area = useRef<HTMLTextAreaElement>(null)
+  const [preview, setPreview] = useState<string | null>(null)
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [token, setToken] = useState<Token | null>(null)
+  const [choice, setChoice] = useState(0)
+  const typing = useRef({ sentAt: 0, idle: 0 as any, target: '' })
+
+  useEffect(() => { if (p.focus) area.current?.focus() }, [p.focus])
+
+  const streamId = [...chat.subs.values()].find((s) => s.name.toLowerCase() === draft.stream.trim().toLowerCase())?.stream_id
+  const recipientIds = () => draft.to.split(',').map((e) => chat.byEmail.get(e.trim())?.user_id).filter((x): x is number => x !== undefined)
+  const typingParams = () => draft.kind === 'stream'
+    ? (streamId && draft.topic.trim() ? { type: 'stream', stream_id: streamId, topic: draft.topic.trim() } : null)
+    : (recipientIds().length ? { type: 'direct', to: recipientIds() } : null)
+
+  const notifyTyping = () => {
+    const params = typingParams()
+    if (!params) return
+    const t = typing.current
+    const target = JSON.stringify(params)
+    if (Date.now() - t.sentAt > typingEveryMs || t.target !== target) {
+      t.sentAt = Date.now()
+      t.target = target
+      api.post('/api/v1/typing', { ...params, op: 'start' }).catch(() => {})
+    }
+    clearTimeout(t.idle)
+    t.idle = setTimeout(stopTyping, typingIdleMs)
+  }
+  const stopTyping = () => {
+    const t = typing.current
+    clearTimeout(t.idle)
+    if (!t.sentAt) return
+    t.sentAt = 0
+    api.post('/api/v1/typing', { ...JSON.parse(t.target), op: 'stop' }).catch(() => {})
+  }
+
+  const completions: Completion[] = token ? complete(token,
+    [...chat.users.values()].filter((u) => u.is_active !== false && !u.is_bot),
+    [...chat.subs.values()].map((s) => s.name),
+    emojiChoices(chat.realmEmoji).map((e) => e.name)) : []
+
+  const onInput = (e: Event) => {
+    const el = e.target as HTMLTextAreaElement
+    setDraft({ ...draft, content: el.value })
+    setToken(tokenBefore(el.value, el.selectionStart))
+    setChoice(0)
+    notifyTyping()
+  }
+
+  const accept = (c: Completion) => {
+    const el = area.current!
+    const r = applyCompletion(draft.content, token!, el.selectionStart, c)
+    setDraft({ ...draft, content: r.text })
+    setToken(null)
+    requestAnimationFrame(() => { el.focus(); el.setSelectionRange(r.caret, r.caret) })
+  }
+
+  const send = async () => {
+    if (!draft.content.trim()) return
+    setBusy(true)
+    setError('')
+    try {
+      if (draft.kind === 'stream') await api.post('/api/v1/messages', { type: 'stream', to: draft.stream.trim(), topic: draft.topic.trim(), content: draft.content })
+      else await api.post('/api/v1/messages', { type: 'private', to: draft.to.split(',').map((s) => s.trim()).filter(Boolean), content: draft.content })
+      stopTyping()
+      setDraft({ ...draft, content: '' })
+      setPreview(null)
+      p.onSent()
+    } catch (err) {
+      setError((err as Error).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (completions.length) {
+      if (e.key === 'ArrowDown') { e.preventDefault(); setChoice((choice + 1) % completions.length); return }
+      if (e.key === 'ArrowUp') { e.preventDefault(); setChoice((choice + completions.length - 1) % completions.length); return }
+      if (e.key === 'Enter' || e.key === 'Tab') { e.preventDefault(); accept(completions[choice]); return }
+      if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setToken(null); return }
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send() }
+  }
+
+  const attach = async (files: FileList | File[]) => {
+    for (const f of Array.from(files)) {
+      try {
+        const r = await upload('/api/v1/user_uploads', f)
+        const link = `[${f.name}](${r.url ?? r.uri})`
+        setDraft({ ...draft, content: (draft.content ? draft.content + '\n' : '') + link })
+      } catch (err) {
+        setError(`${f.name}: ${(err as Error).message}`)
+      }
+    }
+  }
+
+  const togglePreview = async () => {
+    if (preview !== null) { setPreview(null); return }
+    try {
+      const r = await api.post('/api/v1/messages/render', { content: draft.content })
+      setPreview(r.rendered)
+    } catch (err) {
+      setError((err as Error).message)
+    }
+  }
+
+  const field = (key: keyof Draft, testid: string, placeholder: string, list?: string) => (
+    <input data-testid={testid} placeholder={placeholder} value={draft[key]} list={list}
+      onInput={(e) => setDraft({ ...draft, [key]: (e.target as HTMLInputElement).value })} />
+  )
+
+  return (
+    <div class="compose" onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); if (e.dataTransfer?.files.length) attach(e.dataTransfer.files) }}>
+      <div class="compose-head">
+        <select value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: (e.target as HTMLSelectElement).value as Draft['kind'] })}>
+          <option value="stream">Stream</option>
+          <option value="pm">Private</option>
+        </select>
+        {draft.kind === 'stream' ? <>
+          {field('stream', 'compose-stream', 'Stream', 'compose-streams')}
+          <datalist id="compose-streams">{[...chat.subs.values()].map((s) => <option value={s.name} />)}</datalist>
+          <span class="sep">›</span>
+          {field('topic', 'compose-topic', 'Topic')}
+        </> : field('to', 'compose-to', 'Emails, comma-separated')}
+      </div>
+      <div class="compose-body">
+        {preview === null ? (
+          <textarea ref={area} data-testid="compose-content" placeholder="Message (Enter sends, Shift+Enter for a new line; paste or drop files)"
+            value={draft.content} onInput={onInput} onKeyDown={onKeyDown} onBlur={() => setTimeout(() => setToken(null), 150)}
+            onPaste={(e) => { const files = e.clipboardData?.files; if (files?.length) { e.preventDefault(); attach(files) } }} />
+        ) : (
+          <div class="preview rendered" data-testid="compose-preview" dangerouslySetInnerHTML={{ __html: showEmojiChars(preview || '<p><em>Nothing to preview</em></p>') }} />
+        )}
+        {completions.length > 0 && (
+          <ul class="autocomplete" data-testid="autocomplete">
+            {completions.map((c, i) => (
+              <li data-testid="autocomplete-item" class={i === choice ? 'chosen' : ''} onMouseDown={(e) => { e.preventDefault(); accept(c) }}>
+                {c.label} {c.detail && <span class="detail">{c.detail}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div class="compose-foot">
+        <label class="upload" title="Attach files">📎<input type="file" data-testid="compose-upload" multiple onChange={(e) => { const f = (e.target as HTMLInputElement).files; if (f) attach(f) }} /></label>
+        <button data-testid="compose-preview-toggle" onClick={togglePreview}>{preview === null ? 'Preview' : 'Edit'}</button>
+        {error && <span class="form-error">{error}</span>}
+        <button class="primary" data-testid="compose-send" disabled={busy} onClick={send}>Send</button>
+      </div>
+    </div>
+  )
+}

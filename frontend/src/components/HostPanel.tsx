@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'preact/hooks'
+import QRCode from 'qrcode'
+import { desktop, onHostEvent, type HostInfo } from '../api/desktop'
+
+// HostPanel is the desktop host's control panel: only the window has it.
+export function HostPanel(p: { onClose: () => void }) {
+  const host = desktop()!
+  const [info, setInfo] = useState<HostInfo | null>(null)
+  const [qr, setQr] = useState('')
+  const [form, setForm] = useState({ name: '', email: '', role: 'member' })
+  const [created, setCreated] = useState<{ email: string; password: string } | null>(null)
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null)
+  const [status, setStatus] = useState('')
+
+  useEffect(() => {
+    host.HostInfo().then(async (i) => {
+      setInfo(i)
+      setQr(await QRCode.toDataURL(i.joinUrl, { margin: 1, width: 180 }))
+    }).catch((e) => setStatus(String(e)))
+    return onHostEvent('backup:progress', setProgress)
+  }, [])
+
+  const create = async (e: Event) => {
+    e.preventDefault()
+    try {
+      setCreated(await host.CreateAccount(form.name.trim(), form.email.trim(), form.role))
+      setForm({ name: '', email: '', role: 'member' })
+    } catch (err) {
+      setStatus(String(err))
+    }
+  }
+  const backup = async () => {
+    setProgress({ done: 0, total: 0 })
+    try {
+      const path = await host.Backup()
+      setStatus(path ? `Backup written to ${path}` : 'Backup cancelled')
+    } catch (err) {
+      setStatus(String(err))
+    }
+    setProgress(null)
+  }
+  return (
+    <div class="overlay" onClick={p.onClose}>
+      <div class="panel" data-testid="host-panel" onClick={(e) => e.stopPropagation()}>
+        <header><h2>This host</h2><button class="icon" onClick={p.onClose} title="Close">✕</button></header>
+        <section>
+          <p data-testid="host-status">{info?.running ? `Serving Lanchat ${info.version}` : 'Not running'}</p>
+          <div class="join">
+            <div>
+              <h3>Join from the local network</h3>
+              <ul data-testid="host-addresses">{info?.addresses.map((a) => <li><code>{a}</code></li>)}</ul>
+            </div>
+            {qr && <img data-testid="host-qr" src={qr} alt={`QR code of ${info?.joinUrl}`} />}
+          </div>
+        </section>
+        <section>
+          <h3>Create an account</h3>
+          <form class="row" onSubmit={create}>
+            <input data-testid="host-create-name" placeholder="Full name" value={form.name} onInput={(e) => setForm({ ...form, name: (e.target as HTMLInputElement).value })} />
+            <input data-testid="host-create-email" placeholder="Email" value={form.email} onInput={(e) => setForm({ ...form, email: (e.target as HTMLInputElement).value })} />
+            <select data-testid="host-create-role" value={form.role} onChange={(e) => setForm({ ...form, role: (e.target as HTMLSelectElement).value })}>
+              <option value="member">Member</option><option value="admin">Administrator</option><option value="guest">Guest</option>
+            </select>
+            <button class="primary" data-testid="host-create-submit">Create</button>
+          </form>
+          {created && <p data-testid="host-created">Created <code>{created.email}</code> with password <code>{created.password}</code>: pass it on.</p>}
+        </section>
+        <section>
+          <h3>Data</h3>
+          <p>Folder: <code data-testid="host-data-dir">{info?.dataDir}</code> <button onClick={() => host.OpenDataFolder()}>Open</button></p>
+          <button data-testid="host-backup" onClick={backup} disabled={progress !== null}>Back up to a file…</button>
+          {progress && <progress data-testid="backup-progress" value={progress.done} max={progress.total || 1} />}
+        </section>
+        {status && <p class="hint">{status}</p>}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,69 @@
+import { useState } from 'preact/hooks'
+import { signIn, setUp, type Me } from '../api/session'
+
+function Field(p: { label: string; testid: string; type?: 'text' | 'email' | 'password'; value: string; set: (v: string) => void; autoFocus?: boolean }) {
+  return (
+    <label class="field">
+      <span>{p.label}</span>
+      <input data-testid={p.testid} {...{ type: p.type ?? 'text' } as {}} value={p.value} autoFocus={p.autoFocus}
+        onInput={(e) => p.set((e.target as HTMLInputElement).value)} required />
+    </label>
+  )
+}
+
+function useSubmit(run: () => Promise<Me>, done: (me: Me) => void) {
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    setBusy(true)
+    setError('')
+    try {
+      done(await run())
+    } catch (err) {
+      setError((err as Error).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { error, busy, submit }
+}
+
+export function Login(p: { realm: string; onDone: (me: Me) => void }) {
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const { error, busy, submit } = useSubmit(() => signIn(email.trim(), password), p.onDone)
+  return (
+    <div class="card-page">
+      <form class="card" onSubmit={submit}>
+        <h1>Sign in to {p.realm}</h1>
+        <Field label="Email" testid="login-email" type="email" value={email} set={setEmail} autoFocus />
+        <Field label="Password" testid="login-password" type="password" value={password} set={setPassword} />
+        {error && <p class="form-error" data-testid="login-error" role="alert">{error}</p>}
+        <button class="primary" data-testid="login-submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+      </form>
+    </div>
+  )
+}
+
+export function Setup(p: { onDone: (me: Me) => void }) {
+  const [realm, setRealm] = useState('')
+  const [name, setName] = useState('')
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const { error, busy, submit } = useSubmit(() => setUp({ realm_name: realm.trim(), full_name: name.trim(), email: email.trim(), password }), p.onDone)
+  return (
+    <div class="card-page">
+      <form class="card" onSubmit={submit}>
+        <h1>Set up your organization</h1>
+        <p class="hint">Your team joins from this machine's address on the local network. You will be the owner.</p>
+        <Field label="Organization name" testid="setup-org" value={realm} set={setRealm} autoFocus />
+        <Field label="Your name" testid="setup-name" value={name} set={setName} />
+        <Field label="Your email" testid="setup-email" type="email" value={email} set={setEmail} />
+        <Field label="Password (at least 8 characters)" testid="setup-password" type="password" value={password} set={setPassword} />
+        {error && <p class="form-error" role="alert">{error}</p>}
+        <button class="primary" data-testid="setup-submit" disabled={busy}>{busy ? 'Creating…' : 'Create organization'}</button>
+      </form>
+    </div>
+  )
+}

@@ -1,0 +1,107 @@
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
+import { Chat } from '../state/chat'
+import { groupRows } from '../state/grouping'
+import { narrowToHash, pmEmails, type Narrow } from '../state/narrow'
+import type { Message } from '../state/types'
+import { MessageRow } from './MessageRow'
+
+function RecipientBar(p: { chat: Chat; m: Message }) {
+  const { m, chat } = p
+  if (m.type === 'stream') {
+    const sub = chat.subs.get(m.stream_id!)
+    const name = typeof m.display_recipient === 'string' ? m.display_recipient : sub?.name ?? ''
+    const stream: Narrow = { kind: 'stream', streamId: m.stream_id!, stream: name }
+    return (
+      <div class="recipient" data-testid="recipient-header" style={{ borderColor: sub?.color }}>
+        <a href={narrowToHash(stream)} style={{ background: sub?.color }} class="stream-name">#{name}</a>
+        <span class="sep">›</span>
+        <a href={narrowToHash({ ...stream, topic: m.subject })}>{m.subject || '(no topic)'}</a>
+      </div>
+    )
+  }
+  const emails = pmEmails(m, chat.me.email)
+  return (
+    <div class="recipient private" data-testid="recipient-header">
+      <a href={narrowToHash({ kind: 'pm', emails })}>You and {emails.map((e) => chat.byEmail.get(e)?.full_name ?? e).join(', ')}</a>
+    </div>
+  )
+}
+
+// typingKey is the conversation whose typists the current narrow shows.
+export function typingKey(n: Narrow): string | null {
+  if (n.kind === 'stream' && n.topic !== undefined) return Chat.streamConversation(n.streamId, n.topic)
+  if (n.kind === 'pm') return Chat.pmConversation(n.emails)
+  return null
+}
+
+export function MessageList(p: { chat: Chat; selected: number; onSelect: (id: number) => void }) {
+  const { chat } = p
+  const v = chat.view
+  const scroller = useRef<HTMLDivElement>(null)
+  const stick = useRef(true)
+  const beforeOlder = useRef<{ height: number; top: number } | null>(null)
+  const messages = chat.visibleMessages()
+  const rows = groupRows(messages)
+  const firstId = v.ids[0]
+
+  // Mark messages read as they come into view while the page is visible.
+  useEffect(() => {
+    const el = scroller.current
+    if (!el) return
+    const seen = new IntersectionObserver((entries) => {
+      if (document.visibilityState !== 'visible') return
+      for (const e of entries) if (e.isIntersecting) chat.seen(Number((e.target as HTMLElement).dataset.messageId))
+    }, { root: el, threshold: 0.6 })
+    el.querySelectorAll('.message.unread').forEach((m) => seen.observe(m))
+    return () => seen.disconnect()
+  })
+
+  // A narrow opens at its first unread message, else at the bottom.
+  useLayoutEffect(() => {
+    const el = scroller.current
+    if (!el || v.loading) return
+    const unread = el.querySelector('.message.unread') as HTMLElement | null
+    if (unread) unread.scrollIntoView({ block: 'center' })
+    else el.scrollTop = el.scrollHeight
+    stick.current = !unread
+  }, [narrowToHash(v.narrow), v.loading && v.ids.length === 0])
+
+  // Older history keeps the reader's place; new messages follow the bottom.
+  useLayoutEffect(() => {
+    const el = scroller.current
+    if (!el) return
+    if (beforeOlder.current && !v.loading) {
+      el.scrollTop = el.scrollHeight - beforeOlder.current.height + beforeOlder.current.top
+      beforeOlder.current = null
+    } else if (stick.current) {
+      el.scrollTop = el.scrollHeight
+    }
+  }, [firstId, messages.length, v.loading])
+
+  const onScroll = () => {
+    const el = scroller.current!
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40
+    if (el.scrollTop < 200 && !v.foundOldest && !v.loading) {
+      beforeOlder.current = { height: el.scrollHeight, top: el.scrollTop }
+      chat.loadOlder()
+    }
+    if (stick.current && !v.foundNewest) chat.loadNewer()
+  }
+
+  const key = typingKey(v.narrow)
+  const typists = key ? chat.typists(key) : []
+  return (
+    <div class="message-scroller" ref={scroller} onScroll={onScroll}>
+      <div class="message-list" data-testid="message-list">
+        {v.foundOldest && messages.length > 0 && <div class="history-start">Start of conversation</div>}
+        {v.loading && <div class="loading">Loading…</div>}
+        {v.error && <div class="form-error">{v.error}</div>}
+        {!v.loading && !messages.length && <div class="empty">{v.narrow.kind === 'search' ? 'No messages match your search.' : 'No messages here yet.'}</div>}
+        {rows.map((r) => r.kind === 'day' ? <div class="date-divider" data-testid="date-divider" key={r.key}><span>{r.label}</span></div>
+          : r.kind === 'recipient' ? <RecipientBar key={r.key} chat={chat} m={r.message} />
+            : <MessageRow key={r.key} chat={chat} m={r.message} continued={r.continued} selected={p.selected === r.message.id} onSelect={() => p.onSelect(r.message.id)} />)}
+        {typists.length > 0 && <div class="typing" data-testid="typing-indicator">{typists.map((u) => u.full_name).join(', ')} {typists.length > 1 ? 'are' : 'is'} typing…</div>}
+      </div>
+    </div>
+  )
+}

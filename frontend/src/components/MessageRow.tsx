@@ -1,0 +1,107 @@
+import { useState } from 'preact/hooks'
+import { api } from '../api/transport'
+import type { Chat } from '../state/chat'
+import { emojiChoices, showEmojiChars } from '../state/emoji'
+import type { Message } from '../state/types'
+
+export function EmojiPicker(p: { chat: Chat; onPick: (name: string) => void; onClose: () => void }) {
+  return (
+    <div class="emoji-picker" data-testid="emoji-picker" onMouseLeave={p.onClose}>
+      {emojiChoices(p.chat.realmEmoji).map((e) => (
+        <button class="emoji-option" data-testid="emoji-option" data-emoji-name={e.name} title={`:${e.name}:`} onClick={() => p.onPick(e.name)}>
+          {e.url ? <img src={e.url} alt={e.name} /> : e.char}
+        </button>
+      ))}
+    </div>
+  )
+}
+
+function Reactions(p: { chat: Chat; m: Message }) {
+  const groups = new Map<string, { name: string; code: string; type: string; users: number[] }>()
+  for (const r of p.m.reactions) {
+    const g = groups.get(r.emoji_code) ?? { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type, users: [] }
+    g.users.push(r.user_id)
+    groups.set(r.emoji_code, g)
+  }
+  if (!groups.size) return null
+  const me = p.chat.me.user_id
+  return (
+    <div class="reactions">
+      {[...groups.values()].map((g) => {
+        const mine = g.users.includes(me)
+        const custom = p.chat.realmEmoji[g.code]
+        const toggle = () => (mine ? api.del : api.post)(`/api/v1/messages/${p.m.id}/reactions`, { emoji_name: g.name })
+        return (
+          <button class={`reaction ${mine ? 'mine' : ''}`} data-testid="reaction" data-emoji-name={g.name} onClick={toggle}
+            title={g.users.map((u) => p.chat.users.get(u)?.full_name).join(', ') + ` (:${g.name}:)`}>
+            {g.type === 'unicode_emoji' ? String.fromCodePoint(...g.code.split('-').map((h) => parseInt(h, 16))) : custom ? <img src={custom.source_url} alt={g.name} /> : `:${g.name}:`} {g.users.length}
+          </button>
+        )
+      })}
+    </div>
+  )
+}
+
+export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; selected: boolean; onSelect: () => void }) {
+  const { chat, m } = p
+  const [picking, setPicking] = useState(false)
+  const [editing, setEditing] = useState<string | null>(null)
+  const [confirming, setConfirming] = useState(false)
+  const [error, setError] = useState('')
+  const mine = m.sender_id === chat.me.user_id
+  const starred = m.flags.includes('starred')
+  const sender = chat.users.get(m.sender_id)
+  const time = new Date(m.timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  const act = (f: () => Promise<unknown>) => f().catch((e) => setError((e as Error).message))
+  const startEdit = async () => {
+    const raw = await api.get(`/api/v1/messages/${m.id}`, { apply_markdown: false })
+    setEditing(raw.raw_content ?? raw.message?.content ?? '')
+  }
+  const saveEdit = () => act(async () => { await api.patch(`/api/v1/messages/${m.id}`, { content: editing }); setEditing(null) })
+  return (
+    <div class={`message ${p.continued ? 'continued' : ''} ${chat.unreads.has(m.id) ? 'unread' : ''}`} data-testid="message" data-message-id={m.id}
+      data-sender-email={m.sender_email} data-selected={p.selected ? 'true' : 'false'} onClick={p.onSelect}>
+      <div class="gutter">
+        {!p.continued && <img class="avatar" src={sender?.avatar_url ?? m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" loading="lazy" />}
+      </div>
+      <div class="body">
+        {!p.continued && (
+          <div class="meta">
+            <span class="sender" data-testid="message-sender">{m.sender_full_name}</span>
+            <span class="time" title={new Date(m.timestamp * 1000).toLocaleString()}>{time}</span>
+            {m.last_edit_timestamp && <span class="edited">(edited)</span>}
+          </div>
+        )}
+        {editing === null ? (
+          <div class="content rendered" data-testid="message-content" dangerouslySetInnerHTML={{ __html: showEmojiChars(m.match_content ?? m.content) }} />
+        ) : (
+          <div class="edit">
+            <textarea data-testid="edit-content" value={editing} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)}
+              onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); saveEdit() } if (e.key === 'Escape') setEditing(null) }} />
+            <button class="primary" data-testid="edit-save" onClick={saveEdit}>Save</button>
+            <button onClick={() => setEditing(null)}>Cancel</button>
+          </div>
+        )}
+        <Reactions chat={chat} m={m} />
+        {error && <p class="form-error">{error}</p>}
+      </div>
+      <div class="actions" data-testid="message-actions">
+        <button class={`icon ${starred ? 'on' : ''}`} data-testid="star-button" title={starred ? 'Unstar' : 'Star'}
+          onClick={(e) => { e.stopPropagation(); act(() => api.post('/api/v1/messages/flags', { messages: [m.id], op: starred ? 'remove' : 'add', flag: 'starred' })) }}>
+          {starred ? '★' : '☆'}
+        </button>
+        <button class="icon" data-testid="react-button" title="Add reaction" onClick={(e) => { e.stopPropagation(); setPicking(!picking) }}>☺</button>
+        {mine && <button class="icon" data-testid="edit-button" title="Edit" onClick={(e) => { e.stopPropagation(); act(startEdit) }}>✎</button>}
+        {mine && chat.isAdmin && <button class="icon" data-testid="delete-button" title="Delete" onClick={(e) => { e.stopPropagation(); setConfirming(true) }}>🗑</button>}
+      </div>
+      {picking && <EmojiPicker chat={chat} onClose={() => setPicking(false)} onPick={(name) => { setPicking(false); act(() => api.post(`/api/v1/messages/${m.id}/reactions`, { emoji_name: name })) }} />}
+      {confirming && (
+        <div class="confirm">
+          Delete this message?
+          <button class="danger" data-testid="confirm-delete" onClick={() => act(() => api.del(`/api/v1/messages/${m.id}`))}>Delete</button>
+          <button onClick={() => setConfirming(false)}>Cancel</button>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,313 @@
+// The chat state of one signed-in user: the register snapshot, kept current
+// by the event stream, plus the messages of the current narrow. Components
+// read it directly and re-render on change().
+import { api, Json } from '../api/transport'
+import { EventStream } from '../api/events'
+import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
+import { topicKey, Unreads, type MuteState } from './unread'
+import type { Message, Presence, Subscription, User } from './types'
+
+const pageSize = 50
+const offlineAfterSeconds = 140
+const typingExpiryMs = 15000
+
+export interface View { narrow: Narrow; ids: number[]; foundOldest: boolean; foundNewest: boolean; loading: boolean; error: string }
+
+export class Chat {
+  me!: User
+  isAdmin = false
+  realmName = 'Lanchat'
+  users = new Map<number, User>()
+  byEmail = new Map<string, User>()
+  subs = new Map<number, Subscription>()
+  mutedTopics = new Set<string>()
+  unreads = new Unreads()
+  presence = new Map<string, { status: Presence; ts: number }>()
+  typing = new Map<string, Map<number, number>>() // conversation → user → expiry
+  realmEmoji: Record<string, { name: string; source_url: string; deactivated: boolean }> = {}
+  messages = new Map<number, Message>()
+  topics = new Map<number, { name: string; max_id: number }[]>()
+  view: View = { narrow: { kind: 'all' }, ids: [], foundOldest: false, foundNewest: false, loading: false, error: '' }
+  connected = true
+  private stream: EventStream | null = null
+  private listeners = new Set<() => void>()
+  private pendingRead = new Set<number>()
+  private readTimer: ReturnType<typeof setTimeout> | null = null
+
+  onChange(f: () => void) { this.listeners.add(f); return () => this.listeners.delete(f) }
+  changed() { for (const f of this.listeners) f() }
+
+  get mute(): MuteState {
+    const mutedStreams = new Set<number>()
+    for (const s of this.subs.values()) if (s.is_muted) mutedStreams.add(s.stream_id)
+    return { mutedStreams, mutedTopics: this.mutedTopics }
+  }
+
+  emailsOf = (ids: number[]) => ids.filter((id) => id !== this.me?.user_id).map((id) => this.users.get(id)?.email ?? String(id)).sort().join(',')
+
+  async register() {
+    const s = await api.post('/api/v1/register', { apply_markdown: true, client_gravatar: false, slim_presence: false,
+      client_capabilities: { notification_settings_null: true } })
+    this.users.clear()
+    this.byEmail.clear()
+    for (const u of [...s.realm_users, ...(s.realm_non_active_users ?? [])]) this.putUser(u)
+    this.me = this.users.get(s.user_id) ?? { user_id: s.user_id, email: s.email, full_name: s.full_name, is_bot: false }
+    this.isAdmin = !!s.is_admin
+    this.realmName = s.realm_name ?? 'Lanchat'
+    this.subs = new Map(s.subscriptions.map((x: Subscription) => [x.stream_id, x]))
+    this.mutedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === 1).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
+    this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
+    this.realmEmoji = s.realm_emoji ?? {}
+    this.presence.clear()
+    for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p as Json)
+    this.stream?.stop()
+    this.stream = new EventStream(s.queue_id, s.last_event_id, {
+      onEvents: (evs) => { for (const e of evs) this.apply(e); this.changed() },
+      onQueueLost: () => this.register().then(() => this.load(this.view.narrow)),
+      onConnection: (up) => { if (up !== this.connected) { this.connected = up; this.changed() } },
+    })
+    this.stream.start()
+    this.changed()
+  }
+
+  close() { this.stream?.stop(); this.stream = null }
+
+  putUser(u: User) {
+    this.users.set(u.user_id, u)
+    this.byEmail.set(u.email, u)
+  }
+
+  private setPresence(email: string, clients: Json) {
+    let newest = { status: 'offline' as Presence, ts: 0 }
+    for (const [name, c] of Object.entries(clients)) {
+      if (name === 'aggregated') continue
+      const cp = c as Json
+      if (cp.timestamp > newest.ts || (cp.timestamp === newest.ts && cp.status === 'active')) newest = { status: cp.status, ts: cp.timestamp }
+    }
+    const prev = this.presence.get(email)
+    if (!prev || newest.ts >= prev.ts) this.presence.set(email, newest)
+  }
+
+  presenceOf(email: string): Presence {
+    const p = this.presence.get(email)
+    if (!p || Date.now() / 1000 - p.ts > offlineAfterSeconds) return 'offline'
+    return p.status
+  }
+
+  // ---- the message list ----
+
+  async load(narrow: Narrow) {
+    const anchor = narrow.kind === 'search' || narrow.kind === 'starred' ? 'newest' : 'first_unread'
+    this.view = { narrow, ids: [], foundOldest: false, foundNewest: false, loading: true, error: '' }
+    this.changed()
+    try {
+      const r = await api.get('/api/v1/messages', { anchor, num_before: pageSize, num_after: pageSize, narrow: narrowToApi(narrow), apply_markdown: true })
+      if (!sameNarrow(this.view.narrow, narrow)) return
+      this.view = { narrow, ids: this.remember(r.messages), foundOldest: r.found_oldest, foundNewest: r.found_newest, loading: false, error: '' }
+    } catch (e) {
+      this.view = { ...this.view, loading: false, error: (e as Error).message }
+    }
+    this.changed()
+  }
+
+  async loadOlder() {
+    const v = this.view
+    if (v.loading || v.foundOldest || !v.ids.length) return
+    this.view = { ...v, loading: true }
+    this.changed()
+    try {
+      const r = await api.get('/api/v1/messages', { anchor: v.ids[0], num_before: pageSize, num_after: 0, include_anchor: false,
+        narrow: narrowToApi(v.narrow), apply_markdown: true })
+      if (!sameNarrow(this.view.narrow, v.narrow)) return
+      this.view = { ...this.view, ids: [...this.remember(r.messages), ...this.view.ids], foundOldest: r.found_oldest, loading: false }
+    } catch (e) {
+      this.view = { ...this.view, loading: false, error: (e as Error).message }
+    }
+    this.changed()
+  }
+
+  async loadNewer() {
+    const v = this.view
+    if (v.loading || v.foundNewest || !v.ids.length) return
+    this.view = { ...v, loading: true }
+    try {
+      const r = await api.get('/api/v1/messages', { anchor: v.ids[v.ids.length - 1], num_before: 0, num_after: pageSize, include_anchor: false,
+        narrow: narrowToApi(v.narrow), apply_markdown: true })
+      if (!sameNarrow(this.view.narrow, v.narrow)) return
+      const ids = this.remember(r.messages).filter((id) => !this.view.ids.includes(id))
+      this.view = { ...this.view, ids: [...this.view.ids, ...ids], foundNewest: r.found_newest, loading: false }
+    } catch (e) {
+      this.view = { ...this.view, loading: false, error: (e as Error).message }
+    }
+    this.changed()
+  }
+
+  private remember(list: Message[]): number[] {
+    for (const m of list) this.messages.set(m.id, m)
+    return list.map((m) => m.id)
+  }
+
+  visibleMessages(): Message[] {
+    return this.view.ids.map((id) => this.messages.get(id)).filter((m): m is Message => !!m)
+  }
+
+  async loadTopics(streamId: number) {
+    const r = await api.get(`/api/v1/users/me/${streamId}/topics`)
+    this.topics.set(streamId, r.topics)
+    this.changed()
+  }
+
+  // ---- reading ----
+
+  // seen queues a visible unread message to be marked read, in batches.
+  // Search results do not count as reading, as in Zulip.
+  seen(id: number) {
+    if (this.view.narrow.kind === 'search') return
+    if (!this.unreads.has(id) || this.pendingRead.has(id)) return
+    this.pendingRead.add(id)
+    this.readTimer ??= setTimeout(() => this.flushRead(), 300)
+  }
+
+  private async flushRead() {
+    this.readTimer = null
+    const ids = [...this.pendingRead]
+    this.pendingRead.clear()
+    if (!ids.length) return
+    for (const id of ids) this.unreads.remove(id)
+    this.changed()
+    await api.post('/api/v1/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => {})
+  }
+
+  // ---- events ----
+
+  apply(e: Json) {
+    switch (e.type) {
+      case 'message': return this.onMessage({ ...e.message, flags: e.flags ?? [] })
+      case 'update_message': return this.onUpdate(e)
+      case 'delete_message': {
+        const ids: number[] = e.message_ids ?? [e.message_id]
+        for (const id of ids) { this.messages.delete(id); this.unreads.remove(id) }
+        this.view = { ...this.view, ids: this.view.ids.filter((id) => !ids.includes(id)) }
+        return
+      }
+      case 'reaction': {
+        const m = this.messages.get(e.message_id)
+        if (!m) return
+        if (e.op === 'add') m.reactions = [...m.reactions, { emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type, user_id: e.user_id ?? e.user?.user_id }]
+        else m.reactions = m.reactions.filter((r) => !(r.emoji_code === e.emoji_code && r.user_id === (e.user_id ?? e.user?.user_id)))
+        return
+      }
+      case 'update_message_flags': return this.onFlags(e)
+      case 'typing': return this.onTyping(e)
+      case 'presence': return this.setPresence(e.email, e.presence)
+      case 'subscription': return this.onSubscription(e)
+      case 'stream':
+        if (e.op === 'delete') for (const s of e.streams) this.subs.delete(s.stream_id)
+        if (e.op === 'update') {
+          const sub = this.subs.get(e.stream_id)
+          if (sub && (e.property === 'name' || e.property === 'description')) (sub as any)[e.property] = e.value
+        }
+        return
+      case 'realm_user':
+        if (e.op === 'add') this.putUser(e.person)
+        if (e.op === 'update') {
+          const u = this.users.get(e.person.user_id)
+          if (u) this.putUser({ ...u, ...e.person })
+        }
+        if (e.op === 'remove') { const u = this.users.get(e.person.user_id); if (u) u.is_active = false }
+        return
+      case 'realm_emoji': this.realmEmoji = e.realm_emoji; return
+      case 'realm': if (e.op === 'update' && e.property === 'name') this.realmName = e.value; if (e.op === 'update_dict' && e.data?.name) this.realmName = e.data.name; return
+      case 'user_topic': {
+        const key = topicKey(e.stream_id, e.topic_name)
+        if (e.visibility_policy === 1) this.mutedTopics.add(key)
+        else this.mutedTopics.delete(key)
+        return
+      }
+    }
+  }
+
+  private onMessage(m: Message) {
+    this.messages.set(m.id, m)
+    if (!m.flags.includes('read')) {
+      this.unreads.add(m.id, m.type === 'stream'
+        ? { streamId: m.stream_id, topic: m.subject, mentioned: m.flags.includes('mentioned') }
+        : { pm: pmEmails(m, this.me.email).join(','), mentioned: m.flags.includes('mentioned') })
+    }
+    this.stopTyping(m.sender_id)
+    const v = this.view
+    if (v.foundNewest && !v.ids.includes(m.id) && matchesLocally(v.narrow, m, this.me.email)) this.view = { ...v, ids: [...v.ids, m.id] }
+    if (m.type === 'stream' && m.stream_id !== undefined) {
+      const list = (this.topics.get(m.stream_id) ?? []).filter((t) => t.name.toLowerCase() !== m.subject.toLowerCase())
+      this.topics.set(m.stream_id, [{ name: m.subject, max_id: m.id }, ...list])
+    }
+  }
+
+  private onUpdate(e: Json) {
+    const ids: number[] = e.message_ids ?? [e.message_id]
+    const topic = e.subject ?? e.topic
+    for (const id of ids) {
+      const m = this.messages.get(id)
+      if (m) {
+        if (id === e.message_id && e.rendered_content !== undefined) { m.content = e.rendered_content; m.last_edit_timestamp = e.edit_timestamp }
+        if (topic !== undefined) m.subject = topic
+        if (e.new_stream_id !== undefined) { m.stream_id = e.new_stream_id; m.display_recipient = this.subs.get(e.new_stream_id)?.name ?? m.display_recipient }
+      }
+      const place = this.unreads.places.get(id)
+      if (place && place.streamId !== undefined) {
+        if (topic !== undefined) place.topic = topic
+        if (e.new_stream_id !== undefined) place.streamId = e.new_stream_id
+      }
+    }
+  }
+
+  private onFlags(e: Json) {
+    const ids: number[] = e.messages ?? []
+    for (const id of ids) {
+      const m = this.messages.get(id)
+      if (m) m.flags = e.op === 'add' ? [...new Set([...m.flags, e.flag])] : m.flags.filter((f) => f !== e.flag)
+      if (e.flag === 'read') {
+        if (e.op === 'add') this.unreads.remove(id)
+        else if (m) this.unreads.add(id, m.type === 'stream' ? { streamId: m.stream_id, topic: m.subject, mentioned: m.flags.includes('mentioned') } : { pm: pmEmails(m, this.me.email).join(','), mentioned: false })
+      }
+    }
+    if (e.flag === 'read' && e.op === 'add' && e.all) this.unreads = new Unreads()
+    if (e.flag === 'starred' && this.view.narrow.kind === 'starred' && e.op === 'remove') this.view = { ...this.view, ids: this.view.ids.filter((id) => !ids.includes(id)) }
+  }
+
+  private onSubscription(e: Json) {
+    if (e.op === 'add') for (const s of e.subscriptions) this.subs.set(s.stream_id, s)
+    if (e.op === 'remove') for (const s of e.subscriptions) this.subs.delete(s.stream_id)
+    if (e.op === 'update') {
+      const sub = this.subs.get(e.stream_id)
+      if (sub) (sub as any)[e.property] = e.value
+    }
+  }
+
+  // ---- typing ----
+
+  static streamConversation = (streamId: number, topic: string) => `s:${topicKey(streamId, topic)}`
+  static pmConversation = (emails: string[]) => `p:${[...emails].sort().join(',')}`
+
+  private onTyping(e: Json) {
+    const key = e.message_type === 'stream'
+      ? Chat.streamConversation(e.stream_id, e.topic)
+      : Chat.pmConversation((e.recipients as Json[]).map((r) => r.email).filter((x) => x !== this.me.email))
+    const who = this.typing.get(key) ?? new Map<number, number>()
+    if (e.op === 'start') who.set(e.sender.user_id, Date.now() + typingExpiryMs)
+    else who.delete(e.sender.user_id)
+    this.typing.set(key, who)
+    if (e.op === 'start') setTimeout(() => this.changed(), typingExpiryMs + 50)
+  }
+
+  private stopTyping(userId: number) {
+    for (const who of this.typing.values()) who.delete(userId)
+  }
+
+  typists(key: string): User[] {
+    const now = Date.now()
+    const out: User[] = []
+    for (const [id, until] of this.typing.get(key) ?? []) if (until > now && id !== this.me.user_id) { const u = this.users.get(id); if (u) out.push(u) }
+    return out
+  }
+}

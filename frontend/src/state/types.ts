@@ -1,0 +1,30 @@
+// The server's objects, as the UI uses them (Zulip's wire shapes).
+
+export interface Reaction { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }
+
+export interface PmRecipient { id: number; email: string; full_name: string }
+
+export interface Message {
+  id: number
+  sender_id: number
+  sender_email: string
+  sender_full_name: string
+  avatar_url?: string
+  content: string
+  subject: string
+  type: 'stream' | 'private'
+  stream_id?: number
+  display_recipient: string | PmRecipient[]
+  timestamp: number
+  reactions: Reaction[]
+  flags: string[]
+  last_edit_timestamp?: number
+  match_content?: string
+  match_subject?: string
+}
+
+export interface User { user_id: number; email: string; full_name: string; is_bot: boolean; is_active?: boolean; avatar_url?: string; role?: number }
+
+export interface Subscription { stream_id: number; name: string; color: string; is_muted: boolean; description: string; invite_only: boolean }
+
+export type Presence = 'active' | 'idle' | 'offline'
