@@ -1,0 +1,106 @@
+// Test harness: a real lanchatd on a free loopback port with a fresh data
+// directory, Debian's Chromium driven by playwright-core, and small API
+// helpers for the other side of a conversation.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+
+const here = dirname(fileURLToPath(import.meta.url))
+export const lanchatd = process.env.LANCHATD ?? resolve(here, '../../build/bin/lanchatd')
+export const screenshotDir = resolve(here, '../../docs/screenshots')
+export const password = 'lanchat-dev'
+
+// startServer runs lanchatd and resolves once it prints its address (and,
+// on an empty store without --dev, its first-run setup address).
+export async function startServer({ dev = true } = {}) {
+  const data = mkdtempSync(join(tmpdir(), 'lanchat-e2e-'))
+  const args = ['serve', '--addr', '127.0.0.1:0', '--data', data, '--login-failures', '-1']
+  if (dev) args.push('--dev')
+  const proc = spawn(lanchatd, args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  let log = ''
+  const ready = new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`lanchatd did not start:\n${log}`)), 15000)
+    proc.stderr.on('data', (chunk) => {
+      log += chunk
+      const url = /listening on (http:\/\/\S+)/.exec(log)?.[1]
+      if (url && (dev || /open (http\S+#setup=\S+)/.test(log))) {
+        clearTimeout(timer)
+        ok({ url, setupUrl: /open (http\S+#setup=\S+)/.exec(log)?.[1] })
+      }
+    })
+    proc.on('exit', (code) => fail(new Error(`lanchatd exited with ${code}:\n${log}`)))
+  })
+  const { url, setupUrl } = await ready
+  return {
+    url, setupUrl, data,
+    async stop() {
+      proc.kill('SIGTERM')
+      await new Promise((r) => proc.once('exit', r))
+      rmSync(data, { recursive: true, force: true })
+    },
+  }
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run', '--disable-sync'],
+  })
+}
+
+export async function newPage(browser, { colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme })
+  const page = await context.newPage()
+  page.setDefaultTimeout(10000)
+  return page
+}
+
+export async function signIn(page, url, email) {
+  await page.goto(url)
+  await page.getByTestId('login-email').fill(email)
+  await page.getByTestId('login-password').fill(password)
+  await page.getByTestId('login-submit').click()
+  await page.getByTestId('stream-list').waitFor()
+}
+
+export async function shot(page, name) {
+  mkdirSync(screenshotDir, { recursive: true })
+  await page.screenshot({ path: join(screenshotDir, name) })
+}
+
+// apiClient speaks the API as a bot or another user would.
+export async function apiClient(url, email) {
+  const key = await fetch(`${url}/api/v1/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: email, password }) })
+    .then((r) => r.json()).then((r) => r.api_key)
+  const auth = 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64')
+  const call = async (method, path, params = {}) => {
+    const form = new URLSearchParams()
+    for (const [k, v] of Object.entries(params)) form.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v))
+    const q = method === 'GET' ? `?${form}` : ''
+    const r = await fetch(`${url}${path}${q}`, { method, headers: { Authorization: auth }, body: method === 'GET' ? undefined : form })
+    const body = await r.json()
+    if (body.result !== 'success') throw new Error(`${method} ${path}: ${body.msg}`)
+    return body
+  }
+  return {
+    call,
+    send: (stream, topic, content) => call('POST', '/api/v1/messages', { type: 'stream', to: stream, topic, content }),
+  }
+}
+
+// eventually retries an assertion until it passes or the time is up.
+export async function eventually(check, timeout = 10000) {
+  const until = Date.now() + timeout
+  for (;;) {
+    try {
+      return await check()
+    } catch (e) {
+      if (Date.now() > until) throw e
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+}
