@@ -1,4 +1,4 @@
-# Lanchat: `make run` starts the app on a ready-to-use organization,
+# Lanchat: `make run` starts the desktop app on a ready-to-use organization,
 # `make test` runs every test. Both install what a fresh Debian/Ubuntu
 # machine lacks (as root, or through sudo).
 
@@ -8,24 +8,44 @@ ADDR      ?= 0.0.0.0:9991
 FUZZTIME  ?= 10s
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LANCHATD  := build/bin/lanchatd
+LANCHAT   := build/bin/lanchat
+# Debian packages: the desktop build (GTK, WebKitGTK 4.1), its window test
+# (Xvfb, ImageMagick) and the browser tests (Chromium, an emoji font).
+SYSTEM_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium fonts-noto-color-emoji
+DESKTOP_TAGS    := desktop,webkit2_41,production
+UI_SOURCES      := $(shell find frontend/src frontend/public frontend/index.html frontend/package.json frontend/vite.config.* frontend/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: all server serve run test test-go test-fuzz test-compat bench crash-test fmt lint deps-node clean
+.PHONY: all ui server serve desktop run test test-go test-fuzz test-compat test-ui test-desktop bench crash-test fmt lint deps-node deps-system clean
 
-all: server
+all: server desktop
 
-## server: the headless, cgo-free server binary
-server:
+## ui: the web UI (frontend/dist), embedded by both binaries
+ui: frontend/dist/index.html
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json | deps-node
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+
+frontend/dist/index.html: frontend/node_modules/.package-lock.json $(UI_SOURCES)
+	cd frontend && npm run build
+
+## server: the headless, cgo-free server binary (with the UI)
+server: ui
 	CGO_ENABLED=0 $(GO) build -o $(LANCHATD) ./cmd/lanchatd
 
 ## serve: run lanchatd on the development organization (data in $(DATA))
 serve: server
 	$(LANCHATD) serve --addr $(ADDR) --data $(DATA) --dev
 
-## run: the desktop app (until it lands: the headless server)
-run: serve
+## desktop: the desktop app (Wails window + the same server)
+desktop: deps-system ui
+	$(GO) build -tags $(DESKTOP_TAGS) -ldflags "-w -s" -o $(LANCHAT) .
 
-## test: every test: lint, Go unit and end-to-end tests, short fuzz runs, client compatibility
-test: lint test-go test-fuzz test-compat
+## run: the desktop app on the demo organization; without a display it serves headless
+run: desktop
+	$(LANCHAT) --addr $(ADDR) --data $(DATA) --dev
+
+## test: every test: lint, Go tests, fuzzing, zulip-js compatibility, the UI in Chromium, the desktop window under Xvfb
+test: lint test-go test-fuzz test-compat test-ui test-desktop
 
 test-go:
 	$(GO) test -count=1 ./...
@@ -36,9 +56,19 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzNarrow$$' -fuzztime $(FUZZTIME) ./backend/domain
 	$(GO) test -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) ./markdown
 
-test-compat: server deps-node
+test-compat: server
 	cd backend/compat && npm ci --no-audit --no-fund --loglevel=error
 	cd backend/compat && LANCHATD=$(CURDIR)/$(LANCHATD) node --test
+
+## test-ui: the UI's unit tests, then browser tests: Debian's Chromium driven by playwright-core against a real lanchatd
+test-ui: deps-system server
+	cd frontend && npm test
+	cd frontend/e2e && npm ci --no-audit --no-fund --loglevel=error
+	cd frontend/e2e && LANCHATD=$(CURDIR)/$(LANCHATD) node --test --test-concurrency=1
+
+## test-desktop: the desktop binary starts under Xvfb, serves the API and renders its window
+test-desktop: desktop
+	LANCHAT_DESKTOP_BIN=$(CURDIR)/$(LANCHAT) $(GO) test -count=1 -run '^TestDesktop' -v ./app
 
 ## crash-test: SIGKILL a loaded lanchatd 50 times and check no acknowledged write was lost (make test runs 3 rounds)
 crash-test:
@@ -61,10 +91,17 @@ lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# Node.js and npm run the client compatibility tests; install them when missing.
+# Node.js and npm build the UI and run the client and browser tests.
 deps-node:
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends nodejs npm; }
 
+# Installs only the missing packages, with one apt-get run.
+deps-system:
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing:" $$missing; \
+		$(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; fi
+
 clean:
-	rm -rf build/bin backend/compat/node_modules
+	rm -rf build/bin backend/compat/node_modules frontend/node_modules frontend/e2e/node_modules
+	find frontend/dist -mindepth 1 ! -name .keep -delete

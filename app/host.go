@@ -1,0 +1,121 @@
+// Package app is the desktop face of Lanchat: a Wails window over the same
+// server lanchatd runs, plus the host-only methods the window's page calls
+// (window.go.app.App.*). Chat itself goes over HTTP, as for LAN browsers.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"lanchat/backend/backup"
+	"lanchat/backend/domain"
+	"lanchat/backend/server"
+	"lanchat/backend/store"
+)
+
+// App holds the running host for the window's bound methods.
+type App struct {
+	srv     *server.Server
+	dataDir string
+	port    int
+	ctx     context.Context
+	// saveDialog and emit are Wails' runtime calls, swapped in tests.
+	saveDialog func(defaultName string) (string, error)
+	emit       func(name string, data any)
+}
+
+// HostInfo is what the host panel shows.
+type HostInfo struct {
+	Running   bool     `json:"running"`
+	Addresses []string `json:"addresses"`
+	JoinURL   string   `json:"joinUrl"`
+	DataDir   string   `json:"dataDir"`
+	Version   string   `json:"version"`
+}
+
+// Account is a created account and the password to pass on.
+type Account struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// SetupToken lets the window run first-run setup; "" once done.
+func (a *App) SetupToken() string { return a.srv.SetupToken() }
+
+// HostInfo lists where others can join.
+func (a *App) HostInfo() HostInfo {
+	urls := lanURLs(interfaceAddrs(), a.port)
+	join := "http://" + net.JoinHostPort("127.0.0.1", fmt.Sprint(a.port))
+	if len(urls) > 0 {
+		join = urls[0]
+	}
+	return HostInfo{Running: true, Addresses: urls, JoinURL: join, DataDir: a.dataDir, Version: domain.Version}
+}
+
+var roles = map[string]int{"member": store.RoleMember, "admin": store.RoleAdmin, "guest": store.RoleGuest}
+
+// CreateAccount adds an account with a generated password: the host has
+// the organization's authority, so no administrator signs in for it.
+func (a *App) CreateAccount(fullName, email, role string) (Account, error) {
+	r, ok := roles[role]
+	if !ok {
+		return Account{}, fmt.Errorf("unknown role %q", role)
+	}
+	password := rand.Text()[:16]
+	u, err := a.srv.Service.AddUser(domain.NewUser{Email: email, FullName: fullName, Role: r, Password: password})
+	if err != nil {
+		var de *domain.Error
+		if errors.As(err, &de) {
+			return Account{}, errors.New(de.Msg)
+		}
+		return Account{}, err
+	}
+	return Account{Email: u.Email, Password: password}, nil
+}
+
+// Backup asks where to save and writes the same archive as `lanchatd
+// backup`, reporting backup:progress events. It writes a temporary file
+// and renames it, so a failed backup leaves nothing half-written.
+func (a *App) Backup() (string, error) {
+	path, err := a.saveDialog("lanchat-backup-" + time.Now().Format("20060102-150405") + ".tar.gz")
+	if err != nil || path == "" {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".lanchat-backup-*")
+	if err != nil {
+		return "", fmt.Errorf("backup: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	var last time.Time
+	err = backup.Write(tmp, a.srv.Store, a.dataDir, func(done, total int64) {
+		if time.Since(last) > 100*time.Millisecond || done == total {
+			last = time.Now()
+			a.emit("backup:progress", map[string]int64{"done": done, "total": total})
+		}
+	})
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if closeErr := tmp.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("backup: %w", err)
+	}
+	return path, nil
+}
+
+// OpenDataFolder shows the data folder in the file manager.
+func (a *App) OpenDataFolder() error {
+	return exec.Command("xdg-open", a.dataDir).Start()
+}

@@ -1,0 +1,95 @@
+package app
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"lanchat/backend/server"
+)
+
+func TestLANURLs(t *testing.T) {
+	cidr := func(s string) net.Addr { ip, n, _ := net.ParseCIDR(s); n.IP = ip; return n }
+	got := lanURLs([]net.Addr{cidr("127.0.0.1/8"), cidr("fe80::1/64"), cidr("2001:db8::5/64"), cidr("192.168.1.20/24"), cidr("::1/128")}, 9991)
+	want := []string{"http://192.168.1.20:9991", "http://[2001:db8::5]:9991"}
+	if !slices.Equal(got, want) {
+		t.Errorf("lanURLs = %v, want %v", got, want)
+	}
+}
+
+func TestDefaultDataDir(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"LANCHAT_DATA": "/srv/chat", "XDG_DATA_HOME": "/x", "HOME": "/home/a"}, "/srv/chat"},
+		{map[string]string{"XDG_DATA_HOME": "/x", "HOME": "/home/a"}, "/x/lanchat"},
+		{map[string]string{"HOME": "/home/a"}, "/home/a/.local/share/lanchat"},
+	} {
+		if got := DefaultDataDir(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.env, got, tc.want)
+		}
+	}
+	if hasDisplay(func(string) string { return "" }) || !hasDisplay(func(k string) string { return map[string]string{"WAYLAND_DISPLAY": "wayland-0"}[k] }) {
+		t.Error("hasDisplay")
+	}
+}
+
+func openApp(t *testing.T) *App {
+	dir := t.TempDir()
+	srv, err := server.Open(server.Config{DataDir: dir, Dev: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Shutdown(t.Context()) })
+	return &App{srv: srv, dataDir: dir, port: 9991}
+}
+
+func TestCreateAccount(t *testing.T) {
+	a := openApp(t)
+	acct, err := a.CreateAccount("Nina New", "nina@example.com", "member")
+	if err != nil || len(acct.Password) < 16 {
+		t.Fatalf("CreateAccount: %+v %v", acct, err)
+	}
+	if _, err := a.srv.Service.FetchAPIKey("nina@example.com", acct.Password); err != nil {
+		t.Errorf("the generated password does not sign in: %v", err)
+	}
+	if _, err := a.CreateAccount("Nina Again", "nina@example.com", "member"); err == nil || err.Error() != "Email 'nina@example.com' already in use" {
+		t.Errorf("duplicate: %v", err)
+	}
+	if _, err := a.CreateAccount("X", "x@example.com", "emperor"); err == nil {
+		t.Error("unknown role accepted")
+	}
+}
+
+func TestBackupWritesTheArchiveWithProgress(t *testing.T) {
+	a := openApp(t)
+	out := filepath.Join(t.TempDir(), "b.tar.gz")
+	var events []map[string]int64
+	a.saveDialog = func(string) (string, error) { return out, nil }
+	a.emit = func(name string, data any) {
+		if name == "backup:progress" {
+			events = append(events, data.(map[string]int64))
+		}
+	}
+	path, err := a.Backup()
+	if err != nil || path != out {
+		t.Fatalf("Backup: %q %v", path, err)
+	}
+	if info, err := os.Stat(out); err != nil || info.Size() == 0 {
+		t.Fatalf("archive: %v", err)
+	}
+	if len(events) == 0 || events[len(events)-1]["done"] != events[len(events)-1]["total"] || events[0]["total"] == 0 {
+		t.Errorf("progress: %v", events)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".lanchat-backup-*"))
+	if len(leftovers) != 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+	a.saveDialog = func(string) (string, error) { return "", nil }
+	if path, err := a.Backup(); path != "" || err != nil {
+		t.Errorf("cancelled: %q %v", path, err)
+	}
+}

@@ -1,0 +1,71 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"lanchat/backend/server"
+)
+
+// Options are the desktop app's command-line choices.
+type Options struct {
+	Addr    string
+	DataDir string
+	Dev     bool
+}
+
+// Run serves the organization on the LAN and shows the window; without a
+// display it says so and keeps serving until SIGINT or SIGTERM.
+func Run(opts Options, stderr io.Writer) error {
+	srv, err := server.Open(server.Config{Addr: opts.Addr, DataDir: opts.DataDir, Dev: opts.Dev})
+	if err != nil {
+		return err
+	}
+	ln, err := listen(opts.Addr, stderr)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		return err
+	}
+	// Scripts and tests wait for this exact line, as with lanchatd.
+	fmt.Fprintln(stderr, "listening on http://"+ln.Addr().String())
+	if u := srv.SetupURL(ln.Addr()); u != "" {
+		fmt.Fprintln(stderr, "no owner yet: open "+u+" on this machine to set up the organization")
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	a := &App{srv: srv, dataDir: opts.DataDir, port: ln.Addr().(*net.TCPAddr).Port}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var runErr error
+	if hasDisplay(os.Getenv) {
+		runErr = showWindow(ctx, a, srv.Handler())
+	} else {
+		fmt.Fprintln(stderr, "no display (DISPLAY and WAYLAND_DISPLAY are unset): serving headless; press Ctrl+C to stop")
+		select {
+		case <-ctx.Done():
+		case runErr = <-served:
+		}
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), server.ShutdownTimeout)
+	defer cancel()
+	return errors.Join(runErr, srv.Shutdown(shutdownCtx))
+}
+
+// listen binds addr, or a free port on the same host when it is taken, so
+// a second copy or a busy port does not stop the app.
+func listen(addr string, stderr io.Writer) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err == nil || !errors.Is(err, syscall.EADDRINUSE) {
+		return ln, err
+	}
+	host, _, _ := net.SplitHostPort(addr)
+	fmt.Fprintf(stderr, "%s is in use; picking a free port\n", addr)
+	return net.Listen("tcp", net.JoinHostPort(host, "0"))
+}

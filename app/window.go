@@ -1,0 +1,38 @@
+package app
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// showWindow is the one place Lanchat touches Wails. The window's page is
+// served in-process by the same handler as the LAN (origin wails://wails),
+// and App's exported methods are bound for the host panel.
+func showWindow(ctx context.Context, a *App, handler http.Handler) error {
+	return wails.Run(&options.App{
+		Title:       "Lanchat",
+		Width:       1280,
+		Height:      800,
+		MinWidth:    760,
+		MinHeight:   480,
+		AssetServer: &assetserver.Options{Handler: handler},
+		OnStartup: func(wctx context.Context) {
+			a.ctx = wctx
+			a.saveDialog = func(name string) (string, error) {
+				return runtime.SaveFileDialog(wctx, runtime.SaveDialogOptions{Title: "Back up Lanchat", DefaultFilename: name,
+					Filters: []runtime.FileFilter{{DisplayName: "Lanchat backup (*.tar.gz)", Pattern: "*.tar.gz"}}})
+			}
+			a.emit = func(name string, data any) { runtime.EventsEmit(wctx, name, data) }
+			go func() {
+				<-ctx.Done() // SIGINT or SIGTERM closes the window
+				runtime.Quit(wctx)
+			}()
+		},
+		Bind: []any{a},
+	})
+}

@@ -1,0 +1,26 @@
+// Command lanchat is the desktop app: the Lanchat server in a window, also
+// serving everyone on the LAN. Build it with the Wails tags (make desktop);
+// the headless lanchatd (cmd/lanchatd) needs no display and no cgo.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"lanchat/app"
+)
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	var opts app.Options
+	flag.StringVar(&opts.Addr, "addr", "0.0.0.0:9991", "listen address HOST:PORT for the LAN (port 0 picks a free one)")
+	flag.StringVar(&opts.DataDir, "data", app.DefaultDataDir(os.Getenv), "data directory ($LANCHAT_DATA, default ~/.local/share/lanchat)")
+	flag.BoolVar(&opts.Dev, "dev", false, "development organization: demo people and streams")
+	flag.Parse()
+	if err := app.Run(opts, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "lanchat:", err)
+		os.Exit(1)
+	}
+}
