@@ -1,7 +1,11 @@
 package api
 
 import (
+	"encoding/json"
+	"net/http"
+
 	"lanchat/backend/domain"
+	"lanchat/backend/events"
 )
 
 // registerRequest reads the register parameters (also accepted by GET
@@ -41,7 +45,7 @@ func getEvents(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	answer := J{}
+	var registered string
 	if queueID == "" {
 		// No queue: register one with the same parameters, as Zulip does.
 		req, err := registerRequest(c)
@@ -53,14 +57,22 @@ func getEvents(c *call) (J, error) {
 			return nil, err
 		}
 		queueID = state["queue_id"].(string)
-		answer["queue_id"] = queueID
+		registered = queueID
 	}
 	evs, err := c.api.svc.Events(c.r.Context(), c.user, queueID, lastEventID, dontBlock)
 	if err != nil {
 		return nil, err
 	}
-	answer["events"] = evs
-	return answer, nil
+	// The events are encoded already: splice them into the answer.
+	body := []byte(`{"result":"success","msg":"",`)
+	if registered != "" {
+		quoted, _ := json.Marshal(registered)
+		body = append(append(append(body, `"queue_id":`...), quoted...), ',')
+	}
+	body = events.AppendList(append(body, `"events":`...), evs)
+	writeEncoded(c.w, http.StatusOK, append(body, '}'))
+	c.wrote = true
+	return nil, nil
 }
 
 func deleteQueue(c *call) (J, error) {

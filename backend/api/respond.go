@@ -46,6 +46,11 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 		status = http.StatusInternalServerError
 		data = []byte(`{"result":"error","msg":"Internal server error","code":"BAD_REQUEST"}`)
 	}
+	writeEncoded(w, status, data)
+}
+
+// writeEncoded sends an already encoded JSON answer.
+func writeEncoded(w http.ResponseWriter, status int, data []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(status)

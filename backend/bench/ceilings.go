@@ -1,9 +1,16 @@
 package bench
 
 import (
+	"context"
+	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -50,4 +57,53 @@ func FsyncCeiling(dir string, d time.Duration) (float64, error) {
 		n++
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// LongPollHandler is the long-poll ceiling's server: GET /poll blocks until
+// a broadcast, then answers a message-sized event; GET
+// /broadcast?pollers=N waits until N polls are blocked and wakes them all.
+func LongPollHandler() http.Handler {
+	var mu sync.Mutex
+	var waiting atomic.Int64 // polls blocked this round
+	wake := make(chan struct{})
+	answer := []byte(`{"result":"success","msg":"","events":[{"id":0,"type":"message","flags":[],"message":"` + strings.Repeat("x", 800) + `"}]}`)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/poll", func(w http.ResponseWriter, _ *http.Request) {
+		mu.Lock()
+		ch := wake
+		waiting.Add(1)
+		mu.Unlock()
+		<-ch
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(answer)
+	})
+	mux.HandleFunc("/broadcast", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.ParseInt(r.FormValue("pollers"), 10, 64)
+		for deadline := time.Now().Add(10 * time.Second); waiting.Load() < n; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				http.Error(w, fmt.Sprintf("only %d of %d polls arrived", waiting.Load(), n), http.StatusGatewayTimeout)
+				return
+			}
+		}
+		mu.Lock()
+		waiting.Store(0)
+		close(wake)
+		wake = make(chan struct{})
+		mu.Unlock()
+		w.Write([]byte(`{"result":"success","msg":""}`))
+	})
+	return mux
+}
+
+// LongPollCeiling measures the HTTP stack alone answering pollers blocked
+// long-polls at once, with LongPollHandler served by server (a process of
+// its own, as lanchatd is). No event server can deliver faster to that many
+// clients on this machine.
+func LongPollCeiling(server *Server, pollers, rounds int) (Latencies, error) {
+	c := &Client{base: server.URL, http: &http.Client{Transport: transport}}
+	poll := func(_ int, trace context.Context) error { return c.callContext(trace, "GET", "/poll", nil, nil) }
+	broadcast := func() error {
+		return c.call("GET", "/broadcast", url.Values{"pollers": {strconv.Itoa(pollers)}}, nil)
+	}
+	return broadcastRounds(pollers, rounds, poll, broadcast)
 }

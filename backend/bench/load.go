@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -39,6 +40,11 @@ func Login(base, email string) (*Client, error) {
 
 // call sends a request and decodes a success answer into out (if non-nil).
 func (c *Client) call(method, path string, form url.Values, out any) error {
+	return c.callContext(context.Background(), method, path, form, out)
+}
+
+// callContext is call with a context (for a client trace, say).
+func (c *Client) callContext(ctx context.Context, method, path string, form url.Values, out any) error {
 	var body io.Reader
 	target := c.base + path
 	if method == "GET" {
@@ -46,7 +52,7 @@ func (c *Client) call(method, path string, form url.Values, out any) error {
 	} else {
 		body = strings.NewReader(form.Encode())
 	}
-	req, err := http.NewRequest(method, target, body)
+	req, err := http.NewRequestWithContext(ctx, method, target, body)
 	if err != nil {
 		return err
 	}
@@ -116,9 +122,15 @@ type Server struct {
 
 var listeningLine = regexp.MustCompile(`^listening on (http://\S+)$`)
 
-// StartServer runs `lanchatd serve` on a free loopback port.
-func StartServer(binary, dataDir string) (*Server, error) {
-	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--data", dataDir, "--dev")
+// StartServer runs `lanchatd serve` on a free loopback port, with extra
+// arguments (a profiler address, say) after the usual ones.
+func StartServer(binary, dataDir string, extra ...string) (*Server, error) {
+	return StartProcess(exec.Command(binary, append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dataDir, "--dev"}, extra...)...))
+}
+
+// StartProcess starts a server process and waits for its "listening on
+// URL" line on stderr.
+func StartProcess(cmd *exec.Cmd) (*Server, error) {
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -136,7 +148,7 @@ func StartServer(binary, dataDir string) (*Server, error) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	return nil, fmt.Errorf("lanchatd exited before listening")
+	return nil, fmt.Errorf("%s exited before listening", cmd.Path)
 }
 
 // Stop ends the server gracefully.

@@ -55,14 +55,20 @@ type MessageEvent struct {
 }
 
 // PublishMessage delivers a message event to each queue that wants it,
-// filtered by the queue's narrow with its user's flags. Each form of the
-// message is encoded once; a queue's event only adds its user's flags.
+// filtered by the queue's narrow with its user's flags. Queues that share a
+// message form and flags share one encoded event: fan-out to thousands of
+// queues encodes a handful of events, not one per queue.
 func (r *Registry) PublishMessage(me MessageEvent) {
 	ids := make([]int64, 0, len(me.Flags))
 	for uid := range me.Flags {
 		ids = append(ids, uid)
 	}
-	var rendered, raw json.RawMessage
+	var raw, rendered json.RawMessage // each form encoded on first use
+	type variant struct {
+		rendered, recipient bool
+		flags               store.Flags
+	}
+	shared := map[variant]encoded{}
 	for q := range r.queuesOf(ids, me.Public) {
 		if !q.wants("message") {
 			continue
@@ -73,10 +79,6 @@ func (r *Registry) PublishMessage(me MessageEvent) {
 		}
 		if q.opts.Narrow != nil && !q.opts.Narrow.Match(me.Message, flags) {
 			continue
-		}
-		names := flags.Names()
-		if !recipient {
-			names = []string{}
 		}
 		var message json.RawMessage
 		if q.opts.ApplyMarkdown {
@@ -90,10 +92,31 @@ func (r *Registry) PublishMessage(me MessageEvent) {
 			}
 			message = raw
 		}
-		e := Event{"type": "message", "flags": names, "message": message}
 		if me.LocalID != "" && q.ID == me.SenderQueueID {
-			e["local_message_id"] = me.LocalID
+			r.deliver(q, messageEvent(message, flags, recipient, me.LocalID))
+			continue
 		}
-		r.deliver(q, encode(e))
+		v := variant{rendered: q.opts.ApplyMarkdown, recipient: recipient, flags: flags}
+		e, ok := shared[v]
+		if !ok {
+			e = messageEvent(message, flags, recipient, "")
+			shared[v] = e
+		}
+		r.deliver(q, e)
 	}
+}
+
+// messageEvent encodes one queue's message event around the encoded
+// message. Non-recipients (all_public_streams queues) get no flags, as in
+// Zulip.
+func messageEvent(message json.RawMessage, flags store.Flags, recipient bool, localID string) encoded {
+	names := []string{}
+	if recipient {
+		names = flags.Names()
+	}
+	e := Event{"type": "message", "flags": names, "message": message}
+	if localID != "" {
+		e["local_message_id"] = localID
+	}
+	return encode(e)
 }

@@ -40,6 +40,20 @@ type Delivered struct {
 // MarshalJSON writes the event as it was encoded.
 func (d Delivered) MarshalJSON() ([]byte, error) { return d.Raw, nil }
 
+// AppendList appends evs as a JSON array. The events are already encoded:
+// answering a long-poll copies bytes instead of encoding (and, through
+// MarshalJSON, re-validating) every event for every reader.
+func AppendList(dst []byte, evs []Delivered) []byte {
+	dst = append(dst, '[')
+	for i, e := range evs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, e.Raw...)
+	}
+	return append(dst, ']')
+}
+
 // withID splices the queue's event ID into the shared encoding.
 func withID(id int64, payload encoded) json.RawMessage {
 	out := make([]byte, 0, len(payload)+24)

@@ -137,3 +137,44 @@ func TestMessageEventsFollowNarrowAndForm(t *testing.T) {
 		t.Errorf("recipient flags %v", flags)
 	}
 }
+
+// Queues share encoded events by form and flags; each must still see its
+// own user's flags, and only the sender's queue its local id.
+func TestSharedMessageEventsKeepEachQueuesFlagsAndLocalID(t *testing.T) {
+	r := NewRegistry(DefaultSettings)
+	sender := r.Register(QueueOptions{UserID: 1})
+	senderOther := r.Register(QueueOptions{UserID: 1})
+	mentioned := r.Register(QueueOptions{UserID: 2})
+	mentionedRendered := r.Register(QueueOptions{UserID: 2, ApplyMarkdown: true})
+	plain := r.Register(QueueOptions{UserID: 3})
+	outsider := r.Register(QueueOptions{UserID: 4, AllPublicStreams: true})
+	r.PublishMessage(MessageEvent{
+		Message: store.Message{StreamID: 1}, Rendered: "<p>x</p>", Raw: "x", Public: true,
+		Flags:         map[int64]store.Flags{1: store.FlagRead, 2: store.FlagMentioned, 3: 0},
+		SenderQueueID: sender.ID, LocalID: "7.01",
+	})
+	for _, tc := range []struct {
+		q       *Queue
+		flags   []any
+		message any
+		localID any
+	}{
+		{sender, []any{"read"}, "x", "7.01"},
+		{senderOther, []any{"read"}, "x", nil},
+		{mentioned, []any{"mentioned"}, "x", nil},
+		{mentionedRendered, []any{"mentioned"}, "<p>x</p>", nil},
+		{plain, []any{}, "x", nil},
+		{outsider, []any{}, "x", nil},
+	} {
+		delivered, _ := r.Fetch(context.Background(), tc.q, -1, true)
+		evs := decoded(t, delivered)
+		if len(evs) != 1 {
+			t.Fatalf("queue of user %d got %d events", tc.q.opts.UserID, len(evs))
+		}
+		e := evs[0]
+		if !slices.Equal(e["flags"].([]any), tc.flags) || e["message"] != tc.message || e["local_message_id"] != tc.localID {
+			t.Errorf("queue of user %d got flags %v message %v local id %v; want %v %v %v",
+				tc.q.opts.UserID, e["flags"], e["message"], e["local_message_id"], tc.flags, tc.message, tc.localID)
+		}
+	}
+}

@@ -1,131 +1,217 @@
 // Command lanchat-bench measures a real lanchatd on loopback and writes
-// docs/benchmarks.md: durable sends, history and search on a large store,
-// cold start, each beside the machine's ceilings.
+// docs/benchmarks.md: durable sends, delivery to long-pollers, idle queue
+// memory, history and search on a large store, cold start, each beside the
+// machine's ceilings.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"log"
+	"net"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"lanchat/backend/bench"
 )
 
+// run is one benchmark session's settings and the ceilings every figure is
+// compared with.
+type run struct {
+	binary   string
+	extra    []string // extra lanchatd serve arguments
+	workDir  string
+	messages int
+	d        time.Duration
+	senders  int
+	report   *bench.Report
+	noop     bench.Latencies
+	fsyncs   float64
+}
+
 func main() {
-	binary := flag.String("lanchatd", "build/bin/lanchatd", "the server binary under test")
-	messages := flag.Int("messages", 1_000_000, "messages in the history fixture")
-	workDir := flag.String("work", "build/bench", "where fixtures and scratch stores live (fixtures are reused)")
+	var r run
+	flag.StringVar(&r.binary, "lanchatd", "build/bin/lanchatd", "the server binary under test")
+	flag.IntVar(&r.messages, "messages", 1_000_000, "messages in the history fixture")
+	flag.StringVar(&r.workDir, "work", "build/bench", "where fixtures and scratch stores live (fixtures are reused)")
 	out := flag.String("out", "docs/benchmarks.md", "report file")
-	duration := flag.Duration("duration", 5*time.Second, "how long each figure is measured")
-	senders := flag.Int("senders", 50, "concurrent senders")
+	flag.DurationVar(&r.d, "duration", 5*time.Second, "how long each figure is measured")
+	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
+	only := flag.String("only", "", "comma-separated figures to measure (sends, delivery, idle, history); empty: all")
+	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
+	longPollServer := flag.Bool("long-poll-ceiling-server", false, "serve the long-poll ceiling's handler (the bench runs itself so)")
 	flag.Parse()
-	if err := run(*binary, *messages, *workDir, *out, *duration, *senders); err != nil {
+	if *longPollServer {
+		log.Fatal(serveLongPollCeiling())
+	}
+	r.extra = strings.Fields(*serverArgs)
+	r.report = &bench.Report{Command: "make bench (" + strings.Join(os.Args, " ") + ")"}
+	figures := []struct {
+		name string
+		fn   func() error
+	}{{"sends", r.sends}, {"delivery", r.delivery}, {"idle", r.idleQueues}, {"history", r.history}}
+	err := os.MkdirAll(r.workDir, 0o755)
+	if err == nil {
+		err = r.ceilings()
+	}
+	for _, f := range figures {
+		if err != nil {
+			break
+		}
+		if *only == "" || slices.Contains(strings.Split(*only, ","), f.name) {
+			if err = f.fn(); err != nil {
+				err = fmt.Errorf("%s: %w", f.name, err)
+			}
+		}
+	}
+	if err == nil {
+		err = r.report.Write(*out)
+	}
+	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(binary string, messages int, workDir, out string, d time.Duration, senders int) error {
-	if err := os.MkdirAll(workDir, 0o755); err != nil {
-		return err
-	}
-	r := &bench.Report{Command: "make bench (" + strings.Join(os.Args, " ") + ")"}
-
-	fsyncs, err := bench.FsyncCeiling(workDir, 2*time.Second)
-	if err != nil {
+func (r *run) ceilings() error {
+	var err error
+	if r.fsyncs, err = bench.FsyncCeiling(r.workDir, 2*time.Second); err != nil {
 		return fmt.Errorf("fsync ceiling: %w", err)
 	}
-	noop, err := bench.NoopCeiling(senders, d)
-	if err != nil {
+	if r.noop, err = bench.NoopCeiling(r.senders, r.d); err != nil {
 		return fmt.Errorf("no-op ceiling: %w", err)
 	}
-	r.Add(fmt.Sprintf("ceiling: no-op handler, %d clients", senders), noop, "req/s", "", "1.00")
-	r.Note("bbolt raw durable commits, one writer, same disk: %.0f commits/s (the fsync ceiling).", fsyncs)
-	log.Printf("ceilings: no-op %.0f req/s, fsync %.0f commits/s", noop.PerSecond, fsyncs)
+	r.report.Add(fmt.Sprintf("ceiling: no-op handler, %d clients", r.senders), r.noop, "req/s", "", "1.00")
+	r.report.Note("bbolt raw durable commits, one writer, same disk: %.0f commits/s (the fsync ceiling).", r.fsyncs)
+	log.Printf("ceilings: no-op %.0f req/s, fsync %.0f commits/s", r.noop.PerSecond, r.fsyncs)
+	return nil
+}
 
-	scratch := filepath.Join(workDir, "sends")
-	os.RemoveAll(scratch)
-	srv, err := bench.StartServer(binary, scratch)
+// start runs a server on a fresh scratch store named name.
+func (r *run) start(name string) (*bench.Server, error) {
+	dir := filepath.Join(r.workDir, name)
+	os.RemoveAll(dir)
+	return bench.StartServer(r.binary, dir, r.extra...)
+}
+
+func (r *run) sends() error {
+	srv, err := r.start("sends")
 	if err != nil {
 		return err
 	}
-	sends, err := bench.Sends(srv, senders, d)
+	sends, err := bench.Sends(srv, r.senders, r.d)
 	srv.Stop()
 	if err != nil {
-		return fmt.Errorf("sends: %w", err)
+		return err
 	}
-	r.Add(fmt.Sprintf("durable sends, %d concurrent senders", senders), sends, "sends/s", "≥ 5,000 sends/s",
-		fmt.Sprintf("%.2f of no-op; %.1f× the fsync ceiling (group commit)", sends.PerSecond/noop.PerSecond, sends.PerSecond/fsyncs))
+	r.report.Add(fmt.Sprintf("durable sends, %d concurrent senders", r.senders), sends, "sends/s", "≥ 5,000 sends/s",
+		fmt.Sprintf("%.2f of no-op; %.1f× the fsync ceiling (group commit)", sends.PerSecond/r.noop.PerSecond, sends.PerSecond/r.fsyncs))
 	log.Printf("sends: %.0f/s p50 %v p99 %v", sends.PerSecond, sends.P50, sends.P99)
+	return nil
+}
 
+func (r *run) delivery() error {
 	for _, pollers := range []struct {
 		n      int
 		target string
 	}{{1000, "p99 < 5 ms"}, {10000, "p99 < 20 ms"}} {
-		dir := filepath.Join(workDir, fmt.Sprintf("delivery-%d", pollers.n))
-		os.RemoveAll(dir)
-		srv, err := bench.StartServer(binary, dir)
+		srv, err := r.start(fmt.Sprintf("delivery-%d", pollers.n))
 		if err != nil {
 			return err
 		}
 		l, err := bench.Delivery(srv, pollers.n, 10)
 		if err != nil {
 			srv.Stop()
-			return fmt.Errorf("delivery to %d pollers: %w", pollers.n, err)
+			return fmt.Errorf("to %d pollers: %w", pollers.n, err)
 		}
-		sustained, err := bench.SustainedSends(srv, pollers.n, 10, d)
+		sustained, err := bench.SustainedSends(srv, pollers.n, 10, r.d)
 		srv.Stop()
 		if err != nil {
 			return fmt.Errorf("sends with %d pollers: %w", pollers.n, err)
 		}
-		r.Add(fmt.Sprintf("sustained sends, 10 senders, %d long-pollers receiving each", pollers.n), sustained, "sends/s", "",
-			fmt.Sprintf("bound: every send is %d answers, so at most %.0f sends/s at the no-op rate", pollers.n, noop.PerSecond/float64(pollers.n)))
+		r.report.Add(fmt.Sprintf("sustained sends, 10 senders, %d long-pollers receiving each", pollers.n), sustained, "sends/s", "",
+			fmt.Sprintf("bound: every send is %d answers, so at most %.0f sends/s at the no-op rate", pollers.n, r.noop.PerSecond/float64(pollers.n)))
 		log.Printf("sustained sends with %d pollers: %.0f/s", pollers.n, sustained.PerSecond)
-		// Answering n polls takes at least n no-op requests' time on these cores.
-		floor := time.Duration(float64(pollers.n) / noop.PerSecond * float64(time.Second))
-		r.Add(fmt.Sprintf("send request → delivery, %d long-polling clients", pollers.n), l, "", pollers.target,
-			fmt.Sprintf("floor for the last delivery: %d answers at the no-op rate = %.0f ms", pollers.n, float64(floor.Microseconds())/1000))
+		ceiling, err := r.longPollCeiling(pollers.n)
+		if err != nil {
+			return fmt.Errorf("long-poll ceiling for %d pollers: %w", pollers.n, err)
+		}
+		r.report.Add(fmt.Sprintf("ceiling: no-op long-poll handler woken at once, %d clients", pollers.n), ceiling, "", "", "1.00")
+		r.report.Add(fmt.Sprintf("send request → delivery, %d long-polling clients", pollers.n), l, "", pollers.target,
+			fmt.Sprintf("p99 %.1f× the no-op long-poll ceiling's", float64(l.P99)/float64(ceiling.P99)))
+		log.Printf("long-poll ceiling for %d pollers: p50 %v p99 %v", pollers.n, ceiling.P50, ceiling.P99)
 		log.Printf("delivery to %d pollers: p50 %v p99 %v", pollers.n, l.P50, l.P99)
 	}
-	dir := filepath.Join(workDir, "idle-queues")
-	os.RemoveAll(dir)
-	if srv, err = bench.StartServer(binary, dir); err != nil {
+	return nil
+}
+
+// longPollCeiling runs this program as the long-poll ceiling's server, a
+// process of its own as lanchatd is, and measures it.
+func (r *run) longPollCeiling(pollers int) (bench.Latencies, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return bench.Latencies{}, err
+	}
+	srv, err := bench.StartProcess(exec.Command(self, "-long-poll-ceiling-server"))
+	if err != nil {
+		return bench.Latencies{}, err
+	}
+	defer srv.Stop()
+	return bench.LongPollCeiling(srv, pollers, 10)
+}
+
+func serveLongPollCeiling() error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, "listening on http://"+ln.Addr().String())
+	return http.Serve(ln, bench.LongPollHandler())
+}
+
+func (r *run) idleQueues() error {
+	srv, err := r.start("idle-queues")
+	if err != nil {
 		return err
 	}
 	perQueue, err := bench.IdleQueueMemory(srv, 10000)
 	srv.Stop()
 	if err != nil {
-		return fmt.Errorf("idle queue memory: %w", err)
+		return err
 	}
-	r.Note("Server memory per idle event queue (RSS growth over 10,000 registered, unread queues, garbage included): %.1f KiB (target < 8 KiB).", perQueue/1024)
+	r.report.Note("Server memory per idle event queue (RSS growth over 10,000 registered, unread queues, garbage included): %.1f KiB (target < 8 KiB).", perQueue/1024)
 	log.Printf("idle queue: %.1f KiB", perQueue/1024)
+	return nil
+}
 
-	fixture := filepath.Join(workDir, fmt.Sprintf("fixture-%d", messages))
+func (r *run) history() error {
+	fixture := filepath.Join(r.workDir, fmt.Sprintf("fixture-%d", r.messages))
 	t0 := time.Now()
-	if err := bench.Fixture(fixture, messages); err != nil {
+	if err := bench.Fixture(fixture, r.messages); err != nil {
 		return fmt.Errorf("fixture: %w", err)
 	}
-	log.Printf("fixture of %d messages ready in %v", messages, time.Since(t0).Round(time.Second))
-	srv, err = bench.StartServer(binary, fixture)
+	log.Printf("fixture of %d messages ready in %v", r.messages, time.Since(t0).Round(time.Second))
+	srv, err := bench.StartServer(r.binary, fixture, r.extra...)
 	if err != nil {
 		return err
 	}
 	defer srv.Stop()
-	r.Note("Cold start on the %d-message store (process start to `listening on`): %.0f ms (target < 300 ms).", messages, float64(srv.ColdStart.Microseconds())/1000)
+	r.report.Note("Cold start on the %d-message store (process start to `listening on`): %.0f ms (target < 300 ms).", r.messages, float64(srv.ColdStart.Microseconds())/1000)
 	for _, h := range []struct{ name, narrow, target string }{
 		{"GET /messages 1000 by stream", `[["stream","general"]]`, "< 10 ms p50"},
 		{"GET /messages 1000 by topic", fmt.Sprintf(`[["stream","general"],["topic",%q]]`, bench.FixtureTopic), "< 10 ms p50"},
 		{"GET /messages 1000 by search", fmt.Sprintf(`[["search",%q]]`, bench.SearchWord), "< 30 ms p50"},
 	} {
-		l, err := bench.History(srv, h.narrow, d)
+		l, err := bench.History(srv, h.narrow, r.d)
 		if err != nil {
 			return fmt.Errorf("%s: %w", h.name, err)
 		}
-		r.Add(fmt.Sprintf("%s (%d-message store)", h.name, messages), l, "req/s", h.target, fmt.Sprintf("%.3f of no-op", l.PerSecond/noop.PerSecond))
+		r.report.Add(fmt.Sprintf("%s (%d-message store)", h.name, r.messages), l, "req/s", h.target, fmt.Sprintf("%.3f of no-op", l.PerSecond/r.noop.PerSecond))
 		log.Printf("%s: p50 %v p99 %v", h.name, l.P50, l.P99)
 	}
-	return r.Write(out)
+	return nil
 }

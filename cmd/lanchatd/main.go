@@ -20,7 +20,7 @@ import (
 )
 
 const usage = `usage:
-  lanchatd serve --addr HOST:PORT --data DIR [--dev] [--base-url URL]
+  lanchatd serve --addr HOST:PORT --data DIR [--dev] [--base-url URL] [--pprof ADDR]
   lanchatd user add --data DIR --email E --name N [--admin|--guest] [--password P]
   lanchatd backup --data DIR FILE     (while the server runs, or not)
   lanchatd restore --data DIR FILE    (into an empty DIR, server stopped)
@@ -86,11 +86,17 @@ func serve(args []string, stderr io.Writer) error {
 	fs.IntVar(&cfg.RequestsPerMinute, "rate-limit", 0, "API requests allowed per user per minute (0: no limit)")
 	fs.Int64Var(&cfg.MaxEmojiFileSize, "max-emoji-file-size", domain.DefaultMaxEmojiFileSize, "largest custom emoji image, in bytes (MAX_EMOJI_FILE_SIZE)")
 	fs.Int64Var(&cfg.MaxUploadSize, "max-upload-size", domain.DefaultMaxUploadSize, "largest uploaded file, in bytes")
+	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this address (keep it on loopback)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if cfg.DataDir == "" {
 		return fmt.Errorf("%w: --data is required", errUsage)
+	}
+	if *pprofAddr != "" {
+		if err := servePprof(*pprofAddr, stderr); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
