@@ -55,6 +55,7 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParams$$' -fuzztime $(FUZZTIME) ./backend/api
 	$(GO) test -run '^$$' -fuzz '^FuzzNarrow$$' -fuzztime $(FUZZTIME) ./backend/domain
 	$(GO) test -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) ./markdown
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./backend/store
 
 test-compat: server
 	cd backend/compat && npm ci --no-audit --no-fund --loglevel=error

@@ -73,9 +73,16 @@ func topicPrefix(streamID int64, topic string) []byte {
 
 // Message loads one message.
 func (tx *Tx) Message(id int64) (Message, error) {
-	var m Message
-	err := tx.get(bucketMessages, itob(id), &m)
-	return m, err
+	data := tx.bucket(bucketMessages).Get(itob(id))
+	if data == nil {
+		return Message{}, ErrNotFound
+	}
+	return decodeMessage(data)
+}
+
+// putMessage writes a message record in its binary form.
+func (tx *Tx) putMessage(m Message) error {
+	return tx.bucket(bucketMessages).Put(itob(m.ID), encodeMessage(m))
 }
 
 // CreateMessage assigns the next message ID, stores the message with its
@@ -86,7 +93,7 @@ func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
 		return err
 	}
 	m.ID = id
-	if err := tx.put(bucketMessages, itob(id), m); err != nil {
+	if err := tx.putMessage(*m); err != nil {
 		return err
 	}
 	if err := tx.indexMessage(*m, true); err != nil {
@@ -109,7 +116,7 @@ func (tx *Tx) UpdateMessage(old, m Message) error {
 	if err := tx.indexMessage(m, true); err != nil {
 		return err
 	}
-	return tx.put(bucketMessages, itob(m.ID), m)
+	return tx.putMessage(m)
 }
 
 // DeleteMessage removes a message, its index entries and every user's
@@ -257,5 +264,5 @@ func (tx *Tx) LookupRecipientID(streamID int64, sortedUserIDs []int64) (int64, b
 // PutMessageBody writes a message whose indexed fields (recipient, topic,
 // sender, content) did not change, such as a new reaction.
 func (tx *Tx) PutMessageBody(m Message) error {
-	return tx.put(bucketMessages, itob(m.ID), m)
+	return tx.putMessage(m)
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -13,7 +14,8 @@ var keySchemaVersion = []byte("schema_version")
 // released step never changes, and each ships with a test opening a store
 // written at the version before it.
 var migrations = []func(*bolt.Tx) error{
-	createBuckets, // 0 → 1: the initial layout
+	createBuckets,        // 0 → 1: the initial layout
+	binaryMessageRecords, // 1 → 2: messages from JSON to their binary form
 }
 
 // SchemaVersion is the version a store has once opened by this build.
@@ -24,6 +26,28 @@ func createBuckets(btx *bolt.Tx) error {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
+	}
+	return nil
+}
+
+// binaryMessageRecords rewrites every JSON message record in the binary
+// form (message_codec.go).
+func binaryMessageRecords(btx *bolt.Tx) error {
+	b := btx.Bucket(bucketMessages)
+	if b == nil {
+		return nil
+	}
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		var m Message
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("message %d: %w", btoi(k), err)
+		}
+		key := append([]byte(nil), k...)
+		if err := b.Put(key, encodeMessage(m)); err != nil {
+			return err
+		}
+		c.Seek(key) // a write may move the cursor's page: reposition
 	}
 	return nil
 }
