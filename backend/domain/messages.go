@@ -100,9 +100,14 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		if m, flags, err = s.storeMessage(tx, actor, target, content, r, out.Client, now, readBySender); err != nil {
 			return nil, err
 		}
-		me := s.messageEvent(tx, m, flags)
-		me.SenderQueueID, me.LocalID = out.QueueID, out.LocalID
-		return func() { s.events.PublishMessage(me) }, nil
+		// The event is built after the commit: writes share one batch
+		// transaction, run one after another, so it holds only the writes.
+		stored := m
+		return func() {
+			me := s.messageEvent(stored, flags)
+			me.SenderQueueID, me.LocalID = out.QueueID, out.LocalID
+			s.events.PublishMessage(me)
+		}, nil
 	})
 	if err != nil {
 		return 0, internal("send message", err)
@@ -110,17 +115,20 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	return m.ID, nil
 }
 
-// messageEvent prepares a message's event in both content forms.
-func (s *Service) messageEvent(tx *store.Tx, m store.Message, flags map[int64]store.Flags) events.MessageEvent {
-	rendered := newMessageViewer(tx, viewOptions{applyMarkdown: true}, s.topicLinks).view(m, 0, false)
-	raw := newMessageViewer(tx, viewOptions{applyMarkdown: false}, s.topicLinks).view(m, 0, false)
-	public := false
-	if !m.IsPrivate() {
-		if st, err := tx.Stream(m.StreamID); err == nil {
-			public = !st.InviteOnly
+// messageEvent prepares a stored message's event in both content forms.
+func (s *Service) messageEvent(m store.Message, flags map[int64]store.Flags) events.MessageEvent {
+	me := events.MessageEvent{Message: m, Flags: flags}
+	s.store.View(func(tx *store.Tx) error {
+		v := newMessageViewer(tx, viewOptions{applyMarkdown: true}, s.topicLinks)
+		rendered := v.view(m, 0, false)
+		me.Rendered, me.Raw = rendered, rendered.withSource(m)
+		if !m.IsPrivate() {
+			st, ok := v.streams.get(tx, m.StreamID)
+			me.Public = ok && !st.InviteOnly
 		}
-	}
-	return events.MessageEvent{Message: m, Rendered: rendered, Raw: raw, Flags: flags, Public: public}
+		return nil
+	})
+	return me
 }
 
 // storeMessage writes a validated, rendered message and every recipient's

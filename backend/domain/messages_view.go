@@ -133,7 +133,7 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 		o.Submessages = []store.Submessage{}
 	}
 	if !v.opts.applyMarkdown {
-		o.Content, o.ContentType = m.Content, "text/x-markdown"
+		o = o.withSource(m)
 	}
 	if withFlags {
 		names := flags.Names()
@@ -157,6 +157,13 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 	o.DisplayRecipient = st.Name
 	o.TopicLinks = v.topics(m.Topic)
 	o.SubjectLinks = o.TopicLinks
+	return o
+}
+
+// withSource is the message object showing m's markdown source instead of
+// its HTML (apply_markdown=false).
+func (o MessageObject) withSource(m store.Message) MessageObject {
+	o.Content, o.ContentType = m.Content, "text/x-markdown"
 	return o
 }
 

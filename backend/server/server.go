@@ -54,6 +54,7 @@ type Server struct {
 // Open opens the data directory and prepares the organization: the demo
 // organization on an empty development store, else a default-named one.
 func Open(cfg Config) (*Server, error) {
+	tuneGC()
 	st, err := store.Open(cfg.DataDir)
 	if err != nil {
 		return nil, err
