@@ -1,9 +1,6 @@
 package api
 
 import (
-	"encoding/json"
-	"net/http"
-
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
 )
@@ -45,7 +42,7 @@ func getEvents(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	var registered string
+	answer := J{}
 	if queueID == "" {
 		// No queue: register one with the same parameters, as Zulip does.
 		req, err := registerRequest(c)
@@ -57,21 +54,13 @@ func getEvents(c *call) (J, error) {
 			return nil, err
 		}
 		queueID = state["queue_id"].(string)
-		registered = queueID
+		answer["queue_id"] = queueID
 	}
 	evs, err := c.api.svc.Events(c.r.Context(), c.user, queueID, lastEventID, dontBlock)
 	if err != nil {
 		return nil, err
 	}
-	// The events are encoded already: splice them into the answer.
-	body := []byte(`{"result":"success","msg":"",`)
-	if registered != "" {
-		quoted, _ := json.Marshal(registered)
-		body = append(append(append(body, `"queue_id":`...), quoted...), ',')
-	}
-	body = events.AppendList(append(body, `"events":`...), evs)
-	writeEncoded(c.w, http.StatusOK, append(body, '}'))
-	c.wrote = true
+	writeSuccessSpliced(c, answer, "events", events.AppendList(nil, evs))
 	return nil, nil
 }
 

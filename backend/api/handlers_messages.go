@@ -99,8 +99,9 @@ func getMessages(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	return J{"anchor": res.Anchor, "found_anchor": res.FoundAnchor, "found_newest": res.FoundNewest,
-		"found_oldest": res.FoundOldest, "history_limited": res.HistoryLimited, "messages": res.Messages}, nil
+	writeSuccessSpliced(c, J{"anchor": res.Anchor, "found_anchor": res.FoundAnchor, "found_newest": res.FoundNewest,
+		"found_oldest": res.FoundOldest, "history_limited": res.HistoryLimited}, "messages", domain.AppendMessageList(nil, res.Messages))
+	return nil, nil
 }
 
 func getMessage(c *call) (J, error) {

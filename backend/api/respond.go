@@ -67,6 +67,26 @@ func writeSuccess(w http.ResponseWriter, fields J) {
 	writeJSON(w, http.StatusOK, fields)
 }
 
+// writeSuccessSpliced is writeSuccess for an answer whose bulk, the field
+// name, is encoded already: it is spliced in, not encoded (and, through
+// MarshalJSON, validated) again.
+func writeSuccessSpliced(c *call, fields J, name string, encoded []byte) {
+	if fields == nil {
+		fields = J{}
+	}
+	fields["result"] = "success"
+	fields["msg"] = ""
+	head, err := json.Marshal(fields)
+	if err != nil {
+		writeError(c.w, c.r, err)
+		return
+	}
+	key, _ := json.Marshal(name)
+	body := append(append(append(head[:len(head)-1], ','), key...), ':')
+	writeEncoded(c.w, http.StatusOK, append(append(body, encoded...), '}'))
+	c.wrote = true
+}
+
 // writeError sends any error in the API's error shape. Errors that are not
 // domain errors are bugs or store failures: they are logged and answered
 // with a generic 500 that leaks nothing.

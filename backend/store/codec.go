@@ -66,7 +66,17 @@ func pairKey(a, b int64) []byte {
 	return k
 }
 
-func (tx *Tx) bucket(name []byte) *bolt.Bucket { return tx.btx.Bucket(name) }
+func (tx *Tx) bucket(name []byte) *bolt.Bucket {
+	if b, ok := tx.buckets[string(name)]; ok {
+		return b
+	}
+	b := tx.btx.Bucket(name)
+	if tx.buckets == nil {
+		tx.buckets = make(map[string]*bolt.Bucket, len(allBuckets))
+	}
+	tx.buckets[string(name)] = b
+	return b
+}
 
 // get decodes the JSON value at key into v, or returns ErrNotFound.
 func (tx *Tx) get(bucket, key []byte, v any) error {
