@@ -67,13 +67,18 @@ func pairKey(a, b int64) []byte {
 }
 
 func (tx *Tx) bucket(name []byte) *bolt.Bucket {
+	if tx.btx.Writable() {
+		// bbolt caches handles in write transactions itself.
+		b := tx.btx.Bucket(name)
+		if b != nil {
+			b.FillPercent = fillPercent
+		}
+		return b
+	}
 	if b, ok := tx.buckets[string(name)]; ok {
 		return b
 	}
 	b := tx.btx.Bucket(name)
-	if b != nil && tx.btx.Writable() {
-		b.FillPercent = fillPercent
-	}
 	if tx.buckets == nil {
 		tx.buckets = make(map[string]*bolt.Bucket, len(allBuckets))
 	}

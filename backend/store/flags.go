@@ -101,6 +101,12 @@ func (tx *Tx) Flags(userID, msgID int64) (Flags, bool) {
 // current.
 func (tx *Tx) SetFlags(userID, msgID int64, f Flags) error {
 	old, had := tx.Flags(userID, msgID)
+	return tx.writeFlags(userID, msgID, old, had, f)
+}
+
+// writeFlags replaces a user's flags on a message, old (when had) with f,
+// keeping the flag indexes in step. A new message has no old flags to read.
+func (tx *Tx) writeFlags(userID, msgID int64, old Flags, had bool, f Flags) error {
 	idx := tx.bucket(bucketUserFlagIndex)
 	for _, ix := range flagIndexes {
 		key := append(flagIndexPrefix(userID, ix), itob(msgID)...)

@@ -100,7 +100,7 @@ func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
 		return err
 	}
 	for uid, flags := range recipients {
-		if err := tx.SetFlags(uid, id, flags); err != nil {
+		if err := tx.writeFlags(uid, id, 0, false, flags); err != nil {
 			return err
 		}
 	}

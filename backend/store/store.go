@@ -134,8 +134,9 @@ func (s *Store) Check() error {
 // Tx is one transaction; its methods read and write typed records.
 type Tx struct {
 	btx *bolt.Tx
-	// buckets caches bucket handles: bbolt looks a name up afresh on every
-	// call in read transactions, and history asks thousands of times.
+	// buckets caches bucket handles of read transactions: bbolt looks a
+	// name up afresh on every call there, and history asks thousands of
+	// times.
 	buckets map[string]*bolt.Bucket
 }
 
