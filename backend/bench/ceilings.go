@@ -101,7 +101,12 @@ func LongPollHandler() http.Handler {
 // clients on this machine.
 func LongPollCeiling(server *Server, pollers, rounds int) (Latencies, error) {
 	c := &Client{base: server.URL, http: &http.Client{Transport: transport}}
-	poll := func(_ int, trace context.Context) error { return c.callContext(trace, "GET", "/poll", nil, nil) }
+	// Decoded as Delivery decodes its answers: the client's work is part of
+	// both figures.
+	poll := func(_ int, trace context.Context) error {
+		var res pollAnswer
+		return c.callContext(trace, "GET", "/poll", nil, &res)
+	}
 	broadcast := func() error {
 		return c.call("GET", "/broadcast", url.Values{"pollers": {strconv.Itoa(pollers)}}, nil)
 	}

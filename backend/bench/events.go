@@ -53,11 +53,7 @@ func Delivery(srv *Server, pollers, sends int) (Latencies, error) {
 	}
 	poll := func(i int, trace context.Context) error {
 		p := ps[i]
-		var res struct {
-			Events []struct {
-				ID int64 `json:"id"`
-			} `json:"events"`
-		}
+		var res pollAnswer
 		err := p.c.callContext(trace, "GET", "/api/v1/events", url.Values{"queue_id": {p.queueID}, "last_event_id": {strconv.FormatInt(p.last, 10)}}, &res)
 		for _, e := range res.Events {
 			p.last = max(p.last, e.ID)
@@ -65,6 +61,14 @@ func Delivery(srv *Server, pollers, sends int) (Latencies, error) {
 		return err
 	}
 	return broadcastRounds(pollers, sends, poll, send)
+}
+
+// pollAnswer is what a poller reads of a GET /events answer.
+type pollAnswer struct {
+	Events []struct {
+		ID   int64  `json:"id"`
+		Type string `json:"type"`
+	} `json:"events"`
 }
 
 // broadcastRounds runs rounds of: every poller blocks in poll, then
@@ -167,11 +171,7 @@ func SustainedSends(srv *Server, pollers, senders int, d time.Duration) (Latenci
 			defer wg.Done()
 			last := reg.LastEventID
 			for !stop.Load() {
-				var res struct {
-					Events []struct {
-						ID int64 `json:"id"`
-					} `json:"events"`
-				}
+				var res pollAnswer
 				if c.call("GET", "/api/v1/events", url.Values{"queue_id": {reg.QueueID}, "last_event_id": {strconv.FormatInt(last, 10)}}, &res) != nil {
 					return
 				}
