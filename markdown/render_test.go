@@ -108,6 +108,7 @@ var blockCases = []renderCase{
 var linkCases = []renderCase{
 	{"link", "[t](https://x.org)", `<p><a href="https://x.org">t</a></p>`},
 	{"empty link text", "[](https://x.org)", `<p><a href="https://x.org">https://x.org</a></p>`},
+	{"scheme case folded in the href", "[t](HTTPS://X.org/A) [](httpS://0)", `<p><a href="https://X.org/A">t</a> <a href="https://0">https://0</a></p>`},
 	{"blank link text", "[  ](https://github.com)", `<p><a href="https://github.com">https://github.com</a></p>`},
 	{"link title dropped", `[t](https://x.org "title")`, `<p><a href="https://x.org">t</a></p>`},
 	{"tel is not allowed", "[call](tel:+1415)", "<p>[call](tel:+1415)</p>"},

@@ -103,7 +103,10 @@ func normalizeLink(dest string) (string, bool) {
 		}
 		return normalizeLink("http://" + dest)
 	}
-	switch strings.ToLower(scheme) {
+	// Schemes are case-insensitive; the href gets the canonical lower case.
+	scheme = strings.ToLower(scheme)
+	dest = scheme + ":" + rest
+	switch scheme {
 	case "http", "https":
 		u, err := url.Parse(dest)
 		if err != nil || u.Host == "" || !strings.HasPrefix(rest, "//") {
