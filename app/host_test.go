@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"lanchat/backend/domain"
 	"lanchat/backend/server"
 )
 
@@ -49,9 +51,27 @@ func openApp(t *testing.T) *App {
 
 func TestCreateAccount(t *testing.T) {
 	a := openApp(t)
+	svc := a.srv.Service
+	// Alice is online: she must see Nina arrive.
+	login, err := svc.FetchAPIKey("alice@example.com", "lanchat-dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, err := svc.Authenticate("alice@example.com", login.APIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := svc.Register(alice, domain.RegisterRequest{EventTypes: []string{"realm_user"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	acct, err := a.CreateAccount("Nina New", "nina@example.com", "member")
 	if err != nil || len(acct.Password) < 16 {
 		t.Fatalf("CreateAccount: %+v %v", acct, err)
+	}
+	evs, err := svc.Events(t.Context(), alice, state["queue_id"].(string), -1, true)
+	if err != nil || len(evs) != 1 || !strings.Contains(string(evs[0].Raw), `"op":"add"`) || !strings.Contains(string(evs[0].Raw), "nina@example.com") {
+		t.Errorf("alice's queue after the account was created: %v %+v", err, evs)
 	}
 	if _, err := a.srv.Service.FetchAPIKey("nina@example.com", acct.Password); err != nil {
 		t.Errorf("the generated password does not sign in: %v", err)

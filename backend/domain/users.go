@@ -204,13 +204,40 @@ func (s *Service) createUser(tx *store.Tx, n NewUser) (store.User, error) {
 }
 
 // AddUser creates an account on the host's behalf (no actor: the host owns
-// the store), as `lanchatd user add` does for the first administrator.
+// the store), as `lanchatd user add` and the desktop host panel do, and as
+// CreateUser does once an administrator is checked. Everyone online sees
+// the new person arrive (realm_user add) in the streams they joined.
 func (s *Service) AddUser(n NewUser) (store.User, error) {
 	var u store.User
-	err := s.store.Update(func(tx *store.Tx) error {
+	err := s.update(func(tx *store.Tx) (func(), error) {
 		var err error
-		u, err = s.createUser(tx, n)
-		return err
+		if u, err = s.createUser(tx, n); err != nil {
+			return nil, err
+		}
+		person, err := ToMap(userObject(u, u, nil))
+		if err != nil {
+			return nil, err
+		}
+		delete(person, "delivery_email")
+		announce, err := s.realmUserEvent(tx, "add", person)
+		if err != nil {
+			return nil, err
+		}
+		out := deliveries{announce}
+		subs, err := tx.UserSubscriptions(u.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, sub := range subs {
+			st, err := tx.Stream(sub.StreamID)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.subscriptionEvents(tx, &out, st, false, []int64{u.ID}); err != nil {
+				return nil, err
+			}
+		}
+		return out.publish, nil
 	})
 	if err != nil {
 		return store.User{}, internal("add user", err)

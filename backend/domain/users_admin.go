@@ -27,39 +27,8 @@ func (s *Service) CreateUser(actor store.User, n NewUser) (int64, error) {
 	if n.Password == "" {
 		return 0, MissingArgument("password")
 	}
-	var u store.User
-	err := s.update(func(tx *store.Tx) (func(), error) {
-		var err error
-		if u, err = s.createUser(tx, n); err != nil {
-			return nil, err
-		}
-		emails := map[int64]string{actor.ID: actor.Email}
-		person, err := ToMap(userObject(u, u, emails))
-		if err != nil {
-			return nil, err
-		}
-		delete(person, "delivery_email")
-		announce, err := s.realmUserEvent(tx, "add", person)
-		if err != nil {
-			return nil, err
-		}
-		out := deliveries{announce}
-		subs, err := tx.UserSubscriptions(u.ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, sub := range subs {
-			st, err := tx.Stream(sub.StreamID)
-			if err != nil {
-				return nil, err
-			}
-			if err := s.subscriptionEvents(tx, &out, st, false, []int64{u.ID}); err != nil {
-				return nil, err
-			}
-		}
-		return out.publish, nil
-	})
-	return u.ID, internal("create user", err)
+	u, err := s.AddUser(n)
+	return u.ID, err
 }
 
 // keepsAnAdministrator refuses, with refusal, a change that would take the
