@@ -146,7 +146,7 @@ func TestUserGroupManagement(t *testing.T) {
 		{alice, "GET", "/api/v1/user_groups/9999/members", nil, "Invalid user group"},
 	}
 	for _, r := range refusals {
-		res := probe{r.msg, r.method, r.path, r.form}.send(r.who)
+		res := probe{name: r.msg, method: r.method, path: r.path, form: r.form}.send(r.who)
 		if res.Status != 400 || res.Body["code"] != "BAD_REQUEST" || res.Msg() != r.msg {
 			t.Errorf("%s %s: %d %s, want %q", r.method, r.path, res.Status, res.Raw, r.msg)
 		}

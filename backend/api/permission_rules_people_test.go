@@ -1,0 +1,95 @@
+package api_test
+
+import (
+	"net/url"
+
+	"lanchat/backend/apitest"
+)
+
+// peopleRules are the rules of routes_people.go's routes.
+func peopleRules() map[string]rule {
+	return map[string]rule{
+		"GET /api/v1/users":           {anyone, fixed(probe{})},
+		"GET /api/v1/users/me":        {anyone, fixed(probe{})},
+		"GET /api/v1/users/{user_id}": {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/%d", w.bobID)}} }},
+		"POST /api/v1/users": {admin, fixed(probe{name: "create user",
+			form: apitest.Form{"email": "new@example.com", "password": "password1", "full_name": "New Person"}})},
+		"PATCH /api/v1/users/{user_id}": {admin, func(w world) []probe {
+			return []probe{{name: "change role", path: id("/api/v1/users/%d", w.bobID), form: apitest.Form{"role": 200}}}
+		}},
+		"DELETE /api/v1/users/{user_id}": {admin, func(w world) []probe {
+			return []probe{{name: "deactivate user", path: id("/api/v1/users/%d", w.bobID)}}
+		}},
+		"POST /api/v1/users/{user_id}/reactivate": {admin, func(w world) []probe {
+			return []probe{{name: "reactivate user", path: id("/api/v1/users/%d/reactivate", w.carolID)}}
+		}},
+		// Zulip refuses bots here altogether; a bot has no password to change.
+		"PATCH /api/v1/settings": {anyone, fixed(
+			probe{form: apitest.Form{"full_name": "Someone Renamed"}},
+			probe{who: humans, name: "set a password", form: apitest.Form{"old_password": "lanchat-dev", "new_password": "lanchat-dev"}},
+		)},
+		"GET /avatar/{user}": {anyone, fixed(probe{path: "/avatar/alice@example.com"})},
+		"POST /api/v1/users/me/avatar": {anyone, func(w world) []probe {
+			return []probe{{files: map[string][2]string{"file": {"me.png", w.png}}}}
+		}},
+		"DELETE /api/v1/users/me/avatar":      {anyone, fixed(probe{})},
+		"GET /api/v1/users/me/alert_words":    {own, func(w world) []probe { return []probe{{hides: []string{w.alertWord}}} }},
+		"POST /api/v1/users/me/alert_words":   {anyone, fixed(probe{form: apitest.Form{"alert_words": []string{"probe"}}})},
+		"DELETE /api/v1/users/me/alert_words": {anyone, fixed(probe{form: apitest.Form{"alert_words": []string{"probe"}}})},
+
+		"GET /api/v1/user_groups":         {anyone, fixed(probe{})},
+		"POST /api/v1/user_groups/create": {members, fixed(probe{form: apitest.Form{"name": "probers", "members": []int64{}}})},
+		"PATCH /api/v1/user_groups/{group_id}": {members, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d", w.groupID), form: apitest.Form{"description": "probed"}}}
+		}},
+		"DELETE /api/v1/user_groups/{group_id}": {members, func(w world) []probe { return []probe{{path: id("/api/v1/user_groups/%d", w.spareGroupID)}} }},
+		"GET /api/v1/user_groups/{group_id}/members": {anyone, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/members", w.groupID)}}
+		}},
+		"POST /api/v1/user_groups/{group_id}/members": {members, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/members", w.groupID), form: apitest.Form{"add": []int64{w.adminID}}}}
+		}},
+
+		"POST /api/v1/users/me/presence":    {humans, fixed(probe{form: apitest.Form{"status": "active"}})},
+		"GET /api/v1/users/{user}/presence": {anyone, fixed(probe{path: "/api/v1/users/alice@example.com/presence"})},
+		"GET /api/v1/realm/presence":        {anyone, fixed(probe{})},
+		"GET /api/v1/bots":                  {own, func(w world) []probe { return []probe{{hides: []string{w.botEmail}}} }},
+		"POST /api/v1/bots": {members, fixed(
+			probe{form: apitest.Form{"full_name": "Probe Bot", "short_name": "probe"}},
+			probe{who: humans, name: "a bot cannot make bots", form: apitest.Form{"full_name": "Probe Bot Two", "short_name": "probe2"}},
+		)},
+		"PATCH /api/v1/bots/{bot_id}": {owner, func(w world) []probe {
+			return []probe{{path: id("/api/v1/bots/%d", w.botID), form: apitest.Form{"full_name": "Renamed Bot"}}}
+		}},
+		"DELETE /api/v1/bots/{bot_id}": {owner, func(w world) []probe { return []probe{{path: id("/api/v1/bots/%d", w.botID)}} }},
+		"POST /api/v1/bots/{bot_id}/api_key/regenerate": {owner, func(w world) []probe {
+			return []probe{{path: id("/api/v1/bots/%d/api_key/regenerate", w.botID)}}
+		}},
+		"GET /api/v1/bot_storage":    {own, func(w world) []probe { return []probe{{form: apitest.Form{"keys": []string{w.storageKey}}}} }},
+		"PUT /api/v1/bot_storage":    {anyone, fixed(probe{form: apitest.Form{"storage": map[string]string{"k": "v"}}})},
+		"DELETE /api/v1/bot_storage": {own, func(w world) []probe { return []probe{{form: apitest.Form{"keys": []string{w.storageKey}}}} }},
+
+		"POST /api/v1/external/{integration}": {webhook, func(w world) []probe {
+			return []probe{{path: "/api/v1/external/helloworld?stream=general&api_key=" + url.QueryEscape(w.webhookKey),
+				body: `{"featured_title": "Lanchat", "featured_url": "https://lanchat.example/"}`}}
+		}},
+
+		"GET /api/v1/realm/emoji": {anyone, fixed(probe{})},
+		"POST /api/v1/realm/emoji/{emoji_name}": {members, func(w world) []probe {
+			return []probe{
+				{path: "/api/v1/realm/emoji/probe_one", files: map[string][2]string{"file": {"e.png", w.png}}},
+				{who: humans, name: "a bot cannot add emoji", path: "/api/v1/realm/emoji/probe_two", files: map[string][2]string{"file": {"e.png", w.png}}},
+			}
+		}},
+		"DELETE /api/v1/realm/emoji/{emoji_name}": {owner, func(w world) []probe { return []probe{{path: "/api/v1/realm/emoji/" + w.emoji}} }},
+		"GET /user_avatars/1/emoji/images/{file}": {anyone, func(w world) []probe { return []probe{{path: w.emojiFile}} }},
+
+		"POST /api/v1/user_uploads": {anyone, func(w world) []probe {
+			return []probe{{files: map[string][2]string{"f": {"note.txt", "a note"}}}}
+		}},
+		"GET /user_uploads/{realm}/{dir}/{token}/{name}": {scoped, func(w world) []probe {
+			return []probe{{path: w.upload}, {who: own, path: w.ownUpload}}
+		}},
+		"GET /api/v1/attachments": {own, fixed(probe{hides: []string{"plan.txt", "diary.txt"}})},
+	}
+}
