@@ -54,6 +54,7 @@ func classify(err error) error {
 type Store struct {
 	db       *bolt.DB
 	readOnly bool
+	batch    batcher
 }
 
 // Open creates dataDir and the database inside it when absent, then runs any
@@ -76,8 +77,6 @@ func Open(dataDir string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	// Group commit: concurrent Batch callers share one fsync.
-	db.MaxBatchDelay = 2 * time.Millisecond
 	s := &Store{db: db, readOnly: readOnly}
 	if readOnly {
 		err = s.checkVersion()
@@ -109,13 +108,6 @@ func (s *Store) View(fn func(*Tx) error) error {
 // returns nil.
 func (s *Store) Update(fn func(*Tx) error) error {
 	return classify(s.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) }))
-}
-
-// Batch is Update for writes that arrive concurrently: bbolt coalesces them
-// into one commit. fn may run more than once, so it must have no effects
-// outside the transaction until Batch returns.
-func (s *Store) Batch(fn func(*Tx) error) error {
-	return classify(s.db.Batch(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) }))
 }
 
 // Check runs bbolt's consistency check and reports the first problem found.
