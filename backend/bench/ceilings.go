@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -97,18 +96,26 @@ func LongPollHandler() http.Handler {
 
 // LongPollCeiling measures the HTTP stack alone answering pollers blocked
 // long-polls at once, with LongPollHandler served by server (a process of
-// its own, as lanchatd is). No event server can deliver faster to that many
-// clients on this machine.
+// its own, as lanchatd is), through the same client as Delivery. No event
+// server can deliver faster to that many clients on this machine.
 func LongPollCeiling(server *Server, pollers, rounds int) (Latencies, error) {
 	c := &Client{base: server.URL, http: &http.Client{Transport: transport}}
-	// Decoded as Delivery decodes its answers: the client's work is part of
-	// both figures.
-	poll := func(_ int, trace context.Context) error {
-		var res pollAnswer
-		return c.callContext(trace, "GET", "/poll", nil, &res)
+	conns := make([]*pollConn, pollers)
+	defer closeAll(conns)
+	for i := range conns {
+		conn, err := dialPoll(server.URL, "", "")
+		if err != nil {
+			return Latencies{}, err
+		}
+		conns[i] = conn
+	}
+	poll := func(int) string { return "/poll" }
+	received := func(_ int, body []byte) error {
+		_, err := decodePoll(body)
+		return err
 	}
 	broadcast := func() error {
 		return c.call("GET", "/broadcast", url.Values{"pollers": {strconv.Itoa(pollers)}}, nil)
 	}
-	return broadcastRounds(pollers, rounds, poll, broadcast)
+	return broadcastRounds(conns, rounds, poll, received, broadcast)
 }

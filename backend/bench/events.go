@@ -1,10 +1,9 @@
 package bench
 
 import (
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http/httptrace"
 	"net/url"
 	"os"
 	"strconv"
@@ -15,10 +14,9 @@ import (
 )
 
 // Delivery measures send→delivery latency with pollers long-polling
-// clients: each holds a GET /events open; for each of sends messages the
-// time from the start of the send request to the first byte of each
-// poller's answer is recorded (decoding it is the client's business, and
-// would add this process's CPU time to the server's). Events are published
+// clients: each holds a GET /events open on a connection of its own; for
+// each of sends messages the time from the start of the send request to the
+// first byte of each poller's answer is recorded. Events are published
 // before the send's response is written, so timing from the response would
 // often be negative: this measure includes the send itself.
 func Delivery(srv *Server, pollers, sends int) (Latencies, error) {
@@ -31,13 +29,11 @@ func Delivery(srv *Server, pollers, sends int) (Latencies, error) {
 		}
 		clients[i] = c
 	}
-	type poller struct {
-		c       *Client
-		queueID string
-		last    int64
-	}
-	ps := make([]*poller, pollers)
-	for i := range ps {
+	conns := make([]*pollConn, pollers)
+	queues := make([]string, pollers)
+	last := make([]int64, pollers)
+	defer closeAll(conns)
+	for i := range pollers {
 		c := clients[i%len(clients)]
 		var reg struct {
 			QueueID     string `json:"queue_id"`
@@ -46,21 +42,26 @@ func Delivery(srv *Server, pollers, sends int) (Latencies, error) {
 		if err := c.call("POST", "/api/v1/register", url.Values{"event_types": {`["message"]`}, "fetch_event_types": {"[]"}}, &reg); err != nil {
 			return Latencies{}, err
 		}
-		ps[i] = &poller{c: c, queueID: reg.QueueID, last: reg.LastEventID}
+		conn, err := dialPoll(srv.URL, c.email, c.key)
+		if err != nil {
+			return Latencies{}, err
+		}
+		conns[i], queues[i], last[i] = conn, reg.QueueID, reg.LastEventID
 	}
 	send := func() error {
 		return clients[1].call("POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"delivery"}, "content": {"tick"}}, nil)
 	}
-	poll := func(i int, trace context.Context) error {
-		p := ps[i]
-		var res pollAnswer
-		err := p.c.callContext(trace, "GET", "/api/v1/events", url.Values{"queue_id": {p.queueID}, "last_event_id": {strconv.FormatInt(p.last, 10)}}, &res)
+	request := func(i int) string {
+		return "/api/v1/events?" + url.Values{"queue_id": {queues[i]}, "last_event_id": {strconv.FormatInt(last[i], 10)}}.Encode()
+	}
+	received := func(i int, body []byte) error {
+		res, err := decodePoll(body)
 		for _, e := range res.Events {
-			p.last = max(p.last, e.ID)
+			last[i] = max(last[i], e.ID)
 		}
 		return err
 	}
-	return broadcastRounds(pollers, sends, poll, send)
+	return broadcastRounds(conns, sends, request, received, send)
 }
 
 // pollAnswer is what a poller reads of a GET /events answer.
@@ -71,44 +72,82 @@ type pollAnswer struct {
 	} `json:"events"`
 }
 
-// broadcastRounds runs rounds of: every poller blocks in poll, then
-// trigger wakes them all; the latencies are from the start of trigger to
-// the first byte of each poller's answer.
-func broadcastRounds(pollers, rounds int, poll func(i int, trace context.Context) error, trigger func() error) (Latencies, error) {
+// decodePoll reads a long-poll answer, which must carry a message event
+// (not, say, a heartbeat).
+func decodePoll(body []byte) (pollAnswer, error) {
+	var res pollAnswer
+	if err := json.Unmarshal(body, &res); err != nil {
+		return res, err
+	}
+	for _, e := range res.Events {
+		if e.Type == "message" {
+			return res, nil
+		}
+	}
+	return res, fmt.Errorf("long-poll answer without a message event: %.200s", body)
+}
+
+// broadcastRounds runs rounds of: every poller sends its long-poll (for the
+// path request gives) and blocks, then trigger wakes them all. Latencies run
+// from the start of trigger to the first byte of each poller's answer. The
+// answers are read and handed to received only once every poller has its
+// first byte, so that the client's parsing stays out of the window.
+func broadcastRounds(pollers []*pollConn, rounds int, request func(i int) string, received func(i int, body []byte) error, trigger func() error) (Latencies, error) {
 	var samples []time.Duration
 	for range rounds {
-		var wg, ready sync.WaitGroup
-		received := make([]time.Time, pollers)
-		errs := make([]error, pollers)
-		for i := range pollers {
-			wg.Add(1)
-			ready.Add(1)
+		var done, arrived sync.WaitGroup
+		everyone := make(chan struct{})
+		at := make([]time.Time, len(pollers))
+		errs := make([]error, len(pollers))
+		for i, p := range pollers {
+			if err := p.send(request(i)); err != nil {
+				return Latencies{}, err
+			}
+			done.Add(1)
+			arrived.Add(1)
 			go func() {
-				defer wg.Done()
-				trace := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
-					GotFirstResponseByte: func() { received[i] = time.Now() },
-				})
-				ready.Done()
-				errs[i] = poll(i, trace)
+				defer done.Done()
+				var err error
+				at[i], err = p.firstByte()
+				arrived.Done()
+				<-everyone
+				if err == nil {
+					var body []byte
+					if body, err = p.answer(); err == nil {
+						err = received(i, body)
+					}
+				}
+				errs[i] = err
 			}()
 		}
-		ready.Wait()
-		time.Sleep(time.Duration(200+pollers/20) * time.Millisecond) // let every poll reach the server and block
+		time.Sleep(time.Duration(200+len(pollers)/20) * time.Millisecond) // let every poll reach the server and block
 		start := time.Now()
 		if err := trigger(); err != nil {
+			close(everyone)
 			return Latencies{}, err
 		}
-		wg.Wait()
+		arrived.Wait()
+		close(everyone)
+		done.Wait()
 		if err := errors.Join(errs...); err != nil {
 			return Latencies{}, err
 		}
-		for _, r := range received {
-			samples = append(samples, r.Sub(start))
+		for _, t := range at {
+			samples = append(samples, t.Sub(start))
 		}
 	}
 	l := summarize(samples, time.Duration(rounds)*time.Second)
 	l.PerSecond = 0
 	return l, nil
+}
+
+// closeAll closes the pollers' connections.
+func closeAll(conns []*pollConn) {
+	for _, c := range conns {
+		if c != nil {
+			c.Close()
+		}
+	}
 }
 
 // IdleQueueMemory registers n queues that are never read and reports the

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -169,6 +170,14 @@ func serveLongPollCeiling() error {
 	if err != nil {
 		return err
 	}
+	// Stop ends it with an interrupt, which a shell's background job would
+	// otherwise be ignoring.
+	interrupted := make(chan os.Signal, 1)
+	signal.Notify(interrupted, os.Interrupt)
+	go func() {
+		<-interrupted
+		os.Exit(0)
+	}()
 	fmt.Fprintln(os.Stderr, "listening on http://"+ln.Addr().String())
 	return http.Serve(ln, bench.LongPollHandler())
 }
