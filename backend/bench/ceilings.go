@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -9,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -58,46 +59,123 @@ func FsyncCeiling(dir string, d time.Duration) (float64, error) {
 	return float64(n) / time.Since(start).Seconds(), nil
 }
 
+// broadcaster blocks polls until a broadcast wakes all of them.
+type broadcaster struct {
+	mu      sync.Mutex
+	waiting int64 // polls blocked this round
+	wake    chan struct{}
+}
+
+func newBroadcaster() *broadcaster { return &broadcaster{wake: make(chan struct{})} }
+
+// wait blocks until the next broadcast.
+func (b *broadcaster) wait() {
+	b.mu.Lock()
+	ch := b.wake
+	b.waiting++
+	b.mu.Unlock()
+	<-ch
+}
+
+// broadcast waits until n polls are blocked and wakes them all.
+func (b *broadcaster) broadcast(n int64) error {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		b.mu.Lock()
+		if b.waiting >= n {
+			b.waiting = 0
+			close(b.wake)
+			b.wake = make(chan struct{})
+			b.mu.Unlock()
+			return nil
+		}
+		arrived := b.waiting
+		b.mu.Unlock()
+		if time.Now().After(deadline) {
+			return fmt.Errorf("only %d of %d polls arrived", arrived, n)
+		}
+	}
+}
+
+// longPollAnswer is the size of a one-message GET /events answer.
+var longPollAnswer = `{"result":"success","msg":"","events":[{"id":0,"type":"message","flags":[],"message":"` + strings.Repeat("x", 800) + `"}]}`
+
 // LongPollHandler is the long-poll ceiling's server: GET /poll blocks until
 // a broadcast, then answers a message-sized event; GET
 // /broadcast?pollers=N waits until N polls are blocked and wakes them all.
 func LongPollHandler() http.Handler {
-	var mu sync.Mutex
-	var waiting atomic.Int64 // polls blocked this round
-	wake := make(chan struct{})
-	answer := []byte(`{"result":"success","msg":"","events":[{"id":0,"type":"message","flags":[],"message":"` + strings.Repeat("x", 800) + `"}]}`)
+	b := newBroadcaster()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/poll", func(w http.ResponseWriter, _ *http.Request) {
-		mu.Lock()
-		ch := wake
-		waiting.Add(1)
-		mu.Unlock()
-		<-ch
+		b.wait()
 		w.Header().Set("Content-Type", "application/json")
-		w.Write(answer)
+		io.WriteString(w, longPollAnswer)
 	})
 	mux.HandleFunc("/broadcast", func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.ParseInt(r.FormValue("pollers"), 10, 64)
-		for deadline := time.Now().Add(10 * time.Second); waiting.Load() < n; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				http.Error(w, fmt.Sprintf("only %d of %d polls arrived", waiting.Load(), n), http.StatusGatewayTimeout)
-				return
-			}
+		if err := b.broadcast(n); err != nil {
+			http.Error(w, err.Error(), http.StatusGatewayTimeout)
+			return
 		}
-		mu.Lock()
-		waiting.Store(0)
-		close(wake)
-		wake = make(chan struct{})
-		mu.Unlock()
-		w.Write([]byte(`{"result":"success","msg":""}`))
+		io.WriteString(w, `{"result":"success","msg":""}`)
 	})
 	return mux
 }
 
-// LongPollCeiling measures the HTTP stack alone answering pollers blocked
-// long-polls at once, with LongPollHandler served by server (a process of
-// its own, as lanchatd is), through the same client as Delivery. No event
-// server can deliver faster to that many clients on this machine.
+// ServeRawLongPoll is the floor under the long-poll ceiling: the same two
+// paths served with no HTTP stack at all. Each connection's goroutine reads
+// a request, blocks in /poll, and answers with one write of a prepared
+// response. Any Go server that gives each client a connection and a
+// goroutine pays at least this much per delivery.
+func ServeRawLongPoll(ln net.Listener) error {
+	b := newBroadcaster()
+	answer, ok := rawResponse(longPollAnswer), rawResponse(`{"result":"success","msg":""}`)
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return err
+		}
+		go func() {
+			defer conn.Close()
+			r := bufio.NewReader(conn)
+			for {
+				line, err := r.ReadString('\n')
+				for err == nil { // skip the headers; requests have no body
+					var header string
+					if header, err = r.ReadString('\n'); header == "\r\n" {
+						break
+					}
+				}
+				if err != nil {
+					return
+				}
+				reply := answer
+				if target, found := strings.CutPrefix(line, "GET /broadcast?pollers="); found {
+					n, _ := strconv.ParseInt(strings.Fields(target)[0], 10, 64)
+					if err := b.broadcast(n); err != nil {
+						return
+					}
+					reply = ok
+				} else {
+					b.wait()
+				}
+				if _, err := conn.Write(reply); err != nil {
+					return
+				}
+			}
+		}()
+	}
+}
+
+// rawResponse is a complete HTTP/1.1 200 answer with body.
+func rawResponse(body string) []byte {
+	return []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body))
+}
+
+// LongPollCeiling measures pollers blocked long-polls answered at once by
+// server (a process of its own, as lanchatd is), serving LongPollHandler
+// (the HTTP stack alone) or ServeRawLongPoll (no HTTP stack), through the
+// same client as Delivery. No event server can deliver faster to that many
+// clients on this machine.
 func LongPollCeiling(server *Server, pollers, rounds int) (Latencies, error) {
 	c := &Client{base: server.URL, http: &http.Client{Transport: transport}}
 	conns := make([]*pollConn, pollers)

@@ -18,14 +18,15 @@ import (
 // each of sends messages the time from the start of the send request to the
 // first byte of each poller's answer is recorded. Events are published
 // before the send's response is written, so timing from the response would
-// often be negative: this measure includes the send itself.
-func Delivery(srv *Server, pollers, sends int) (Latencies, error) {
+// often be negative: this measure includes the send itself, whose own
+// request latency is the second result.
+func Delivery(srv *Server, pollers, sends int) (delivery, send Latencies, err error) {
 	emails := []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"}
 	clients := make([]*Client, len(emails))
 	for i, e := range emails {
 		c, err := Login(srv.URL, e)
 		if err != nil {
-			return Latencies{}, err
+			return Latencies{}, Latencies{}, err
 		}
 		clients[i] = c
 	}
@@ -40,16 +41,20 @@ func Delivery(srv *Server, pollers, sends int) (Latencies, error) {
 			LastEventID int64  `json:"last_event_id"`
 		}
 		if err := c.call("POST", "/api/v1/register", url.Values{"event_types": {`["message"]`}, "fetch_event_types": {"[]"}}, &reg); err != nil {
-			return Latencies{}, err
+			return Latencies{}, Latencies{}, err
 		}
 		conn, err := dialPoll(srv.URL, c.email, c.key)
 		if err != nil {
-			return Latencies{}, err
+			return Latencies{}, Latencies{}, err
 		}
 		conns[i], queues[i], last[i] = conn, reg.QueueID, reg.LastEventID
 	}
-	send := func() error {
-		return clients[1].call("POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"delivery"}, "content": {"tick"}}, nil)
+	var sendTimes []time.Duration
+	sendOne := func() error {
+		t0 := time.Now()
+		err := clients[1].call("POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"delivery"}, "content": {"tick"}}, nil)
+		sendTimes = append(sendTimes, time.Since(t0))
+		return err
 	}
 	request := func(i int) string {
 		return "/api/v1/events?" + url.Values{"queue_id": {queues[i]}, "last_event_id": {strconv.FormatInt(last[i], 10)}}.Encode()
@@ -61,7 +66,8 @@ func Delivery(srv *Server, pollers, sends int) (Latencies, error) {
 		}
 		return err
 	}
-	return broadcastRounds(conns, sends, request, received, send)
+	delivery, err = broadcastRounds(conns, sends, request, received, sendOne)
+	return delivery, summarize(sendTimes, time.Duration(sends)*time.Second), err
 }
 
 // pollAnswer is what a poller reads of a GET /events answer.

@@ -45,10 +45,10 @@ func main() {
 	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
 	only := flag.String("only", "", "comma-separated figures to measure (sends, delivery, idle, history); empty: all")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
-	longPollServer := flag.Bool("long-poll-ceiling-server", false, "serve the long-poll ceiling's handler (the bench runs itself so)")
+	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling, http or raw (the bench runs itself so)")
 	flag.Parse()
-	if *longPollServer {
-		log.Fatal(serveLongPollCeiling())
+	if *ceilingServer != "" {
+		log.Fatal(serveLongPollCeiling(*ceilingServer))
 	}
 	r.extra = strings.Fields(*serverArgs)
 	r.report = &bench.Report{Command: "make bench (" + strings.Join(os.Args, " ") + ")"}
@@ -124,7 +124,7 @@ func (r *run) delivery() error {
 		if err != nil {
 			return err
 		}
-		l, err := bench.Delivery(srv, pollers.n, 10)
+		l, send, err := bench.Delivery(srv, pollers.n, 10)
 		if err != nil {
 			srv.Stop()
 			return fmt.Errorf("to %d pollers: %w", pollers.n, err)
@@ -137,27 +137,34 @@ func (r *run) delivery() error {
 		r.report.Add(fmt.Sprintf("sustained sends, 10 senders, %d long-pollers receiving each", pollers.n), sustained, "sends/s", "",
 			fmt.Sprintf("one answer per poller per send would allow %.0f sends/s at the no-op rate; pollers that fall behind take several events per answer", r.noop.PerSecond/float64(pollers.n)))
 		log.Printf("sustained sends with %d pollers: %.0f/s", pollers.n, sustained.PerSecond)
-		ceiling, err := r.longPollCeiling(pollers.n)
+		floor, err := r.longPollCeiling("raw", pollers.n)
+		if err != nil {
+			return fmt.Errorf("raw long-poll floor for %d pollers: %w", pollers.n, err)
+		}
+		ceiling, err := r.longPollCeiling("http", pollers.n)
 		if err != nil {
 			return fmt.Errorf("long-poll ceiling for %d pollers: %w", pollers.n, err)
 		}
+		r.report.Add(fmt.Sprintf("floor: raw sockets, one read and one write per poll, no HTTP stack, %d clients", pollers.n), floor, "", "", "")
 		r.report.Add(fmt.Sprintf("ceiling: no-op long-poll handler woken at once, %d clients", pollers.n), ceiling, "", "", "1.00")
 		r.report.Add(fmt.Sprintf("send request → delivery, %d long-polling clients", pollers.n), l, "", pollers.target,
-			fmt.Sprintf("p99 %.1f× the no-op long-poll ceiling's", float64(l.P99)/float64(ceiling.P99)))
+			fmt.Sprintf("p99 %.1f× the no-op long-poll ceiling's, %.1f× the raw floor's", float64(l.P99)/float64(ceiling.P99), float64(l.P99)/float64(floor.P99)))
+		log.Printf("raw long-poll floor for %d pollers: p50 %v p99 %v", pollers.n, floor.P50, floor.P99)
 		log.Printf("long-poll ceiling for %d pollers: p50 %v p99 %v", pollers.n, ceiling.P50, ceiling.P99)
-		log.Printf("delivery to %d pollers: p50 %v p99 %v", pollers.n, l.P50, l.P99)
+		r.report.Note("Delivery to %d long-pollers includes the send request itself (auth, render, durable commit, fan-out to every queue): on its own it took p50 %.2f ms, p99 %.2f ms.", pollers.n, float64(send.P50.Microseconds())/1000, float64(send.P99.Microseconds())/1000)
+		log.Printf("delivery to %d pollers: p50 %v p99 %v (the send alone: p50 %v p99 %v)", pollers.n, l.P50, l.P99, send.P50, send.P99)
 	}
 	return nil
 }
 
-// longPollCeiling runs this program as the long-poll ceiling's server, a
-// process of its own as lanchatd is, and measures it.
-func (r *run) longPollCeiling(pollers int) (bench.Latencies, error) {
+// longPollCeiling runs this program as a long-poll ceiling's server (kind
+// http or raw), a process of its own as lanchatd is, and measures it.
+func (r *run) longPollCeiling(kind string, pollers int) (bench.Latencies, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return bench.Latencies{}, err
 	}
-	srv, err := bench.StartProcess(exec.Command(self, "-long-poll-ceiling-server"))
+	srv, err := bench.StartProcess(exec.Command(self, "-ceiling-server", kind))
 	if err != nil {
 		return bench.Latencies{}, err
 	}
@@ -165,7 +172,7 @@ func (r *run) longPollCeiling(pollers int) (bench.Latencies, error) {
 	return bench.LongPollCeiling(srv, pollers, 10)
 }
 
-func serveLongPollCeiling() error {
+func serveLongPollCeiling(kind string) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -179,7 +186,13 @@ func serveLongPollCeiling() error {
 		os.Exit(0)
 	}()
 	fmt.Fprintln(os.Stderr, "listening on http://"+ln.Addr().String())
-	return http.Serve(ln, bench.LongPollHandler())
+	switch kind {
+	case "http":
+		return http.Serve(ln, bench.LongPollHandler())
+	case "raw":
+		return bench.ServeRawLongPoll(ln)
+	}
+	return fmt.Errorf("no ceiling server %q", kind)
 }
 
 func (r *run) idleQueues() error {
