@@ -69,23 +69,27 @@ func writeSuccess(w http.ResponseWriter, fields J) {
 
 // writeSuccessSpliced is writeSuccess for an answer whose bulk, the field
 // name, is encoded already: it is spliced in, not encoded (and, through
-// MarshalJSON, validated) again.
+// MarshalJSON, validated) again. result and msg come first, as in Zulip's
+// answers; a long-poll's answer has no other fields, so waking thousands of
+// pollers encodes nothing at all.
 func writeSuccessSpliced(c *call, fields J, name string, encoded []byte) {
-	if fields == nil {
-		fields = J{}
+	body := make([]byte, 0, len(successHead)+len(name)+len(encoded)+256)
+	body = append(body, successHead...)
+	if len(fields) > 0 {
+		more, err := json.Marshal(fields)
+		if err != nil {
+			writeError(c.w, c.r, err)
+			return
+		}
+		body = append(append(body, ','), more[1:len(more)-1]...)
 	}
-	fields["result"] = "success"
-	fields["msg"] = ""
-	head, err := json.Marshal(fields)
-	if err != nil {
-		writeError(c.w, c.r, err)
-		return
-	}
-	key, _ := json.Marshal(name)
-	body := append(append(append(head[:len(head)-1], ','), key...), ':')
+	body = append(append(append(body, `,"`...), name...), `":`...)
 	writeEncoded(c.w, http.StatusOK, append(append(body, encoded...), '}'))
 	c.wrote = true
 }
+
+// successHead opens every success answer.
+const successHead = `{"result":"success","msg":""`
 
 // writeError sends any error in the API's error shape. Errors that are not
 // domain errors are bugs or store failures: they are logged and answered
