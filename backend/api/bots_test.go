@@ -20,10 +20,14 @@ func TestBots(t *testing.T) {
 	alice.Post("/api/v1/bots", apitest.Form{"full_name": "X", "short_name": "Bad Name!"}).Fails(400, "BAD_REQUEST")
 	s.Login("guest@example.com").Post("/api/v1/bots", apitest.Form{"full_name": "G", "short_name": "g"}).Fails(400, "BAD_REQUEST")
 
-	// The bot authenticates like a user and is listed with its owner.
+	// The bot authenticates as itself; being an incoming-webhook bot, it
+	// may send messages and nothing else, as in Zulip. It is listed with
+	// its owner.
 	bot := s.As(botEmail, key)
-	if me := bot.Get("/api/v1/users/me", nil).OK(); me.Body["is_bot"] != true || me.Body["bot_type"] != float64(2) || me.Body["bot_owner"] != "alice@example.com" {
-		t.Errorf("bot's users/me %s", me.Raw)
+	send(t, bot, streamMsg("general", "deploys", "deployed"))
+	bot.Get("/api/v1/users/me", nil).Fails(401, "UNAUTHORIZED")
+	if u := alice.Get(fmt.Sprintf("/api/v1/users/%d", id), nil).OK().Body["user"].(map[string]any); u["is_bot"] != true || u["bot_type"] != float64(2) || u["bot_owner"] != "alice@example.com" {
+		t.Errorf("the bot's user record %v", u)
 	}
 	bots := alice.Get("/api/v1/bots", nil).OK().List("bots")
 	if len(bots) != 1 || bots[0].(map[string]any)["api_key"] != key {
@@ -38,7 +42,7 @@ func TestBots(t *testing.T) {
 	alice.Patch(path, apitest.Form{"full_name": "Release Bot"}).OK()
 	newKey := alice.Post(path+"/api_key/regenerate", nil).OK().Str("api_key")
 	bot.Get("/api/v1/users/me", nil).Fails(401, "INVALID_API_KEY")
-	s.As(botEmail, newKey).Get("/api/v1/users/me", nil).OK()
+	send(t, s.As(botEmail, newKey), streamMsg("general", "deploys", "deployed again"))
 	admin.Delete(path, nil).OK()
 	s.As(botEmail, newKey).Get("/api/v1/users/me", nil).Fails(401, "USER_DEACTIVATED")
 	alice.Patch(fmt.Sprintf("/api/v1/bots/%d", alice.Get("/api/v1/users/me", nil).OK().Int("user_id")), apitest.Form{"full_name": "x"}).Fails(400, "BAD_REQUEST")

@@ -86,7 +86,7 @@ func TestDeactivationStopsTheUsersBots(t *testing.T) {
 	path := fmt.Sprintf("/api/v1/users/%d", aliceID)
 	bob.Post(path+"/reactivate", nil).Fails(400, "BAD_REQUEST")
 	bob.Delete(path, nil).Fails(400, "BAD_REQUEST")
-	bot.Get("/api/v1/users/me", nil).OK()
+	send(t, bot, streamMsg("general", "hooks", "an incoming-webhook bot may send")) // and nothing else
 	admin.Delete(path, nil).OK()
 	bot.Get("/api/v1/users/me", nil).Fails(401, "USER_DEACTIVATED")
 	var off []float64
@@ -117,6 +117,15 @@ func TestOwnSettings(t *testing.T) {
 	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "bob@example.com", "password": "new-secret"}).OK()
 	bob.Patch("/api/v1/settings", apitest.Form{"full_name": "Bad*Name"}).Fails(400, "BAD_REQUEST")
 	bob.Patch("/api/v1/settings", nil).Fails(400, "BAD_REQUEST")
+
+	// Bots are refused, as in Zulip: a bot's name is its owner's to change.
+	echo := s.Login("echo-bot@example.com")
+	if msg := echo.Patch("/api/v1/settings", apitest.Form{"full_name": "Not An Echo"}).Fails(400, "BAD_REQUEST").Msg(); msg != "This endpoint does not accept bot requests." {
+		t.Errorf("bot renaming itself: %q", msg)
+	}
+	if name := echo.Get("/api/v1/users/me", nil).OK().Str("full_name"); name != "Echo Bot" {
+		t.Errorf("the bot renamed itself to %q", name)
+	}
 }
 
 func TestUserGroupManagement(t *testing.T) {

@@ -8,9 +8,10 @@ import (
 )
 
 // TestOpenRoutes: public probes answer a stranger without credentials as
-// the table says (bots signing in with a password are refused there), and
+// the table says (bots signing in with a password are refused there),
 // anyone probes answer every kind of account: a member, a guest, a bot and
-// an administrator.
+// an administrator, and the probes of routes for people (class humans)
+// answer every kind of person.
 func TestOpenRoutes(t *testing.T) {
 	s, w := startWorld(t)
 	for _, p := range collect(w, public) {
@@ -19,8 +20,12 @@ func TestOpenRoutes(t *testing.T) {
 			t.Errorf("%s without credentials: %d %s, want %d %s", p.name, res.Status, res.Raw, cmp.Or(p.status, 200), p.code)
 		}
 	}
+	table := permissions()
 	for _, c := range []*apitest.Client{w.bob, w.guest, w.echo, w.admin} {
-		for _, p := range collect(w, anyone) {
+		for _, p := range collect(w, anyone, humans) {
+			if p.who == humans && (table[p.route].class != humans || c == w.echo) {
+				continue
+			}
 			if res := p.send(c); res.Status != 200 {
 				t.Errorf("%s, %s: %d %.300s", c.Email(), p.name, res.Status, res.Raw)
 			}
@@ -103,6 +108,36 @@ func snapshot(t *testing.T, w world) string {
 		out = append(append(out, r.c.Get(r.path, r.form).OK().Raw...), '\n')
 	}
 	return string(out)
+}
+
+// TestIncomingWebhookBotsOnlySend: an incoming-webhook bot's key is
+// refused as Zulip refuses it (401 UNAUTHORIZED, "This API is not available
+// to incoming webhook bots.") by every probe of every route that needs an
+// account, except on the routes of incomingWebhookBots, and the refusals
+// change nothing. There it works: it sends a message, as itself.
+func TestIncomingWebhookBotsOnlySend(t *testing.T) {
+	_, w := startWorld(t)
+	table := permissions()
+	before := snapshot(t, w)
+	refused := map[string]int{}
+	for _, p := range allProbes(w) {
+		if table[p.route].class == public || incomingWebhookBots[p.route] {
+			continue
+		}
+		res := p.send(w.webhookBot)
+		if res.Status != 401 || res.Body["code"] != "UNAUTHORIZED" || res.Msg() != "This API is not available to incoming webhook bots." {
+			t.Errorf("the webhook bot may %s: %d %.300s", p.name, res.Status, res.Raw)
+		}
+		refused[p.route]++
+	}
+	if after := snapshot(t, w); after != before {
+		t.Errorf("the webhook bot's refused requests changed the organization:\nbefore %s\nafter  %s", before, after)
+	}
+	send(t, w.webhookBot, streamMsg("general", "deploys", "shipped"))
+	if m := lastMessage(t, w.admin, `[["stream","general"]]`); m["sender_email"] != w.webhookBot.Email() || m["content"] != "shipped" {
+		t.Errorf("the webhook bot's message: %v", m)
+	}
+	t.Logf("refused on %d routes", len(refused))
 }
 
 // TestBotsActAsThemselves: what a bot sends, through the API or a webhook

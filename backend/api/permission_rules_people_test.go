@@ -23,10 +23,11 @@ func peopleRules() map[string]rule {
 		"POST /api/v1/users/{user_id}/reactivate": {admin, func(w world) []probe {
 			return []probe{{name: "reactivate user", path: id("/api/v1/users/%d/reactivate", w.carolID)}}
 		}},
-		// Zulip refuses bots here altogether; a bot has no password to change.
-		"PATCH /api/v1/settings": {anyone, fixed(
-			probe{form: apitest.Form{"full_name": "Someone Renamed"}},
-			probe{who: humans, name: "set a password", form: apitest.Form{"old_password": "lanchat-dev", "new_password": "lanchat-dev"}},
+		// Zulip refuses bots here altogether: a bot's name is its owner's
+		// to change, and it has no password.
+		"PATCH /api/v1/settings": {humans, fixed(
+			probe{name: "rename oneself", form: apitest.Form{"full_name": "Someone Renamed"}},
+			probe{name: "set a password", form: apitest.Form{"old_password": "lanchat-dev", "new_password": "lanchat-dev"}},
 		)},
 		"GET /avatar/{user}": {anyone, fixed(probe{path: "/avatar/alice@example.com"})},
 		"POST /api/v1/users/me/avatar": {anyone, func(w world) []probe {

@@ -40,6 +40,7 @@ type world struct {
 	echoKey, webhookKey, png  string
 	admin, alice, bob, guest  *apitest.Client
 	echo, aliceBot, aliceBot2 *apitest.Client
+	webhookBot                *apitest.Client // an incoming-webhook bot
 }
 
 // startWorld starts a server and builds the world on it.
@@ -54,7 +55,8 @@ func newWorld(t *testing.T, s *apitest.Server) world {
 	w := world{png: pngImage(t, 8), storageKey: "alice-key", alertWord: "zebrafish"}
 	w.admin, w.alice, w.bob, w.guest, w.echo = s.Login("admin@example.com"), s.Login("alice@example.com"),
 		s.Login("bob@example.com"), s.Login("guest@example.com"), s.Login("echo-bot@example.com")
-	w.echoKey, w.webhookKey = w.echo.Key(), s.Login("webhook-bot@example.com").Key()
+	w.webhookBot = s.Login("webhook-bot@example.com")
+	w.echoKey, w.webhookKey = w.echo.Key(), w.webhookBot.Key()
 	w.target = w.newTarget(t, "secret", "hidden", "vault", true)
 	w.onRandom = w.newTarget(t, "random", "quiet", "attic", false)
 	w.setUpOwn(t)

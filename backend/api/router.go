@@ -38,8 +38,11 @@ type route struct {
 	maxBody int64 // 0 means defaultMaxBody
 	// login routes check passwords or keys themselves and share the
 	// per-address limit on failures.
-	login  bool
-	handle func(*call) (J, error)
+	login bool
+	// webhookBots admits incoming-webhook bots (domain.CheckRouteAccess):
+	// set on the integration URLs and on sending a message, as in Zulip.
+	webhookBots bool
+	handle      func(*call) (J, error)
 }
 
 // call is one request as a handler sees it.
@@ -176,6 +179,10 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		u, err := a.authenticate(r, rt.auth)
 		if err != nil {
 			a.countFailure(addr, err)
+			writeError(w, r, err)
+			return
+		}
+		if err := domain.CheckRouteAccess(u, rt.webhookBots); err != nil {
 			writeError(w, r, err)
 			return
 		}

@@ -39,7 +39,7 @@ func (a *API) peopleRoutes() []route {
 		{method: "PUT", path: "/api/v1/bot_storage", auth: authUser, handle: putBotStorage},
 		{method: "DELETE", path: "/api/v1/bot_storage", auth: authUser, handle: removeBotStorage},
 
-		{method: "POST", path: "/api/v1/external/{integration}", auth: authWebhook, maxBody: maxWebhookBody, handle: webhook},
+		{method: "POST", path: "/api/v1/external/{integration}", auth: authWebhook, maxBody: maxWebhookBody, webhookBots: true, handle: webhook},
 
 		{method: "GET", path: "/api/v1/realm/emoji", auth: authUser, handle: listRealmEmoji},
 		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, maxBody: maxEmojiBody, handle: addRealmEmoji},

@@ -90,6 +90,19 @@ test('sends a private message by email list and flags it', async () => {
   assert.equal(res.messages[0].type, 'private');
 });
 
+test('an incoming webhook bot sends messages and is refused everything else, as by Zulip', async () => {
+  const dev = await fetch(`${server.url}/api/v1/dev_fetch_api_key`, {
+    method: 'POST', body: new URLSearchParams({ username: 'webhook-bot@example.com' }),
+  }).then((r) => r.json());
+  const hook = await zulipInit({ username: 'webhook-bot@example.com', apiKey: dev.api_key, realm: server.url });
+  const sent = await hook.messages.send({ type: 'stream', to: 'general', topic: 'deploys', content: 'deployed' });
+  assert.equal(sent.result, 'success');
+  const me = await hook.users.me.getProfile();
+  assert.deepEqual(me, { result: 'error', msg: 'This API is not available to incoming webhook bots.', code: 'UNAUTHORIZED' });
+  const res = await alice.messages.retrieve({ anchor: sent.id, num_before: 0, num_after: 0 });
+  assert.equal(res.messages[0].sender_email, 'webhook-bot@example.com');
+});
+
 test('lists subscriptions and topics', async () => {
   const subs = await alice.streams.subscriptions.retrieve();
   assert.equal(subs.result, 'success');

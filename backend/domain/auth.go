@@ -63,6 +63,17 @@ func (s *Service) Authenticate(email, apiKey string) (store.User, error) {
 	return u, nil
 }
 
+// CheckRouteAccess is the one rule for which routes an authenticated
+// account may call at all, given what the route admits. Incoming-webhook
+// bots may call only routes that admit them: in Zulip, the integration URLs
+// and sending a message.
+func CheckRouteAccess(u store.User, admitsIncomingWebhookBots bool) *Error {
+	if u.BotType == store.BotIncomingWebhook && !admitsIncomingWebhookBots {
+		return ErrWebhookBotAPI
+	}
+	return nil
+}
+
 // APIKeyLogin is the answer to a successful fetch_api_key.
 type APIKeyLogin struct {
 	APIKey string `json:"api_key"`

@@ -76,4 +76,10 @@ var (
 	ErrBadKey   = errorf(CodeInvalidAPIKey, "Invalid API key")
 	ErrInactive = errorf(CodeUserDeactivated, "Account is deactivated")
 	ErrLogin    = errorf(CodeAuthenticationFailed, "Your username or password is incorrect")
+	// ErrBotRequest refuses bots on endpoints for people only, as Zulip's
+	// human_users_only does, before the request is looked at.
+	ErrBotRequest = BadRequest("This endpoint does not accept bot requests.")
+	// ErrWebhookBotAPI refuses an incoming-webhook bot's key on a route it
+	// may not call: Zulip answers it as a failed authentication (401).
+	ErrWebhookBotAPI = errorf(CodeUnauthorized, "This API is not available to incoming webhook bots.")
 )

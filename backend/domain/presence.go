@@ -57,7 +57,7 @@ type PresenceUpdate struct {
 func (s *Service) UpdatePresence(actor store.User, u PresenceUpdate) (map[string]any, error) {
 	// Zulip refuses bots before looking at the request.
 	if actor.IsBot() {
-		return nil, BadRequest("This endpoint does not accept bot requests.")
+		return nil, ErrBotRequest
 	}
 	if u.Status != "active" && u.Status != "idle" {
 		return nil, BadRequest("Invalid status: %s", u.Status)

@@ -202,8 +202,12 @@ type SettingsChange struct {
 }
 
 // UpdateOwnSettings changes the actor's name or password; a new password
-// needs the old one.
+// needs the old one. Bots are refused, as in Zulip: their names are their
+// owner's to change (PATCH /bots/{id}).
 func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
+	if actor.IsBot() {
+		return ErrBotRequest
+	}
 	if ch.FullName == nil && ch.NewPassword == nil {
 		return BadRequest("No new data supplied")
 	}
