@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -40,11 +39,6 @@ func Login(base, email string) (*Client, error) {
 
 // call sends a request and decodes a success answer into out (if non-nil).
 func (c *Client) call(method, path string, form url.Values, out any) error {
-	return c.callContext(context.Background(), method, path, form, out)
-}
-
-// callContext is call with a context (for a client trace, say).
-func (c *Client) callContext(ctx context.Context, method, path string, form url.Values, out any) error {
 	var body io.Reader
 	target := c.base + path
 	if method == "GET" {
@@ -52,7 +46,7 @@ func (c *Client) callContext(ctx context.Context, method, path string, form url.
 	} else {
 		body = strings.NewReader(form.Encode())
 	}
-	req, err := http.NewRequestWithContext(ctx, method, target, body)
+	req, err := http.NewRequest(method, target, body)
 	if err != nil {
 		return err
 	}
