@@ -158,7 +158,8 @@ test('presence lists who is here; themes switch', async () => {
   await shot(alice, 'chat-light.png')
   await alice.getByTestId('settings-button').click()
   await alice.getByTestId('theme-toggle').click()
-  assert.equal(await alice.evaluate(() => document.documentElement.dataset.theme), 'dark')
+  // The theme is applied by an effect, after the next render.
+  await eventually(async () => assert.equal(await alice.evaluate(() => document.documentElement.dataset.theme), 'dark'))
   await alice.keyboard.press('Escape')
   await alice.getByTestId('settings').waitFor({ state: 'detached' })
   await shot(alice, 'chat-dark.png')

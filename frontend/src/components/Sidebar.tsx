@@ -44,7 +44,7 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow }) {
       <a class={`nav ${active({ kind: 'starred' })}`} data-testid="nav-starred" href="#narrow/is/starred">Starred</a>
       {conversations.size > 0 && <h3>Conversations</h3>}
       {[...conversations].map(([emails, n]) => (
-        <a class={`pm ${active({ kind: 'pm', emails: emails.split(',') })}`} data-testid="pm-row" data-emails={emails}
+        <a key={emails} class={`pm ${active({ kind: 'pm', emails: emails.split(',') })}`} data-testid="pm-row" data-emails={emails}
           href={narrowToHash({ kind: 'pm', emails: emails.split(',') })}>
           {emails.split(',').map((e) => chat.byEmail.get(e)?.full_name ?? e).join(', ')} <Count n={n} />
         </a>
@@ -69,7 +69,7 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow }) {
                 const mutedTopic = mute.mutedTopics.has(topicKey(s.stream_id, t))
                 const n: Narrow = { kind: 'stream', streamId: s.stream_id, stream: s.name, topic: t }
                 return (
-                  <a class={`topic-row ${active(n)} ${mutedTopic ? 'muted' : ''}`} data-testid="topic-row" data-topic={t} href={narrowToHash(n)}>
+                  <a key={t} class={`topic-row ${active(n)} ${mutedTopic ? 'muted' : ''}`} data-testid="topic-row" data-topic={t} href={narrowToHash(n)}>
                     <span class="name">{t || '(no topic)'}</span>
                     <Count n={chat.unreads.inTopic(s.stream_id, t)} />
                     <RowMenu items={[[mutedTopic ? 'Unmute topic' : 'Mute topic', 'mute-topic', () => muteTopic(s.stream_id, t, !mutedTopic)]]} />
