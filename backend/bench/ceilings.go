@@ -195,5 +195,5 @@ func LongPollCeiling(server *Server, pollers, rounds int) (Latencies, error) {
 	broadcast := func() error {
 		return c.call("GET", "/broadcast", url.Values{"pollers": {strconv.Itoa(pollers)}}, nil)
 	}
-	return broadcastRounds(conns, rounds, poll, received, broadcast)
+	return broadcastRounds(conns, rounds, poll, received, broadcast, server.CPU)
 }

@@ -66,7 +66,7 @@ func Delivery(srv *Server, pollers, sends int) (delivery, send Latencies, err er
 		}
 		return err
 	}
-	delivery, err = broadcastRounds(conns, sends, request, received, sendOne)
+	delivery, err = broadcastRounds(conns, sends, request, received, sendOne, srv.CPU)
 	return delivery, summarize(sendTimes, time.Duration(sends)*time.Second), err
 }
 
@@ -97,9 +97,12 @@ func decodePoll(body []byte) (pollAnswer, error) {
 // path request gives) and blocks, then trigger wakes them all. Latencies run
 // from the start of trigger to the first byte of each poller's answer. The
 // answers are read and handed to received only once every poller has its
-// first byte, so that the client's parsing stays out of the window.
-func broadcastRounds(pollers []*pollConn, rounds int, request func(i int) string, received func(i int, body []byte) error, trigger func() error) (Latencies, error) {
+// first byte, so that the client's parsing stays out of the window. The
+// server's CPU time (serverCPU) over the same windows, per answer, is the
+// result's ServerCPU.
+func broadcastRounds(pollers []*pollConn, rounds int, request func(i int) string, received func(i int, body []byte) error, trigger func() error, serverCPU func() time.Duration) (Latencies, error) {
 	var samples []time.Duration
+	var cpu time.Duration
 	for range rounds {
 		var done, arrived sync.WaitGroup
 		everyone := make(chan struct{})
@@ -127,12 +130,13 @@ func broadcastRounds(pollers []*pollConn, rounds int, request func(i int) string
 			}()
 		}
 		time.Sleep(time.Duration(200+len(pollers)/20) * time.Millisecond) // let every poll reach the server and block
-		start := time.Now()
+		cpu0, start := serverCPU(), time.Now()
 		if err := trigger(); err != nil {
 			close(everyone)
 			return Latencies{}, err
 		}
 		arrived.Wait()
+		cpu += serverCPU() - cpu0
 		close(everyone)
 		done.Wait()
 		if err := errors.Join(errs...); err != nil {
@@ -144,6 +148,7 @@ func broadcastRounds(pollers []*pollConn, rounds int, request func(i int) string
 	}
 	l := summarize(samples, time.Duration(rounds)*time.Second)
 	l.PerSecond = 0
+	l.ServerCPU = cpu / time.Duration(max(1, len(samples)))
 	return l, nil
 }
 

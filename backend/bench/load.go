@@ -9,7 +9,9 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -143,6 +145,27 @@ func StartProcess(cmd *exec.Cmd) (*Server, error) {
 	cmd.Process.Kill()
 	cmd.Wait()
 	return nil, fmt.Errorf("%s exited before listening", cmd.Path)
+}
+
+// CPU is the CPU time the server process has used so far, over all its
+// threads (0 for a server this program did not start).
+func (s *Server) CPU() time.Duration {
+	if s.cmd == nil {
+		return 0
+	}
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", s.cmd.Process.Pid))
+	var total time.Duration
+	for _, task := range tasks {
+		data, err := os.ReadFile(task)
+		if err != nil {
+			continue // the thread ended
+		}
+		if fields := strings.Fields(string(data)); len(fields) > 0 {
+			ns, _ := strconv.ParseInt(fields[0], 10, 64) // nanoseconds on a CPU
+			total += time.Duration(ns)
+		}
+	}
+	return total
 }
 
 // Stop ends the server gracefully.

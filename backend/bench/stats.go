@@ -11,6 +11,9 @@ type Latencies struct {
 	Count    int
 	// PerSecond is completed operations per second of wall time.
 	PerSecond float64
+	// ServerCPU is the server process's CPU time per operation, where
+	// measured (0 otherwise).
+	ServerCPU time.Duration
 }
 
 // summarize computes percentiles over samples taken during wall.
