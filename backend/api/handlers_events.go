@@ -60,7 +60,7 @@ func getEvents(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	writeSuccessSpliced(c, answer, "events", events.AppendList(nil, evs))
+	writeSuccessSpliced(c, answer, "events", func(b []byte) []byte { return events.AppendList(b, evs) })
 	return nil, nil
 }
 

@@ -100,7 +100,8 @@ func getMessages(c *call) (J, error) {
 		return nil, err
 	}
 	writeSuccessSpliced(c, J{"anchor": res.Anchor, "found_anchor": res.FoundAnchor, "found_newest": res.FoundNewest,
-		"found_oldest": res.FoundOldest, "history_limited": res.HistoryLimited}, "messages", domain.AppendMessageList(nil, res.Messages))
+		"found_oldest": res.FoundOldest, "history_limited": res.HistoryLimited}, "messages",
+		func(b []byte) []byte { return domain.AppendMessageList(b, res.Messages) })
 	return nil, nil
 }
 

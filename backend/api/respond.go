@@ -68,12 +68,13 @@ func writeSuccess(w http.ResponseWriter, fields J) {
 }
 
 // writeSuccessSpliced is writeSuccess for an answer whose bulk, the field
-// name, is encoded already: it is spliced in, not encoded (and, through
-// MarshalJSON, validated) again. result and msg come first, as in Zulip's
-// answers; a long-poll's answer has no other fields, so waking thousands of
-// pollers encodes nothing at all.
-func writeSuccessSpliced(c *call, fields J, name string, encoded []byte) {
-	body := make([]byte, 0, len(successHead)+len(name)+len(encoded)+256)
+// name, is encoded already: appendBulk appends it to the answer, not
+// encoded (and, through MarshalJSON, validated) again, and not copied from
+// a buffer of its own. result and msg come first, as in Zulip's answers; a
+// long-poll's answer has no other fields, so waking thousands of pollers
+// encodes nothing at all.
+func writeSuccessSpliced(c *call, fields J, name string, appendBulk func([]byte) []byte) {
+	body := make([]byte, 0, 4096)
 	body = append(body, successHead...)
 	if len(fields) > 0 {
 		more, err := json.Marshal(fields)
@@ -84,7 +85,7 @@ func writeSuccessSpliced(c *call, fields J, name string, encoded []byte) {
 		body = append(append(body, ','), more[1:len(more)-1]...)
 	}
 	body = append(append(append(body, `,"`...), name...), `":`...)
-	writeEncoded(c.w, http.StatusOK, append(append(body, encoded...), '}'))
+	writeEncoded(c.w, http.StatusOK, append(appendBulk(body), '}'))
 	c.wrote = true
 }
 

@@ -30,15 +30,26 @@ func encodeValue(v any) json.RawMessage {
 	return data
 }
 
-// Delivered is an event as a queue hands it out: its ID and its JSON with
-// the id included.
+// Delivered is an event as a queue hands it out: its ID and its shared
+// encoding, which AppendJSON splices the ID into. Nothing is copied until
+// the answer is written.
 type Delivered struct {
-	ID  int64
-	Raw json.RawMessage
+	ID      int64
+	payload encoded
+}
+
+// AppendJSON appends the event's JSON object, id first.
+func (d Delivered) AppendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = strconv.AppendInt(b, d.ID, 10)
+	if len(d.payload) > 2 {
+		b = append(b, ',')
+	}
+	return append(b, d.payload[1:]...)
 }
 
 // MarshalJSON writes the event as it was encoded.
-func (d Delivered) MarshalJSON() ([]byte, error) { return d.Raw, nil }
+func (d Delivered) MarshalJSON() ([]byte, error) { return d.AppendJSON(nil), nil }
 
 // AppendList appends evs as a JSON array. The events are already encoded:
 // answering a long-poll copies bytes instead of encoding (and, through
@@ -49,20 +60,9 @@ func AppendList(dst []byte, evs []Delivered) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, e.Raw...)
+		dst = e.AppendJSON(dst)
 	}
 	return append(dst, ']')
-}
-
-// withID splices the queue's event ID into the shared encoding.
-func withID(id int64, payload encoded) json.RawMessage {
-	out := make([]byte, 0, len(payload)+24)
-	out = append(out, `{"id":`...)
-	out = strconv.AppendInt(out, id, 10)
-	if len(payload) > 2 {
-		out = append(out, ',')
-	}
-	return append(out, payload[1:]...)
 }
 
 // Filter decides which message events a queue wants (a narrow).
@@ -164,7 +164,7 @@ func (q *Queue) take(lastEventID int64, now time.Time) ([]Delivered, <-chan stru
 	}
 	out := make([]Delivered, 0, len(q.events))
 	for _, e := range q.events {
-		out = append(out, Delivered{ID: e.id, Raw: withID(e.id, e.payload)})
+		out = append(out, Delivered{ID: e.id, payload: e.payload})
 	}
 	return out, q.wake, true
 }

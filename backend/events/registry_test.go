@@ -24,11 +24,12 @@ func decoded(t *testing.T, evs []Delivered) []map[string]any {
 	var out []map[string]any
 	for _, e := range evs {
 		var m map[string]any
-		if err := json.Unmarshal(e.Raw, &m); err != nil {
-			t.Fatalf("event %s: %v", e.Raw, err)
+		raw := e.AppendJSON(nil)
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatalf("event %s: %v", raw, err)
 		}
 		if m["id"] != float64(e.ID) {
-			t.Fatalf("event %s has id %v, want %d", e.Raw, m["id"], e.ID)
+			t.Fatalf("event %s has id %v, want %d", raw, m["id"], e.ID)
 		}
 		out = append(out, m)
 	}
