@@ -70,7 +70,7 @@ func TestCreateAccount(t *testing.T) {
 		t.Fatalf("CreateAccount: %+v %v", acct, err)
 	}
 	evs, err := svc.Events(t.Context(), alice, state["queue_id"].(string), -1, true)
-	if err != nil || len(evs) != 1 || !strings.Contains(string(evs[0].Raw), `"op":"add"`) || !strings.Contains(string(evs[0].Raw), "nina@example.com") {
+	if err != nil || len(evs) != 1 || !strings.Contains(string(evs[0].AppendJSON(nil)), `"op":"add"`) || !strings.Contains(string(evs[0].AppendJSON(nil)), "nina@example.com") {
 		t.Errorf("alice's queue after the account was created: %v %+v", err, evs)
 	}
 	if _, err := a.srv.Service.FetchAPIKey("nina@example.com", acct.Password); err != nil {
