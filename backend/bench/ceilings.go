@@ -150,7 +150,8 @@ func ServeRawLongPoll(ln net.Listener) error {
 				}
 				reply := answer
 				if target, found := strings.CutPrefix(line, "GET /broadcast?pollers="); found {
-					n, _ := strconv.ParseInt(strings.Fields(target)[0], 10, 64)
+					count, _, _ := strings.Cut(target, " ")
+					n, _ := strconv.ParseInt(count, 10, 64)
 					if err := b.broadcast(n); err != nil {
 						return
 					}
