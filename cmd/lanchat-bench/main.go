@@ -178,6 +178,13 @@ func (r *run) longPollCeiling(kind string, pollers int) (bench.Latencies, error)
 }
 
 func serveLongPollCeiling(kind string) error {
+	serve := map[string]func(net.Listener) error{
+		"http": func(ln net.Listener) error { return http.Serve(ln, bench.LongPollHandler()) },
+		"raw":  bench.ServeRawLongPoll,
+	}[kind]
+	if serve == nil {
+		return fmt.Errorf("no ceiling server %q", kind)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -191,13 +198,7 @@ func serveLongPollCeiling(kind string) error {
 		os.Exit(0)
 	}()
 	fmt.Fprintln(os.Stderr, "listening on http://"+ln.Addr().String())
-	switch kind {
-	case "http":
-		return http.Serve(ln, bench.LongPollHandler())
-	case "raw":
-		return bench.ServeRawLongPoll(ln)
-	}
-	return fmt.Errorf("no ceiling server %q", kind)
+	return serve(ln)
 }
 
 // micros is d in microseconds.
