@@ -172,6 +172,54 @@ test('presence lists who is here; themes switch', async () => {
   await alice.keyboard.press('Escape')
 })
 
+test('a draft stays with its conversation, survives a reload and is listed in drafts', async () => {
+  const content = alice.getByTestId('compose-content')
+  await openTopic(alice, 'general', 'welcome')
+  await content.fill('Deploy notes, not for lunch')
+  await openTopic(alice, 'general', 'lunch')
+  assert.equal(await content.inputValue(), '')
+  await content.press('Enter') // nothing to send here: the words stayed with welcome
+  await openTopic(alice, 'general', 'welcome')
+  assert.equal(await content.inputValue(), 'Deploy notes, not for lunch')
+  await alice.reload()
+  await alice.getByTestId('narrow-title').filter({ hasText: 'welcome' }).waitFor()
+  await eventually(async () => assert.equal(await content.inputValue(), 'Deploy notes, not for lunch'))
+
+  await openTopic(alice, 'general', 'lunch')
+  await alice.getByTestId('nav-drafts').click()
+  const row = alice.getByTestId('draft-row').filter({ hasText: 'Deploy notes, not for lunch' })
+  assert.match(await row.textContent(), /#general › welcome/)
+  await shot(alice, 'drafts.png')
+  await row.getByTestId('draft-restore').click()
+  await alice.getByTestId('narrow-title').filter({ hasText: 'welcome' }).waitFor()
+  assert.equal(await content.inputValue(), 'Deploy notes, not for lunch')
+  await alice.getByTestId('compose-send').click()
+  await eventually(async () => assert.equal(await content.inputValue(), ''))
+  await alice.getByTestId('nav-drafts').click()
+  assert.equal(await alice.getByTestId('draft-row').filter({ hasText: 'Deploy notes' }).count(), 0)
+  await alice.keyboard.press('Escape')
+
+  const aliceApi = await apiClient(server.url, 'alice@example.com')
+  const sent = (await aliceApi.call('GET', '/api/v1/messages', { anchor: 'newest', num_before: 20, num_after: 0,
+    narrow: [{ operator: 'search', operand: 'Deploy notes' }] })).messages
+  assert.deepEqual(sent.map((m) => m.subject), ['welcome'])
+})
+
+test('several files attached at once each leave their link', async () => {
+  await openTopic(alice, 'general', 'lunch')
+  const content = alice.getByTestId('compose-content')
+  await alice.getByTestId('compose-upload').setInputFiles([
+    { name: 'menu.txt', mimeType: 'text/plain', buffer: Buffer.from('soup') },
+    { name: 'prices.txt', mimeType: 'text/plain', buffer: Buffer.from('cheap') },
+  ])
+  await eventually(async () => {
+    const text = await content.inputValue()
+    assert.match(text, /\[menu\.txt\]\(\/user_uploads\//)
+    assert.match(text, /\[prices\.txt\]\(\/user_uploads\//)
+  })
+  await content.fill('')
+})
+
 test('a wrong password is refused and signing out returns to the form', async () => {
   const page = await newPage(browser)
   await page.goto(server.url)

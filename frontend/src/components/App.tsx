@@ -6,7 +6,9 @@ import { Chat } from '../state/chat'
 import { hashToNarrow, narrowTitle, narrowToHash, type Narrow } from '../state/narrow'
 import { titleWithUnreads } from '../state/unread'
 import { BuddyList } from './BuddyList'
-import { Compose, emptyDraft, type Draft } from './Compose'
+import { DraftStore } from '../state/drafts'
+import { Compose, useComposeDraft } from './Compose'
+import { Drafts } from './Drafts'
 import { HostPanel } from './HostPanel'
 import { Login, Setup } from './Login'
 import { MessageList } from './MessageList'
@@ -54,10 +56,11 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const [ready, setReady] = useState(false)
   const [failed, setFailed] = useState('')
   const [narrow, setNarrow] = useState<Narrow>(hashToNarrow(location.hash))
-  const [draft, setDraft] = useState<Draft>(emptyDraft())
+  const drafts = useMemo(() => new DraftStore(localStorage), [])
+  const compose = useComposeDraft(drafts)
   const [focus, setFocus] = useState(0)
   const [selected, setSelected] = useState(0)
-  const [panel, setPanel] = useState<'settings' | 'host' | null>(null)
+  const [panel, setPanel] = useState<'settings' | 'host' | 'drafts' | null>(null)
   const [search, setSearch] = useState(narrow.kind === 'search' ? narrow.query : '')
 
   useEffect(() => {
@@ -84,9 +87,9 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
     chat.load(narrow)
     if (narrow.kind === 'stream') {
       chat.loadTopics(narrow.streamId).catch(() => {})
-      setDraft((d) => ({ ...d, kind: 'stream', stream: narrow.stream, topic: narrow.topic ?? (d.stream === narrow.stream ? d.topic : '') }))
+      compose.retarget((d) => ({ ...d, kind: 'stream', stream: narrow.stream, topic: narrow.topic ?? (d.stream === narrow.stream ? d.topic : '') }))
     }
-    if (narrow.kind === 'pm') setDraft((d) => ({ ...d, kind: 'pm', to: narrow.emails.join(', ') }))
+    if (narrow.kind === 'pm') compose.retarget((d) => ({ ...d, kind: 'pm', to: narrow.emails.join(', ') }))
   }, [ready, narrowToHash(narrow)])
 
   const unread = ready ? chat.unreads.total(chat.mute) : 0
@@ -96,8 +99,8 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const reply = (id: number) => {
     const m = chat.messages.get(id)
     if (!m) return
-    if (m.type === 'stream') setDraft({ ...draft, kind: 'stream', stream: chat.subs.get(m.stream_id!)?.name ?? String(m.display_recipient), topic: m.subject })
-    else setDraft({ ...draft, kind: 'pm', to: (m.display_recipient as { email: string }[]).map((r) => r.email).filter((e) => e !== chat.me.email).join(', ') || chat.me.email })
+    if (m.type === 'stream') compose.retarget((d) => ({ ...d, kind: 'stream', stream: chat.subs.get(m.stream_id!)?.name ?? String(m.display_recipient), topic: m.subject }))
+    else compose.retarget((d) => ({ ...d, kind: 'pm', to: (m.display_recipient as { email: string }[]).map((r) => r.email).filter((e) => e !== chat.me.email).join(', ') || chat.me.email }))
     setFocus(Date.now())
   }
 
@@ -114,8 +117,9 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
       const ids = chat.view.ids
       const at = ids.indexOf(selected)
       switch (e.key) {
-        case 'c': e.preventDefault(); setDraft({ ...draft, kind: 'stream' }); setFocus(Date.now()); break
-        case 'x': e.preventDefault(); setDraft({ ...draft, kind: 'pm' }); setFocus(Date.now()); break
+        case 'c': e.preventDefault(); compose.update((d) => ({ ...d, kind: 'stream' })); setFocus(Date.now()); break
+        case 'x': e.preventDefault(); compose.update((d) => ({ ...d, kind: 'pm' })); setFocus(Date.now()); break
+        case 'd': e.preventDefault(); setPanel('drafts'); break
         case 'r': if (selected) { e.preventDefault(); reply(selected) } break
         case '/': e.preventDefault(); (document.querySelector('[data-testid=search-input]') as HTMLInputElement)?.focus(); break
         case 'n': {
@@ -148,15 +152,24 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
         <span class="me">{chat.me.full_name}</span>
         <button data-testid="logout" onClick={() => { chat.close(); p.onSignOut() }}>Sign out</button>
       </header>
-      <Sidebar chat={chat} narrow={narrow} />
+      <Sidebar chat={chat} narrow={narrow} drafts={drafts.list().length} onDrafts={() => setPanel('drafts')} />
       <main class="center">
         <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow)}</h2>
         <MessageList chat={chat} selected={selected} onSelect={setSelected} />
-        <Compose chat={chat} draft={draft} setDraft={setDraft} focus={focus} onSent={() => {}} />
+        <Compose chat={chat} compose={compose} focus={focus} />
       </main>
       <BuddyList chat={chat} />
       {panel === 'settings' && <Settings chat={chat} theme={p.theme} setTheme={p.setTheme} onClose={() => setPanel(null)} />}
       {panel === 'host' && <HostPanel onClose={() => setPanel(null)} />}
+      {panel === 'drafts' && <Drafts chat={chat} store={drafts} onClose={() => setPanel(null)} onRestore={(saved) => {
+        setPanel(null)
+        compose.restore(saved)
+        const stream = [...chat.subs.values()].find((s) => s.name.toLowerCase() === saved.stream.trim().toLowerCase())
+        const emails = saved.to.split(',').map((e) => e.trim()).filter(Boolean).sort()
+        if (saved.kind === 'stream' && stream) go({ kind: 'stream', streamId: stream.stream_id, stream: stream.name, topic: saved.topic })
+        if (saved.kind === 'pm' && emails.length) go({ kind: 'pm', emails })
+        setFocus(Date.now())
+      }} />}
     </div>
   )
 }

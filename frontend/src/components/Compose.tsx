@@ -2,17 +2,47 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, upload } from '../api/transport'
 import type { Chat } from '../state/chat'
 import { applyCompletion, complete, tokenBefore, type Completion, type Token } from '../state/autocomplete'
+import { conversationKey, emptyDraft, newDraftId, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
 import { emojiChoices, showEmojiChars } from '../state/emoji'
 
-export interface Draft { kind: 'stream' | 'pm'; stream: string; topic: string; to: string; content: string }
+export interface ComposeDraft {
+  draft: Draft
+  id: string
+  // update edits the draft; changing its stream, topic or recipients keeps it the same draft.
+  update: (f: (d: Draft) => Draft) => void
+  // retarget points the compose box at another conversation: the current draft stays
+  // saved where it was written, and that conversation's own draft, if any, comes back.
+  retarget: (f: (d: Draft) => Draft) => void
+  restore: (saved: SavedDraft) => void
+  sent: (id: string) => void
+}
 
-export const emptyDraft = (stream = ''): Draft => ({ kind: 'stream', stream, topic: '', to: '', content: '' })
+export function useComposeDraft(store: DraftStore): ComposeDraft {
+  const [state, setState] = useState({ id: newDraftId(), draft: emptyDraft() })
+  useEffect(() => store.save(state.id, state.draft), [state])
+  return {
+    ...state,
+    update: (f) => setState((s) => ({ ...s, draft: f(s.draft) })),
+    retarget: (f) => setState((s) => {
+      const target = { ...f(s.draft), content: '' }
+      if (conversationKey(target) === conversationKey(s.draft)) return { ...s, draft: { ...target, content: s.draft.content } }
+      const saved = store.forConversation(target)
+      return saved ? { id: saved.id, draft: { ...target, content: saved.content } } : { id: newDraftId(), draft: target }
+    }),
+    restore: ({ id, kind, stream, topic, to, content }) => setState({ id, draft: { kind, stream, topic, to, content } }),
+    sent: (id) => {
+      store.remove(id)
+      setState((s) => s.id === id ? { id: newDraftId(), draft: { ...s.draft, content: '' } } : s)
+    },
+  }
+}
 
 const typingEveryMs = 10000
 const typingIdleMs = 5000
 
-export function Compose(p: { chat: Chat; draft: Draft; setDraft: (d: Draft) => void; focus: number; onSent: () => void }) {
-  const { chat, draft, setDraft } = p
+export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number }) {
+  const { chat, compose } = p
+  const { draft, update } = compose
   const area = useRef<HTMLTextAreaElement>(null)
   const [preview, setPreview] = useState<string | null>(null)
   const [error, setError] = useState('')
@@ -57,7 +87,7 @@ export function Compose(p: { chat: Chat; draft: Draft; setDraft: (d: Draft) => v
 
   const onInput = (e: Event) => {
     const el = e.target as HTMLTextAreaElement
-    setDraft({ ...draft, content: el.value })
+    update((d) => ({ ...d, content: el.value }))
     setToken(tokenBefore(el.value, el.selectionStart))
     setChoice(0)
     notifyTyping()
@@ -66,22 +96,22 @@ export function Compose(p: { chat: Chat; draft: Draft; setDraft: (d: Draft) => v
   const accept = (c: Completion) => {
     const el = area.current!
     const r = applyCompletion(draft.content, token!, el.selectionStart, c)
-    setDraft({ ...draft, content: r.text })
+    update((d) => ({ ...d, content: r.text }))
     setToken(null)
     requestAnimationFrame(() => { el.focus(); el.setSelectionRange(r.caret, r.caret) })
   }
 
   const send = async () => {
     if (!draft.content.trim()) return
+    const id = compose.id
     setBusy(true)
     setError('')
     try {
       if (draft.kind === 'stream') await api.post('/api/v1/messages', { type: 'stream', to: draft.stream.trim(), topic: draft.topic.trim(), content: draft.content })
       else await api.post('/api/v1/messages', { type: 'private', to: draft.to.split(',').map((s) => s.trim()).filter(Boolean), content: draft.content })
       stopTyping()
-      setDraft({ ...draft, content: '' })
+      compose.sent(id)
       setPreview(null)
-      p.onSent()
     } catch (err) {
       setError((err as Error).message)
     } finally {
@@ -104,7 +134,8 @@ export function Compose(p: { chat: Chat; draft: Draft; setDraft: (d: Draft) => v
       try {
         const r = await upload('/api/v1/user_uploads', f)
         const link = `[${f.name}](${r.url ?? r.uri})`
-        setDraft({ ...draft, content: (draft.content ? draft.content + '\n' : '') + link })
+        // Functional update: each upload adds to the text as it is by then.
+        update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + link }))
       } catch (err) {
         setError(`${f.name}: ${(err as Error).message}`)
       }
@@ -123,13 +154,13 @@ export function Compose(p: { chat: Chat; draft: Draft; setDraft: (d: Draft) => v
 
   const field = (key: keyof Draft, testid: string, placeholder: string, list?: string) => (
     <input data-testid={testid} placeholder={placeholder} value={draft[key]} list={list}
-      onInput={(e) => setDraft({ ...draft, [key]: (e.target as HTMLInputElement).value })} />
+      onInput={(e) => { const v = (e.target as HTMLInputElement).value; update((d) => ({ ...d, [key]: v })) }} />
   )
 
   return (
     <div class="compose" onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); if (e.dataTransfer?.files.length) attach(e.dataTransfer.files) }}>
       <div class="compose-head">
-        <select value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: (e.target as HTMLSelectElement).value as Draft['kind'] })}>
+        <select value={draft.kind} onChange={(e) => { const kind = (e.target as HTMLSelectElement).value as Draft['kind']; update((d) => ({ ...d, kind })) }}>
           <option value="stream">Stream</option>
           <option value="pm">Private</option>
         </select>

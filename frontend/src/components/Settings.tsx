@@ -44,7 +44,7 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
           <h3>Keyboard shortcuts</h3>
           <dl class="keys">
             <dt>c</dt><dd>New stream message</dd><dt>x</dt><dd>New private message</dd><dt>r</dt><dd>Reply to the selected message</dd>
-            <dt>n</dt><dd>Next unread topic</dd><dt>↑ ↓</dt><dd>Select messages</dd><dt>/</dt><dd>Search</dd><dt>Esc</dt><dd>Close or cancel</dd>
+            <dt>n</dt><dd>Next unread topic</dd><dt>d</dt><dd>Drafts</dd><dt>↑ ↓</dt><dd>Select messages</dd><dt>/</dt><dd>Search</dd><dt>Esc</dt><dd>Close or cancel</dd>
           </dl>
         </section>
       </div>

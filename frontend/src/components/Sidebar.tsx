@@ -24,7 +24,7 @@ function RowMenu(p: { items: [string, string, () => void][] }) {
   )
 }
 
-export function Sidebar(p: { chat: Chat; narrow: Narrow }) {
+export function Sidebar(p: { chat: Chat; narrow: Narrow; drafts: number; onDrafts: () => void }) {
   const { chat, narrow } = p
   const mute = chat.mute
   const streams = [...chat.subs.values()].sort((a, b) => a.name.localeCompare(b.name))
@@ -42,6 +42,7 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow }) {
       <a class={`nav ${active({ kind: 'private' })}`} data-testid="nav-private" href="#narrow/is/private">Private messages <Count n={chat.unreads.private()} /></a>
       <a class={`nav ${active({ kind: 'mentions' })}`} data-testid="nav-mentions" href="#narrow/is/mentioned">Mentions <Count n={chat.unreads.mentions()} /></a>
       <a class={`nav ${active({ kind: 'starred' })}`} data-testid="nav-starred" href="#narrow/is/starred">Starred</a>
+      <button class="nav" data-testid="nav-drafts" onClick={p.onDrafts}>Drafts {p.drafts > 0 && <span class="count draft-count">{p.drafts}</span>}</button>
       {conversations.size > 0 && <h3>Conversations</h3>}
       {[...conversations].map(([emails, n]) => (
         <a key={emails} class={`pm ${active({ kind: 'pm', emails: emails.split(',') })}`} data-testid="pm-row" data-emails={emails}
