@@ -26,23 +26,39 @@ func newLimiter(max int, window time.Duration) *limiter {
 	return &limiter{max: max, window: window, now: time.Now, hits: map[string][]time.Time{}}
 }
 
-// check tells whether key is over the limit, and for how long; record says
-// whether this call counts as a hit.
-func (l *limiter) check(key string, record bool) (time.Duration, bool) {
+// take counts a hit for key unless key is over the limit, in which case it
+// tells how long to wait. The hit is counted before the work it guards, so
+// concurrent requests cannot all slip under the limit; release gives it back.
+func (l *limiter) take(key string) (hit time.Time, wait time.Duration, blocked bool) {
 	if l == nil || l.max <= 0 {
-		return 0, false
+		return time.Time{}, 0, false
 	}
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	recent := l.prune(key, now)
 	if len(recent) >= l.max {
-		return recent[0].Add(l.window).Sub(now), true
+		return time.Time{}, recent[0].Add(l.window).Sub(now), true
 	}
-	if record {
-		l.hits[key] = append(recent, now)
+	l.hits[key] = append(recent, now)
+	return now, 0, false
+}
+
+// release gives back a hit taken by take that turned out not to count
+// (a login that succeeded).
+func (l *limiter) release(key string, hit time.Time) {
+	if l == nil || hit.IsZero() {
+		return
 	}
-	return 0, false
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	hits := l.hits[key]
+	for i := len(hits) - 1; i >= 0; i-- {
+		if hits[i].Equal(hit) {
+			l.hits[key] = append(hits[:i], hits[i+1:]...)
+			return
+		}
+	}
 }
 
 // prune drops hits older than the window; with many keys it sweeps them

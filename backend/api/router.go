@@ -169,24 +169,17 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	c := &call{api: a, r: r, w: w}
 	addr := clientAddress(r)
-	if rt.auth != authNone || rt.login {
-		if wait, blocked := a.failures.check(addr, false); blocked {
-			writeError(w, r, rateLimited(w, wait))
-			return
-		}
-	}
 	if rt.auth != authNone {
 		u, err := a.authenticate(r, rt.auth)
 		if err != nil {
-			a.countFailure(addr, err)
-			writeError(w, r, err)
+			writeError(w, r, a.failure(w, addr, err))
 			return
 		}
 		if err := domain.CheckRouteAccess(u, rt.webhookBots); err != nil {
 			writeError(w, r, err)
 			return
 		}
-		if wait, blocked := a.requests.check(strconv.FormatInt(u.ID, 10), true); blocked {
+		if _, wait, blocked := a.requests.take(strconv.FormatInt(u.ID, 10)); blocked {
 			writeError(w, r, rateLimited(w, wait))
 			return
 		}
@@ -198,21 +191,40 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		return
 	}
 	c.p = p
+	// A password check is slow: its attempt is counted before it runs, and
+	// given back unless it failed.
+	var attempt time.Time
+	if rt.login {
+		var wait time.Duration
+		var blocked bool
+		if attempt, wait, blocked = a.failures.take(addr); blocked {
+			writeError(w, r, rateLimited(w, wait))
+			return
+		}
+	}
 	res, err := rt.handle(c)
+	if rt.login && !isCredentialFailure(err) {
+		a.failures.release(addr, attempt)
+	}
 	switch {
 	case err != nil:
-		a.countFailure(addr, err)
 		writeError(w, r, err)
 	case !c.wrote:
 		writeSuccess(w, res)
 	}
 }
 
-// countFailure records a wrong password or key against the address.
-func (a *API) countFailure(addr string, err error) {
-	if isCredentialFailure(err) {
-		a.failures.check(addr, true)
+// failure counts a wrong key against the address, answering 429 instead
+// once the address is over its limit. Valid credentials are never limited
+// by it: only failures are.
+func (a *API) failure(w http.ResponseWriter, addr string, err error) error {
+	if !isCredentialFailure(err) {
+		return err
 	}
+	if _, wait, blocked := a.failures.take(addr); blocked {
+		return rateLimited(w, wait)
+	}
+	return err
 }
 
 // authenticate resolves HTTP Basic credentials (API clients), a webhook's
