@@ -64,7 +64,18 @@ func updateOwnSettings(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
+	if cookie, err := c.r.Cookie(sessionCookie); err == nil {
+		ch.Session = cookie.Value
+	}
 	return nil, c.api.svc.UpdateOwnSettings(c.user, ch)
+}
+
+func regenerateAPIKey(c *call) (J, error) {
+	key, err := c.api.svc.RegenerateAPIKey(c.user)
+	if err != nil {
+		return nil, err
+	}
+	return J{"api_key": key}, nil
 }
 
 func createUserGroup(c *call) (J, error) {

@@ -29,6 +29,8 @@ func peopleRules() map[string]rule {
 			probe{name: "rename oneself", form: apitest.Form{"full_name": "Someone Renamed"}},
 			probe{name: "set a password", form: apitest.Form{"old_password": "lanchat-dev", "new_password": "lanchat-dev"}},
 		)},
+		// Zulip refuses bots here too: their owner regenerates their key.
+		"POST /api/v1/users/me/api_key/regenerate": {humans, fixed(probe{name: "regenerate one's API key"})},
 		"GET /avatar/{user}": {anyone, fixed(probe{path: "/avatar/alice@example.com"})},
 		"POST /api/v1/users/me/avatar": {anyone, func(w world) []probe {
 			return []probe{{files: map[string][2]string{"file": {"me.png", w.png}}}}

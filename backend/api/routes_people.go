@@ -12,6 +12,7 @@ func (a *API) peopleRoutes() []route {
 		{method: "DELETE", path: "/api/v1/users/{user_id}", auth: authUser, handle: deactivateUser},
 		{method: "POST", path: "/api/v1/users/{user_id}/reactivate", auth: authUser, handle: reactivateUser},
 		{method: "PATCH", path: "/api/v1/settings", auth: authUser, handle: updateOwnSettings},
+		{method: "POST", path: "/api/v1/users/me/api_key/regenerate", auth: authUser, handle: regenerateAPIKey},
 		{method: "GET", path: "/avatar/{user}", auth: authUser, handle: avatar},
 		{method: "POST", path: "/api/v1/users/me/avatar", auth: authUser, maxBody: maxEmojiBody, handle: uploadAvatar},
 		{method: "DELETE", path: "/api/v1/users/me/avatar", auth: authUser, handle: resetAvatar},

@@ -84,3 +84,48 @@ func TestBrowserSessions(t *testing.T) {
 		t.Errorf("session after logout: %d", status)
 	}
 }
+
+// signIn opens a browser session for email with the demo password.
+func (b *browser) signIn(email string) {
+	b.t.Helper()
+	status, body, _ := b.do("POST", "/accounts/login", url.Values{"username": {email}, "password": {"lanchat-dev"}}, false)
+	if status != 200 {
+		b.t.Fatalf("login as %s: %d %v", email, status, body)
+	}
+	b.csrf = body["csrf_token"].(string)
+}
+
+// TestPasswordChangeEndsOtherSessions: as in Zulip, a new password signs
+// out every other browser (the one that changed it stays), and the API key
+// is replaced only on request, after which the old key is refused.
+func TestPasswordChangeEndsOtherSessions(t *testing.T) {
+	s := apitest.Start(t)
+	here, there, bobs := newBrowser(t, s.URL), newBrowser(t, s.URL), newBrowser(t, s.URL)
+	here.signIn("alice@example.com")
+	there.signIn("alice@example.com")
+	bobs.signIn("bob@example.com")
+	alice := s.Login("alice@example.com")
+	change := url.Values{"old_password": {"lanchat-dev"}, "new_password": {"a new secret"}}
+	if status, body, _ := here.do("PATCH", "/api/v1/settings", change, true); status != 200 {
+		t.Fatalf("change password: %d %v", status, body)
+	}
+	if status, body, _ := here.do("GET", "/api/v1/users/me", nil, false); status != 200 {
+		t.Errorf("the session that changed the password: %d %v", status, body)
+	}
+	if status, _, _ := there.do("GET", "/api/v1/users/me", nil, false); status != 401 {
+		t.Errorf("another session after the password changed: %d, want 401", status)
+	}
+	if status, _, _ := bobs.do("GET", "/api/v1/users/me", nil, false); status != 200 {
+		t.Errorf("another user's session: %d", status)
+	}
+	alice.Get("/api/v1/users/me", nil).OK()
+
+	oldKey := alice.Key()
+	res := alice.Post("/api/v1/users/me/api_key/regenerate", nil).OK()
+	if key := res.Str("api_key"); key == oldKey || len(key) != 32 {
+		t.Errorf("regenerated key %q (old %q)", key, oldKey)
+	}
+	s.As("alice@example.com", oldKey).Get("/api/v1/users/me", nil).Fails(401, "INVALID_API_KEY")
+	s.As("alice@example.com", res.Str("api_key")).Get("/api/v1/users/me", nil).OK()
+	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "alice@example.com", "password": "a new secret"}).OK()
+}

@@ -101,6 +101,8 @@ func query(f Form) string {
 	return "?" + f.values().Encode()
 }
 
+const regenerateOwnKey = "/api/v1/users/me/api_key/regenerate"
+
 // Do sends any request with the client's credentials.
 func (c *Client) Do(method, path, contentType string, body io.Reader) *Response {
 	c.t.Helper()
@@ -128,6 +130,11 @@ func (c *Client) Do(method, path, contentType string, body io.Reader) *Response 
 		if err := json.Unmarshal(raw, &r.Body); err != nil {
 			c.t.Fatalf("%s: undecodable JSON %q: %v", r.req, raw, err)
 		}
+	}
+	// A client that regenerates its own key goes on with the new one, as
+	// real clients do.
+	if key, ok := r.Body["api_key"].(string); ok && r.Status == 200 && path == regenerateOwnKey {
+		c.key = key
 	}
 	return r
 }

@@ -199,10 +199,14 @@ type SettingsChange struct {
 	FullName    *string
 	OldPassword string
 	NewPassword *string
+	// Session is the browser session making the change, if any: a new
+	// password ends every other session of the account.
+	Session string
 }
 
 // UpdateOwnSettings changes the actor's name or password; a new password
-// needs the old one. Bots are refused, as in Zulip: their names are their
+// needs the old one and signs out the account's other browsers, as in
+// Zulip (the API key changes only on request: RegenerateAPIKey). Bots are refused, as in Zulip: their names are their
 // owner's to change (PATCH /bots/{id}).
 func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
 	if actor.IsBot() {
@@ -243,7 +247,28 @@ func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
 		}
 		if hash != "" {
 			u.PasswordHash = hash
+			if err := tx.DeleteUserSessions(u.ID, ch.Session); err != nil {
+				return nil, err
+			}
 		}
 		return publish, tx.PutUser(u)
 	}))
+}
+
+// RegenerateAPIKey gives the actor a new API key; the old one stops working
+// at once. Bots are refused, as in Zulip: their owner regenerates theirs.
+func (s *Service) RegenerateAPIKey(actor store.User) (string, error) {
+	if actor.IsBot() {
+		return "", ErrBotRequest
+	}
+	key := newAPIKey()
+	err := s.store.Update(func(tx *store.Tx) error {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return err
+		}
+		u.APIKey = key
+		return tx.PutUser(u)
+	})
+	return key, internal("regenerate api key", err)
 }

@@ -32,3 +32,26 @@ func (tx *Tx) PutSession(token string, s Session) error {
 func (tx *Tx) DeleteSession(token string) error {
 	return tx.bucket(bucketSessions).Delete(sessionKey(token))
 }
+
+// DeleteUserSessions ends every session of a user except the one of keep
+// (empty: all of them).
+func (tx *Tx) DeleteUserSessions(userID int64, keep string) error {
+	b := tx.bucket(bucketSessions)
+	var ended [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		var s Session
+		if err := decode(v, &s); err != nil {
+			return err
+		}
+		if s.UserID == userID && (keep == "" || string(k) != string(sessionKey(keep))) {
+			ended = append(ended, k)
+		}
+		return nil
+	})
+	for _, k := range ended {
+		if err == nil {
+			err = b.Delete(k)
+		}
+	}
+	return err
+}
