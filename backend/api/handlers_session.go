@@ -81,6 +81,18 @@ func (a *API) sessionAuth(r *http.Request) (store.User, bool, error) {
 	return u, true, nil
 }
 
+// fromThisSite tells a request made by this server's own pages (or the
+// desktop window, or a client that is not a browser) from a form another
+// site's page posts: browsers name the page's origin in Origin and say
+// whether it is another site in Sec-Fetch-Site.
+func fromThisSite(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+		return sameOriginOrWails(r)
+	}
+	return false
+}
+
 // setupState tells the UI whether to show first-run setup.
 func setupState(c *call) (J, error) {
 	needed, err := c.api.svc.SetupNeeded()

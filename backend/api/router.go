@@ -39,6 +39,9 @@ type route struct {
 	// login routes check passwords or keys themselves and share the
 	// per-address limit on failures.
 	login bool
+	// browserForm routes are the web UI's own forms (sign-in and sign-out):
+	// refused when another site's page sends them (fromThisSite).
+	browserForm bool
 	// webhookBots admits incoming-webhook bots (domain.CheckRouteAccess):
 	// set on the integration URLs and on sending a message, as in Zulip.
 	webhookBots bool
@@ -167,6 +170,10 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		limit = defaultMaxBody
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if rt.browserForm && !fromThisSite(r) {
+		writeError(w, r, domain.ErrBadCSRF)
+		return
+	}
 	c := &call{api: a, r: r, w: w}
 	addr := clientAddress(r)
 	if rt.auth != authNone {

@@ -129,3 +129,57 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	s.As("alice@example.com", res.Str("api_key")).Get("/api/v1/users/me", nil).OK()
 	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "alice@example.com", "password": "a new secret"}).OK()
 }
+
+// TestSignInAndOutRefuseOtherSites: a form another site's page posts to
+// /accounts/login (signing the victim in as the attacker) or
+// /accounts/logout is refused by its Origin or Sec-Fetch-Site; this
+// server's pages, the desktop window and clients that are not browsers
+// are not.
+func TestSignInAndOutRefuseOtherSites(t *testing.T) {
+	s := apitest.Start(t)
+	host := strings.TrimPrefix(s.URL, "http://")
+	b := newBrowser(t, s.URL)
+	b.signIn("alice@example.com")
+	post := func(path string, header map[string]string) (int, map[string]any) {
+		req, _ := http.NewRequest("POST", s.URL+path, strings.NewReader("username=bob%40example.com&password=lanchat-dev"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		resp, err := b.http.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body map[string]any
+		json.NewDecoder(resp.Body).Decode(&body)
+		return resp.StatusCode, body
+	}
+	for _, path := range []string{"/accounts/login", "/accounts/logout"} {
+		for _, h := range []map[string]string{
+			{"Origin": "http://attacker.example"},
+			{"Origin": "null"},
+			{"Origin": "http://" + host, "Sec-Fetch-Site": "cross-site"},
+			{"Sec-Fetch-Site": "same-site"},
+		} {
+			if status, body := post(path, h); status != 403 || body["code"] != "CSRF_FAILED" {
+				t.Errorf("%s with %v: %d %v, want 403 CSRF_FAILED", path, h, status, body)
+			}
+		}
+	}
+	if status, body, _ := b.do("GET", "/api/v1/users/me", nil, false); status != 200 || body["email"] != "alice@example.com" {
+		t.Errorf("after refused cross-site posts: %d %v, want still alice", status, body)
+	}
+	for _, h := range []map[string]string{
+		{"Origin": "http://" + host, "Sec-Fetch-Site": "same-origin"},
+		{"Origin": "wails://wails"},
+		{},
+	} {
+		if status, body := post("/accounts/login", h); status != 200 {
+			t.Errorf("login with %v: %d %v", h, status, body)
+		}
+	}
+	if status, body := post("/accounts/logout", map[string]string{"Origin": "http://" + host, "Sec-Fetch-Site": "same-origin"}); status != 200 {
+		t.Errorf("logout from this server's page: %d %v", status, body)
+	}
+}
