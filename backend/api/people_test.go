@@ -183,3 +183,65 @@ func TestUserGroupManagement(t *testing.T) {
 		t.Errorf("remove event %v", got)
 	}
 }
+
+// setUpOrganization runs first-run setup on a fresh server and returns its
+// owner.
+func setUpOrganization(t *testing.T, s *apitest.Server) *apitest.Client {
+	t.Helper()
+	res := s.Anonymous().Post("/accounts/setup", apitest.Form{"token": s.SetupToken(), "realm_name": "Acme",
+		"full_name": "Olive Owner", "email": "olive@acme.test", "password": "olive-pass"}).OK()
+	return s.As("olive@acme.test", res.Str("api_key"))
+}
+
+// addPerson has owner create an account with role and returns it.
+func addPerson(t *testing.T, s *apitest.Server, owner *apitest.Client, name string, role int) (*apitest.Client, int64) {
+	t.Helper()
+	email := name + "@acme.test"
+	id := owner.Post("/api/v1/users", apitest.Form{"email": email, "password": name + "-pass", "full_name": name}).OK().Int("user_id")
+	if role != 400 {
+		owner.Patch(fmt.Sprintf("/api/v1/users/%d", id), apitest.Form{"role": role}).OK()
+	}
+	key := s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": email, "password": name + "-pass"}).OK().Str("api_key")
+	return s.As(email, key), id
+}
+
+// TestOnlyOwnersManageOwners: as in Zulip, only an owner grants, changes
+// or removes the owner role or deactivates an owner, and the last owner
+// stays one and stays active.
+func TestOnlyOwnersManageOwners(t *testing.T) {
+	s := apitest.StartIn(t, t.TempDir(), false)
+	owner := setUpOrganization(t, s)
+	ownerID := owner.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	admin, adminID := addPerson(t, s, owner, "ada", 200)
+	_, memberID := addPerson(t, s, owner, "max", 400)
+	user := func(id int64) string { return fmt.Sprintf("/api/v1/users/%d", id) }
+
+	for _, tc := range []struct {
+		name string
+		res  *apitest.Response
+	}{
+		{"an administrator demotes the owner", admin.Patch(user(ownerID), apitest.Form{"role": 200})},
+		{"an administrator makes itself owner", admin.Patch(user(adminID), apitest.Form{"role": 100})},
+		{"an administrator makes a member owner", admin.Patch(user(memberID), apitest.Form{"role": 100})},
+		{"an administrator deactivates the owner", admin.Delete(user(ownerID), nil)},
+	} {
+		if tc.res.Fails(400, "UNAUTHORIZED_PRINCIPAL"); tc.res.Msg() != "Must be an organization owner" {
+			t.Errorf("%s: %q", tc.name, tc.res.Msg())
+		}
+	}
+	if me := owner.Get("/api/v1/users/me", nil).OK(); me.Int("role") != 100 || me.Body["is_active"] != true {
+		t.Errorf("the owner after refused changes: %s", me)
+	}
+	if msg := owner.Patch(user(ownerID), apitest.Form{"role": 200}).Fails(400, "BAD_REQUEST").Msg(); msg != "The owner permission cannot be removed from the only organization owner." {
+		t.Errorf("demoting the last owner: %q", msg)
+	}
+	if msg := owner.Delete(user(ownerID), nil).Fails(400, "BAD_REQUEST").Msg(); msg != "Cannot deactivate the only organization owner" {
+		t.Errorf("deactivating the last owner: %q", msg)
+	}
+	// Administrators still manage everyone else.
+	admin.Patch(user(memberID), apitest.Form{"role": 600}).OK()
+	// An owner makes another, who may then let the first step down.
+	owner.Patch(user(memberID), apitest.Form{"role": 100}).OK()
+	admin.Delete(user(memberID), nil).Fails(400, "UNAUTHORIZED_PRINCIPAL")
+	owner.Patch(user(ownerID), apitest.Form{"role": 400}).OK()
+}

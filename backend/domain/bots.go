@@ -116,7 +116,7 @@ func (s *Service) UpdateBot(actor store.User, id int64, fullName string) error {
 
 // DeactivateBot turns a bot off; its key stops working at once.
 func (s *Service) DeactivateBot(actor store.User, id int64) error {
-	return s.setActive(id, false, func(bot store.User) error { return manageableBot(actor, bot) })
+	return s.setActive(id, false, func(_ *store.Tx, bot store.User) error { return manageableBot(actor, bot) })
 }
 
 // RegenerateBotKey gives a bot a new API key; the old one stops working.

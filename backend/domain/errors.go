@@ -72,6 +72,8 @@ func StreamDoesNotExist(name string) *Error {
 // Errors that need no parameters.
 var (
 	ErrNotAdmin = BadRequest("Must be an organization administrator")
+	// ErrNotOwner is Zulip's OrganizationOwnerRequiredError.
+	ErrNotOwner = errorf(CodeUnauthorizedPrincipal, "Must be an organization owner")
 	ErrNoAuth   = errorf(CodeUnauthorized, "Not logged in: API authentication or user session required")
 	ErrBadKey   = errorf(CodeInvalidAPIKey, "Invalid API key")
 	ErrInactive = errorf(CodeUserDeactivated, "Account is deactivated")

@@ -78,6 +78,12 @@ func userObject(u store.User, viewer store.User, emailByID map[int64]string) Use
 
 func isAdmin(u store.User) bool { return u.Role <= store.RoleAdmin }
 
+// isOwner: organization owners, who alone manage the owner role.
+func isOwner(u store.User) bool { return u.Role == store.RoleOwner }
+
+// isGuest: guests see only the streams they are subscribed to.
+func isGuest(u store.User) bool { return u.Role == store.RoleGuest }
+
 // Users lists every account, deactivated ones included, as GET /users does.
 func (s *Service) Users(viewer store.User) ([]UserObject, error) {
 	var users []store.User

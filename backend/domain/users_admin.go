@@ -49,6 +49,24 @@ func keepsAnAdministrator(tx *store.Tx, u store.User, refusal string) error {
 	return BadRequest("%s", refusal)
 }
 
+// keepsAnOwner refuses, with refusal, a change that would take the
+// organization's last active owner out of that role.
+func keepsAnOwner(tx *store.Tx, u store.User, refusal string) error {
+	if !u.IsActive || !isOwner(u) {
+		return nil
+	}
+	users, err := tx.Users()
+	if err != nil {
+		return err
+	}
+	for _, other := range users {
+		if other.ID != u.ID && other.IsActive && !other.IsBot() && isOwner(other) {
+			return nil
+		}
+	}
+	return BadRequest("%s", refusal)
+}
+
 // UserChange is PATCH /users/{id}: a new full name and/or role.
 type UserChange struct {
 	FullName *string
@@ -86,6 +104,13 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 			if err := validateRole(*ch.Role); err != nil {
 				return nil, err
 			}
+			// As in Zulip, only owners grant or remove the owner role.
+			if (*ch.Role == store.RoleOwner || isOwner(u)) && !isOwner(actor) {
+				return nil, ErrNotOwner
+			}
+			if err := keepsAnOwner(tx, u, "The owner permission cannot be removed from the only organization owner."); err != nil {
+				return nil, err
+			}
 			if *ch.Role > store.RoleAdmin {
 				if err := keepsAnAdministrator(tx, u, "The last organization administrator cannot be demoted."); err != nil {
 					return nil, err
@@ -114,20 +139,29 @@ func validateRole(role int) error {
 }
 
 // SetUserActive deactivates or reactivates an account (administrators
-// only). A deactivated account's keys, sessions and event queues stop
-// working at once; the last administrator cannot be deactivated.
+// only; owners only by owners, as in Zulip). A deactivated account's keys,
+// sessions and event queues stop working at once; the last administrator
+// and the last owner cannot be deactivated.
 func (s *Service) SetUserActive(actor store.User, id int64, active bool) error {
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	return s.setActive(id, active, nil)
+	return s.setActive(id, active, func(tx *store.Tx, u store.User) error {
+		if active {
+			return nil
+		}
+		if isOwner(u) && !isOwner(actor) {
+			return ErrNotOwner
+		}
+		return keepsAnOwner(tx, u, "Cannot deactivate the only organization owner")
+	})
 }
 
 // setActive is the one place accounts are switched on and off, in one
 // transaction once allowed (if given) accepts the account. Deactivating a
 // person deactivates their bots too, as Zulip does, so a departed user's
 // integrations stop with them; reactivation leaves the bots off.
-func (s *Service) setActive(id int64, active bool, allowed func(store.User) error) error {
+func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store.User) error) error {
 	var stopped []int64
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		u, err := tx.User(id)
@@ -135,7 +169,7 @@ func (s *Service) setActive(id int64, active bool, allowed func(store.User) erro
 			return nil, BadRequest("No such user")
 		}
 		if allowed != nil {
-			if err := allowed(u); err != nil {
+			if err := allowed(tx, u); err != nil {
 				return nil, err
 			}
 		}
