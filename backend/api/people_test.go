@@ -245,3 +245,22 @@ func TestOnlyOwnersManageOwners(t *testing.T) {
 	admin.Delete(user(memberID), nil).Fails(400, "UNAUTHORIZED_PRINCIPAL")
 	owner.Patch(user(ownerID), apitest.Form{"role": 400}).OK()
 }
+
+// TestRoleChangeEndsQueues: a member demoted to guest loses the event
+// queues opened as a member (an all_public_streams one would go on hearing
+// every public stream), and cannot open such a queue again.
+func TestRoleChangeEndsQueues(t *testing.T) {
+	s := apitest.Start(t)
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"town-square"}]`}).OK()
+	public := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}, "all_public_streams": true})
+	send(t, admin, streamMsg("town-square", "before", "bob hears this"))
+	if evs := public.next(); len(evs) != 1 || evs[0]["type"] != "message" {
+		t.Fatalf("a member's all_public_streams queue: %v", evs)
+	}
+	bobID := bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	admin.Patch(fmt.Sprintf("/api/v1/users/%d", bobID), apitest.Form{"role": 600}).OK()
+	send(t, admin, streamMsg("town-square", "after", "a guest must not hear this"))
+	bob.Get("/api/v1/events", apitest.Form{"queue_id": public.id, "last_event_id": public.lastID, "dont_block": true}).Fails(400, "BAD_EVENT_QUEUE_ID")
+	bob.Post("/api/v1/register", apitest.Form{"all_public_streams": true}).Fails(400, "BAD_REQUEST")
+}

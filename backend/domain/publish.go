@@ -1,6 +1,8 @@
 package domain
 
 import (
+	"sync"
+
 	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
@@ -8,17 +10,25 @@ import (
 // update runs fn in one write transaction; the function fn returns (if any)
 // publishes the events of the change once it has committed.
 func (s *Service) update(fn func(tx *store.Tx) (publish func(), err error)) error {
-	return s.commit(s.store.Update, fn)
+	return s.commit(s.published.RLocker(), s.store.Update, fn)
 }
 
 // batch is update for concurrent writers, sharing commits (store.Batch).
 func (s *Service) batch(fn func(tx *store.Tx) (publish func(), err error)) error {
-	return s.commit(s.store.Batch, fn)
+	return s.commit(s.published.RLocker(), s.store.Batch, fn)
 }
 
-func (s *Service) commit(run func(func(*store.Tx) error) error, fn func(tx *store.Tx) (func(), error)) error {
-	s.published.RLock()
-	defer s.published.RUnlock()
+// updateAlone is update holding the publish lock exclusively, as Register
+// does: no other change publishes between its commit and its publish
+// function, which can so end the queues the change makes wrong (a role
+// change or a deactivation) before any later event reaches them.
+func (s *Service) updateAlone(fn func(tx *store.Tx) (publish func(), err error)) error {
+	return s.commit(&s.published, s.store.Update, fn)
+}
+
+func (s *Service) commit(lock sync.Locker, run func(func(*store.Tx) error) error, fn func(tx *store.Tx) (func(), error)) error {
+	lock.Lock()
+	defer lock.Unlock()
 	var publish func()
 	err := run(func(tx *store.Tx) error {
 		var err error

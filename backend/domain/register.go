@@ -33,15 +33,22 @@ func (s *Service) Register(actor store.User, req RegisterRequest) (map[string]an
 		fetch = req.EventTypes
 	}
 	want := func(t string) bool { return fetch == nil || slices.Contains(fetch, t) }
-	if req.AllPublicStreams && actor.Role == store.RoleGuest {
-		return nil, BadRequest("User not authorized for this query")
-	}
 
 	s.published.Lock()
 	defer s.published.Unlock()
 	state := map[string]any{}
 	var q *events.Queue
 	err := s.store.View(func(tx *store.Tx) error {
+		// The account as of now, under the publish lock: a role change or
+		// deactivation since the request was authenticated has ended the
+		// account's queues and must not be undone by a new one.
+		var err error
+		if actor, err = tx.User(actor.ID); err != nil || !actor.IsActive {
+			return ErrInactive
+		}
+		if req.AllPublicStreams && isGuest(actor) {
+			return BadRequest("User not authorized for this query")
+		}
 		var filter events.Filter
 		if len(req.Narrow) > 0 {
 			n, err := resolveNarrow(tx, actor, req.Narrow)

@@ -82,7 +82,10 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 	if ch.FullName == nil && ch.Role == nil {
 		return BadRequest("No new data supplied")
 	}
-	return internal("update user", s.update(func(tx *store.Tx) (func(), error) {
+	// A new role ends the account's queues: each was opened, and is
+	// filtered, for the old one (a guest must not keep an
+	// all_public_streams queue).
+	return internal("update user", s.updateAlone(func(tx *store.Tx) (func(), error) {
 		u, err := tx.User(id)
 		if err != nil {
 			return nil, BadRequest("No such user")
@@ -121,7 +124,7 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, publish)
+			out = append(out, func() { s.events.DeleteUser(u.ID) }, publish)
 		}
 		if err := tx.PutUser(u); err != nil {
 			return nil, err
@@ -162,8 +165,7 @@ func (s *Service) SetUserActive(actor store.User, id int64, active bool) error {
 // person deactivates their bots too, as Zulip does, so a departed user's
 // integrations stop with them; reactivation leaves the bots off.
 func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store.User) error) error {
-	var stopped []int64
-	err := s.update(func(tx *store.Tx) (func(), error) {
+	err := s.updateAlone(func(tx *store.Tx) (func(), error) {
 		u, err := tx.User(id)
 		if err != nil {
 			return nil, BadRequest("No such user")
@@ -198,18 +200,13 @@ func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, publish)
 			if !active {
-				stopped = append(stopped, t.ID)
+				out = append(out, func() { s.events.DeleteUser(t.ID) })
 			}
+			out = append(out, publish)
 		}
 		return out.publish, nil
 	})
-	if err == nil {
-		for _, id := range stopped {
-			s.events.DeleteUser(id)
-		}
-	}
 	return internal("set user active", err)
 }
 
