@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,5 +77,51 @@ func TestUploads(t *testing.T) {
 	list := alice.Get("/api/v1/attachments", nil).OK()
 	if len(list.List("attachments")) != 1+len(cases) || list.Int("upload_space_used") == 0 {
 		t.Errorf("attachments %s", list.Raw)
+	}
+}
+
+// TestRepostingAnUploadURLGrantsNothing: as in Zulip, a message grants
+// access to a file only when its sender could already access it. Someone
+// who noted the URL of a file in a message since deleted, or of a file in
+// a private stream, gains nothing by posting the URL again; someone who
+// can see the file shares it by reposting.
+func TestRepostingAnUploadURLGrantsNothing(t *testing.T) {
+	s := apitest.Start(t)
+	admin, alice, bob, guest := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("guest@example.com")
+	upload := func() string {
+		return alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"file": {"plan.txt", "the plan"}}).OK().Str("uri")
+	}
+	fetch := func(c *apitest.Client, uri string) int { return c.Do("GET", uri, "", nil).Status }
+
+	// Deleted: bob saw it in general, then it was deleted.
+	deleted := upload()
+	id := send(t, alice, streamMsg("general", "files", "[plan]("+deleted+")"))
+	if fetch(bob, deleted) != 200 {
+		t.Fatal("bob cannot see a file linked in general")
+	}
+	admin.Delete("/api/v1/messages/"+strconv.FormatInt(id, 10), nil).OK()
+	send(t, bob, apitest.Form{"type": "private", "to": "bob@example.com", "content": "[mine now](" + deleted + ")"})
+	send(t, bob, streamMsg("general", "files", "[everyone's now]("+deleted+")"))
+	if st := fetch(bob, deleted); st != 404 {
+		t.Errorf("bob after reposting a deleted message's file to himself: %d, want 404", st)
+	}
+	if st := fetch(guest, deleted); st != 404 {
+		t.Errorf("the guest after bob reposted a deleted message's file in general: %d, want 404", st)
+	}
+
+	// Private: bob is not in secret, where the file is.
+	private := upload()
+	send(t, alice, streamMsg("secret", "files", "[plan]("+private+")"))
+	send(t, bob, streamMsg("general", "files", "[guessed]("+private+")"))
+	if st := fetch(bob, private); st != 404 {
+		t.Errorf("bob after reposting a private stream's file: %d, want 404", st)
+	}
+
+	// Shared: bob can see it, and shares it with the guest.
+	shared := upload()
+	send(t, alice, apitest.Form{"type": "private", "to": "bob@example.com", "content": "[plan](" + shared + ")"})
+	send(t, bob, streamMsg("general", "files", "[passing on]("+shared+")"))
+	if st := fetch(guest, shared); st != 200 {
+		t.Errorf("the guest, given the file by bob who could see it: %d, want 200", st)
 	}
 }

@@ -84,23 +84,52 @@ func (s *Service) SaveUpload(actor store.User, files []UploadedFile) (Upload, er
 }
 
 // UploadAccessible is the one rule for who may fetch an upload: its owner,
-// and anyone who can see a message linking it (found through the search
+// and anyone who can see a message that grants it (found through the search
 // index by the upload's unique token), so a file posted only in a private
-// stream stays there.
+// stream stays there. As in Zulip, a message grants a file only when its
+// sender could already access it: the owner's messages do, another's only
+// if its sender can see an earlier granting message. Posting a URL one has
+// noted (from a message since deleted, or a private stream) grants nothing.
 func UploadAccessible(tx *store.Tx, viewer store.User, u store.Upload) bool {
 	if u.OwnerID == viewer.ID {
 		return true
 	}
-	streams := streamCache{}
+	g := uploadGrants{tx: tx, streams: streamCache{}, reached: map[int64]bool{u.OwnerID: true}, checked: map[int64]int{}}
 	for _, id := range tx.SearchIDs(u.Token) {
 		m, err := tx.Message(id)
 		if err != nil || !strings.Contains(m.Content, u.Path) {
 			continue
 		}
-		if _, ok := messageAccess(tx, viewer, m, streams); ok {
+		if sender, err := tx.User(m.SenderID); err == nil && g.reaches(sender) {
+			g.granting = append(g.granting, m)
+		}
+	}
+	return g.reaches(viewer)
+}
+
+// uploadGrants walks an upload's messages in order, keeping those that
+// grant it.
+type uploadGrants struct {
+	tx       *store.Tx
+	streams  streamCache
+	granting []store.Message
+	reached  map[int64]bool // users known to have access
+	checked  map[int64]int  // per user, how many granting messages were tried
+}
+
+// reaches tells whether u can see one of the granting messages so far;
+// each user tries each message at most once.
+func (g *uploadGrants) reaches(u store.User) bool {
+	if g.reached[u.ID] {
+		return true
+	}
+	for _, m := range g.granting[g.checked[u.ID]:] {
+		if _, ok := messageAccess(g.tx, u, m, g.streams); ok {
+			g.reached[u.ID] = true
 			return true
 		}
 	}
+	g.checked[u.ID] = len(g.granting)
 	return false
 }
 
