@@ -121,8 +121,8 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	if m.IsPrivate() {
 		return nil, 0, BadRequest("Private messages cannot have topics.")
 	}
-	if m.SenderID != actor.ID && !isAdmin(actor) {
-		return nil, 0, BadRequest("You don't have permission to edit this message")
+	if !mayMove(actor, m) {
+		return nil, 0, errMayNotMove
 	}
 	if topic == "" {
 		topic = m.Topic
@@ -163,6 +163,9 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		if err != nil {
 			continue
 		}
+		if !mayMove(actor, old) {
+			return nil, 0, errMayNotMove
+		}
 		moved := old
 		edit := store.Edit{Timestamp: now, UserID: actor.ID}
 		if topic != old.Topic {
@@ -181,6 +184,14 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	}
 	return ids, dest.ID, nil
 }
+
+// mayMove is the rule for moving a message, checked for every message a
+// move takes along: its sender or an administrator.
+func mayMove(actor store.User, m store.Message) bool {
+	return m.SenderID == actor.ID || isAdmin(actor)
+}
+
+var errMayNotMove = BadRequest("You don't have permission to edit this message")
 
 // regrantAccess gives a moved message to its new stream's subscribers (as
 // already read: they were not notified of it) and takes it from users who
