@@ -8,10 +8,32 @@ import (
 // messages: subscribers always; others only public streams, and never
 // guests. Hidden streams answer exactly like missing ones.
 func canSeeStream(tx *store.Tx, u store.User, st store.Stream) bool {
-	if tx.IsSubscribed(u.ID, st.ID) {
-		return true
+	return tx.IsSubscribed(u.ID, st.ID) || openTo(u, st)
+}
+
+// openTo tells whether a stream is open to u without a subscription: public
+// streams are, except to guests.
+func openTo(u store.User, st store.Stream) bool {
+	return !st.InviteOnly && !isGuest(u)
+}
+
+// errInvalidMessage answers alike for missing messages and hidden ones.
+var errInvalidMessage = BadRequest("Invalid message(s)")
+
+// accessMessage is the one gate for a message named by ID, as Zulip's
+// access_message: it loads the message with the user's flags on it (see
+// messageAccess), or answers "Invalid message(s)" whether the message is
+// missing or hidden from the user.
+func accessMessage(tx *store.Tx, u store.User, id int64, streams streamCache) (store.Message, store.Flags, error) {
+	m, err := tx.Message(id)
+	if err != nil {
+		return store.Message{}, 0, errInvalidMessage
 	}
-	return !st.InviteOnly && u.Role != store.RoleGuest
+	f, ok := messageAccess(tx, u, m, streams)
+	if !ok {
+		return store.Message{}, 0, errInvalidMessage
+	}
+	return m, f, nil
 }
 
 // messageAccess returns the user's flags on a message and whether they may

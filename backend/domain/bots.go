@@ -45,7 +45,7 @@ var shortNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
 // CreateBot makes a generic or incoming-webhook bot owned by the actor,
 // with the address <short_name>-bot@<the owner's domain>.
 func (s *Service) CreateBot(actor store.User, fullName, shortName string, botType int) (BotObject, error) {
-	if actor.Role == store.RoleGuest || actor.IsBot() {
+	if isGuest(actor) || actor.IsBot() {
 		return BotObject{}, BadRequest("Insufficient permission")
 	}
 	if botType != store.BotGeneric && botType != store.BotIncomingWebhook {

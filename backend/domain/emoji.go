@@ -137,7 +137,7 @@ func (s *Service) AddRealmEmoji(actor store.User, name string, files []UploadedF
 	if err != nil {
 		return err
 	}
-	if actor.Role == store.RoleGuest || actor.IsBot() || (realm.EmojiAddPolicy == "admins" && !isAdmin(actor)) {
+	if isGuest(actor) || actor.IsBot() || (realm.EmojiAddPolicy == "admins" && !isAdmin(actor)) {
 		return BadRequest("Insufficient permission")
 	}
 	if _, builtin := assets.EmojiByName(name); builtin && !isAdmin(actor) {

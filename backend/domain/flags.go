@@ -43,20 +43,12 @@ func (s *Service) UpdateFlags(actor store.User, ids []int64, op, flagName string
 		streams := streamCache{}
 		details := map[string]any{}
 		for _, id := range sortedUnique(ids) {
-			m, err := tx.Message(id)
+			m, old, err := accessMessage(tx, actor, id, streams)
 			if err != nil {
-				return nil, BadRequest("Invalid message(s)")
+				return nil, err
 			}
-			old, received := tx.Flags(actor.ID, id)
-			if !received {
-				f, ok := messageAccess(tx, actor, m, streams)
-				if !ok {
-					return nil, BadRequest("Invalid message(s)")
-				}
-				if flag == store.FlagRead {
-					continue // unread state exists only for received messages
-				}
-				old = f
+			if _, received := tx.Flags(actor.ID, id); !received && flag == store.FlagRead {
+				continue // unread state exists only for received messages
 			}
 			next := old | flag
 			if op == "remove" {
@@ -169,13 +161,9 @@ func (s *Service) Message(viewer store.User, id int64, applyMarkdown bool) (Mess
 	var obj MessageObject
 	var raw string
 	err := s.store.View(func(tx *store.Tx) error {
-		m, err := tx.Message(id)
+		m, f, err := accessMessage(tx, viewer, id, streamCache{})
 		if err != nil {
-			return BadRequest("Invalid message(s)")
-		}
-		f, ok := messageAccess(tx, viewer, m, streamCache{})
-		if !ok {
-			return BadRequest("Invalid message(s)")
+			return err
 		}
 		obj = newMessageViewer(tx, viewOptions{applyMarkdown: applyMarkdown}, s.topicLinks).view(m, f, true)
 		raw = m.Content

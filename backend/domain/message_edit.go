@@ -46,12 +46,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 	}
 	now := s.now().Unix()
 	err = s.update(func(tx *store.Tx) (func(), error) {
-		m, err := tx.Message(id)
+		m, _, err := accessMessage(tx, actor, id, streamCache{})
 		if err != nil {
-			return nil, BadRequest("Invalid message(s)")
-		}
-		if _, ok := messageAccess(tx, actor, m, streamCache{}); !ok {
-			return nil, BadRequest("Invalid message(s)")
+			return nil, err
 		}
 		ev := events.Event{"type": "update_message", "user_id": actor.ID, "edit_timestamp": now,
 			"message_id": id, "message_ids": []int64{id}, "rendering_only": false}
@@ -259,12 +256,9 @@ func updateMentionFlags(tx *store.Tx, m store.Message, r rendered) error {
 // without bulk_message_deletion) and message_ids.
 func (s *Service) DeleteMessage(actor store.User, id int64) error {
 	err := s.update(func(tx *store.Tx) (func(), error) {
-		m, err := tx.Message(id)
+		m, _, err := accessMessage(tx, actor, id, streamCache{})
 		if err != nil {
-			return nil, BadRequest("Invalid message(s)")
-		}
-		if _, ok := messageAccess(tx, actor, m, streamCache{}); !ok {
-			return nil, BadRequest("Invalid message(s)")
+			return nil, err
 		}
 		if !isAdmin(actor) {
 			return nil, BadRequest("You don't have permission to delete this message")
@@ -305,13 +299,8 @@ func (s *Service) MessageHistory(viewer store.User, id int64) ([]HistoryEntry, e
 	var m store.Message
 	err := s.store.View(func(tx *store.Tx) error {
 		var err error
-		if m, err = tx.Message(id); err != nil {
-			return BadRequest("Invalid message(s)")
-		}
-		if _, ok := messageAccess(tx, viewer, m, streamCache{}); !ok {
-			return BadRequest("Invalid message(s)")
-		}
-		return nil
+		m, _, err = accessMessage(tx, viewer, id, streamCache{})
+		return err
 	})
 	if err != nil {
 		return nil, internal("message history", err)

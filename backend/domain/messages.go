@@ -95,6 +95,9 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	var m store.Message
 	err = s.batch(func(tx *store.Tx) (func(), error) {
 		// Batch may run this more than once: it must only write through tx.
+		if err := target.recheck(tx, actor.ID); err != nil {
+			return nil, err
+		}
 		var err error
 		var flags map[int64]store.Flags
 		if m, flags, err = s.storeMessage(tx, actor, target, content, r, out.Client, now, readBySender); err != nil {
@@ -183,6 +186,23 @@ func (t messageTarget) recipientIDs(tx *store.Tx) ([]int64, error) {
 	return tx.StreamSubscriberIDs(t.stream.ID), nil
 }
 
+// recheck repeats, inside the send's write, the check resolveTarget made in
+// an earlier read: the sender may have been deactivated or demoted, or the
+// stream deleted or made private, in between.
+func (t messageTarget) recheck(tx *store.Tx, senderID int64) error {
+	sender, err := tx.User(senderID)
+	if err != nil || !sender.IsActive {
+		return ErrInactive
+	}
+	if t.stream.ID == 0 {
+		return nil
+	}
+	if st, err := tx.Stream(t.stream.ID); err != nil || !canSeeStream(tx, sender, st) {
+		return StreamDoesNotExist(t.stream.Name)
+	}
+	return nil
+}
+
 func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (messageTarget, error) {
 	switch out.Type {
 	case "stream", "channel":
@@ -192,9 +212,6 @@ func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (message
 		st, err := visibleStream(tx, actor, strings.TrimSpace(out.Stream))
 		if err != nil {
 			return messageTarget{}, err
-		}
-		if !tx.IsSubscribed(actor.ID, st.ID) && (st.InviteOnly || actor.Role == store.RoleGuest) {
-			return messageTarget{}, StreamDoesNotExist(out.Stream)
 		}
 		topic, err := normalizeTopic(out.Topic)
 		if err != nil {

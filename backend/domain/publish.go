@@ -83,7 +83,7 @@ func streamAudience(tx *store.Tx, st store.Stream) ([]int64, error) {
 	}
 	var ids []int64
 	for _, u := range users {
-		if u.IsActive && (u.Role != store.RoleGuest || tx.IsSubscribed(u.ID, st.ID)) {
+		if u.IsActive && canSeeStream(tx, u, st) {
 			ids = append(ids, u.ID)
 		}
 	}

@@ -72,12 +72,9 @@ func (s *Service) React(actor store.User, messageID int64, req ReactionRequest, 
 		return MissingArgument("emoji_name")
 	}
 	return internal("react", s.update(func(tx *store.Tx) (func(), error) {
-		m, err := tx.Message(messageID)
+		m, _, err := accessMessage(tx, actor, messageID, streamCache{})
 		if err != nil {
-			return nil, BadRequest("Invalid message(s)")
-		}
-		if _, ok := messageAccess(tx, actor, m, streamCache{}); !ok {
-			return nil, BadRequest("Invalid message(s)")
+			return nil, err
 		}
 		var r store.Reaction
 		mine := func(x store.Reaction) bool { return x.UserID == actor.ID && sameEmoji(x, r) }

@@ -46,7 +46,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 		if err != nil {
 			return nil, err
 		}
-		if len(req.Principals) > 0 && actor.Role == store.RoleGuest {
+		if len(req.Principals) > 0 && isGuest(actor) {
 			return nil, BadRequest("Insufficient permission")
 		}
 		for _, spec := range req.Streams {
@@ -54,7 +54,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 			created := false
 			switch {
 			case errors.Is(err, store.ErrNotFound):
-				if actor.Role == store.RoleGuest {
+				if isGuest(actor) {
 					return nil, BadRequest("Insufficient permission")
 				}
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly); err != nil {
@@ -63,7 +63,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				created = true
 			case err != nil:
 				return nil, err
-			case !canSeeStream(tx, actor, st) || (st.InviteOnly && !tx.IsSubscribed(actor.ID, st.ID) && !isAdmin(actor)):
+			case !canSeeStream(tx, actor, st):
 				if req.AuthorizationErrorsFatal {
 					return nil, BadRequest("Unable to access stream (%s).", spec.Name)
 				}
@@ -238,7 +238,7 @@ func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, er
 		}
 		for _, st := range streams {
 			subscribed := tx.IsSubscribed(viewer.ID, st.ID)
-			public := !st.InviteOnly && viewer.Role != store.RoleGuest
+			public := openTo(viewer, st)
 			if f.IncludeAllActive || (f.IncludeSubscribed && subscribed) || (f.IncludePublic && public) {
 				out = append(out, s.streamObject(tx, st))
 			}

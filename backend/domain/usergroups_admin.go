@@ -11,7 +11,7 @@ import (
 // groupAction loads a group for a change and checks who may change groups:
 // every member, never guests (Zulip's default).
 func groupAction(tx *store.Tx, actor store.User, id int64) (store.UserGroup, error) {
-	if actor.Role == store.RoleGuest {
+	if isGuest(actor) {
 		return store.UserGroup{}, BadRequest("Insufficient permission")
 	}
 	g, err := tx.UserGroup(id)
@@ -59,7 +59,7 @@ func (s *Service) groupEvent(tx *store.Tx, e events.Event) (func(), error) {
 
 // CreateUserGroup makes a group.
 func (s *Service) CreateUserGroup(actor store.User, name, description string, members []int64) (int64, error) {
-	if actor.Role == store.RoleGuest {
+	if isGuest(actor) {
 		return 0, BadRequest("Insufficient permission")
 	}
 	var g store.UserGroup

@@ -52,9 +52,9 @@ func userObject(u store.User, viewer store.User, emailByID map[int64]string) Use
 		FullName:      u.FullName,
 		AvatarURL:     &avatar,
 		AvatarVersion: u.AvatarVersion,
-		IsAdmin:       u.Role <= store.RoleAdmin,
-		IsOwner:       u.Role == store.RoleOwner,
-		IsGuest:       u.Role == store.RoleGuest,
+		IsAdmin:       isAdmin(u),
+		IsOwner:       isOwner(u),
+		IsGuest:       isGuest(u),
 		Role:          u.Role,
 		IsBot:         u.IsBot(),
 		IsActive:      u.IsActive,
@@ -76,10 +76,14 @@ func userObject(u store.User, viewer store.User, emailByID map[int64]string) Use
 	return o
 }
 
+// isAdmin: administrators and owners.
 func isAdmin(u store.User) bool { return u.Role <= store.RoleAdmin }
 
 // isOwner: organization owners, who alone manage the owner role.
 func isOwner(u store.User) bool { return u.Role == store.RoleOwner }
+
+// isModerator: moderators, between administrators and members.
+func isModerator(u store.User) bool { return u.Role == store.RoleModerator }
 
 // isGuest: guests see only the streams they are subscribed to.
 func isGuest(u store.User) bool { return u.Role == store.RoleGuest }
