@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -13,8 +14,30 @@ import (
 
 // ControlSocket is the Unix socket inside the data directory through which
 // host tools (lanchatd backup) reach a running server. The data directory
-// is private to its owner, so the socket needs no other authentication.
+// and the socket are private to their owner (privateDir), so the socket
+// needs no other authentication.
 const ControlSocket = "control.sock"
+
+// privateDir creates the data directory, or makes an existing one, the
+// owner's alone: it holds the database and the control socket, which hands
+// out backups. One others may enter is tightened, or refused if it cannot
+// be.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("the data directory %s is open to other users (mode %o) and cannot be made private: %w", dir, perm, err)
+		}
+		slog.Warn("the data directory was open to other users: made it the owner's alone", "dir", dir, "mode", fmt.Sprintf("%o", perm))
+	}
+	return nil
+}
 
 // listenControl serves host-only commands on the data directory's socket.
 // A socket left by a crashed server is replaced: holding the database lock
@@ -26,6 +49,12 @@ func (s *Server) listenControl() error {
 	}
 	ln, err := net.Listen("unix", path)
 	if err != nil {
+		return err
+	}
+	// The socket's mode follows the umask; the directory already keeps
+	// others out, this keeps them out of the socket too.
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
 		return err
 	}
 	mux := http.NewServeMux()

@@ -55,6 +55,9 @@ type Server struct {
 // organization on an empty development store, else a default-named one.
 func Open(cfg Config) (*Server, error) {
 	tuneGC()
+	if err := privateDir(cfg.DataDir); err != nil {
+		return nil, err
+	}
 	st, err := store.Open(cfg.DataDir)
 	if err != nil {
 		return nil, err
