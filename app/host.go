@@ -8,14 +8,14 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"net"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"time"
 
 	"lanchat/backend/backup"
 	"lanchat/backend/domain"
+	"lanchat/backend/safefile"
 	"lanchat/backend/server"
 	"lanchat/backend/store"
 )
@@ -82,33 +82,21 @@ func (a *App) CreateAccount(fullName, email, role string) (Account, error) {
 
 // Backup asks where to save and writes the same archive as `lanchatd
 // backup`, reporting backup:progress events. It writes a temporary file
-// and renames it, so a failed backup leaves nothing half-written.
+// and renames it (safefile), so a failed backup leaves nothing half-written.
 func (a *App) Backup() (string, error) {
 	path, err := a.saveDialog("lanchat-backup-" + time.Now().Format("20060102-150405") + ".tar.gz")
 	if err != nil || path == "" {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".lanchat-backup-*")
-	if err != nil {
-		return "", fmt.Errorf("backup: %w", err)
-	}
-	defer os.Remove(tmp.Name())
 	var last time.Time
-	err = backup.Write(tmp, a.srv.Store, a.dataDir, func(done, total int64) {
-		if time.Since(last) > 100*time.Millisecond || done == total {
-			last = time.Now()
-			a.emit("backup:progress", map[string]int64{"done": done, "total": total})
-		}
+	err = safefile.Write(path, func(w io.Writer) error {
+		return backup.Write(w, a.srv.Store, a.dataDir, func(done, total int64) {
+			if time.Since(last) > 100*time.Millisecond || done == total {
+				last = time.Now()
+				a.emit("backup:progress", map[string]int64{"done": done, "total": total})
+			}
+		})
 	})
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if closeErr := tmp.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
 	if err != nil {
 		return "", fmt.Errorf("backup: %w", err)
 	}

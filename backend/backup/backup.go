@@ -121,19 +121,64 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 }
 
 // Restore unpacks an archive into dataDir, which must not hold a database
-// yet, and checks that the restored database opens and is consistent.
-func Restore(r io.Reader, dataDir string) error {
+// yet, and checks that the restored database opens and is consistent. It
+// unpacks into a staging folder inside dataDir and moves the files into
+// place only once all is well, so a failed restore leaves nothing behind
+// (and removes dataDir if it made it); an archive that expands far more
+// than a backup does (a gzip bomb) is refused before it fills the disk.
+func Restore(r io.Reader, dataDir string) (err error) {
 	if _, err := os.Stat(filepath.Join(dataDir, store.FileName)); err == nil {
 		return fmt.Errorf("%s already holds a database: restore into an empty directory", dataDir)
 	}
+	_, statErr := os.Stat(dataDir)
+	created := errors.Is(statErr, fs.ErrNotExist)
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return err
 	}
-	gz, err := gzip.NewReader(r)
+	stage, err := os.MkdirTemp(dataDir, ".restore-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		os.RemoveAll(stage)
+		if err != nil && created {
+			os.Remove(dataDir)
+		}
+	}()
+	if err := unpack(r, stage); err != nil {
+		return err
+	}
+	st, err := store.Open(stage)
+	if err != nil {
+		return fmt.Errorf("restored database does not open: %w", err)
+	}
+	err = st.Check()
+	if closeErr := st.Close(); err == nil {
+		err = closeErr
+	}
+	if err != nil {
+		return err
+	}
+	return moveInto(stage, dataDir)
+}
+
+// Expansion bound: a backup is a database and mostly compressed user
+// files, so it expands a few times at most; past a free allowance, more
+// than maxExpansion bytes written per archive byte read is refused.
+const (
+	freeExpansion = 64 << 20
+	maxExpansion  = 100
+)
+
+// unpack writes the archive's regular files under dir.
+func unpack(r io.Reader, dir string) error {
+	in := &countingReader{r: r}
+	gz, err := gzip.NewReader(in)
 	if err != nil {
 		return fmt.Errorf("not a Lanchat backup: %w", err)
 	}
 	tr := tar.NewReader(gz)
+	out := &expansionGuard{r: tr, in: in}
 	sawDB := false
 	for {
 		hdr, err := tr.Next()
@@ -143,7 +188,7 @@ func Restore(r io.Reader, dataDir string) error {
 		if err != nil {
 			return fmt.Errorf("read backup: %w", err)
 		}
-		target, err := safeTarget(dataDir, hdr.Name)
+		target, err := safeTarget(dir, hdr.Name)
 		if err != nil {
 			return err
 		}
@@ -151,19 +196,62 @@ func Restore(r io.Reader, dataDir string) error {
 			continue
 		}
 		sawDB = sawDB || hdr.Name == store.FileName
-		if err := writeFile(target, tr); err != nil {
+		if err := writeFile(target, out); err != nil {
 			return err
 		}
 	}
 	if !sawDB {
 		return errors.New("the backup holds no database")
 	}
-	st, err := store.Open(dataDir)
-	if err != nil {
-		return fmt.Errorf("restored database does not open: %w", err)
+	return nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// expansionGuard reads the unpacked bytes, failing once they pass the
+// expansion bound for the archive bytes read so far.
+type expansionGuard struct {
+	r   io.Reader
+	in  *countingReader
+	out int64
+}
+
+func (g *expansionGuard) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	g.out += int64(n)
+	if g.out > freeExpansion+maxExpansion*g.in.n {
+		return n, fmt.Errorf("the backup expands to over %d MiB from %d KiB: refused as damaged or hostile (a backup expands far less)", g.out>>20, g.in.n>>10)
 	}
-	defer st.Close()
-	return st.Check()
+	return n, err
+}
+
+// moveInto renames the staged entries into dataDir; if one cannot move,
+// those already moved go back, leaving dataDir as it was.
+func moveInto(stage, dataDir string) error {
+	entries, err := os.ReadDir(stage)
+	if err != nil {
+		return err
+	}
+	var moved []string
+	for _, e := range entries {
+		if err := os.Rename(filepath.Join(stage, e.Name()), filepath.Join(dataDir, e.Name())); err != nil {
+			for _, name := range moved {
+				os.Rename(filepath.Join(dataDir, name), filepath.Join(stage, name))
+			}
+			return fmt.Errorf("move the restored %s into place: %w", e.Name(), err)
+		}
+		moved = append(moved, e.Name())
+	}
+	return nil
 }
 
 // safeTarget keeps every archive entry inside dataDir: names are ours, but

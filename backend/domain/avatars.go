@@ -102,7 +102,7 @@ func (s *Service) SetAvatar(actor store.User, files []UploadedFile, reset bool) 
 		}
 		ext = imageTypes[ctype]
 		staged = filepath.Join(s.cfg.DataDir, avatarDir, fmt.Sprintf("%d-%s.upload", actor.ID, randomHex(8)))
-		if err := writeFileAtomically(staged, data); err != nil {
+		if err := writeDataFile(staged, data); err != nil {
 			return internal("set avatar", err)
 		}
 		defer os.Remove(staged) // a no-op once renamed into place

@@ -16,6 +16,7 @@ import (
 
 	"lanchat/assets"
 	"lanchat/backend/events"
+	"lanchat/backend/safefile"
 	"lanchat/backend/store"
 	"lanchat/markdown"
 )
@@ -160,7 +161,7 @@ func (s *Service) AddRealmEmoji(actor store.User, name string, files []UploadedF
 		return BadRequest("Invalid image format")
 	}
 	fileName := randomHex(16) + imageTypes[ctype]
-	if err := writeFileAtomically(filepath.Join(s.cfg.DataDir, emojiDir, fileName), data); err != nil {
+	if err := writeDataFile(filepath.Join(s.cfg.DataDir, emojiDir, fileName), data); err != nil {
 		return err
 	}
 	err = s.update(func(tx *store.Tx) (func(), error) {
@@ -271,29 +272,11 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// writeFileAtomically writes data under a temporary name, syncs it and
-// renames it into place, so a crash leaves no half-written file.
-func writeFileAtomically(path string, data []byte) error {
+// writeDataFile stores a user file under the data directory whole or not
+// at all (safefile), creating its folder.
+func writeDataFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return safefile.WriteData(path, data)
 }

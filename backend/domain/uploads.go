@@ -67,7 +67,7 @@ func (s *Service) SaveUpload(actor store.User, files []UploadedFile) (Upload, er
 	name := safeFileName(f.Name)
 	dir, token := randomHex(1), randomString(24, apiKeyAlphabet)
 	stored := filepath.Join(dir, token)
-	if err := writeFileAtomically(filepath.Join(s.cfg.DataDir, uploadDir, stored), data); err != nil {
+	if err := writeDataFile(filepath.Join(s.cfg.DataDir, uploadDir, stored), data); err != nil {
 		return Upload{}, err
 	}
 	u := store.Upload{

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"lanchat/backend/backup"
+	"lanchat/backend/safefile"
 	"lanchat/backend/server"
 	"lanchat/backend/store"
 )
@@ -26,26 +27,8 @@ func backupCmd(args []string, stderr io.Writer) error {
 	if *dataDir == "" || fs.NArg() != 1 {
 		return fmt.Errorf("%w: backup needs --data DIR and one FILE", errUsage)
 	}
-	target := fs.Arg(0)
-	tmp := target + ".partial"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if err := writeBackup(f, *dataDir); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
 	// Only a complete archive takes the file's name.
-	return os.Rename(tmp, target)
+	return safefile.Write(fs.Arg(0), func(w io.Writer) error { return writeBackup(w, *dataDir) })
 }
 
 func writeBackup(w io.Writer, dataDir string) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -87,5 +88,34 @@ func TestHotBackupAndRestore(t *testing.T) {
 	cold := filepath.Join(t.TempDir(), "cold.tar.gz")
 	if out, err := exec.Command(binary, "backup", "--data", restored, cold).CombinedOutput(); err != nil {
 		t.Fatalf("cold backup: %v %s", err, out)
+	}
+}
+
+// TestBackupIgnoresAPreparedPartialFile: another local user who creates
+// FILE.partial before a backup, and keeps it open, must not end up holding
+// the backup (API keys, password hashes): the temporary file is created
+// anew, exclusively.
+func TestBackupIgnoresAPreparedPartialFile(t *testing.T) {
+	dataDir := t.TempDir()
+	st, err := store.Open(dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	archive := filepath.Join(t.TempDir(), "lanchat-backup.tar.gz")
+	prepared, err := os.OpenFile(archive+".partial", os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prepared.Close()
+	prepared.WriteString("the attacker's")
+	if out, err := exec.Command(binary, "backup", "--data", dataDir, archive).CombinedOutput(); err != nil {
+		t.Fatalf("backup: %v %s", err, out)
+	}
+	if got, _ := io.ReadAll(io.NewSectionReader(prepared, 0, 1<<20)); string(got) != "the attacker's" {
+		t.Errorf("the prepared file now holds %d bytes of something else: the backup went into it", len(got))
+	}
+	if info, err := os.Stat(archive); err != nil || info.Size() < 100 || info.Mode().Perm() != 0o600 {
+		t.Errorf("the archive: %v %v", info, err)
 	}
 }

@@ -1,0 +1,42 @@
+// Package safefile writes a file whole or not at all. Its content goes to a
+// temporary file created exclusively beside it (a new name, never one
+// another local user could have prepared, readable by the owner only), is
+// synced, and only then renamed into place; on failure the temporary file
+// is removed and the target is left as it was.
+package safefile
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Write creates or replaces path with what fill writes.
+func Write(path string, fill func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	err = fill(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// WriteData is Write for content already in memory.
+func WriteData(path string, data []byte) error {
+	return Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}

@@ -1,0 +1,35 @@
+package safefile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteIsWholeOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "file")
+	if err := WriteData(path, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	failed := errors.New("disk gone")
+	err := Write(path, func(w io.Writer) error {
+		io.WriteString(w, "half of the sec")
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Errorf("Write: %v, want the fill's error", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "first" {
+		t.Errorf("after a failed write the file holds %q", data)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("a failed write left %v", entries)
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
+		t.Errorf("mode %o, want 600", info.Mode().Perm())
+	}
+}
