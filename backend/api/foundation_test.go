@@ -195,7 +195,9 @@ func TestUIIsServedWithAStrictPolicy(t *testing.T) {
 		res := s.Anonymous().Do("GET", path, "", nil)
 		csp := res.Header.Get("Content-Security-Policy")
 		if res.Status != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
-			!strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-eval") {
+			!strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-eval") ||
+			!strings.Contains(csp, "connect-src 'self';") { // WebSockets back to this server only, not to any host
+
 			t.Errorf("%s: %d %q CSP %q", path, res.Status, res.Header.Get("Content-Type"), csp)
 		}
 	}

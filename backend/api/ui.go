@@ -12,9 +12,10 @@ import (
 
 // uiPolicy is the web UI's Content-Security-Policy: everything from this
 // server only, no inline scripts, images also from data: and blob: (pasted
-// uploads), WebSockets back to this server.
+// uploads), connections (WebSockets too: 'self' covers ws: and wss: to
+// this server in CSP Level 3) back to this server only.
 const uiPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
-	"connect-src 'self' ws: wss:; font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+	"connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
 // notBuilt answers when the binary was built without the UI.
 const notBuilt = `<!doctype html><meta charset="utf-8"><title>Lanchat</title>
