@@ -31,10 +31,11 @@ func (s *Service) CreateUser(actor store.User, n NewUser) (int64, error) {
 	return u.ID, err
 }
 
-// keepsAnAdministrator refuses, with refusal, a change that would take the
-// organization's last active administrator (owners count) out of that role.
-func keepsAnAdministrator(tx *store.Tx, u store.User, refusal string) error {
-	if !u.IsActive || u.IsBot() || !isAdmin(u) {
+// keepsOne refuses, with refusal, a change that would take the
+// organization's last active person with a role (the last administrator,
+// owners counting, or the last owner) out of it.
+func keepsOne(tx *store.Tx, u store.User, hasRole func(store.User) bool, refusal string) error {
+	if !u.IsActive || u.IsBot() || !hasRole(u) {
 		return nil
 	}
 	users, err := tx.Users()
@@ -42,25 +43,7 @@ func keepsAnAdministrator(tx *store.Tx, u store.User, refusal string) error {
 		return err
 	}
 	for _, other := range users {
-		if other.ID != u.ID && other.IsActive && !other.IsBot() && isAdmin(other) {
-			return nil
-		}
-	}
-	return BadRequest("%s", refusal)
-}
-
-// keepsAnOwner refuses, with refusal, a change that would take the
-// organization's last active owner out of that role.
-func keepsAnOwner(tx *store.Tx, u store.User, refusal string) error {
-	if !u.IsActive || !isOwner(u) {
-		return nil
-	}
-	users, err := tx.Users()
-	if err != nil {
-		return err
-	}
-	for _, other := range users {
-		if other.ID != u.ID && other.IsActive && !other.IsBot() && isOwner(other) {
+		if other.ID != u.ID && other.IsActive && !other.IsBot() && hasRole(other) {
 			return nil
 		}
 	}
@@ -111,11 +94,11 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 			if (*ch.Role == store.RoleOwner || isOwner(u)) && !isOwner(actor) {
 				return nil, ErrNotOwner
 			}
-			if err := keepsAnOwner(tx, u, "The owner permission cannot be removed from the only organization owner."); err != nil {
+			if err := keepsOne(tx, u, isOwner, "The owner permission cannot be removed from the only organization owner."); err != nil {
 				return nil, err
 			}
 			if *ch.Role > store.RoleAdmin {
-				if err := keepsAnAdministrator(tx, u, "The last organization administrator cannot be demoted."); err != nil {
+				if err := keepsOne(tx, u, isAdmin, "The last organization administrator cannot be demoted."); err != nil {
 					return nil, err
 				}
 			}
@@ -156,7 +139,7 @@ func (s *Service) SetUserActive(actor store.User, id int64, active bool) error {
 		if isOwner(u) && !isOwner(actor) {
 			return ErrNotOwner
 		}
-		return keepsAnOwner(tx, u, "Cannot deactivate the only organization owner")
+		return keepsOne(tx, u, isOwner, "Cannot deactivate the only organization owner")
 	})
 }
 
@@ -183,7 +166,7 @@ func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store
 		}
 		targets := []store.User{u}
 		if !active {
-			if err := keepsAnAdministrator(tx, u, "Cannot deactivate the only organization administrator."); err != nil {
+			if err := keepsOne(tx, u, isAdmin, "Cannot deactivate the only organization administrator."); err != nil {
 				return nil, err
 			}
 			if targets, err = withActiveBots(tx, u); err != nil {
