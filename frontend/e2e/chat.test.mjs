@@ -237,3 +237,18 @@ test('a wrong password is refused and signing out returns to the form', async ()
   await page.getByTestId('login-email').waitFor()
   await page.context().close()
 })
+
+test('live events come over the WebSocket, which the page\'s CSP admits', async () => {
+  const page = await newPage(browser)
+  const frames = []
+  const refused = []
+  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) refused.push(m.text()) })
+  page.on('websocket', (ws) => {
+    if (ws.url().includes('/api/v1/events/socket')) ws.on('framereceived', (f) => frames.push(String(f.payload)))
+  })
+  await signIn(page, server.url, 'alice@example.com')
+  await bobApi.send('general', 'socket', 'sent while alice listens on the socket')
+  await eventually(() => assert.ok(frames.some((f) => f.includes('sent while alice listens')), 'the message came over the WebSocket'))
+  assert.deepEqual(refused, [])
+  await page.context().close()
+})
