@@ -103,3 +103,28 @@ func TestJSONWebhookTakesTheTopicParameter(t *testing.T) {
 		t.Errorf("json message %v", m)
 	}
 }
+
+// Alertmanager's `name` parameter files each alert under its own topic:
+// one delivery, one message per topic, each sent as the bot.
+func TestAlertmanagerWebhookPostsOneMessagePerTopic(t *testing.T) {
+	s := apitest.Start(t)
+	key := s.Login("webhook-bot@example.com").Key()
+	alice := s.Login("alice@example.com")
+	body := `{"version": "4", "status": "firing", "receiver": "lanchat", "groupLabels": {}, "externalURL": "http://am.lan:9093", "alerts": [
+		{"status": "firing", "labels": {"alertname": "DiskFull", "host": "db1"}, "annotations": {"summary": "/srv is 97% full"}},
+		{"status": "firing", "labels": {"alertname": "HighLoad", "host": "db2"}, "annotations": {"summary": "load 12"}}]}`
+	hook(s.Anonymous(), "/api/v1/external/alertmanager?api_key="+key+"&stream=general&name=host&desc=summary", body, nil).OK()
+	for topic, line := range map[string]string{"db1": "* /srv is 97% full", "db2": "* load 12"} {
+		m := lastMessage(t, alice, `[["stream","general"],["topic","`+topic+`"]]`)
+		if !strings.HasSuffix(m["content"].(string), line) || m["client"] != "ZulipAlertmanagerWebhook" {
+			t.Errorf("topic %s: %v", topic, m)
+		}
+	}
+	// The URL's topic overrides every one of them.
+	hook(s.Anonymous(), "/api/v1/external/alertmanager?api_key="+key+"&stream=general&name=host&topic=oncall", body, nil).OK()
+	msgs := alice.Get("/api/v1/messages", apitest.Form{"anchor": "newest", "num_before": 5, "num_after": 0,
+		"narrow": `[["stream","general"],["topic","oncall"]]`}).OK().List("messages")
+	if len(msgs) != 2 {
+		t.Errorf("%d messages in oncall, want 2", len(msgs))
+	}
+}

@@ -33,7 +33,7 @@ type giteaItem struct {
 	} `json:"base"`
 }
 
-func gitea(r Request) (Message, error) {
+func gitea(r Request) ([]Message, error) {
 	var p struct {
 		Ref     string `json:"ref"`
 		Compare string `json:"compare_url"`
@@ -49,7 +49,7 @@ func gitea(r Request) (Message, error) {
 		Sender      giteaUser  `json:"sender"`
 	}
 	if err := decode(r, &p); err != nil {
-		return Message{}, err
+		return nil, err
 	}
 	repo := p.Repository.FullName
 	switch event := r.Header.Get("X-Gitea-Event"); event {
@@ -65,29 +65,29 @@ func gitea(r Request) (Message, error) {
 			title, _, _ := strings.Cut(strings.TrimSpace(c.Message), "\n")
 			fmt.Fprintf(&b, "\n* %s ([%s](%s))", title, shortSHA(c.ID), c.URL)
 		}
-		return Message{Topic: repo + " / " + branch, Content: b.String()}, nil
+		return []Message{{Topic: repo + " / " + branch, Content: b.String()}}, nil
 	case "issues":
 		if p.Issue == nil {
-			return Message{}, payloadError("Missing 'issue'")
+			return nil, payloadError("Missing 'issue'")
 		}
 		i := p.Issue
-		return Message{Topic: fmt.Sprintf("%s / Issue #%d %s", repo, i.Number, i.Title),
-			Content: fmt.Sprintf("**%s** %s [issue #%d %s](%s)", p.Sender.Login, p.Action, i.Number, i.Title, i.HTMLURL)}, nil
+		return []Message{{Topic: fmt.Sprintf("%s / Issue #%d %s", repo, i.Number, i.Title),
+			Content: fmt.Sprintf("**%s** %s [issue #%d %s](%s)", p.Sender.Login, p.Action, i.Number, i.Title, i.HTMLURL)}}, nil
 	case "pull_request":
 		if p.PullRequest == nil {
-			return Message{}, payloadError("Missing 'pull_request'")
+			return nil, payloadError("Missing 'pull_request'")
 		}
 		pr := p.PullRequest
 		action := p.Action
 		if action == "closed" && pr.Merged {
 			action = "merged"
 		}
-		return Message{Topic: fmt.Sprintf("%s / PR #%d %s", repo, pr.Number, pr.Title),
-			Content: fmt.Sprintf("**%s** %s [PR #%d %s](%s) from `%s` to `%s`", p.Sender.Login, action, pr.Number, pr.Title, pr.HTMLURL, pr.Head.Ref, pr.Base.Ref)}, nil
+		return []Message{{Topic: fmt.Sprintf("%s / PR #%d %s", repo, pr.Number, pr.Title),
+			Content: fmt.Sprintf("**%s** %s [PR #%d %s](%s) from `%s` to `%s`", p.Sender.Login, action, pr.Number, pr.Title, pr.HTMLURL, pr.Head.Ref, pr.Base.Ref)}}, nil
 	case "":
-		return Message{}, payloadError("Missing the X-Gitea-Event header")
+		return nil, payloadError("Missing the X-Gitea-Event header")
 	default:
-		return Message{}, payloadError("The Gitea event '%s' is not supported", event)
+		return nil, payloadError("The Gitea event '%s' is not supported", event)
 	}
 }
 

@@ -23,7 +23,7 @@ type grafanaAlert struct {
 	DashboardURL string             `json:"dashboardURL"`
 }
 
-func grafana(r Request) (Message, error) {
+func grafana(r Request) ([]Message, error) {
 	var p struct {
 		Title        string            `json:"title"`
 		Status       string            `json:"status"`
@@ -31,15 +31,15 @@ func grafana(r Request) (Message, error) {
 		Alerts       []grafanaAlert    `json:"alerts"`
 	}
 	if err := decode(r, &p); err != nil {
-		return Message{}, err
+		return nil, err
 	}
 	if len(p.Alerts) == 0 {
-		return Message{}, payloadError("Missing 'alerts'")
+		return nil, payloadError("Missing 'alerts'")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s **%s**", statusEmoji(p.Status), cmpOr(p.Title, strings.ToUpper(p.Status)))
 	for _, a := range p.Alerts {
-		fmt.Fprintf(&b, "\n* %s", cmpOr(cmpOr(a.Annotations["summary"], a.Annotations["description"]), labelList(a.Labels)))
+		fmt.Fprintf(&b, "\n* %s", cmpOr(cmpOr(a.Annotations["summary"], a.Annotations["description"]), strings.Join(labelList(a.Labels, ""), ", ")))
 		if a.Status != p.Status {
 			fmt.Fprintf(&b, " (%s)", a.Status)
 		}
@@ -52,7 +52,7 @@ func grafana(r Request) (Message, error) {
 	}
 	// Alerts grouped under one rule share a topic, so "resolved" follows
 	// "firing"; a mixed group goes to the default topic.
-	return Message{Topic: p.CommonLabels["alertname"], Content: b.String()}, nil
+	return []Message{{Topic: p.CommonLabels["alertname"], Content: b.String()}}, nil
 }
 
 func (a grafanaAlert) value() string {

@@ -17,9 +17,13 @@ type Request struct {
 	Body   []byte
 	Header http.Header
 	Query  url.Values
+	// MaxContent is the longest message the server keeps, in bytes:
+	// integrations that list items stop before it and say how many they
+	// left out, rather than have the end cut off unannounced.
+	MaxContent int
 }
 
-// Message is an integration's output; an empty Topic means the
+// Message is one message an integration posts; an empty Topic means the
 // integration's default.
 type Message struct {
 	Topic   string
@@ -33,7 +37,9 @@ type Integration struct {
 	// Zulip<Client>Webhook.
 	Client       string
 	DefaultTopic string
-	Convert      func(Request) (Message, error)
+	// Convert returns the messages for one delivery: usually one, more
+	// when the sender's items belong in different topics.
+	Convert func(Request) ([]Message, error)
 }
 
 // ErrPayload marks payloads an integration cannot use; errors.Is tells

@@ -12,13 +12,13 @@ func init() {
 	register(Integration{Name: "json", Client: "JSON", DefaultTopic: "JSON", Convert: jsonPayload})
 }
 
-func jsonPayload(r Request) (Message, error) {
+func jsonPayload(r Request) ([]Message, error) {
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, bytes.TrimSpace(r.Body), "", "  "); err != nil {
-		return Message{}, payloadError("Malformed JSON")
+		return nil, payloadError("Malformed JSON")
 	}
 	fence := codeFence(pretty.String())
-	return Message{Content: fence + "json\n" + pretty.String() + "\n" + fence}, nil
+	return []Message{{Content: fence + "json\n" + pretty.String() + "\n" + fence}}, nil
 }
 
 // codeFence is a run of backticks longer than any inside text, so a
