@@ -44,9 +44,13 @@ type WebhookCall struct {
 	Topic       string // empty: the integration's choice, then its default
 }
 
+// ErrNoStream says why a webhook's messages went to the bot's owner.
+var ErrNoStream = errors.New("the stream does not exist: the bot's owner was told")
+
 // Webhook converts a payload with its integration and sends its messages
 // as the bot. A stream that does not exist is not the caller's error (as
-// in Zulip): the bot's owner is told privately instead.
+// in Zulip): the bot's owner is told privately instead, and the answer is
+// ErrNoStream, which callers report as a success.
 func (s *Service) Webhook(bot store.User, call WebhookCall) error {
 	integration, ok := integrations.Lookup(call.Integration)
 	if !ok {
@@ -75,8 +79,10 @@ func (s *Service) Webhook(bot store.User, call WebhookCall) error {
 		if errors.As(err, &de) && de.Code == CodeStreamDoesNotExist {
 			note := fmt.Sprintf("Your bot `%s` tried to send a message to stream #**%s**, but that stream does not exist. "+
 				"Create it, or fix the bot's webhook URL.", bot.Email, call.Stream)
-			_, err = s.SendMessage(bot, OutgoingMessage{Type: "private", To: []string{owner}, Content: note, Client: client})
-			return err
+			if _, err := s.SendMessage(bot, OutgoingMessage{Type: "private", To: []string{owner}, Content: note, Client: client}); err != nil {
+				return err
+			}
+			return ErrNoStream
 		}
 		if err != nil {
 			return err
