@@ -19,7 +19,7 @@ import (
 // else annotation, whose value is each alert's topic (alerts are posted
 // per topic), and `desc` the one whose value is each alert's line.
 func init() {
-	register(Integration{Name: "alertmanager", Client: "Alertmanager", DefaultTopic: "Alertmanager", Convert: alertmanager})
+	register(Integration{Name: "alertmanager", Client: "Alertmanager", DefaultTopic: "Alertmanager", Convert: alertGroup("Alertmanager")})
 }
 
 type amAlert struct {
@@ -27,6 +27,10 @@ type amAlert struct {
 	Labels       map[string]string `json:"labels"`
 	Annotations  map[string]string `json:"annotations"`
 	GeneratorURL string            `json:"generatorURL"`
+	// Grafana's alerts say what was measured and where to look.
+	ValueString  string             `json:"valueString"`
+	Values       map[string]float64 `json:"values"`
+	DashboardURL string             `json:"dashboardURL"`
 }
 
 // field is a label, else an annotation, as Zulip reads `name` and `desc`.
@@ -41,6 +45,7 @@ func (a amAlert) field(name string) (string, bool) {
 func (a amAlert) firing() bool { return a.Status != "resolved" }
 
 type amGroup struct {
+	sender      string // names ExternalURL's link
 	GroupLabels map[string]string `json:"groupLabels"`
 	ExternalURL string            `json:"externalURL"`
 	// TruncatedAlerts counts the alerts Alertmanager left out itself
@@ -56,8 +61,14 @@ const maxAlertText = 400
 // headlineNames bounds the alert names listed in a headline.
 const headlineNames = 5
 
-func alertmanager(r Request) ([]Message, error) {
-	var g amGroup
+// alertGroup converts an Alertmanager-style notification from the named
+// sender, whose externalURL is its own address.
+func alertGroup(sender string) func(Request) ([]Message, error) {
+	return func(r Request) ([]Message, error) { return alertMessages(r, sender) }
+}
+
+func alertMessages(r Request, sender string) ([]Message, error) {
+	g := amGroup{sender: sender}
 	if err := decode(r, &g); err != nil {
 		return nil, err
 	}
@@ -115,6 +126,7 @@ func (g amGroup) render(alerts []amAlert, truncated int, desc string, limit int)
 	runbook := common(alerts, func(a amAlert) string { return a.Annotations["runbook_url"] })
 	distinct := distinctLabels(alerts)
 	text := alertText(alerts)
+	anyFiring := slices.ContainsFunc(alerts, amAlert.firing)
 
 	var b strings.Builder
 	b.WriteString(headline(alerts))
@@ -125,7 +137,7 @@ func (g amGroup) render(alerts []amAlert, truncated int, desc string, limit int)
 		fmt.Fprintf(&b, " · [runbook](%s)", runbook)
 	}
 	if g.ExternalURL != "" {
-		fmt.Fprintf(&b, " · [Alertmanager](%s)", g.ExternalURL)
+		fmt.Fprintf(&b, " · [%s](%s)", g.sender, g.ExternalURL)
 	}
 	// Room for the closing count, so it always fits.
 	const footerRoom = 200
@@ -148,7 +160,10 @@ func (g amGroup) render(alerts []amAlert, truncated int, desc string, limit int)
 				line.WriteString(": " + cut(t))
 			}
 		}
-		if len(alerts) > 1 && !a.firing() {
+		if v := a.value(); v != "" {
+			fmt.Fprintf(&line, " `%s`", cut(v))
+		}
+		if anyFiring && !a.firing() {
 			line.WriteString(" (resolved)")
 		}
 		if severity == "" && a.Labels["severity"] != "" {
@@ -157,6 +172,9 @@ func (g amGroup) render(alerts []amAlert, truncated int, desc string, limit int)
 		var links []string
 		if a.GeneratorURL != "" {
 			links = append(links, generatorLink(a.GeneratorURL))
+		}
+		if a.DashboardURL != "" {
+			links = append(links, fmt.Sprintf("[dashboard](%s)", a.DashboardURL))
 		}
 		if u := a.Annotations["runbook_url"]; runbook == "" && u != "" {
 			links = append(links, fmt.Sprintf("[runbook](%s)", u))
@@ -173,7 +191,7 @@ func (g amGroup) render(alerts []amAlert, truncated int, desc string, limit int)
 	if notShown := len(alerts) - shown + truncated; notShown > 0 {
 		fmt.Fprintf(&b, "\n\n_%d more %s not shown", notShown, plural(notShown, "alert", "alerts"))
 		if g.ExternalURL != "" {
-			fmt.Fprintf(&b, ": see [Alertmanager](%s)", g.ExternalURL)
+			fmt.Fprintf(&b, ": see [%s](%s)", g.sender, g.ExternalURL)
 		}
 		b.WriteString("._")
 	}

@@ -93,9 +93,9 @@ func TestAlertmanager(t *testing.T) {
 	})
 }
 
-// alertGroup is a notification of n firing DiskFull alerts, one per host,
+// diskFullGroup is a notification of n firing DiskFull alerts, one per host,
 // of which Alertmanager left out truncated (its max_alerts).
-func alertGroup(n, truncated int) []byte {
+func diskFullGroup(n, truncated int) []byte {
 	type alert struct {
 		Status       string            `json:"status"`
 		Labels       map[string]string `json:"labels"`
@@ -121,7 +121,7 @@ func alertGroup(n, truncated int) []byte {
 func TestAlertmanagerLargeGroupSaysHowManyAreNotShown(t *testing.T) {
 	i, _ := Lookup("alertmanager")
 	for _, tc := range []struct{ alerts, truncated int }{{150, 0}, {150, 20}, {3, 1}, {3, 0}} {
-		msgs, err := i.Convert(Request{Body: alertGroup(tc.alerts, tc.truncated), MaxContent: serverLimit})
+		msgs, err := i.Convert(Request{Body: diskFullGroup(tc.alerts, tc.truncated), MaxContent: serverLimit})
 		if err != nil || len(msgs) != 1 {
 			t.Fatalf("%+v: %v, %d messages", tc, err, len(msgs))
 		}
