@@ -45,7 +45,7 @@ func (a amAlert) field(name string) (string, bool) {
 func (a amAlert) firing() bool { return a.Status != "resolved" }
 
 type amGroup struct {
-	sender      string // names ExternalURL's link
+	sender      string            // names ExternalURL's link
 	GroupLabels map[string]string `json:"groupLabels"`
 	ExternalURL string            `json:"externalURL"`
 	// TruncatedAlerts counts the alerts Alertmanager left out itself
