@@ -51,7 +51,7 @@ func TestRequestLogLinesSayWhatHappenedAndWhy(t *testing.T) {
 	alice.Get("/api/v1/users/9999", nil).Fails(400, "BAD_REQUEST")
 	hook(anon, "/api/v1/external/alertmanager?api_key=wrong&stream=general", `{}`, nil).Fails(401, "INVALID_API_KEY")
 	hook(anon, "/api/v1/external/alertmanager?api_key="+key+"&stream=general", `{"alerts": `, nil).Fails(400, "BAD_REQUEST")
-	hook(anon, "/api/v1/external/gitea?api_key="+key+"&stream=general", `{}`, http.Header{"X-Gitea-Event": {"fork"}}).Fails(400, "BAD_REQUEST")
+	hook(anon, "/api/v1/external/gitea?api_key="+key+"&stream=general", `{}`, http.Header{"X-Gitea-Event": {"fork"}}).Fails(200, "UNSUPPORTED_WEBHOOK_EVENT_TYPE")
 	hook(anon, "/api/v1/external/json?api_key="+key+"&stream=nowhere", `{"ok": true}`, nil).OK()
 	anon.Get("/api/v1/no/such/route", nil).Fails(404, "BAD_REQUEST")
 
@@ -60,7 +60,7 @@ func TestRequestLogLinesSayWhatHappenedAndWhy(t *testing.T) {
 		{"level": "INFO", "method": "GET", "route": "/api/v1/users/{user_id}", "status": 400.0, "user": "alice@example.com", "code": "BAD_REQUEST"},
 		{"level": "WARN", "method": "POST", "route": "/api/v1/external/{integration}", "status": 401.0, "code": "INVALID_API_KEY", "error": "Invalid API key"},
 		{"level": "WARN", "route": "/api/v1/external/{integration}", "status": 400.0, "bot": "webhook-bot@example.com", "error": "Malformed JSON"},
-		{"level": "WARN", "status": 400.0, "bot": "webhook-bot@example.com", "error": "The Gitea event 'fork' is not supported"},
+		{"level": "WARN", "status": 200.0, "bot": "webhook-bot@example.com", "code": "UNSUPPORTED_WEBHOOK_EVENT_TYPE", "error": "The Gitea event 'fork' is not supported: ignored"},
 		{"level": "WARN", "status": 200.0, "bot": "webhook-bot@example.com", "reason": `stream "nowhere": the stream does not exist: the bot's owner was told`},
 		{"level": "INFO", "method": "GET", "route": "/api/", "status": 404.0, "error": "Not Found"},
 	}

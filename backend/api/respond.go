@@ -33,6 +33,8 @@ func httpStatus(code string) int {
 		return http.StatusUnauthorized
 	case domain.CodeRateLimitHit:
 		return http.StatusTooManyRequests
+	case domain.CodeUnsupportedWebhookEvent:
+		return http.StatusOK
 	case domain.ErrBadCSRF.Code:
 		return http.StatusForbidden
 	}

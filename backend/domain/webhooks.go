@@ -61,6 +61,10 @@ func (s *Service) Webhook(bot store.User, call WebhookCall) error {
 	if errors.Is(err, integrations.ErrPayload) {
 		return BadRequest("%s", err.Error())
 	}
+	if event, ok := integrations.UnsupportedEvent(err); ok {
+		return errorf(CodeUnsupportedWebhookEvent, "The %s event '%s' is not supported: ignored", integration.Client, event).
+			With("webhook_name", integration.Client).With("event_type", event)
+	}
 	if err != nil {
 		return err
 	}

@@ -55,6 +55,24 @@ func payloadError(format string, args ...any) error {
 	return payloadErr(fmt.Sprintf(format, args...))
 }
 
+// unsupportedEvent is an event the sender sends (told by a header) that
+// the integration does not post: the sender is told it was ignored.
+type unsupportedEvent string
+
+func (e unsupportedEvent) Error() string {
+	return fmt.Sprintf("The event '%s' is not supported", string(e))
+}
+
+// UnsupportedEvent tells whether err is an event an integration ignores,
+// and which.
+func UnsupportedEvent(err error) (event string, ok bool) {
+	var u unsupportedEvent
+	if errors.As(err, &u) {
+		return string(u), true
+	}
+	return "", false
+}
+
 var registry = map[string]Integration{}
 
 func register(i Integration) { registry[i.Name] = i }

@@ -20,6 +20,7 @@ type convertCase struct {
 	topic, content string
 	more           []Message
 	err            string
+	ignored        string // the event the integration must ignore
 }
 
 // serverLimit is the server's message limit (domain.MaxMessageBytes),
@@ -51,6 +52,12 @@ func runCases(t *testing.T, integration string, cases []convertCase) {
 				t.Fatal(err)
 			}
 			msgs, err := i.Convert(Request{Body: body, Header: header, Query: query, MaxContent: serverLimit})
+			if tc.ignored != "" {
+				if event, ok := UnsupportedEvent(err); !ok || event != tc.ignored {
+					t.Errorf("error %v, want the event %q ignored", err, tc.ignored)
+				}
+				return
+			}
 			if tc.err != "" {
 				if !errors.Is(err, ErrPayload) || err.Error() != tc.err {
 					t.Errorf("error %v, want payload error %q", err, tc.err)
