@@ -25,16 +25,7 @@ func TestAlertmanager(t *testing.T) {
 			content: ":rotating_light: **FIRING** Load · resolved: Load\n* **Load** instance=a: load 9\n* **Load** instance=b: load 1 (resolved)"},
 		// No group_by: one group of every alert, whose topic must not
 		// follow whichever alert comes first.
-		{name: "several alert names, no group_by", topic: "",
-			body: `{"version": "4", "status": "firing", "receiver": "ops", "groupLabels": {}, "commonLabels": {"job": "node"},
-				"externalURL": "http://am.lan:9093", "truncatedAlerts": 0, "alerts": [
-				{"status": "resolved", "labels": {"alertname": "BackupFailed", "job": "node", "instance": "nas1:9100", "severity": "warning"},
-				 "annotations": {"summary": "Nightly backup failed"}, "generatorURL": "http://prom.lan:9090/graph?g0.expr=backup_ok+%3D%3D+0&g0.tab=1"},
-				{"status": "firing", "labels": {"alertname": "DiskFull", "job": "node", "instance": "nas1:9100", "severity": "critical"},
-				 "annotations": {"summary": "/srv is 97% full", "runbook_url": "https://wiki.lan/runbooks/diskfull"},
-				 "generatorURL": "http://prom.lan:9090/graph?g0.expr=disk_used&g0.tab=1"},
-				{"status": "firing", "labels": {"alertname": "HostDown", "job": "node", "instance": "printer2:9100", "severity": "critical"},
-				 "annotations": {}, "generatorURL": "http://prom.lan:9090/graph?g0.expr=up+%3D%3D+0&g0.tab=1"}]}`,
+		{name: "several alert names, no group_by", fixture: "alertmanager_several_names.json", topic: "",
 			content: ":rotating_light: **FIRING** DiskFull, HostDown · resolved: BackupFailed · [Alertmanager](http://am.lan:9093)" +
 				"\n* **BackupFailed** instance=nas1:9100: Nightly backup failed (resolved) · warning ([graph](http://prom.lan:9090/graph?g0.expr=backup_ok+%3D%3D+0&g0.tab=0))" +
 				"\n* **DiskFull** instance=nas1:9100: /srv is 97% full · critical ([graph](http://prom.lan:9090/graph?g0.expr=disk_used&g0.tab=0), [runbook](https://wiki.lan/runbooks/diskfull))" +
@@ -45,14 +36,7 @@ func TestAlertmanager(t *testing.T) {
 			content: ":white_check_mark: **RESOLVED** PodNotReady\n* **PodNotReady**"},
 		// kube-prometheus rules share a summary and an instance: the pod
 		// tells the alerts apart.
-		{name: "alerts told apart by a label no rule shows", topic: "KubePodCrashLooping, namespace=web",
-			body: `{"version": "4", "status": "firing", "groupLabels": {"alertname": "KubePodCrashLooping", "namespace": "web"}, "alerts": [
-				{"status": "firing", "labels": {"alertname": "KubePodCrashLooping", "namespace": "web", "instance": "10.42.0.17:8080", "pod": "api-7d9f-x2x", "container": "api", "severity": "warning"},
-				 "annotations": {"summary": "Pod is crash looping.", "runbook_url": "https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping"},
-				 "generatorURL": "http://prom.lan:9090/graph?g0.expr=kube_pod_restarts&g0.tab=1"},
-				{"status": "firing", "labels": {"alertname": "KubePodCrashLooping", "namespace": "web", "instance": "10.42.0.17:8080", "pod": "api-7d9f-q8r", "container": "api", "severity": "warning"},
-				 "annotations": {"summary": "Pod is crash looping.", "runbook_url": "https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping"},
-				 "generatorURL": "http://prom.lan:9090/graph?g0.expr=kube_pod_restarts&g0.tab=1"}]}`,
+		{name: "alerts told apart by a label no rule shows", fixture: "alertmanager_crashlooping.json", topic: "KubePodCrashLooping, namespace=web",
 			content: ":rotating_light: **FIRING** KubePodCrashLooping ×2 · severity **warning** · [runbook](https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping)" +
 				"\n* **KubePodCrashLooping** pod=api-7d9f-x2x: Pod is crash looping. ([graph](http://prom.lan:9090/graph?g0.expr=kube_pod_restarts&g0.tab=0))" +
 				"\n* **KubePodCrashLooping** pod=api-7d9f-q8r: Pod is crash looping. ([graph](http://prom.lan:9090/graph?g0.expr=kube_pod_restarts&g0.tab=0))"},
