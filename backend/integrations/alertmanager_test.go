@@ -128,3 +128,34 @@ func TestAlertmanagerLargeGroupSaysHowManyAreNotShown(t *testing.T) {
 		}
 	}
 }
+
+// A group's notifications, as its alerts come, go and resolve, all land
+// in one topic, and the last one says everything resolved.
+func TestAlertmanagerGroupKeepsItsTopic(t *testing.T) {
+	i, _ := Lookup("alertmanager")
+	deliveries := []string{
+		`{"status": "firing", "groupLabels": {"cluster": "prod"}, "alerts": [
+			{"status": "firing", "labels": {"alertname": "DiskFull", "cluster": "prod", "instance": "a"}}]}`,
+		`{"status": "firing", "groupLabels": {"cluster": "prod"}, "alerts": [
+			{"status": "firing", "labels": {"alertname": "BackupFailed", "cluster": "prod", "instance": "b"}},
+			{"status": "resolved", "labels": {"alertname": "DiskFull", "cluster": "prod", "instance": "a"}}]}`,
+		`{"status": "resolved", "groupLabels": {"cluster": "prod"}, "alerts": [
+			{"status": "resolved", "labels": {"alertname": "BackupFailed", "cluster": "prod", "instance": "b"}},
+			{"status": "resolved", "labels": {"alertname": "DiskFull", "cluster": "prod", "instance": "a"}}]}`,
+	}
+	headlines := []string{
+		":rotating_light: **FIRING** DiskFull",
+		":rotating_light: **FIRING** BackupFailed · resolved: DiskFull",
+		":white_check_mark: **RESOLVED** BackupFailed, DiskFull",
+	}
+	for n, body := range deliveries {
+		msgs, err := i.Convert(Request{Body: []byte(body), MaxContent: serverLimit})
+		if err != nil || len(msgs) != 1 {
+			t.Fatalf("delivery %d: %v, %d messages", n, err, len(msgs))
+		}
+		headline, _, _ := strings.Cut(msgs[0].Content, "\n")
+		if msgs[0].Topic != "cluster=prod" || headline != headlines[n] {
+			t.Errorf("delivery %d: topic %q, headline %q, want %q", n, msgs[0].Topic, headline, headlines[n])
+		}
+	}
+}
