@@ -15,6 +15,7 @@ import (
 
 	"lanchat/backend/backup"
 	"lanchat/backend/domain"
+	"lanchat/backend/logring"
 	"lanchat/backend/safefile"
 	"lanchat/backend/server"
 	"lanchat/backend/store"
@@ -102,6 +103,10 @@ func (a *App) Backup() (string, error) {
 	}
 	return path, nil
 }
+
+// RecentErrors are the host's last warnings and errors, newest first: a
+// webhook refused and why, a request that failed, trouble with the disk.
+func (a *App) RecentErrors() []logring.Entry { return a.srv.RecentErrors() }
 
 // OpenDataFolder shows the data folder in the file manager.
 func (a *App) OpenDataFolder() error {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"net"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -111,5 +112,31 @@ func TestBackupWritesTheArchiveWithProgress(t *testing.T) {
 	a.saveDialog = func(string) (string, error) { return "", nil }
 	if path, err := a.Backup(); path != "" || err != nil {
 		t.Errorf("cancelled: %q %v", path, err)
+	}
+}
+
+// The host panel's list of recent errors is what the server logged: a
+// webhook refused, with why, and not the requests that went well.
+func TestRecentErrors(t *testing.T) {
+	a := openApp(t)
+	if got := a.RecentErrors(); len(got) != 0 {
+		t.Fatalf("a fresh host has errors: %+v", got)
+	}
+	login, err := a.srv.Service.DevFetchAPIKey("webhook-bot@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{`{"ok": true}`, `{"ok": `} {
+		req := httptest.NewRequest("POST", "/api/v1/external/json?stream=general&api_key="+login.APIKey, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		a.srv.Handler().ServeHTTP(httptest.NewRecorder(), req)
+	}
+	got := a.RecentErrors()
+	if len(got) != 1 || got[0].Level != "WARN" || got[0].Message != "request" ||
+		!strings.Contains(got[0].Attrs, `route=/api/v1/external/{integration} status=400`) || !strings.Contains(got[0].Attrs, `error="Malformed JSON"`) {
+		t.Errorf("recent errors %+v", got)
+	}
+	if strings.Contains(got[0].Attrs, login.APIKey) {
+		t.Errorf("the key is in %q", got[0].Attrs)
 	}
 }

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"errors"
+	"fmt"
 	"io"
 
 	"lanchat/backend/domain"
@@ -21,10 +23,18 @@ func webhook(c *call) (J, error) {
 	if len(body) == 0 {
 		body = []byte(c.p.optStr("payload", ""))
 	}
-	return nil, c.api.svc.Webhook(c.user, domain.WebhookCall{
+	stream := c.p.optStr("stream", "")
+	err = c.api.svc.Webhook(c.user, domain.WebhookCall{
 		Integration: c.r.PathValue("integration"),
 		Request:     integrations.Request{Body: body, Header: c.r.Header, Query: c.r.URL.Query()},
-		Stream:      c.p.optStr("stream", ""),
+		Stream:      stream,
 		Topic:       c.p.optStr("topic", ""),
 	})
+	if errors.Is(err, domain.ErrNoStream) {
+		// The sender succeeded as far as it can tell; the log says where
+		// its messages went.
+		recordReason(c.w, fmt.Sprintf("stream %q: %v", stream, err))
+		return nil, nil
+	}
+	return nil, err
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"errors"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -91,12 +92,18 @@ func TestParamsMultipart(t *testing.T) {
 }
 
 func TestHandlerPanicIsAJSON500(t *testing.T) {
-	a := &API{mux: http.NewServeMux()}
+	var log bytes.Buffer
+	a := &API{mux: http.NewServeMux(), log: slog.New(slog.NewTextHandler(&log, nil))}
 	a.mux.HandleFunc("/api/v1/boom", func(http.ResponseWriter, *http.Request) { panic("boom") })
 	rec := httptest.NewRecorder()
 	a.ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/boom", nil))
 	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"result":"error"`) {
 		t.Errorf("panic answered %d %q", rec.Code, rec.Body.String())
+	}
+	// The panic is logged with its stack, and the request as an error.
+	if !strings.Contains(log.String(), `level=ERROR msg="handler panic" method=GET route=/api/v1/boom panic=boom stack=`) ||
+		!strings.Contains(log.String(), `level=ERROR msg=request method=GET route=/api/v1/boom status=500`) {
+		t.Errorf("log:\n%s", log.String())
 	}
 }
 

@@ -33,6 +33,8 @@ func httpStatus(code string) int {
 		return http.StatusUnauthorized
 	case domain.CodeRateLimitHit:
 		return http.StatusTooManyRequests
+	case domain.CodeUnsupportedWebhookEvent:
+		return http.StatusOK
 	case domain.ErrBadCSRF.Code:
 		return http.StatusForbidden
 	}
@@ -97,6 +99,7 @@ const successHead = `{"result":"success","msg":""`
 // with a generic 500 that leaks nothing.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status := 0
+	var cause error // logged with the request, for the operator
 	var de *domain.Error
 	var se *statusError
 	var tooBig *http.MaxBytesError
@@ -112,8 +115,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		de = domain.BadRequest("Request body ended early")
 		status = http.StatusBadRequest
 	case errors.Is(err, store.ErrStorageFull), errors.Is(err, store.ErrReadOnly):
-		// Nothing was written; reads still work. Tell the operator why.
-		slog.Error("write refused by the disk", "method", r.Method, "path", r.URL.Path, "err", err)
+		// Nothing was written; reads still work. The request's log line
+		// tells the operator why.
+		cause = err
 		status = http.StatusInsufficientStorage
 		code := "STORAGE_FULL"
 		msg := "The server's disk is full: nothing was saved. Reading still works."
@@ -122,10 +126,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 		de = &domain.Error{Code: code, Msg: msg}
 	default:
-		slog.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		recordFailure(w, r, nil, err)
 		writeJSON(w, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})
 		return
 	}
+	recordFailure(w, r, de, cause)
 	body := J{}
 	for k, v := range de.Fields {
 		body[k] = v

@@ -70,6 +70,9 @@ type Options struct {
 	// RequestsPerMinute bounds each user's authenticated requests; 0 means
 	// no limit (a LAN's own clients are trusted by default).
 	RequestsPerMinute int
+	// Log gets one line per request (requestlog.go); nil means
+	// slog.Default().
+	Log *slog.Logger
 }
 
 // DefaultLoginFailuresPerMinute is generous for people who mistype and
@@ -80,6 +83,7 @@ const DefaultLoginFailuresPerMinute = 10
 type API struct {
 	svc  *domain.Service
 	opts Options
+	log  *slog.Logger
 	mux  *http.ServeMux
 	// failures counts credential failures per client address; requests
 	// counts each user's requests.
@@ -91,7 +95,10 @@ func New(svc *domain.Service, opts Options) *API {
 	if opts.LoginFailuresPerMinute == 0 {
 		opts.LoginFailuresPerMinute = DefaultLoginFailuresPerMinute
 	}
-	a := &API{svc: svc, opts: opts, mux: http.NewServeMux(),
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	a := &API{svc: svc, opts: opts, log: opts.Log, mux: http.NewServeMux(),
 		failures: newLimiter(opts.LoginFailuresPerMinute, time.Minute),
 		requests: newLimiter(opts.RequestsPerMinute, time.Minute)}
 	byPath := map[string][]route{}
@@ -113,20 +120,24 @@ func New(svc *domain.Service, opts Options) *API {
 	return a
 }
 
-// ServeHTTP answers every request; a panic in a handler is logged and
-// answered with a JSON 500 instead of a dropped connection.
+// ServeHTTP answers every request and logs it; a panic in a handler is
+// logged and answered with a JSON 500 instead of a dropped connection.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	l := &requestLog{ResponseWriter: w}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
+				a.logRequest(l, r, start)
 				panic(v)
 			}
-			slog.Error("handler panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
-			writeJSON(w, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})
+			a.log.Error("handler panic", "method", r.Method, "route", r.Pattern, "panic", v, "stack", string(debug.Stack()))
+			writeJSON(l, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})
 		}
+		a.logRequest(l, r, start)
 	}()
 	securityHeaders(w.Header(), r)
-	a.mux.ServeHTTP(w, r)
+	a.mux.ServeHTTP(l, r)
 }
 
 // securityHeaders go on every answer: nothing is sniffed into another type,
@@ -175,6 +186,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		return
 	}
 	c := &call{api: a, r: r, w: w}
+	if rt.auth == authWebhook {
+		recordWebhook(w)
+	}
 	addr := clientAddress(r)
 	if rt.auth != authNone {
 		u, err := a.authenticate(r, rt.auth)
@@ -182,6 +196,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 			writeError(w, r, a.failure(w, addr, err))
 			return
 		}
+		recordCaller(w, u)
 		if err := domain.CheckRouteAccess(u, rt.webhookBots); err != nil {
 			writeError(w, r, err)
 			return

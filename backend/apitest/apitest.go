@@ -4,6 +4,7 @@ package apitest
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -44,6 +45,10 @@ func StartEvents(t testing.TB, settings events.Settings) *Server {
 func StartConfig(t testing.TB, cfg server.Config) *Server {
 	t.Helper()
 	cfg.Addr = "127.0.0.1:0"
+	if cfg.Log == nil {
+		// Tests that read the request log pass their own.
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
 	dataDir := cfg.DataDir
 	s, err := server.Open(cfg)
 	if err != nil {

@@ -21,7 +21,8 @@ export async function startLanchatd() {
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
-      } else {
+      } else if (!/ level=INFO msg=request /.test(line)) {
+        // Each request is a log line; only warnings and errors are shown.
         process.stderr.write(`lanchatd: ${line}\n`);
       }
     });

@@ -19,6 +19,10 @@ const (
 	CodeUserDeactivated       = "USER_DEACTIVATED"
 	CodeAuthenticationFailed  = "AUTHENTICATION_FAILED"
 	CodeRateLimitHit          = "RATE_LIMIT_HIT"
+	// CodeUnsupportedWebhookEvent answers an event an integration ignores:
+	// as in Zulip it is carried with HTTP 200, so senders neither retry it
+	// nor disable the webhook, and they log the answer.
+	CodeUnsupportedWebhookEvent = "UNSUPPORTED_WEBHOOK_EVENT_TYPE"
 )
 
 // Error is a failure a client can act on: a code, a sentence for people and

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -43,43 +44,53 @@ type WebhookCall struct {
 	Topic       string // empty: the integration's choice, then its default
 }
 
-// Webhook converts a payload with its integration and sends the message as
-// the bot. A stream that does not exist is not the caller's error (as in
-// Zulip): the bot's owner is told privately instead.
+// ErrNoStream says why a webhook's messages went to the bot's owner.
+var ErrNoStream = errors.New("the stream does not exist: the bot's owner was told")
+
+// Webhook converts a payload with its integration and sends its messages
+// as the bot. A stream that does not exist is not the caller's error (as
+// in Zulip): the bot's owner is told privately instead, and the answer is
+// ErrNoStream, which callers report as a success.
 func (s *Service) Webhook(bot store.User, call WebhookCall) error {
 	integration, ok := integrations.Lookup(call.Integration)
 	if !ok {
 		return BadRequest("Unknown integration '%s'", call.Integration)
 	}
-	msg, err := integration.Convert(call.Request)
+	call.Request.MaxContent = MaxMessageBytes
+	msgs, err := integration.Convert(call.Request)
 	if errors.Is(err, integrations.ErrPayload) {
 		return BadRequest("%s", err.Error())
 	}
+	if event, ok := integrations.UnsupportedEvent(err); ok {
+		return errorf(CodeUnsupportedWebhookEvent, "The %s event '%s' is not supported: ignored", integration.Client, event).
+			With("webhook_name", integration.Client).With("event_type", event)
+	}
 	if err != nil {
 		return err
-	}
-	topic := call.Topic
-	if topic == "" {
-		topic = msg.Topic
-	}
-	if topic == "" {
-		topic = integration.DefaultTopic
 	}
 	client := "Zulip" + integration.Client + "Webhook"
 	owner := strconv.FormatInt(bot.BotOwnerID, 10)
 	if bot.BotOwnerID == 0 {
 		owner = strconv.FormatInt(bot.ID, 10)
 	}
-	if call.Stream == "" {
-		_, err := s.SendMessage(bot, OutgoingMessage{Type: "private", To: []string{owner}, Content: msg.Content, Client: client})
-		return err
+	for _, msg := range msgs {
+		out := OutgoingMessage{Type: "private", To: []string{owner}, Content: msg.Content, Client: client}
+		if call.Stream != "" {
+			out = OutgoingMessage{Type: "stream", Stream: call.Stream, Topic: cmp.Or(call.Topic, msg.Topic, integration.DefaultTopic), Content: msg.Content, Client: client}
+		}
+		_, err = s.SendMessage(bot, out)
+		var de *Error
+		if errors.As(err, &de) && de.Code == CodeStreamDoesNotExist {
+			note := fmt.Sprintf("Your bot `%s` tried to send a message to stream #**%s**, but that stream does not exist. "+
+				"Create it, or fix the bot's webhook URL.", bot.Email, call.Stream)
+			if _, err := s.SendMessage(bot, OutgoingMessage{Type: "private", To: []string{owner}, Content: note, Client: client}); err != nil {
+				return err
+			}
+			return ErrNoStream
+		}
+		if err != nil {
+			return err
+		}
 	}
-	_, err = s.SendMessage(bot, OutgoingMessage{Type: "stream", Stream: call.Stream, Topic: topic, Content: msg.Content, Client: client})
-	var de *Error
-	if errors.As(err, &de) && de.Code == CodeStreamDoesNotExist {
-		note := fmt.Sprintf("Your bot `%s` tried to send a message to stream #**%s**, but that stream does not exist. "+
-			"Create it, or fix the bot's webhook URL.", bot.Email, call.Stream)
-		_, err = s.SendMessage(bot, OutgoingMessage{Type: "private", To: []string{owner}, Content: note, Client: client})
-	}
-	return err
+	return nil
 }

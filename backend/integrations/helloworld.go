@@ -7,21 +7,21 @@ func init() {
 	register(Integration{Name: "helloworld", Client: "HelloWorld", DefaultTopic: "Hello World", Convert: helloWorld})
 }
 
-func helloWorld(r Request) (Message, error) {
+func helloWorld(r Request) ([]Message, error) {
 	var p struct {
 		FeaturedTitle *string `json:"featured_title"`
 		FeaturedURL   *string `json:"featured_url"`
 	}
 	if err := decode(r, &p); err != nil {
-		return Message{}, err
+		return nil, err
 	}
 	switch {
 	case p.FeaturedTitle == nil:
-		return Message{}, payloadError("Missing 'featured_title' argument")
+		return nil, payloadError("Missing 'featured_title' argument")
 	case p.FeaturedURL == nil:
-		return Message{}, payloadError("Missing 'featured_url' argument")
+		return nil, payloadError("Missing 'featured_url' argument")
 	}
 	content := fmt.Sprintf("Hello! I am happy to be here! :smile:\nThe Wikipedia featured article for today is **[%s](%s)**",
 		*p.FeaturedTitle, *p.FeaturedURL)
-	return Message{Content: content}, nil
+	return []Message{{Content: content}}, nil
 }

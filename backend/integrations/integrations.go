@@ -17,9 +17,13 @@ type Request struct {
 	Body   []byte
 	Header http.Header
 	Query  url.Values
+	// MaxContent is the longest message the server keeps, in bytes:
+	// integrations that list items stop before it and say how many they
+	// left out, rather than have the end cut off unannounced.
+	MaxContent int
 }
 
-// Message is an integration's output; an empty Topic means the
+// Message is one message an integration posts; an empty Topic means the
 // integration's default.
 type Message struct {
 	Topic   string
@@ -33,7 +37,9 @@ type Integration struct {
 	// Zulip<Client>Webhook.
 	Client       string
 	DefaultTopic string
-	Convert      func(Request) (Message, error)
+	// Convert returns the messages for one delivery: usually one, more
+	// when the sender's items belong in different topics.
+	Convert func(Request) ([]Message, error)
 }
 
 // ErrPayload marks payloads an integration cannot use; errors.Is tells
@@ -47,6 +53,24 @@ func (e payloadErr) Is(target error) bool { return target == ErrPayload }
 
 func payloadError(format string, args ...any) error {
 	return payloadErr(fmt.Sprintf(format, args...))
+}
+
+// unsupportedEvent is an event the sender sends (told by a header) that
+// the integration does not post: the sender is told it was ignored.
+type unsupportedEvent string
+
+func (e unsupportedEvent) Error() string {
+	return fmt.Sprintf("The event '%s' is not supported", string(e))
+}
+
+// UnsupportedEvent tells whether err is an event an integration ignores,
+// and which.
+func UnsupportedEvent(err error) (event string, ok bool) {
+	var u unsupportedEvent
+	if errors.As(err, &u) {
+		return string(u), true
+	}
+	return "", false
 }
 
 var registry = map[string]Integration{}

@@ -3,21 +3,29 @@ package integrations
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"testing"
 )
 
 // convertCase is one payload for an integration: a recorded fixture (or an
-// inline body), the Gitea event header if any, and either the exact
-// message or the exact complaint.
+// inline body), the Gitea event header and URL query if any, and either
+// the exact messages (topic and content, then more) or the exact
+// complaint.
 type convertCase struct {
 	name           string
 	fixture, body  string
-	event          string
+	event, query   string
 	topic, content string
+	more           []Message
 	err            string
+	ignored        string // the event the integration must ignore
 }
+
+// serverLimit is the server's message limit (domain.MaxMessageBytes),
+// which the domain passes on as Request.MaxContent.
+const serverLimit = 10000
 
 // runCases converts each case with the named integration.
 func runCases(t *testing.T, integration string, cases []convertCase) {
@@ -39,7 +47,17 @@ func runCases(t *testing.T, integration string, cases []convertCase) {
 			if tc.event != "" {
 				header.Set("X-Gitea-Event", tc.event)
 			}
-			msg, err := i.Convert(Request{Body: body, Header: header})
+			query, err := url.ParseQuery(tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs, err := i.Convert(Request{Body: body, Header: header, Query: query, MaxContent: serverLimit})
+			if tc.ignored != "" {
+				if event, ok := UnsupportedEvent(err); !ok || event != tc.ignored {
+					t.Errorf("error %v, want the event %q ignored", err, tc.ignored)
+				}
+				return
+			}
 			if tc.err != "" {
 				if !errors.Is(err, ErrPayload) || err.Error() != tc.err {
 					t.Errorf("error %v, want payload error %q", err, tc.err)
@@ -49,8 +67,14 @@ func runCases(t *testing.T, integration string, cases []convertCase) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if msg.Topic != tc.topic || msg.Content != tc.content {
-				t.Errorf("got topic %q content\n%s\nwant topic %q content\n%s", msg.Topic, msg.Content, tc.topic, tc.content)
+			want := append([]Message{{Topic: tc.topic, Content: tc.content}}, tc.more...)
+			if len(msgs) != len(want) {
+				t.Fatalf("got %d messages %q, want %d", len(msgs), msgs, len(want))
+			}
+			for j, msg := range msgs {
+				if msg != want[j] {
+					t.Errorf("message %d: got topic %q content\n%s\nwant topic %q content\n%s", j, msg.Topic, msg.Content, want[j].Topic, want[j].Content)
+				}
 			}
 		})
 	}

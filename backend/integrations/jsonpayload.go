@@ -3,7 +3,9 @@ package integrations
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // jsonPayload posts any JSON document, pretty-printed in a code block, for
@@ -12,13 +14,27 @@ func init() {
 	register(Integration{Name: "json", Client: "JSON", DefaultTopic: "JSON", Convert: jsonPayload})
 }
 
-func jsonPayload(r Request) (Message, error) {
+func jsonPayload(r Request) ([]Message, error) {
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, bytes.TrimSpace(r.Body), "", "  "); err != nil {
-		return Message{}, payloadError("Malformed JSON")
+		return nil, payloadError("Malformed JSON")
 	}
-	fence := codeFence(pretty.String())
-	return Message{Content: fence + "json\n" + pretty.String() + "\n" + fence}, nil
+	text := pretty.String()
+	// A document too long for one message is cut at a line, inside the
+	// block, and the note after the block says how much was left out.
+	const noteRoom = 100
+	note := ""
+	if r.MaxContent > 0 && len(text) > r.MaxContent-noteRoom {
+		cutAt := strings.LastIndexByte(text[:r.MaxContent-noteRoom], '\n')
+		if cutAt <= 0 { // one long line: cut it at a character
+			for cutAt = r.MaxContent - noteRoom; !utf8.RuneStart(text[cutAt]); cutAt-- {
+			}
+		}
+		note = fmt.Sprintf("\n_%d more bytes not shown._", len(text)-cutAt)
+		text = text[:cutAt]
+	}
+	fence := codeFence(text)
+	return []Message{{Content: fence + "json\n" + text + "\n" + fence + note}}, nil
 }
 
 // codeFence is a run of backticks longer than any inside text, so a

@@ -61,7 +61,7 @@ func (s *Server) listenControl() error {
 	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/gzip")
 		if err := backup.Write(w, s.Store, s.cfg.DataDir, nil); err != nil {
-			slog.Error("backup over the control socket", "err", err)
+			s.log.Error("backup over the control socket", "err", err)
 		}
 	})
 	s.control = &http.Server{Handler: mux}

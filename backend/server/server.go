@@ -4,6 +4,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"lanchat/backend/api"
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
+	"lanchat/backend/logring"
 	"lanchat/backend/store"
 )
 
@@ -33,7 +35,13 @@ type Config struct {
 	MaxEmojiFileSize int64
 	// MaxUploadSize bounds uploaded files, in bytes (0: 25 MiB).
 	MaxUploadSize int64
+	// Log gets the request log and the host's own warnings; nil means
+	// slog.Default().
+	Log *slog.Logger
 }
+
+// recentErrors is how many warnings and errors RecentErrors keeps.
+const recentErrors = 100
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish.
 const ShutdownTimeout = 10 * time.Second
@@ -49,6 +57,9 @@ type Server struct {
 	stop context.CancelFunc
 	// control serves host commands on the data directory's socket.
 	control *http.Server
+	log     *slog.Logger
+	// recent remembers what log wrote at warning level and above.
+	recent *logring.Ring
 }
 
 // Open opens the data directory and prepares the organization: the demo
@@ -58,6 +69,8 @@ func Open(cfg Config) (*Server, error) {
 	if err := privateDir(cfg.DataDir); err != nil {
 		return nil, err
 	}
+	recent := logring.New(recentErrors, slog.LevelWarn)
+	log := slog.New(recent.Handler(cmp.Or(cfg.Log, slog.Default()).Handler()))
 	st, err := store.Open(cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -79,9 +92,9 @@ func Open(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if st.ReadOnly() {
-		slog.Warn("the data directory is read-only: serving reads, refusing writes", "dir", cfg.DataDir)
+		log.Warn("the data directory is read-only: serving reads, refusing writes", "dir", cfg.DataDir)
 	}
-	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL,
+	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: log,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute})
 	ctx, stop := context.WithCancel(context.Background())
 	go svc.RunEventGC(ctx)
@@ -90,17 +103,19 @@ func Open(cfg Config) (*Server, error) {
 		Store:   st,
 		Service: svc,
 		stop:    stop,
+		log:     log,
+		recent:  recent,
 		http: &http.Server{
 			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,
-			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 			BaseContext:       func(net.Listener) context.Context { return ctx },
 		},
 	}
 	if err := s.listenControl(); err != nil {
 		// Backups then open the store directly (bbolt allows shared
 		// readers of a read-only store).
-		slog.Warn("no control socket: lanchatd backup cannot reach this server", "err", err)
+		log.Warn("no control socket: lanchatd backup cannot reach this server", "err", err)
 	}
 	return s, nil
 }
@@ -123,6 +138,10 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	return err
 }
+
+// RecentErrors are the last warnings and errors logged (refused
+// webhooks, failed requests, the host's own trouble), newest first.
+func (s *Server) RecentErrors() []logring.Entry { return s.recent.Entries() }
 
 // Handler is the HTTP API and UI, for hosts that serve it themselves too
 // (the desktop window's asset server).

@@ -20,7 +20,7 @@ import (
 )
 
 const usage = `usage:
-  lanchatd serve --addr HOST:PORT --data DIR [--dev] [--base-url URL] [--pprof ADDR]
+  lanchatd serve --addr HOST:PORT --data DIR [--dev] [--base-url URL] [--pprof ADDR] [--log-format text|json]
   lanchatd user add --data DIR --email E --name N [--admin|--guest] [--password P]
   lanchatd backup --data DIR FILE     (while the server runs, or not)
   lanchatd restore --data DIR FILE    (into an empty DIR, server stopped)
@@ -87,9 +87,20 @@ func serve(args []string, stderr io.Writer) error {
 	fs.Int64Var(&cfg.MaxEmojiFileSize, "max-emoji-file-size", domain.DefaultMaxEmojiFileSize, "largest custom emoji image, in bytes (MAX_EMOJI_FILE_SIZE)")
 	fs.Int64Var(&cfg.MaxUploadSize, "max-upload-size", domain.DefaultMaxUploadSize, "largest uploaded file, in bytes")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this address (keep it on loopback)")
+	logFormat := fs.String("log-format", "text", "log lines (one per request, and the host's warnings) as text or json")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	switch *logFormat {
+	case "text":
+		cfg.Log = slog.New(slog.NewTextHandler(stderr, nil))
+	case "json":
+		cfg.Log = slog.New(slog.NewJSONHandler(stderr, nil))
+	default:
+		return fmt.Errorf("%w: --log-format is text or json, not %q", errUsage, *logFormat)
+	}
+	// What logs outside the server's own logger keeps the same format.
+	slog.SetDefault(cfg.Log)
 	if cfg.DataDir == "" {
 		return fmt.Errorf("%w: --data is required", errUsage)
 	}

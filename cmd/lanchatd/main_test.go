@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"lanchat/backend/apitest"
 	"lanchat/backend/store"
 )
 
@@ -45,6 +46,13 @@ var listening = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:\d+)$`)
 // startServer runs `lanchatd serve` and waits for its ready line.
 func startServer(t *testing.T, dataDir string, extra ...string) (*exec.Cmd, string) {
 	t.Helper()
+	return startServerLogging(t, dataDir, io.Discard, extra...)
+}
+
+// startServerLogging is startServer copying what the server logs after
+// its ready line to log.
+func startServerLogging(t *testing.T, dataDir string, log io.Writer, extra ...string) (*exec.Cmd, string) {
+	t.Helper()
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dataDir}, extra...)
 	cmd := exec.Command(binary, args...)
 	stderr, _ := cmd.StderrPipe()
@@ -61,7 +69,7 @@ func startServer(t *testing.T, dataDir string, extra ...string) (*exec.Cmd, stri
 				break
 			}
 		}
-		io.Copy(io.Discard, stderr)
+		io.Copy(log, stderr)
 	}()
 	select {
 	case base := <-found:
@@ -194,6 +202,7 @@ func TestUsageErrors(t *testing.T) {
 		{},
 		{"serve"},
 		{"serve", "--data"},
+		{"serve", "--data", "x", "--log-format", "xml"},
 		{"user", "add", "--data", "x"},
 		{"user", "add", "--data", "x", "--email", "a@b.c", "--name", "A", "--admin", "--guest"},
 	} {
@@ -201,5 +210,48 @@ func TestUsageErrors(t *testing.T) {
 		if exitErr, ok := err.(*exec.ExitError); !ok || exitErr.ExitCode() != 2 {
 			t.Errorf("lanchatd %v: %v, want exit status 2", args, err)
 		}
+	}
+}
+
+// Every request gets a log line, as text by default and as JSON with
+// --log-format json.
+func TestServeLogsEachRequest(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			log := &apitest.SyncBuffer{}
+			var extra []string
+			if format == "json" {
+				extra = []string{"--log-format", "json"}
+			}
+			cmd, base := startServerLogging(t, t.TempDir(), log, extra...)
+			resp, err := http.Get(base + "/api/v1/server_settings")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			// The line is written as the answer goes: wait for the pipe.
+			deadline := time.Now().Add(10 * time.Second)
+			for !strings.Contains(log.String(), "server_settings") && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			stop(t, cmd)
+			var line string // from its msg on: time and level vary
+			for _, l := range strings.Split(log.String(), "\n") {
+				if strings.Contains(l, "server_settings") {
+					line = l[strings.Index(l, "msg"):]
+				}
+			}
+			switch format {
+			case "text":
+				if !regexp.MustCompile(`^msg=request method=GET route=/api/v1/server_settings status=200 duration=\S+ client=127\.0\.0\.1$`).MatchString(line) {
+					t.Errorf("text line %q in\n%s", line, log)
+				}
+			case "json":
+				var got map[string]any
+				if err := json.Unmarshal([]byte(`{"`+line), &got); err != nil || got["msg"] != "request" || got["route"] != "/api/v1/server_settings" || got["status"] != 200.0 {
+					t.Errorf("json line %q (%v) in\n%s", line, err, log)
+				}
+			}
+		})
 	}
 }

@@ -1,7 +1,7 @@
 // The desktop host panel, driven in Chromium with the window's Go bridge
 // stood in for by a script: the panel must show the join addresses and QR
-// code, hand back a created account's password, and show a backup's
-// progress while it runs. (The Go side of each bound method is tested in
+// code, hand back a created account's password, show a backup's progress
+// while it runs, and list the host's recent errors. (The Go side of each bound method is tested in
 // app/host_test.go; the real window under Xvfb in app/desktop_test.go.)
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -19,6 +19,7 @@ function bridge() {
     },
   }
   let finishBackup
+  window.recentErrors = []
   window.emitHostEvent = (name, data) => (listeners[name] ?? []).forEach((cb) => cb(data))
   window.finishBackup = (path) => finishBackup(path)
   window.go = {
@@ -35,12 +36,14 @@ function bridge() {
         },
         Backup: () => new Promise((resolve) => { finishBackup = resolve }),
         OpenDataFolder: async () => {},
+        // As app.App.RecentErrors answers: logring.Entry, newest first.
+        RecentErrors: async () => window.recentErrors,
       },
     },
   }
 }
 
-test('the host panel shows join addresses, creates accounts and shows backup progress', async () => {
+test('the host panel shows join addresses, creates accounts, shows backup progress and lists recent errors', async () => {
   const server = await startServer()
   const browser = await launchBrowser()
   try {
@@ -79,6 +82,23 @@ test('the host panel shows join addresses, creates accounts and shows backup pro
     await page.getByText('Backup written to /home/olive/lanchat-2026-11-23.tar').waitFor()
     assert.equal(await bar.count(), 0)
     assert.equal(await page.getByTestId('host-backup').isDisabled(), false)
+
+    // No errors yet, then a refused webhook and a failed request appear
+    // on refresh, newest first.
+    await page.getByTestId('host-errors-none').waitFor()
+    await page.evaluate(() => {
+      window.recentErrors = [
+        { time: '2026-11-23T16:20:05Z', level: 'ERROR', message: 'request', attrs: 'method=GET route=/api/v1/messages status=500 err="disk I/O"' },
+        { time: '2026-11-23T16:20:01Z', level: 'WARN', message: 'request', attrs: 'method=POST route=/api/v1/external/{integration} status=400 bot=webhook-bot@example.com code=BAD_REQUEST error="Malformed JSON"' },
+      ]
+    })
+    await page.getByTestId('host-errors-refresh').click()
+    const items = page.getByTestId('host-errors').locator('li')
+    await items.nth(1).waitFor()
+    const texts = await items.allTextContents()
+    assert.match(texts[0], /ERROR request method=GET route=\/api\/v1\/messages status=500 err="disk I\/O"$/)
+    assert.match(texts[1], /WARN request method=POST route=\/api\/v1\/external\/\{integration\} status=400 .*error="Malformed JSON"$/)
+    assert.equal(await page.getByTestId('host-errors-none').count(), 0)
   } finally {
     await browser.close()
     await server.stop()

@@ -2,12 +2,16 @@
 
 export interface HostInfo { running: boolean; addresses: string[]; joinUrl: string; dataDir: string; version: string }
 
+// LogEntry is one of the host's recent warnings or errors (logring.Entry).
+export interface LogEntry { time: string; level: string; message: string; attrs: string }
+
 export interface DesktopHost {
   SetupToken(): Promise<string>
   HostInfo(): Promise<HostInfo>
   CreateAccount(fullName: string, email: string, role: string): Promise<{ email: string; password: string }>
   Backup(): Promise<string>
   OpenDataFolder(): Promise<void>
+  RecentErrors(): Promise<LogEntry[]>
 }
 
 declare global {

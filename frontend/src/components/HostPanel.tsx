@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import QRCode from 'qrcode'
-import { desktop, onHostEvent, type HostInfo } from '../api/desktop'
+import { desktop, onHostEvent, type HostInfo, type LogEntry } from '../api/desktop'
 
 // HostPanel is the desktop host's control panel: only the window has it.
 export function HostPanel(p: { onClose: () => void }) {
@@ -11,15 +11,18 @@ export function HostPanel(p: { onClose: () => void }) {
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null)
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null)
   const [status, setStatus] = useState('')
+  const [errors, setErrors] = useState<LogEntry[] | null>(null)
 
   useEffect(() => {
     host.HostInfo().then(async (i) => {
       setInfo(i)
       setQr(await QRCode.toDataURL(i.joinUrl, { margin: 1, width: 180 }))
     }).catch((e) => setStatus(String(e)))
+    refreshErrors()
     return onHostEvent('backup:progress', setProgress)
   }, [])
 
+  const refreshErrors = () => host.RecentErrors().then(setErrors).catch((e) => setStatus(String(e)))
   const create = async (e: Event) => {
     e.preventDefault()
     try {
@@ -70,6 +73,17 @@ export function HostPanel(p: { onClose: () => void }) {
           <p>Folder: <code data-testid="host-data-dir">{info?.dataDir}</code> <button onClick={() => host.OpenDataFolder()}>Open</button></p>
           <button data-testid="host-backup" onClick={backup} disabled={progress !== null}>Back up to a file…</button>
           {progress && <progress data-testid="backup-progress" value={progress.done} max={progress.total || 1} />}
+        </section>
+        <section>
+          <h3>Recent errors <button data-testid="host-errors-refresh" onClick={refreshErrors}>Refresh</button></h3>
+          {errors?.length === 0 && <p class="hint" data-testid="host-errors-none">No warnings or errors since the host started.</p>}
+          <ul class="log" data-testid="host-errors">
+            {errors?.map((e) => (
+              <li class={e.level.toLowerCase()}>
+                <time dateTime={e.time}>{new Date(e.time).toLocaleTimeString()}</time> <b>{e.level}</b> {e.message} <code>{e.attrs}</code>
+              </li>
+            ))}
+          </ul>
         </section>
         {status && <p class="hint">{status}</p>}
       </div>

@@ -1,0 +1,124 @@
+package api
+
+import (
+	"bufio"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"lanchat/backend/domain"
+	"lanchat/backend/store"
+)
+
+// requestLog is the response writer every request is served through: it
+// notes what the request's log line reports. It never holds what must not
+// be logged (keys, passwords, cookies, bodies, query strings): the line
+// names the route's pattern, not the URL.
+type requestLog struct {
+	http.ResponseWriter
+	status int
+	caller string // the authenticated account's email
+	bot    bool
+	// webhook marks the integration URLs, whose refusals are warnings:
+	// the sender only logs them, so the operator must see why.
+	webhook bool
+	refusal *domain.Error // the error answered, if any
+	failure error         // an unexpected error, answered with a 500
+	reason  string        // what the handler adds, e.g. where a webhook went
+}
+
+func (l *requestLog) WriteHeader(code int) {
+	if l.status == 0 {
+		l.status = code
+	}
+	l.ResponseWriter.WriteHeader(code)
+}
+
+func (l *requestLog) Write(p []byte) (int, error) {
+	if l.status == 0 {
+		l.status = http.StatusOK
+	}
+	return l.ResponseWriter.Write(p)
+}
+
+// Flush, Hijack and Unwrap keep long-polls and the event socket working
+// through the wrapper.
+func (l *requestLog) Flush() { http.NewResponseController(l.ResponseWriter).Flush() }
+
+func (l *requestLog) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	l.status = http.StatusSwitchingProtocols
+	return http.NewResponseController(l.ResponseWriter).Hijack()
+}
+
+func (l *requestLog) Unwrap() http.ResponseWriter { return l.ResponseWriter }
+
+// recordWebhook marks an integration URL's request.
+func recordWebhook(w http.ResponseWriter) {
+	if l, ok := w.(*requestLog); ok {
+		l.webhook = true
+	}
+}
+
+// recordCaller notes the authenticated account on the request's line.
+func recordCaller(w http.ResponseWriter, u store.User) {
+	if l, ok := w.(*requestLog); ok {
+		l.caller, l.bot = u.Email, u.IsBot()
+	}
+}
+
+// recordReason notes why a request went as it did, for its line.
+func recordReason(w http.ResponseWriter, reason string) {
+	if l, ok := w.(*requestLog); ok {
+		l.reason = reason
+	}
+}
+
+// recordFailure notes the error a request is answered with: a refusal's
+// code and message, or an unexpected error, which the line logs in full.
+func recordFailure(w http.ResponseWriter, r *http.Request, refusal *domain.Error, failure error) {
+	if l, ok := w.(*requestLog); ok {
+		l.refusal, l.failure = refusal, failure
+	} else if failure != nil {
+		slog.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", failure)
+	}
+}
+
+// logRequest writes the request's line: errors for 5xx answers, warnings
+// for refused or redirected webhooks, information otherwise.
+func (a *API) logRequest(l *requestLog, r *http.Request, start time.Time) {
+	level := slog.LevelInfo
+	switch {
+	case l.status >= 500:
+		level = slog.LevelError
+	case l.webhook && (l.refusal != nil || l.reason != ""):
+		level = slog.LevelWarn
+	}
+	ctx := r.Context()
+	if !a.log.Enabled(ctx, level) {
+		return
+	}
+	route := r.Pattern
+	if route == "" {
+		route = "(none)"
+	}
+	attrs := make([]slog.Attr, 0, 10)
+	attrs = append(attrs, slog.String("method", r.Method), slog.String("route", route), slog.Int("status", l.status),
+		slog.Duration("duration", time.Since(start)), slog.String("client", clientAddress(r)))
+	switch {
+	case l.bot:
+		attrs = append(attrs, slog.String("bot", l.caller))
+	case l.caller != "":
+		attrs = append(attrs, slog.String("user", l.caller))
+	}
+	if l.refusal != nil {
+		attrs = append(attrs, slog.String("code", l.refusal.Code), slog.String("error", l.refusal.Msg))
+	}
+	if l.failure != nil {
+		attrs = append(attrs, slog.Any("err", l.failure))
+	}
+	if l.reason != "" {
+		attrs = append(attrs, slog.String("reason", l.reason))
+	}
+	a.log.LogAttrs(ctx, level, "request", attrs...)
+}
