@@ -54,13 +54,15 @@ func signOut(c *call) (J, error) {
 func currentSession(c *call) (J, error) {
 	cookie, err := c.r.Cookie(sessionCookie)
 	if err != nil {
-		return nil, domain.ErrNoAuth
+		// No cookie is an answer, not a failure: the signed-out page asks on
+		// every load, and a 401 there would be logged as an error each time.
+		return J{"signed_in": false}, nil
 	}
 	u, csrf, err := c.api.svc.SessionUser(cookie.Value)
 	if err != nil {
 		return nil, err
 	}
-	return J{"csrf_token": csrf, "user_id": u.ID, "email": u.Email, "full_name": u.FullName}, nil
+	return J{"signed_in": true, "csrf_token": csrf, "user_id": u.ID, "email": u.Email, "full_name": u.FullName}, nil
 }
 
 // sessionAuth authenticates a request by its session cookie; writes must

@@ -28,8 +28,8 @@ func permissions() map[string]rule {
 			}
 		}},
 		"POST /accounts/logout": {public, fixed(probe{})},
-		// Answers about the caller's own cookie; a stranger has none.
-		"GET /accounts/session": {public, fixed(probe{status: 401, code: "UNAUTHORIZED"})},
+		// Answers about the caller's own cookie; a stranger has none, and is told so.
+		"GET /accounts/session": {public, fixed(probe{})},
 		"GET /accounts/setup":   {public, fixed(probe{})},
 		// Setup is done: only the setup token (never printed here) could redo it.
 		"POST /accounts/setup": {public, fixed(probe{form: apitest.Form{"token": "guess", "realm_name": "Mine", "full_name": "Eve", "email": "eve@example.com", "password": "password1"}, status: 400, code: "BAD_REQUEST"})},

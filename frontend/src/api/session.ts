@@ -19,6 +19,7 @@ export async function resume(): Promise<Me | null> {
   }
   try {
     const s = await api.get('/accounts/session')
+    if (!s.signed_in) return null
     setCsrfToken(s.csrf_token)
     return { user_id: s.user_id, email: s.email }
   } catch {
