@@ -34,8 +34,53 @@ const PENDING = [
   },
   {
     owner: 'mobile', item: 'attachments',
-    ops: ['GET /attachments'], match: /attachments\/\*\/id must be integer/,
-    reason: 'attachment IDs are strings',
+    ops: ['GET /attachments', 'DELETE /attachments/{attachment_id}'], match: /attachments\/\*\/id must be integer|→ 40[45]: status 40[45]/,
+    reason: 'attachment IDs are strings; DELETE /attachments/{id} is missing',
+  },
+  {
+    owner: 'mobile', item: 'routes flags/narrow, user_topics, users/me/status',
+    ops: ['POST /messages/flags/narrow', 'POST /user_topics', 'POST /users/me/status'], match: /→ 404: status 404/,
+    reason: 'not served yet',
+  },
+  {
+    owner: 'mobile', item: 'matches_narrow',
+    ops: ['GET /messages/matches_narrow'], match: /→ 400: status 400, meant 200/,
+    reason: 'not served yet (the path reads as GET /messages/{id})',
+  },
+  {
+    owner: 'mobile', item: '`with` operator',
+    ops: ['GET /messages'], match: /unknown operator with/,
+    reason: 'the narrow operator is not known yet',
+  },
+  {
+    owner: 'mobile', item: 'PATCH /settings fields',
+    ops: ['PATCH /settings'], match: /No new data supplied/,
+    reason: 'twenty_four_hour_time, display_emoji_reaction_users, emojiset, presence_enabled are not settable yet',
+  },
+  {
+    owner: 'mobile', item: 'to=[] 500',
+    ops: ['POST /messages'], match: /→ 500: /,
+    reason: 'a stream message to an empty list panics',
+  },
+  {
+    owner: 'mobile', item: 'register unknown stream narrow',
+    ops: ['POST /register'], match: /unknown channel no such stream/,
+    reason: 'a narrow naming an unknown stream is refused; Zulip checks only the operators',
+  },
+  {
+    owner: 'mobile', item: 'principals IDs',
+    ops: ['POST /users/me/subscriptions'], match: /expected a list of strings/,
+    reason: 'principals as user IDs are refused',
+  },
+  {
+    owner: 'mobile', item: 'empty multipart',
+    ops: ['POST /mark_all_as_read'], match: /Malformed multipart body/,
+    reason: 'a multipart POST with an empty body (zulip-js without parameters) is refused',
+  },
+  {
+    owner: 'mobile', item: 'user_uploads temp URL',
+    ops: ['GET /user_uploads/{realm_id_str}/{filename}'], match: /status \d+, meant 200|no schema/,
+    reason: 'GET /api/v1/user_uploads/... does not answer a temporary URL yet',
   },
   {
     owner: 'mobile', item: 'stream delete event',
@@ -66,8 +111,8 @@ const results = []; // {op, status, code, problems}
 const events = []; // {who, event}
 let heartbeat;
 
-// call sends one request as `who` (a dev user's short name, or null for no
-// credentials) and returns {status, body}. Parameters go as Zulip clients send
+// call sends one request as `who` (a dev user's short name, {email, key}, or
+// null for no credentials) and returns {status, body}. Parameters go as Zulip clients send
 // them: strings raw, everything else as JSON text; in the query string for GET,
 // urlencoded in the body otherwise.
 async function call(who, method, path, params = {}, headers = {}) {
@@ -77,7 +122,10 @@ async function call(who, method, path, params = {}, headers = {}) {
   const init = { method, headers: { ...headers } };
   if (method === 'GET') url.search = form.toString();
   else if ([...form].length) init.body = form;
-  if (who) init.headers.Authorization = 'Basic ' + Buffer.from(`${who}@example.com:${keys[who]}`).toString('base64');
+  if (who) {
+    const { email, key } = typeof who === 'string' ? { email: `${who}@example.com`, key: keys[who] } : who;
+    init.headers.Authorization = 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
+  }
   const res = await fetch(url, init);
   const text = await res.text();
   let body;
@@ -106,15 +154,25 @@ async function check(op, who, method, path, params, status = 200) {
 }
 
 // The schema an answer must meet: the operation's for that status when it
-// documents the answer's code there; else, for an error, Zulip's schema for
-// that code where it has one (a missing or unusable parameter carries
-// `var_name`), else its generic coded error.
+// documents the answer's code there; else, for an error, the schema of
+// Zulip's common error with that code (/rest-error-handling; an unusable
+// parameter is shaped as a missing one, with `var_name`), else its generic
+// coded error.
 function schemaFor(op, status, body) {
   const own = api.responsePointer(op, status);
   if (status === 200 || (own && documentedErrors(op).some((e) => e.status === status && e.code === body?.code))) return own;
-  if (['REQUEST_VARIABLE_MISSING', 'REQUEST_VARIABLE_INVALID'].includes(body?.code)) return '#/components/schemas/MissingArgumentError';
+  const common = COMMON_ERRORS[body?.code];
+  if (common) return `#/components/schemas/${common}`;
   return own ?? '#/components/schemas/CodedError';
 }
+const COMMON_ERRORS = {
+  REQUEST_VARIABLE_MISSING: 'MissingArgumentError',
+  REQUEST_VARIABLE_INVALID: 'MissingArgumentError',
+  INVALID_API_KEY: 'InvalidApiKeyError',
+  USER_DEACTIVATED: 'UserDeactivatedError',
+  RATE_LIMIT_HIT: 'RateLimitedError',
+  BAD_NARROW: 'BadNarrowError',
+};
 
 before(async () => {
   server = await startLanchatd();
@@ -127,7 +185,7 @@ before(async () => {
   }
   // A heartbeat takes the server's 50 s; this poll waits for it while the rest runs.
   const reg = await call('bob', 'POST', '/register', { event_types: ['heartbeat'] });
-  heartbeat = call('bob', 'GET', '/events', { queue_id: reg.body.queue_id, last_event_id: -1 });
+  heartbeat = check('GET /events', 'bob', 'GET', '/events', { queue_id: reg.body.queue_id, last_event_id: -1 });
 });
 
 after(async () => {
@@ -228,7 +286,12 @@ test('responses conform to the yaml', { timeout: 90000 }, async () => {
   await check('GET /events', 'alice', 'GET', '/events', { queue_id: 'no-such-queue', last_event_id: -1, dont_block: true }, 400);
   await check('DELETE /events', 'alice', 'DELETE', '/events', { queue_id: 'no-such-queue' }, 400);
   const beat = await heartbeat;
-  for (const event of beat.body.events ?? []) events.push({ who: 'bob', event });
+  for (const event of beat.events ?? []) events.push({ who: 'bob', event });
+
+  // Last, as it shuts this address out of password logins for a minute.
+  const wrong = { username: 'bob@example.com', password: 'wrong' };
+  for (let i = 0; i < 20 && (await call(null, 'POST', '/fetch_api_key', wrong)).status === 401; i++);
+  await check('POST /fetch_api_key', null, 'POST', '/fetch_api_key', wrong, 429);
 
   const failures = excused(dedupe(results.flatMap((r) => r.problems.map((p) => ({ op: r.op, text: `${r.op} → ${r.status}: ${p}` })))));
   assert.deepEqual(failures, []);
@@ -242,6 +305,12 @@ async function runEndpoints() {
   await check('POST /dev_fetch_api_key', null, 'POST', '/dev_fetch_api_key', { username: 'echo-bot@example.com' });
   await check('POST /dev_fetch_api_key', null, 'POST', '/dev_fetch_api_key', { username: 'nobody@example.com' }, 401);
 
+  // Zulip's common errors (/rest-error-handling; Zulip answers a wrong API key with 401, where the yaml says 400).
+  await check('GET /users/me', { email: 'alice@example.com', key: 'x'.repeat(32) }, 'GET', '/users/me', {}, 401);
+  await check('GET /users/me', null, 'GET', '/users/me', {}, 401);
+  await check('POST /messages', 'alice', 'POST', '/messages', { type: 'stream', to: 'general', topic: 'x' }, 400);
+  await check('GET /messages', 'alice', 'GET', '/messages', { anchor: 'newest', num_before: 'many', num_after: 0 }, 400);
+
   // Users.
   await check('GET /users', 'alice', 'GET', '/users', {});
   await check('GET /users', 'alice', 'GET', '/users', { client_gravatar: false, include_custom_profile_fields: true });
@@ -250,12 +319,14 @@ async function runEndpoints() {
   await check('GET /users/{user_id}', 'alice', 'GET', '/users/9999', {}, 400);
   const carol = await check('POST /users', 'admin', 'POST', '/users', { email: 'carol@example.com', password: 'carol-secret', full_name: 'Carol Cole' });
   ids.carol = carol.user_id;
+  keys.carol = (await check('POST /fetch_api_key', null, 'POST', '/fetch_api_key', { username: 'carol@example.com', password: 'carol-secret' })).api_key;
   await check('POST /users', 'admin', 'POST', '/users', { email: 'carol@example.com', password: 'carol-secret', full_name: 'Carol Again' }, 400);
   await check('PATCH /users/{user_id}', 'admin', 'PATCH', `/users/${ids.carol}`, { full_name: 'Carol Cooper' });
   await check('PATCH /users/{user_id}', 'admin', 'PATCH', `/users/${ids.carol}`, { role: 7 }, 400);
   await check('PATCH /users/{user_id}', 'admin', 'PATCH', '/users/9999', { full_name: 'Nobody' }, 400);
   await check('DELETE /users/{user_id}', 'admin', 'DELETE', `/users/${ids.admin}`, {}, 400);
   await check('DELETE /users/{user_id}', 'admin', 'DELETE', `/users/${ids.carol}`, {});
+  await check('GET /users/me', 'carol', 'GET', '/users/me', {}, 401);
   await check('POST /users/{user_id}/reactivate', 'admin', 'POST', `/users/${ids.carol}/reactivate`, {});
   await check('PATCH /settings', 'alice', 'PATCH', '/settings', { full_name: 'Alice Anders' });
   await check('GET /users/me/alert_words', 'alice', 'GET', '/users/me/alert_words', {});
@@ -313,6 +384,7 @@ async function runEndpoints() {
   await check('GET /messages', 'alice', 'GET', '/messages', { anchor: 'newest', num_before: 20, num_after: 0, apply_markdown: false });
   await check('GET /messages', 'bob', 'GET', '/messages', { anchor: 'first_unread', num_before: 5, num_after: 5, narrow: [{ operator: 'stream', operand: 'general' }] });
   await check('GET /messages', 'alice', 'GET', '/messages', { anchor: ids.msg, num_before: 0, num_after: 0, narrow: [{ operator: 'search', operand: 'bold' }] });
+  await check('GET /messages', 'alice', 'GET', '/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'bogus', operand: 'x' }] }, 400);
   await check('GET /messages/{message_id}', 'alice', 'GET', `/messages/${ids.msg}`, {});
   await check('GET /messages/{message_id}', 'alice', 'GET', '/messages/999999', {}, 400);
   await check('PATCH /messages/{message_id}', 'alice', 'PATCH', `/messages/${ids.msg}`, { content: 'Hello again @**Bob Brown**' });
@@ -363,32 +435,63 @@ async function runEndpoints() {
   const linkifier = await check('POST /realm/filters', 'admin', 'POST', '/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' });
   await check('PATCH /realm/filters/{filter_id}', 'admin', 'PATCH', `/realm/filters/${linkifier.id}`, { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/t/{id}' });
   await check('DELETE /realm/filters/{filter_id}', 'admin', 'DELETE', `/realm/filters/${linkifier.id}`, {});
-  await checkUpload('POST /user_uploads', 'alice', '/user_uploads');
-  await check('GET /attachments', 'alice', 'GET', '/attachments', {});
+  ids.upload = (await checkUpload('POST /user_uploads', 'alice', '/user_uploads')).url;
+  ids.attachment = (await check('GET /attachments', 'alice', 'GET', '/attachments', {})).attachments[0].id;
+
+  await inProgressElsewhere();
+}
+
+// Requests for the routes and fixes other engineers are bringing (issue 19),
+// each failing today under its PENDING entry; when the work lands the entry
+// goes stale and is removed, and from then on the answer is held to the yaml.
+async function inProgressElsewhere() {
+  // The mobile app's routes.
+  await check('POST /messages/flags/narrow', 'bob', 'POST', '/messages/flags/narrow', { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [{ operator: 'stream', operand: 'general' }], op: 'add', flag: 'read' });
+  await check('POST /user_topics', 'alice', 'POST', '/user_topics', { stream_id: ids.general, topic: 'lunch', visibility_policy: 1 });
+  await check('POST /user_topics', 'alice', 'POST', '/user_topics', { stream_id: ids.general, topic: 'lunch', visibility_policy: 0 });
+  await check('POST /users/me/status', 'alice', 'POST', '/users/me/status', { status_text: 'In a meeting', emoji_name: 'calendar' });
+  for (const bad of [{}, { status_text: 'x'.repeat(61) }, { emoji_code: '1f4c5' }, { emoji_name: 'invalid' }, { emoji_name: 'calendar', emoji_code: 'zzzz' }, { emoji_name: 'calendar', emoji_code: '999', reaction_type: 'realm_emoji' }]) {
+    await check('POST /users/me/status', 'alice', 'POST', '/users/me/status', bad, 400);
+  }
+  await check('GET /messages/matches_narrow', 'alice', 'GET', '/messages/matches_narrow', { msg_ids: [1, 2], narrow: [{ operator: 'stream', operand: 'general' }] });
+  await check('GET /messages', 'alice', 'GET', '/messages', { anchor: 1, num_before: 0, num_after: 5, narrow: [{ operator: 'with', operand: 1 }] });
+  await check('PATCH /settings', 'alice', 'PATCH', '/settings', { twenty_four_hour_time: true, display_emoji_reaction_users: true, emojiset: 'google', presence_enabled: true });
+  // The defects found.
+  await checkRequest('POST /mark_all_as_read', 'bob', 'POST', '/mark_all_as_read', '', 'multipart/form-data; boundary=zulip-js');
+  await check('GET /user_uploads/{realm_id_str}/{filename}', 'alice', 'GET', ids.upload.replace(/^\/user_uploads/, '/user_uploads'), {});
+  await check('DELETE /attachments/{attachment_id}', 'alice', 'DELETE', `/attachments/${ids.attachment}`, {});
+  await check('POST /messages', 'alice', 'POST', '/messages', { type: 'stream', to: [], topic: 'x', content: 'x' }, 400);
+  await check('POST /register', 'alice', 'POST', '/register', { narrow: [['stream', 'no such stream']] });
+  await check('POST /users/me/subscriptions', 'alice', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'random' }], principals: [ids.bob] });
 }
 
 // A 1×1 PNG sent as one multipart file.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-async function checkUpload(op, who, path) {
+function checkUpload(op, who, path) {
   const form = new FormData();
   form.append('file', new Blob([PNG], { type: 'image/png' }), 'dot.png');
-  const res = await fetch(server.url + '/api/v1' + path, {
-    method: 'POST', body: form,
-    headers: { Authorization: 'Basic ' + Buffer.from(`${who}@example.com:${keys[who]}`).toString('base64') },
-  });
-  const body = await res.json();
-  const problems = res.status === 200 ? [] : [`status ${res.status}: ${JSON.stringify(body)}`];
-  problems.push(...api.validate(schemaFor(op, res.status, body), body));
-  results.push({ op, status: res.status, code: body.code, problems });
+  return checkRequest(op, who, 'POST', path, form);
+}
+
+// checkRequest is check with a body built by the caller.
+async function checkRequest(op, who, method, path, body, contentType) {
+  const headers = { Authorization: 'Basic ' + Buffer.from(`${who}@example.com:${keys[who]}`).toString('base64') };
+  if (contentType) headers['Content-Type'] = contentType;
+  const res = await fetch(server.url + '/api/v1' + path, { method, body, headers });
+  const answer = await res.json();
+  const problems = res.status === 200 ? [] : [`status ${res.status}, meant 200: ${JSON.stringify(answer)}`];
+  problems.push(...api.validate(schemaFor(op, res.status, answer), answer).map(anyIndex));
+  results.push({ op, status: res.status, code: answer.code, problems });
+  return answer;
 }
 
 // excused drops failures a PENDING entry covers, marking the entry used.
-const used = new Set();
+const used = new Map(); // PENDING entry → the failures it excused
 function excused(failures) {
   const left = [];
   for (const f of failures) {
     const entry = PENDING.find((p) => p.ops.includes(f.op) && p.match.test(f.text));
-    if (entry) used.add(entry);
+    if (entry) used.set(entry, [...(used.get(entry) ?? []), f.text]);
     else left.push(f.text);
   }
   return left;
@@ -457,7 +560,8 @@ test('every endpoint marked done that the yaml describes was exercised, with eac
   assert.deepEqual(excused(dedupe(missing)), []);
 });
 
-test('every pending entry still excuses a failure', () => {
+test('every pending entry still excuses a failure', (t) => {
+  for (const [entry, texts] of used) t.diagnostic(`pending (${entry.owner}: ${entry.item}): ${texts.join(' | ').slice(0, 500)}`);
   const stale = PENDING.filter((p) => !used.has(p)).map((p) => `${p.owner}: ${p.item}`);
   assert.deepEqual(stale, [], 'these pending items now pass: remove them from PENDING');
 });

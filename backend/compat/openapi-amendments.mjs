@@ -200,6 +200,17 @@ export const ERRATA = [
         variant.allOf[i] = base;
       }
     } },
+  { error: "a rate-limit error's retry-after is a number of seconds with a fraction (the yaml's example; its schema says integer)",
+    apply(doc) {
+      closed(ref(doc, 'RateLimitedError')).properties['retry-after'] = { type: 'number' };
+    } },
+  { error: "Zulip's BAD_NARROW error carries desc (the data field of its BadNarrowOperatorError); the yaml has no schema for it",
+    apply(doc) {
+      doc.components.schemas.BadNarrowError = {
+        allOf: [{ $ref: '#/components/schemas/CodedErrorBase' },
+          { additionalProperties: false, properties: { result: {}, msg: {}, code: {}, desc: { type: 'string' } } }],
+      };
+    } },
 ];
 
 export function amend(doc) {
