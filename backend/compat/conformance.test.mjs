@@ -112,20 +112,16 @@ const events = []; // {who, event}
 let heartbeat;
 
 // call sends one request as `who` (a dev user's short name, {email, key}, or
-// null for no credentials) and returns {status, body}. Parameters go as Zulip clients send
-// them: strings raw, everything else as JSON text; in the query string for GET,
-// urlencoded in the body otherwise.
-async function call(who, method, path, params = {}, headers = {}) {
+// null for no credentials) and returns {status, body}. Parameters go as Zulip
+// clients send them: strings raw, everything else as JSON text; in the query
+// string for GET, urlencoded in the body otherwise.
+async function call(who, method, path, params = {}) {
   const form = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
   const url = new URL(server.url + '/api/v1' + path);
-  const init = { method, headers: { ...headers } };
+  const init = { method, headers: authorization(who) };
   if (method === 'GET') url.search = form.toString();
   else if ([...form].length) init.body = form;
-  if (who) {
-    const { email, key } = typeof who === 'string' ? { email: `${who}@example.com`, key: keys[who] } : who;
-    init.headers.Authorization = 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
-  }
   const res = await fetch(url, init);
   const text = await res.text();
   let body;
@@ -137,13 +133,24 @@ async function call(who, method, path, params = {}, headers = {}) {
   return { status: res.status, body };
 }
 
-// check makes one call for the yaml operation `op`, validates the answer
-// against the schema of the status it got and records both; it returns the body.
-// `status` is the status the case means to cause.
+function authorization(who) {
+  if (!who) return {};
+  const { email, key } = typeof who === 'string' ? { email: `${who}@example.com`, key: keys[who] } : who;
+  return { Authorization: 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64') };
+}
+
+// check makes one call for the yaml operation `op` and records it; it
+// returns the body. `status` is the status the case means to cause.
 async function check(op, who, method, path, params, status = 200) {
   const res = await call(who, method, path, params);
+  return record(op, res, status);
+}
+
+// record validates an answer against the schema of the status it came with
+// and keeps the problems found, with the operation and the answer's code.
+function record(op, res, meant) {
   const problems = [];
-  if (res.status !== status) problems.push(`status ${res.status}, meant ${status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (res.status !== meant) problems.push(`status ${res.status}, meant ${meant}: ${JSON.stringify(res.body).slice(0, 300)}`);
   const ptr = schemaFor(op, res.status, res.body);
   // Events are checked one by one against their own type's schema (below).
   const envelope = op === 'GET /events' && Array.isArray(res.body?.events) ? { ...res.body, events: [] } : res.body;
@@ -473,16 +480,12 @@ function checkUpload(op, who, path) {
   return checkRequest(op, who, 'POST', path, form);
 }
 
-// checkRequest is check with a body built by the caller.
+// checkRequest is check with a body built by the caller, meant to succeed.
 async function checkRequest(op, who, method, path, body, contentType) {
-  const headers = { Authorization: 'Basic ' + Buffer.from(`${who}@example.com:${keys[who]}`).toString('base64') };
+  const headers = authorization(who);
   if (contentType) headers['Content-Type'] = contentType;
   const res = await fetch(server.url + '/api/v1' + path, { method, body, headers });
-  const answer = await res.json();
-  const problems = res.status === 200 ? [] : [`status ${res.status}, meant 200: ${JSON.stringify(answer)}`];
-  problems.push(...api.validate(schemaFor(op, res.status, answer), answer).map(anyIndex));
-  results.push({ op, status: res.status, code: answer.code, problems });
-  return answer;
+  return record(op, { status: res.status, body: await res.json() }, 200);
 }
 
 // excused drops failures a PENDING entry covers, marking the entry used.
