@@ -115,6 +115,55 @@ export const CHANGELOG = [
     },
   },
   {
+    level: 219,
+    change: 'register gains the settings of levels 219-275 (automatically_follow_topics_where_mentioned 235, web_font_size_px and web_line_height_percent 245, receives_typing_notifications 253, web_navigate_to_sent_message 268, web_channel_default_view 269, web_animate_image_previews 275)',
+    apply(doc) {
+      Object.assign(closed(success(doc, 'POST /register')).properties.user_settings.properties, {
+        automatically_follow_topics_where_mentioned: { type: 'boolean' },
+        web_font_size_px: { type: 'integer' },
+        web_line_height_percent: { type: 'integer' },
+        receives_typing_notifications: { type: 'boolean' },
+        web_navigate_to_sent_message: { type: 'boolean' },
+        web_channel_default_view: { type: 'integer' },
+        web_animate_image_previews: { type: 'string', enum: ['always', 'on_hover', 'never'] },
+      });
+    },
+  },
+  {
+    level: 221,
+    change: 'register gains realm settings of levels 221-281 (server_supported_permission_settings 221, realm_can_access_all_users_group 225, realm_push_notifications_enabled_end_timestamp 231, realm_zulip_update_announcements_stream_id 242, realm_require_unique_names 246, the group settings of 264, 266, 270, 280 and 281); 241 renames the notification streams and 233 hotspots to onboarding_steps',
+    apply(doc) {
+      const register = closed(success(doc, 'POST /register')).properties;
+      const groupSetting = { anyOf: [{ type: 'integer' }, { type: 'object', additionalProperties: false, properties: { direct_members: { type: 'array', items: { type: 'integer' } }, direct_subgroups: { type: 'array', items: { type: 'integer' } } } }] };
+      Object.assign(register, {
+        server_supported_permission_settings: { type: 'object' },
+        realm_can_access_all_users_group: groupSetting,
+        realm_push_notifications_enabled_end_timestamp: { type: 'integer', nullable: true },
+        realm_zulip_update_announcements_stream_id: { type: 'integer' },
+        realm_require_unique_names: { type: 'boolean' },
+        realm_can_create_public_channel_group: groupSetting,
+        realm_can_create_private_channel_group: groupSetting,
+        realm_direct_message_initiator_group: groupSetting,
+        realm_direct_message_permission_group: groupSetting,
+        realm_can_create_web_public_channel_group: groupSetting,
+        realm_can_delete_any_message_group: groupSetting,
+      });
+      for (const [from, to] of [['realm_notifications_stream_id', 'realm_new_stream_announcements_stream_id'], ['realm_signup_notifications_stream_id', 'realm_signup_announcements_stream_id'], ['hotspots', 'onboarding_steps']]) {
+        register[to] = register[from];
+        delete register[from];
+      }
+    },
+  },
+  {
+    level: 258,
+    change: "user groups' can_mention_group may be a group-setting object as well as a group ID",
+    apply(doc) {
+      for (const g of userGroups(doc)) if (g.properties.can_mention_group) {
+        g.properties.can_mention_group = { anyOf: [{ type: 'integer' }, { type: 'object' }] };
+      }
+    },
+  },
+  {
     level: 272,
     change: 'POST /user_uploads answers url beside the deprecated uri',
     apply(doc) {
