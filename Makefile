@@ -58,6 +58,7 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./backend/store
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendString$$' -fuzztime $(FUZZTIME) ./backend/domain
 
+# test-compat: the zulip-js flows and the OpenAPI conformance test (needs ../shared beside the repository).
 test-compat: server
 	cd backend/compat && npm ci --no-audit --no-fund --loglevel=error
 	cd backend/compat && LANCHATD=$(CURDIR)/$(LANCHATD) node --test

@@ -124,7 +124,7 @@ func TestCustomEmoji(t *testing.T) {
 	// Only the author or an administrator deactivates.
 	bob.Delete("/api/v1/realm/emoji/party_parrot", nil).Fails(400, "BAD_REQUEST")
 	alice.Delete("/api/v1/realm/emoji/party parrot", nil).OK()
-	if msg := alice.Delete("/api/v1/realm/emoji/party_parrot", nil).Fails(400, "BAD_REQUEST").Msg(); msg != "Emoji 'party_parrot' does not exist" {
+	if msg := alice.Delete("/api/v1/realm/emoji/party_parrot", nil).Fails(404, "BAD_REQUEST").Msg(); msg != "Emoji 'party_parrot' does not exist" {
 		t.Errorf("second delete: %q", msg)
 	}
 	all = bob.Get("/api/v1/realm/emoji", nil).OK().Body["emoji"].(map[string]any)

@@ -54,10 +54,7 @@ func updateSubscriptionProperties(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	if err := c.api.svc.UpdateSubscriptionProperties(c.user, changes); err != nil {
-		return nil, err
-	}
-	return J{"subscription_data": changes}, nil
+	return nil, c.api.svc.UpdateSubscriptionProperties(c.user, changes)
 }
 
 func muteTopic(c *call) (J, error) {

@@ -106,6 +106,8 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.As(err, &se):
 		status, de = se.status, se.err
+	case errors.As(err, &de) && de.NotFound:
+		status = http.StatusNotFound
 	case errors.As(err, &de):
 		status = httpStatus(de.Code)
 	case errors.As(err, &tooBig):

@@ -192,7 +192,7 @@ func (s *Service) DeactivateRealmEmoji(actor store.User, name string) error {
 	return internal("deactivate custom emoji", s.update(func(tx *store.Tx) (func(), error) {
 		e, err := tx.ActiveRealmEmoji(name)
 		if err != nil {
-			return nil, BadRequest("Emoji '%s' does not exist", name)
+			return nil, NotFound("Emoji '%s' does not exist", name)
 		}
 		if e.AuthorID != actor.ID && !isAdmin(actor) {
 			return nil, BadRequest("Must be an organization administrator or emoji author")

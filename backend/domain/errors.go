@@ -32,6 +32,9 @@ type Error struct {
 	Code   string
 	Msg    string
 	Fields map[string]any
+	// NotFound marks an object named by the path that does not exist
+	// (Zulip's code stays BAD_REQUEST; its transport answers 404).
+	NotFound bool
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Msg }
@@ -48,12 +51,19 @@ func (e *Error) With(key string, value any) *Error {
 		fields[k] = v
 	}
 	fields[key] = value
-	return &Error{Code: e.Code, Msg: e.Msg, Fields: fields}
+	return &Error{Code: e.Code, Msg: e.Msg, Fields: fields, NotFound: e.NotFound}
 }
 
 // BadRequest is the default failure for invalid input or missing permission.
 func BadRequest(format string, args ...any) *Error {
 	return errorf(CodeBadRequest, format, args...)
+}
+
+// NotFound reports that the object a request's path names does not exist.
+func NotFound(format string, args ...any) *Error {
+	e := BadRequest(format, args...)
+	e.NotFound = true
+	return e
 }
 
 // MissingArgument reports a required parameter the request lacks.

@@ -15,7 +15,6 @@ type MessageObject struct {
 	SenderEmail      string             `json:"sender_email"`
 	SenderFullName   string             `json:"sender_full_name"`
 	SenderRealmStr   string             `json:"sender_realm_str"`
-	SenderShortName  string             `json:"sender_short_name"`
 	AvatarURL        *string            `json:"avatar_url"`
 	Client           string             `json:"client"`
 	Content          string             `json:"content"`
@@ -26,7 +25,6 @@ type MessageObject struct {
 	RecipientID      int64              `json:"recipient_id"`
 	Subject          string             `json:"subject"`
 	TopicLinks       []TopicLink        `json:"topic_links"`
-	SubjectLinks     []TopicLink        `json:"subject_links"`
 	Timestamp        int64              `json:"timestamp"`
 	IsMeMessage      bool               `json:"is_me_message"`
 	Reactions        []ReactionObject   `json:"reactions"`
@@ -48,7 +46,6 @@ type RecipientObject struct {
 	ID            int64  `json:"id"`
 	Email         string `json:"email"`
 	FullName      string `json:"full_name"`
-	ShortName     string `json:"short_name"`
 	IsMirrorDummy bool   `json:"is_mirror_dummy"`
 }
 
@@ -147,7 +144,7 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 			recipients = append(recipients, RecipientObject{ID: u.ID, Email: u.Email, FullName: u.FullName})
 		}
 		o.DisplayRecipient = recipients
-		o.TopicLinks, o.SubjectLinks = []TopicLink{}, []TopicLink{}
+		o.TopicLinks = []TopicLink{}
 		return o
 	}
 	o.Type = "stream"
@@ -156,7 +153,6 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 	st, _ := v.streams.get(v.tx, m.StreamID)
 	o.DisplayRecipient = st.Name
 	o.TopicLinks = v.topics(m.Topic)
-	o.SubjectLinks = o.TopicLinks
 	return o
 }
 

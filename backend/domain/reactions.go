@@ -90,12 +90,19 @@ func (s *Service) React(actor store.User, messageID int64, req ReactionRequest, 
 		} else {
 			// Removing needs only enough to find the reaction.
 			r = store.Reaction{EmojiName: req.EmojiName, EmojiCode: req.EmojiCode, ReactionType: req.ReactionType, UserID: actor.ID}
+			var unknown error
 			if r.EmojiCode == "" || r.ReactionType == "" {
-				if resolved, err := resolveEmoji(tx, req); err == nil {
+				resolved, err := resolveEmoji(tx, req)
+				if err == nil {
 					r.EmojiCode, r.ReactionType = resolved.EmojiCode, resolved.ReactionType
 				}
+				unknown = err
 			}
 			i := slices.IndexFunc(m.Reactions, mine)
+			if i < 0 && unknown != nil {
+				// An emoji name that names nothing is refused as such, as by Zulip.
+				return nil, unknown
+			}
 			if i < 0 {
 				return nil, errorf(CodeReactionDoesNotExist, "Reaction doesn't exist.")
 			}

@@ -251,7 +251,7 @@ func realmUsersState(tx *store.Tx, actor store.User, state map[string]any) error
 	state["realm_users"], state["realm_non_active_users"], state["cross_realm_bots"] = active, inactive, []any{}
 	state["user_id"], state["email"], state["delivery_email"], state["full_name"] = actor.ID, actor.Email, actor.Email, actor.FullName
 	state["is_admin"], state["is_owner"], state["is_guest"], state["is_moderator"] = me.IsAdmin, me.IsOwner, me.IsGuest, isModerator(actor)
-	state["is_billing_admin"], state["role"], state["avatar_url"], state["avatar_source"] = false, actor.Role, me.AvatarURL, "U"
+	state["is_billing_admin"], state["avatar_url"], state["avatar_source"] = false, me.AvatarURL, "U"
 	state["can_create_streams"] = !isGuest(actor)
 	return nil
 }
