@@ -2,7 +2,7 @@
 // directory, Debian's Chromium driven by playwright-core, and small API
 // helpers for the other side of a conversation.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs'
+import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -103,4 +103,16 @@ export async function eventually(check, timeout = 10000) {
       await new Promise((r) => setTimeout(r, 100))
     }
   }
+}
+
+// seriousViolations runs axe-core in the page and returns its serious and
+// critical findings, each as "rule: target".
+const axeSource = readFileSync(resolve(here, 'node_modules/axe-core/axe.min.js'), 'utf8')
+export async function seriousViolations(page) {
+  // Evaluated through the debugging protocol, which the page's CSP does not govern.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
+  const found = await page.evaluate(async () => (await window.axe.run(document)).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`)))
+  return found
 }

@@ -2,8 +2,9 @@ import { useEffect, useMemo, useState } from 'preact/hooks'
 import { api } from '../api/transport'
 import { desktop } from '../api/desktop'
 import { resume, setupNeeded, signOut, type Me } from '../api/session'
+import { explain } from '../state/errors'
 import { Chat } from '../state/chat'
-import { hashToNarrow, narrowTitle, narrowToHash, type Narrow } from '../state/narrow'
+import { hashToPlace, narrowTitle, narrowToHash, type Narrow, type Place } from '../state/narrow'
 import { titleWithUnreads } from '../state/unread'
 import { BuddyList } from './BuddyList'
 import { DraftStore } from '../state/drafts'
@@ -12,7 +13,10 @@ import { Drafts } from './Drafts'
 import { HostPanel } from './HostPanel'
 import { Login, Setup } from './Login'
 import { MessageList } from './MessageList'
+import { Recent } from './Recent'
+import { SearchBox } from './SearchBox'
 import { Settings, type Theme } from './Settings'
+import { Lightbox, ShortcutsHelp } from './Shortcuts'
 import { Sidebar } from './Sidebar'
 
 type Screen = { kind: 'loading' } | { kind: 'setup' } | { kind: 'login'; realm: string } | { kind: 'chat'; me: Me }
@@ -55,18 +59,23 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const [, setVersion] = useState(0)
   const [ready, setReady] = useState(false)
   const [failed, setFailed] = useState('')
-  const [narrow, setNarrow] = useState<Narrow>(hashToNarrow(location.hash))
+  const [hash, setHash] = useState(location.hash)
+  const place = useMemo(() => readPlace(chat, hash), [hash, ready])
+  const narrow = place.narrow
+  // Recent conversations is the home view, as in Zulip.
+  const home = ['', '#', '#recent', '#inbox'].includes(hash)
   const drafts = useMemo(() => new DraftStore(localStorage), [])
   const compose = useComposeDraft(drafts)
   const [focus, setFocus] = useState(0)
   const [selected, setSelected] = useState(0)
-  const [panel, setPanel] = useState<'settings' | 'host' | 'drafts' | null>(null)
+  const [panel, setPanel] = useState<'settings' | 'host' | 'drafts' | 'shortcuts' | null>(null)
+  const [lightbox, setLightbox] = useState<string[] | null>(null)
   const [search, setSearch] = useState(narrow.kind === 'search' ? narrow.query : '')
 
   useEffect(() => {
     const off = chat.onChange(() => setVersion((v) => v + 1))
-    chat.register().then(() => setReady(true), (e) => setFailed((e as Error).message))
-    const onHash = () => setNarrow(hashToNarrow(location.hash))
+    chat.register().then(() => setReady(true), (e) => setFailed(explain(e)))
+    const onHash = () => setHash(location.hash)
     addEventListener('hashchange', onHash)
     return () => { off(); chat.close(); removeEventListener('hashchange', onHash) }
   }, [])
@@ -83,14 +92,23 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   }, [ready])
 
   useEffect(() => {
-    if (!ready) return
-    chat.load(narrow)
+    if (!ready || home) return
+    chat.load(narrow, place.near)
     if (narrow.kind === 'stream') {
       chat.loadTopics(narrow.streamId).catch(() => {})
       compose.retarget((d) => ({ ...d, kind: 'stream', stream: narrow.stream, topic: narrow.topic ?? (d.stream === narrow.stream ? d.topic : '') }))
     }
     if (narrow.kind === 'pm') compose.retarget((d) => ({ ...d, kind: 'pm', to: narrow.emails.join(', ') }))
-  }, [ready, narrowToHash(narrow)])
+  }, [ready, home, narrowToHash(narrow), place.near])
+
+  // Selection starts where one is reading: the linked message, else the
+  // first unread one, else the newest.
+  const v = chat.view
+  useEffect(() => {
+    if (v.loading || !v.ids.length) return
+    if (v.near !== undefined && v.ids.includes(v.near)) return setSelected(v.near)
+    if (!v.ids.includes(selected)) setSelected(v.ids.find((id) => chat.unreads.has(id)) ?? v.ids[v.ids.length - 1])
+  }, [v.loading, v.ids.length, narrowToHash(v.narrow), v.near])
 
   const unread = ready ? chat.unreads.total(chat.mute) : 0
   useEffect(() => { document.title = titleWithUnreads(unread, chat.realmName) }, [unread, chat.realmName])
@@ -104,32 +122,80 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
     setFocus(Date.now())
   }
 
-  // Zulip's keys, ignored while typing in a field.
+  // Zulip's keys, ignored while typing in a field (but Ctrl+k and Esc).
   useEffect(() => {
+    const field = (testid: string) => (document.querySelector(`[data-testid=${testid}]`) as HTMLElement | null)?.focus()
     const onKey = (e: KeyboardEvent) => {
       const typingInField = (e.target as HTMLElement).closest('input, textarea, select, [contenteditable]')
       if (e.key === 'Escape') {
+        if (lightbox) return setLightbox(null)
         if (panel) return setPanel(null)
         if (typingInField) return (e.target as HTMLElement).blur()
         return
       }
-      if (typingInField || e.ctrlKey || e.metaKey || e.altKey) return
+      if (e.key === 'k' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); return field('search-input') }
+      if (typingInField || e.ctrlKey || e.metaKey || e.altKey || panel) return
+      if ((e.key === 'Enter' || e.key === ' ') && (e.target as HTMLElement).closest('a, button')) return // the control's own action
       const ids = chat.view.ids
       const at = ids.indexOf(selected)
+      const m = chat.messages.get(selected)
+      const handled = () => e.preventDefault()
       switch (e.key) {
-        case 'c': e.preventDefault(); compose.update((d) => ({ ...d, kind: 'stream' })); setFocus(Date.now()); break
-        case 'x': e.preventDefault(); compose.update((d) => ({ ...d, kind: 'pm' })); setFocus(Date.now()); break
-        case 'd': e.preventDefault(); setPanel('drafts'); break
-        case 'r': if (selected) { e.preventDefault(); reply(selected) } break
-        case '/': e.preventDefault(); (document.querySelector('[data-testid=search-input]') as HTMLInputElement)?.focus(); break
+        case 'c': handled(); compose.update((d) => ({ ...d, kind: 'stream' })); setFocus(Date.now()); break
+        case 'x': handled(); compose.update((d) => ({ ...d, kind: 'pm' })); setFocus(Date.now()); break
+        case 'd': handled(); setPanel('drafts'); break
+        case '?': handled(); setPanel('shortcuts'); break
+        case 't': handled(); location.hash = '#recent'; break
+        case 'q': handled(); field('stream-filter'); break
+        case 'w': handled(); field('people-search'); break
+        case '/': handled(); field('search-input'); break
+        case 'Enter': case 'r': if (m) { handled(); reply(m.id) } break
+        case 'R': if (m) { handled(); compose.retarget((d) => ({ ...d, kind: 'pm', to: m.sender_email })); setFocus(Date.now()) } break
+        case '@': if (m) {
+          handled()
+          reply(m.id)
+          compose.update((d) => ({ ...d, content: `${d.content}${d.content && !d.content.endsWith(' ') ? ' ' : ''}@**${m.sender_full_name}** ` }))
+        } break
+        case '*': if (m) { handled(); api.post('/api/v1/messages/flags', { messages: [m.id], op: m.flags.includes('starred') ? 'remove' : 'add', flag: 'starred' }).catch(() => {}) } break
+        case 's': case 'S': if (m) {
+          handled()
+          const n = chat.narrowOf(m)
+          const inStream = narrow.kind === 'stream' && n.kind === 'stream' && narrow.streamId === n.streamId && narrow.topic === undefined
+          go(n.kind === 'stream' && e.key === 's' && !inStream ? { kind: 'stream', streamId: n.streamId, stream: n.stream } : n)
+        } break
+        case 'v': if (m) {
+          const images = [...document.querySelectorAll(`[data-message-id="${m.id}"] [data-testid=message-content] img:not(.emoji)`)].map((i) => (i.closest('a')?.getAttribute('href') ?? (i as HTMLImageElement).src))
+          if (images.length) { handled(); setLightbox(images) }
+        } break
         case 'n': {
+          handled()
           const cur = narrow.kind === 'stream' ? narrow : null
           const next = chat.unreads.firstUnreadTopic((s, t) => !cur || s !== cur.streamId || t.toLowerCase() !== (cur.topic ?? '').toLowerCase(), chat.mute)
           if (next) go({ kind: 'stream', streamId: next.streamId, stream: chat.subs.get(next.streamId)?.name ?? '', topic: next.topic })
           break
         }
-        case 'ArrowDown': case 'j': if (ids.length) { e.preventDefault(); setSelected(ids[Math.min(at + 1, ids.length - 1)] ?? ids[0]) } break
-        case 'ArrowUp': case 'k': if (ids.length) { e.preventDefault(); setSelected(ids[at <= 0 ? 0 : at - 1] ?? ids[ids.length - 1]) } break
+        case 'p': {
+          handled()
+          const cur = narrow.kind === 'pm' ? narrow.emails.join(',') : ''
+          const next = [...chat.unreads.places.values()].find((pl) => pl.pm !== undefined && pl.pm !== cur)
+          if (next?.pm) go({ kind: 'pm', emails: next.pm.split(',') })
+          break
+        }
+        case 'ArrowDown': case 'j': if (ids.length) { handled(); setSelected(ids[Math.min(at + 1, ids.length - 1)] ?? ids[0]) } break
+        case 'ArrowUp': case 'k': if (ids.length) { handled(); setSelected(ids[at <= 0 ? 0 : at - 1] ?? ids[ids.length - 1]) } break
+        case 'Home': if (ids.length) { handled(); setSelected(ids[0]) } break
+        case 'End': case 'G': if (ids.length) { handled(); setSelected(ids[ids.length - 1]) } break
+        case 'PageDown': case 'PageUp': {
+          const scroller = document.querySelector('.message-scroller') as HTMLElement | null
+          if (!scroller) break
+          handled()
+          scroller.scrollBy({ top: (e.key === 'PageDown' ? 1 : -1) * scroller.clientHeight * 0.9 })
+          // Selection follows the page: the first message now in view.
+          const top = scroller.getBoundingClientRect().top
+          const first = [...scroller.querySelectorAll<HTMLElement>('[data-testid=message]')].find((r) => r.getBoundingClientRect().bottom > top + 8)
+          if (first) setSelected(Number(first.dataset.messageId))
+          break
+        }
       }
     }
     addEventListener('keydown', onKey)
@@ -142,24 +208,29 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   return (
     <div class="app">
       <header class="topbar">
-        <a class="brand" href="#all"><img src="/static/images/realm-icon.svg" alt="" />{chat.realmName}</a>
-        <form class="search" onSubmit={(e) => { e.preventDefault(); if (search.trim()) go({ kind: 'search', query: search.trim() }) }}>
-          <input data-testid="search-input" type="search" placeholder="Search messages" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
-        </form>
+        <a class="brand" href="#recent"><img src="/static/images/realm-icon.svg" alt="" />{chat.realmName}</a>
+        <SearchBox chat={chat} value={search} setValue={setSearch} onSearch={(query) => go({ kind: 'search', query })} />
         {!chat.connected && <span class="offline-note">Reconnecting…</span>}
         {desktop() && <button data-testid="host-button" onClick={() => setPanel('host')}>Host</button>}
-        <button data-testid="settings-button" onClick={() => setPanel('settings')} title="Settings">⚙</button>
+        <button data-testid="settings-button" onClick={() => setPanel('settings')} title="Settings" aria-label="Settings">⚙</button>
         <span class="me">{chat.me.full_name}</span>
         <button data-testid="logout" onClick={() => { chat.close(); p.onSignOut() }}>Sign out</button>
       </header>
-      <Sidebar chat={chat} narrow={narrow} drafts={drafts.list().length} onDrafts={() => setPanel('drafts')} />
+      <Sidebar chat={chat} narrow={narrow} home={home} drafts={drafts.list().length} onDrafts={() => setPanel('drafts')} />
       <main class="center">
+        {home ? <Recent chat={chat} /> : <>
         <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow)}</h2>
-        <MessageList chat={chat} selected={selected} onSelect={setSelected} />
+        <MessageList chat={chat} selected={selected} onSelect={setSelected} actions={{
+          reply,
+          quote: (id, text) => { reply(id); compose.update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + text })) },
+        }} />
+        </>}
         <Compose chat={chat} compose={compose} focus={focus} />
       </main>
       <BuddyList chat={chat} />
       {panel === 'settings' && <Settings chat={chat} theme={p.theme} setTheme={p.setTheme} onClose={() => setPanel(null)} />}
+      {panel === 'shortcuts' && <ShortcutsHelp onClose={() => setPanel(null)} />}
+      {lightbox && <Lightbox images={lightbox} onClose={() => setLightbox(null)} />}
       {panel === 'host' && <HostPanel onClose={() => setPanel(null)} />}
       {panel === 'drafts' && <Drafts chat={chat} store={drafts} onClose={() => setPanel(null)} onRestore={(saved) => {
         setPanel(null)
@@ -172,4 +243,16 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
       }} />}
     </div>
   )
+}
+
+// readPlace reads the URL's hash; a stream keeps the name it has here, since
+// links write spaces as dashes and may predate a rename.
+function readPlace(chat: Chat, hash: string): Place {
+  const place = hashToPlace(hash, (id) => chat.users.get(id)?.email)
+  const n = place.narrow
+  if (n.kind === 'stream') {
+    const name = chat.subs.get(n.streamId)?.name
+    if (name) return { ...place, narrow: { ...n, stream: name } }
+  }
+  return place
 }

@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, upload } from '../api/transport'
+import { api, ApiError, upload } from '../api/transport'
+import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { applyCompletion, complete, tokenBefore, type Completion, type Token } from '../state/autocomplete'
 import { conversationKey, emptyDraft, newDraftId, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
 import { emojiChoices, showEmojiChars } from '../state/emoji'
+import { personResolver } from '../state/search'
+import type { User } from '../state/types'
 
 export interface ComposeDraft {
   draft: Draft
@@ -52,9 +55,17 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
   const typing = useRef({ sentAt: 0, idle: 0 as any, target: '' })
 
   useEffect(() => { if (p.focus) area.current?.focus() }, [p.focus])
+  // An error belongs to the message it was about.
+  useEffect(() => setError(''), [conversationKey(draft)])
 
   const streamId = [...chat.subs.values()].find((s) => s.name.toLowerCase() === draft.stream.trim().toLowerCase())?.stream_id
-  const recipientIds = () => draft.to.split(',').map((e) => chat.byEmail.get(e.trim())?.user_id).filter((x): x is number => x !== undefined)
+  const people = [...chat.users.values()].filter((u) => u.is_active !== false)
+  // Recipients may be typed as names or emails; the server takes emails.
+  const recipients = () => {
+    const person = personResolver(chat.me.email, people)
+    return draft.to.split(',').map((e) => e.trim()).filter(Boolean).map((e) => person(e) ?? e)
+  }
+  const recipientIds = () => recipients().map((e) => chat.byEmail.get(e)?.user_id).filter((x): x is number => x !== undefined)
   const typingParams = () => draft.kind === 'stream'
     ? (streamId && draft.topic.trim() ? { type: 'stream', stream_id: streamId, topic: draft.topic.trim() } : null)
     : (recipientIds().length ? { type: 'direct', to: recipientIds() } : null)
@@ -103,17 +114,19 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
 
   const send = async () => {
     if (!draft.content.trim()) return
+    if (draft.kind === 'pm' && !recipients().length) return setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' })))
+    if (draft.kind === 'stream' && !draft.stream.trim()) return setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' })))
     const id = compose.id
     setBusy(true)
     setError('')
     try {
       if (draft.kind === 'stream') await api.post('/api/v1/messages', { type: 'stream', to: draft.stream.trim(), topic: draft.topic.trim(), content: draft.content })
-      else await api.post('/api/v1/messages', { type: 'private', to: draft.to.split(',').map((s) => s.trim()).filter(Boolean), content: draft.content })
+      else await api.post('/api/v1/messages', { type: 'private', to: recipients(), content: draft.content })
       stopTyping()
       compose.sent(id)
       setPreview(null)
     } catch (err) {
-      setError((err as Error).message)
+      setError(explain(err))
     } finally {
       setBusy(false)
     }
@@ -137,7 +150,7 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
         // Functional update: each upload adds to the text as it is by then.
         update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + link }))
       } catch (err) {
-        setError(`${f.name}: ${(err as Error).message}`)
+        setError(`${f.name}: ${explain(err)}`)
       }
     }
   }
@@ -148,19 +161,19 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
       const r = await api.post('/api/v1/messages/render', { content: draft.content })
       setPreview(r.rendered)
     } catch (err) {
-      setError((err as Error).message)
+      setError(explain(err))
     }
   }
 
   const field = (key: keyof Draft, testid: string, placeholder: string, list?: string) => (
-    <input data-testid={testid} placeholder={placeholder} value={draft[key]} list={list}
+    <input data-testid={testid} aria-label={placeholder} placeholder={placeholder} value={draft[key]} list={list}
       onInput={(e) => { const v = (e.target as HTMLInputElement).value; update((d) => ({ ...d, [key]: v })) }} />
   )
 
   return (
     <div class="compose" onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); if (e.dataTransfer?.files.length) attach(e.dataTransfer.files) }}>
       <div class="compose-head">
-        <select value={draft.kind} onChange={(e) => { const kind = (e.target as HTMLSelectElement).value as Draft['kind']; update((d) => ({ ...d, kind })) }}>
+        <select aria-label="Message kind" value={draft.kind} onChange={(e) => { const kind = (e.target as HTMLSelectElement).value as Draft['kind']; update((d) => ({ ...d, kind })) }}>
           <option value="stream">Stream</option>
           <option value="pm">Private</option>
         </select>
@@ -169,11 +182,11 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
           <datalist id="compose-streams">{[...chat.subs.values()].map((s) => <option value={s.name} />)}</datalist>
           <span class="sep">›</span>
           {field('topic', 'compose-topic', 'Topic')}
-        </> : field('to', 'compose-to', 'Emails, comma-separated')}
+        </> : <RecipientInput value={draft.to} people={people} onChange={(to) => update((d) => ({ ...d, to }))} />}
       </div>
       <div class="compose-body">
         {preview === null ? (
-          <textarea ref={area} data-testid="compose-content" placeholder="Message (Enter sends, Shift+Enter for a new line; paste or drop files)"
+          <textarea ref={area} data-testid="compose-content" aria-label="Message" placeholder="Message (Enter sends, Shift+Enter for a new line; paste or drop files)"
             value={draft.content} onInput={onInput} onKeyDown={onKeyDown} onBlur={() => setTimeout(() => setToken(null), 150)}
             onPaste={(e) => { const files = e.clipboardData?.files; if (files?.length) { e.preventDefault(); attach(files) } }} />
         ) : (
@@ -196,5 +209,40 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
         <button class="primary" data-testid="compose-send" disabled={busy} onClick={send}>Send</button>
       </div>
     </div>
+  )
+}
+
+// RecipientInput takes people by name or email, suggesting matches for the
+// name being typed after the last comma.
+function RecipientInput(p: { value: string; people: User[]; onChange: (to: string) => void }) {
+  const [open, setOpen] = useState(false)
+  const [choice, setChoice] = useState(0)
+  const done = p.value.slice(0, p.value.lastIndexOf(',') + 1)
+  const typed = p.value.slice(done.length).trim().toLowerCase()
+  const chosen = new Set(done.split(',').map((e) => e.trim().toLowerCase()))
+  const matches = open && typed ? p.people.filter((u) => !chosen.has(u.email.toLowerCase()) &&
+    (u.full_name.toLowerCase().includes(typed) || u.email.toLowerCase().startsWith(typed))).slice(0, 8) : []
+  const pick = (u: User) => { p.onChange(`${done}${done ? ' ' : ''}${u.email}, `); setChoice(0) }
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!matches.length) return
+    if (e.key === 'ArrowDown') { e.preventDefault(); setChoice((choice + 1) % matches.length) }
+    if (e.key === 'ArrowUp') { e.preventDefault(); setChoice((choice + matches.length - 1) % matches.length) }
+    if (e.key === 'Enter' || e.key === 'Tab') { e.preventDefault(); pick(matches[choice]) }
+    if (e.key === 'Escape') { e.stopPropagation(); setOpen(false) }
+  }
+  return (
+    <span class="recipient-input">
+      <input data-testid="compose-to" aria-label="Recipients" placeholder="Names or emails, comma-separated" value={p.value} autocomplete="off"
+        onInput={(e) => { p.onChange((e.target as HTMLInputElement).value); setOpen(true); setChoice(0) }} onKeyDown={onKeyDown}
+        onBlur={() => setTimeout(() => setOpen(false), 150)} />
+      {matches.length > 0 && (
+        <ul class="autocomplete recipient-suggestions" role="listbox" data-testid="recipient-suggestions">
+          {matches.map((u, i) => (
+            <li role="option" aria-selected={i === choice} class={i === choice ? 'chosen' : ''} data-testid="recipient-suggestion"
+              onMouseDown={(e) => { e.preventDefault(); pick(u) }}>{u.full_name} <span class="detail">{u.email}</span></li>
+          ))}
+        </ul>
+      )}
+    </span>
   )
 }

@@ -3,6 +3,7 @@ import { Chat } from '../state/chat'
 import { groupRows } from '../state/grouping'
 import { narrowToHash, pmEmails, type Narrow } from '../state/narrow'
 import type { Message } from '../state/types'
+import type { MessageActions } from './MessageMenu'
 import { MessageRow } from './MessageRow'
 
 function RecipientBar(p: { chat: Chat; m: Message }) {
@@ -34,7 +35,7 @@ export function typingKey(n: Narrow): string | null {
   return null
 }
 
-export function MessageList(p: { chat: Chat; selected: number; onSelect: (id: number) => void }) {
+export function MessageList(p: { chat: Chat; selected: number; actions: MessageActions; onSelect: (id: number) => void }) {
   const { chat } = p
   const v = chat.view
   const scroller = useRef<HTMLDivElement>(null)
@@ -56,15 +57,15 @@ export function MessageList(p: { chat: Chat; selected: number; onSelect: (id: nu
     return () => seen.disconnect()
   })
 
-  // A narrow opens at its first unread message, else at the bottom.
+  // A narrow opens at the linked message, else at its first unread one, else at the bottom.
   useLayoutEffect(() => {
     const el = scroller.current
     if (!el || v.loading) return
-    const unread = el.querySelector('.message.unread') as HTMLElement | null
-    if (unread) unread.scrollIntoView({ block: 'center' })
+    const target = (v.near !== undefined ? el.querySelector(`[data-message-id="${v.near}"]`) : null) ?? el.querySelector('.message.unread')
+    if (target) target.scrollIntoView({ block: 'center' })
     else el.scrollTop = el.scrollHeight
-    stick.current = !unread
-  }, [narrowToHash(v.narrow), v.loading && v.ids.length === 0])
+    stick.current = !target
+  }, [narrowToHash(v.narrow), v.near, v.loading && v.ids.length === 0])
 
   // Older history keeps the reader's place; new messages follow the bottom.
   useLayoutEffect(() => {
@@ -90,7 +91,7 @@ export function MessageList(p: { chat: Chat; selected: number; onSelect: (id: nu
 
   const key = typingKey(v.narrow)
   const typists = key ? chat.typists(key) : []
-  return (
+  return (<>
     <div class="message-scroller" ref={scroller} onScroll={onScroll}>
       <div class="message-list" data-testid="message-list">
         {v.foundOldest && messages.length > 0 && <div class="history-start">Start of conversation</div>}
@@ -99,9 +100,12 @@ export function MessageList(p: { chat: Chat; selected: number; onSelect: (id: nu
         {!v.loading && !messages.length && <div class="empty">{v.narrow.kind === 'search' ? 'No messages match your search.' : 'No messages here yet.'}</div>}
         {rows.map((r) => r.kind === 'day' ? <div class="date-divider" data-testid="date-divider" key={r.key}><span>{r.label}</span></div>
           : r.kind === 'recipient' ? <RecipientBar key={r.key} chat={chat} m={r.message} />
-            : <MessageRow key={r.key} chat={chat} m={r.message} continued={r.continued} selected={p.selected === r.message.id} onSelect={() => p.onSelect(r.message.id)} />)}
-        {typists.length > 0 && <div class="typing" data-testid="typing-indicator">{typists.map((u) => u.full_name).join(', ')} {typists.length > 1 ? 'are' : 'is'} typing…</div>}
+            : <MessageRow key={r.key} chat={chat} m={r.message} continued={r.continued} selected={p.selected === r.message.id} linked={v.near === r.message.id} actions={p.actions} onSelect={() => p.onSelect(r.message.id)} />)}
       </div>
     </div>
-  )
+    {/* Outside the scrolling list, so it shows wherever the reader is. */}
+    <div class="typing" data-testid={typists.length ? 'typing-indicator' : undefined} aria-live="polite">
+      {typists.length > 0 && `${typists.map((u) => u.full_name).join(', ')} ${typists.length > 1 ? 'are' : 'is'} typing…`}
+    </div>
+  </>)
 }

@@ -1,20 +1,11 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api/transport'
+import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
-import { emojiChoices, showEmojiChars } from '../state/emoji'
+import { showEmojiChars } from '../state/emoji'
 import type { Message } from '../state/types'
-
-export function EmojiPicker(p: { chat: Chat; onPick: (name: string) => void; onClose: () => void }) {
-  return (
-    <div class="emoji-picker" data-testid="emoji-picker" onMouseLeave={p.onClose}>
-      {emojiChoices(p.chat.realmEmoji).map((e) => (
-        <button class="emoji-option" data-testid="emoji-option" data-emoji-name={e.name} title={`:${e.name}:`} onClick={() => p.onPick(e.name)}>
-          {e.url ? <img src={e.url} alt={e.name} /> : e.char}
-        </button>
-      ))}
-    </div>
-  )
-}
+import { EmojiPicker } from './EmojiPicker'
+import { MessageMenu, rawContent, type MessageActions } from './MessageMenu'
 
 function Reactions(p: { chat: Chat; m: Message }) {
   const groups = new Map<string, { name: string; code: string; type: string; users: number[] }>()
@@ -42,24 +33,23 @@ function Reactions(p: { chat: Chat; m: Message }) {
   )
 }
 
-export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; selected: boolean; onSelect: () => void }) {
+export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; selected: boolean; linked: boolean; actions: MessageActions; onSelect: () => void }) {
   const { chat, m } = p
   const [picking, setPicking] = useState(false)
   const [editing, setEditing] = useState<string | null>(null)
   const [confirming, setConfirming] = useState(false)
+  const [menu, setMenu] = useState(false)
   const [error, setError] = useState('')
   const mine = m.sender_id === chat.me.user_id
+  const myReactions = new Set(m.reactions.filter((r) => r.user_id === chat.me.user_id).map((r) => r.emoji_name))
   const starred = m.flags.includes('starred')
   const sender = chat.users.get(m.sender_id)
   const time = new Date(m.timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
-  const act = (f: () => Promise<unknown>) => f().catch((e) => setError((e as Error).message))
-  const startEdit = async () => {
-    const raw = await api.get(`/api/v1/messages/${m.id}`, { apply_markdown: false })
-    setEditing(raw.raw_content ?? raw.message?.content ?? '')
-  }
+  const act = (f: () => Promise<unknown>) => f().catch((e) => setError(explain(e)))
+  const startEdit = async () => setEditing(await rawContent(m.id))
   const saveEdit = () => act(async () => { await api.patch(`/api/v1/messages/${m.id}`, { content: editing }); setEditing(null) })
   return (
-    <div class={`message ${p.continued ? 'continued' : ''} ${chat.unreads.has(m.id) ? 'unread' : ''}`} data-testid="message" data-message-id={m.id}
+    <div class={`message ${p.continued ? 'continued' : ''} ${chat.unreads.has(m.id) ? 'unread' : ''} ${p.linked ? 'linked' : ''}`} data-testid="message" data-message-id={m.id}
       data-sender-email={m.sender_email} data-selected={p.selected ? 'true' : 'false'} onClick={p.onSelect}>
       <div class="gutter">
         {!p.continued && <img class="avatar" src={sender?.avatar_url ?? m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" loading="lazy" />}
@@ -86,15 +76,24 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
         {error && <p class="form-error">{error}</p>}
       </div>
       <div class="actions" data-testid="message-actions">
-        <button class={`icon ${starred ? 'on' : ''}`} data-testid="star-button" title={starred ? 'Unstar' : 'Star'}
+        <button class={`icon ${starred ? 'on' : ''}`} data-testid="star-button" title={starred ? 'Unstar' : 'Star'} aria-label={starred ? 'Unstar' : 'Star'}
           onClick={(e) => { e.stopPropagation(); act(() => api.post('/api/v1/messages/flags', { messages: [m.id], op: starred ? 'remove' : 'add', flag: 'starred' })) }}>
           {starred ? '★' : '☆'}
         </button>
-        <button class="icon" data-testid="react-button" title="Add reaction" onClick={(e) => { e.stopPropagation(); setPicking(!picking) }}>☺</button>
-        {mine && <button class="icon" data-testid="edit-button" title="Edit" onClick={(e) => { e.stopPropagation(); act(startEdit) }}>✎</button>}
-        {mine && chat.isAdmin && <button class="icon" data-testid="delete-button" title="Delete" onClick={(e) => { e.stopPropagation(); setConfirming(true) }}>🗑</button>}
+        <button class="icon" data-testid="react-button" title="Add reaction" aria-label="Add reaction" onClick={(e) => { e.stopPropagation(); setPicking(!picking) }}>☺</button>
+        {mine && <button class="icon" data-testid="edit-button" title="Edit" aria-label="Edit" onClick={(e) => { e.stopPropagation(); act(startEdit) }}>✎</button>}
+        {chat.mayDelete(m) && <button class="icon" data-testid="delete-button" title="Delete" aria-label="Delete" onClick={(e) => { e.stopPropagation(); setConfirming(true) }}>🗑</button>}
+        <span class="menu-wrap">
+          <button class="icon" data-testid="message-menu-button" title="More actions" aria-label="More actions" aria-haspopup="menu" aria-expanded={menu}
+            onClick={(e) => { e.stopPropagation(); setMenu(!menu) }}>⋯</button>
+          {menu && <MessageMenu chat={chat} m={m} actions={p.actions} onEdit={() => act(startEdit)} onDelete={() => setConfirming(true)} onClose={() => setMenu(false)} setError={setError} />}
+        </span>
       </div>
-      {picking && <EmojiPicker chat={chat} onClose={() => setPicking(false)} onPick={(name) => { setPicking(false); act(() => api.post(`/api/v1/messages/${m.id}/reactions`, { emoji_name: name })) }} />}
+      {picking && <EmojiPicker chat={chat} mine={myReactions} onClose={() => setPicking(false)} onPick={(e) => {
+        setPicking(false)
+        // Picking an emoji one has already reacted with takes it back, as in Zulip.
+        act(() => (myReactions.has(e.name) ? api.del : api.post)(`/api/v1/messages/${m.id}/reactions`, { emoji_name: e.name }))
+      }} />}
       {confirming && (
         <div class="confirm">
           Delete this message?

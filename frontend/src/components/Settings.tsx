@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { upload } from '../api/transport'
 import type { Chat } from '../state/chat'
+import { ShortcutList } from './Shortcuts'
 
 export type Theme = 'light' | 'dark'
 
@@ -42,10 +43,7 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
         </section>
         <section>
           <h3>Keyboard shortcuts</h3>
-          <dl class="keys">
-            <dt>c</dt><dd>New stream message</dd><dt>x</dt><dd>New private message</dd><dt>r</dt><dd>Reply to the selected message</dd>
-            <dt>n</dt><dd>Next unread topic</dd><dt>d</dt><dd>Drafts</dd><dt>↑ ↓</dt><dd>Select messages</dd><dt>/</dt><dd>Search</dd><dt>Esc</dt><dd>Close or cancel</dd>
-          </dl>
+          <ShortcutList />
         </section>
       </div>
     </div>

@@ -4,6 +4,9 @@ import type { Chat } from '../state/chat'
 import { narrowToHash, type Narrow } from '../state/narrow'
 import { topicKey } from '../state/unread'
 
+const collapsedTopics = 8
+const collapsedDMs = 8
+
 function Count(p: { n: number }) {
   return p.n > 0 ? <span class="count" data-testid="unread-count">{p.n}</span> : null
 }
@@ -24,39 +27,55 @@ function RowMenu(p: { items: [string, string, () => void][] }) {
   )
 }
 
-export function Sidebar(p: { chat: Chat; narrow: Narrow; drafts: number; onDrafts: () => void }) {
+export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: number; onDrafts: () => void }) {
   const { chat, narrow } = p
   const mute = chat.mute
   const streams = [...chat.subs.values()].sort((a, b) => a.name.localeCompare(b.name))
   const current = narrow.kind === 'stream' ? narrow.streamId : -1
-  const conversations = new Map<string, number>()
-  for (const place of chat.unreads.places.values()) if (place.pm !== undefined) conversations.set(place.pm, (conversations.get(place.pm) ?? 0) + 1)
-  const active = (n: Narrow) => narrowToHash(n) === narrowToHash(narrow) ? 'active' : ''
+  const [streamFilter, setStreamFilter] = useState('')
+  const [topicFilter, setTopicFilter] = useState('')
+  const [expandedStream, setExpandedStream] = useState(-1)
+  const allTopics = expandedStream === current
+  const [allDMs, setAllDMs] = useState(false)
+  // Direct conversations: the recent ones and any with unread messages, newest first.
+  const dms = new Map(chat.recentDMs)
+  for (const [id, place] of chat.unreads.places) if (place.pm !== undefined) dms.set(place.pm, Math.max(id, dms.get(place.pm) ?? 0))
+  const conversations = [...dms].sort((a, b) => b[1] - a[1]).map(([emails]) => emails)
+  const shownDMs = allDMs ? conversations : conversations.filter((c, i) => i < collapsedDMs || chat.unreads.inConversation(c) > 0)
+  const active = (n: Narrow) => !p.home && narrowToHash(n) === narrowToHash(narrow) ? 'active' : ''
   const muteStream = (id: number, muted: boolean) =>
     api.post('/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: id, property: 'is_muted', value: muted }] })
   const muteTopic = (id: number, topic: string, muted: boolean) =>
     api.patch('/api/v1/users/me/subscriptions/muted_topics', { stream_id: id, topic, op: muted ? 'add' : 'remove' })
   return (
     <nav class="sidebar">
+      <a class={`nav ${p.home ? 'active' : ''}`} data-testid="nav-recent" href="#recent">Recent conversations</a>
       <a class={`nav ${active({ kind: 'all' })}`} data-testid="nav-all" href="#all">All messages <Count n={chat.unreads.total(mute)} /></a>
       <a class={`nav ${active({ kind: 'private' })}`} data-testid="nav-private" href="#narrow/is/private">Private messages <Count n={chat.unreads.private()} /></a>
       <a class={`nav ${active({ kind: 'mentions' })}`} data-testid="nav-mentions" href="#narrow/is/mentioned">Mentions <Count n={chat.unreads.mentions()} /></a>
       <a class={`nav ${active({ kind: 'starred' })}`} data-testid="nav-starred" href="#narrow/is/starred">Starred</a>
       <button class="nav" data-testid="nav-drafts" onClick={p.onDrafts}>Drafts {p.drafts > 0 && <span class="count draft-count">{p.drafts}</span>}</button>
-      {conversations.size > 0 && <h3>Conversations</h3>}
-      {[...conversations].map(([emails, n]) => (
+      {conversations.length > 0 && <h3>Direct messages</h3>}
+      {shownDMs.map((emails) => (
         <a key={emails} class={`pm ${active({ kind: 'pm', emails: emails.split(',') })}`} data-testid="pm-row" data-emails={emails}
           href={narrowToHash({ kind: 'pm', emails: emails.split(',') })}>
-          {emails.split(',').map((e) => chat.byEmail.get(e)?.full_name ?? e).join(', ')} <Count n={n} />
+          <span class="name">{emails.split(',').map((e) => chat.byEmail.get(e)?.full_name ?? e).join(', ')}</span> <Count n={chat.unreads.inConversation(emails)} />
         </a>
       ))}
+      {conversations.length > shownDMs.length && <button class="more" data-testid="more-dms" onClick={() => setAllDMs(true)}>more conversations</button>}
       <h3>Streams</h3>
+      <input class="sidebar-filter" type="search" data-testid="stream-filter" aria-label="Filter streams" placeholder="Filter streams"
+        value={streamFilter} onInput={(e) => setStreamFilter((e.target as HTMLInputElement).value)} />
       <div data-testid="stream-list">
-        {streams.map((s) => {
+        {streams.filter((s) => s.name.toLowerCase().includes(streamFilter.trim().toLowerCase())).map((s) => {
           const open = s.stream_id === current
           const unreadTopics = chat.unreads.topicsOf(s.stream_id)
           const known = chat.topics.get(s.stream_id) ?? []
-          const topics = [...new Set([...known.map((t) => t.name), ...unreadTopics.keys()])].slice(0, open ? 12 : 0)
+          const every = [...new Set([...known.map((t) => t.name), ...unreadTopics.keys()])]
+          const wanted = topicFilter.trim().toLowerCase()
+          // Collapsed, a stream shows its newest topics and every unread one; "more topics" shows them all, searchable.
+          const topics = !open ? [] : allTopics ? every.filter((t) => t.toLowerCase().includes(wanted))
+            : every.filter((t, i) => i < collapsedTopics || unreadTopics.has(t) || (narrow.kind === 'stream' && narrow.topic === t))
           return (
             <div class={`stream ${s.is_muted ? 'muted' : ''}`} key={s.stream_id}>
               <a class={`stream-row ${active({ kind: 'stream', streamId: s.stream_id, stream: s.name })}`} data-testid="stream-row" data-stream={s.name}
@@ -66,6 +85,10 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; drafts: number; onDraft
                 <Count n={s.is_muted ? 0 : chat.unreads.inStream(s.stream_id, mute)} />
                 <RowMenu items={[[s.is_muted ? 'Unmute stream' : 'Mute stream', 'mute-stream', () => muteStream(s.stream_id, !s.is_muted)]]} />
               </a>
+              {open && allTopics && (
+                <input class="sidebar-filter topic-filter" type="search" data-testid="topic-filter" aria-label="Filter topics" placeholder="Filter topics"
+                  value={topicFilter} onInput={(e) => setTopicFilter((e.target as HTMLInputElement).value)} />
+              )}
               {topics.map((t) => {
                 const mutedTopic = mute.mutedTopics.has(topicKey(s.stream_id, t))
                 const n: Narrow = { kind: 'stream', streamId: s.stream_id, stream: s.name, topic: t }
@@ -77,6 +100,9 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; drafts: number; onDraft
                   </a>
                 )
               })}
+              {open && !allTopics && every.length > topics.length && (
+                <button class="more topic-more" data-testid="more-topics" onClick={() => { setExpandedStream(current); setTopicFilter('') }}>more topics ({every.length - topics.length})</button>
+              )}
             </div>
           )
         })}

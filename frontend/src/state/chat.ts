@@ -3,19 +3,24 @@
 // read it directly and re-render on change().
 import { api, Json } from '../api/transport'
 import { EventStream } from '../api/events'
+import { explain } from './errors'
 import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
+import { personResolver } from './search'
 import { topicKey, Unreads, type MuteState } from './unread'
 import type { Message, Presence, Subscription, User } from './types'
 
 const pageSize = 50
+const recentPageSize = 400
 const offlineAfterSeconds = 140
 const typingExpiryMs = 15000
 
-export interface View { narrow: Narrow; ids: number[]; foundOldest: boolean; foundNewest: boolean; loading: boolean; error: string }
+export interface View { narrow: Narrow; ids: number[]; foundOldest: boolean; foundNewest: boolean; loading: boolean; error: string; near?: number }
 
 export class Chat {
   me!: User
   isAdmin = false
+  // Zulip's policy codes: 1 members, 2 administrators, 3 full members, 4 moderators, 5 everyone.
+  deleteOwnMessagePolicy = 2
   realmName = 'Lanchat'
   users = new Map<number, User>()
   byEmail = new Map<string, User>()
@@ -27,11 +32,17 @@ export class Chat {
   realmEmoji: Record<string, { name: string; source_url: string; deactivated: boolean }> = {}
   messages = new Map<number, Message>()
   topics = new Map<number, { name: string; max_id: number }[]>()
+  // recentDMs: direct conversations (their other participants' emails, sorted
+  // and joined) → their newest message ID, from register and live messages.
+  recentDMs = new Map<string, number>()
   view: View = { narrow: { kind: 'all' }, ids: [], foundOldest: false, foundNewest: false, loading: false, error: '' }
   connected = true
   private stream: EventStream | null = null
   private listeners = new Set<() => void>()
   private pendingRead = new Set<number>()
+  // Live messages for the view that arrive while a page of it is loading:
+  // the page was asked for before they existed.
+  private arrivedWhileLoading: number[] = []
   private readTimer: ReturnType<typeof setTimeout> | null = null
 
   onChange(f: () => void) { this.listeners.add(f); return () => this.listeners.delete(f) }
@@ -53,10 +64,12 @@ export class Chat {
     for (const u of [...s.realm_users, ...(s.realm_non_active_users ?? [])]) this.putUser(u)
     this.me = this.users.get(s.user_id) ?? { user_id: s.user_id, email: s.email, full_name: s.full_name, is_bot: false }
     this.isAdmin = !!s.is_admin
+    this.deleteOwnMessagePolicy = s.realm_delete_own_message_policy ?? 2
     this.realmName = s.realm_name ?? 'Lanchat'
     this.subs = new Map(s.subscriptions.map((x: Subscription) => [x.stream_id, x]))
     this.mutedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === 1).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
+    this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
     this.presence.clear()
     for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p as Json)
@@ -96,18 +109,27 @@ export class Chat {
 
   // ---- the message list ----
 
-  async load(narrow: Narrow) {
-    const anchor = narrow.kind === 'search' || narrow.kind === 'starred' ? 'newest' : 'first_unread'
-    this.view = { narrow, ids: [], foundOldest: false, foundNewest: false, loading: true, error: '' }
+  // loadRecent fetches the newest messages everywhere, for Recent conversations.
+  async loadRecent() {
+    const r = await api.get('/api/v1/messages', { anchor: 'newest', num_before: recentPageSize, num_after: 0, narrow: [], apply_markdown: true })
+    this.remember(r.messages)
     this.changed()
-    try {
-      const r = await api.get('/api/v1/messages', { anchor, num_before: pageSize, num_after: pageSize, narrow: narrowToApi(narrow), apply_markdown: true })
-      if (!sameNarrow(this.view.narrow, narrow)) return
-      this.view = { narrow, ids: this.remember(r.messages), foundOldest: r.found_oldest, foundNewest: r.found_newest, loading: false, error: '' }
-    } catch (e) {
-      this.view = { ...this.view, loading: false, error: (e as Error).message }
-    }
+  }
+
+  // apiNarrow is the narrow as the API takes it; a search's typed names become emails.
+  apiNarrow(narrow: Narrow) {
+    return narrowToApi(narrow, personResolver(this.me.email, [...this.users.values()].filter((u) => u.is_active !== false)))
+  }
+
+  // load opens a narrow at a message (a link's `near`), else at the first
+  // unread message, else at the newest.
+  async load(narrow: Narrow, near?: number) {
+    const anchor = near ?? (narrow.kind === 'search' || narrow.kind === 'starred' ? 'newest' : 'first_unread')
+    this.view = { narrow, ids: [], foundOldest: false, foundNewest: false, loading: true, error: '', near }
+    this.arrivedWhileLoading = []
     this.changed()
+    await this.page(narrow, { anchor, num_before: pageSize, num_after: pageSize },
+      (ids, r) => ({ ids, foundOldest: r.found_oldest, foundNewest: r.found_newest }))
   }
 
   async loadOlder() {
@@ -115,29 +137,31 @@ export class Chat {
     if (v.loading || v.foundOldest || !v.ids.length) return
     this.view = { ...v, loading: true }
     this.changed()
-    try {
-      const r = await api.get('/api/v1/messages', { anchor: v.ids[0], num_before: pageSize, num_after: 0, include_anchor: false,
-        narrow: narrowToApi(v.narrow), apply_markdown: true })
-      if (!sameNarrow(this.view.narrow, v.narrow)) return
-      this.view = { ...this.view, ids: [...this.remember(r.messages), ...this.view.ids], foundOldest: r.found_oldest, loading: false }
-    } catch (e) {
-      this.view = { ...this.view, loading: false, error: (e as Error).message }
-    }
-    this.changed()
+    await this.page(v.narrow, { anchor: v.ids[0], num_before: pageSize, num_after: 0, include_anchor: false },
+      (ids, r) => ({ ids: [...ids, ...this.view.ids], foundOldest: r.found_oldest }))
   }
 
   async loadNewer() {
     const v = this.view
     if (v.loading || v.foundNewest || !v.ids.length) return
     this.view = { ...v, loading: true }
+    await this.page(v.narrow, { anchor: v.ids[v.ids.length - 1], num_before: 0, num_after: pageSize, include_anchor: false },
+      (ids, r) => ({ ids: [...this.view.ids, ...ids.filter((id) => !this.view.ids.includes(id))], foundNewest: r.found_newest }))
+  }
+
+  // page fetches one page of the narrow and merges it into the view, unless
+  // the reader has moved to another narrow meanwhile.
+  private async page(narrow: Narrow, params: Json, merge: (ids: number[], r: Json) => Partial<View>) {
     try {
-      const r = await api.get('/api/v1/messages', { anchor: v.ids[v.ids.length - 1], num_before: 0, num_after: pageSize, include_anchor: false,
-        narrow: narrowToApi(v.narrow), apply_markdown: true })
-      if (!sameNarrow(this.view.narrow, v.narrow)) return
-      const ids = this.remember(r.messages).filter((id) => !this.view.ids.includes(id))
-      this.view = { ...this.view, ids: [...this.view.ids, ...ids], foundNewest: r.found_newest, loading: false }
+      const r = await api.get('/api/v1/messages', { ...params, narrow: this.apiNarrow(narrow), apply_markdown: true })
+      if (!sameNarrow(this.view.narrow, narrow)) return
+      this.view = { ...this.view, ...merge(this.remember(r.messages), r), loading: false }
+      const late = this.arrivedWhileLoading.filter((id) => !this.view.ids.includes(id))
+      this.arrivedWhileLoading = []
+      if (this.view.foundNewest && late.length) this.view = { ...this.view, ids: [...this.view.ids, ...late].sort((a, b) => a - b) }
     } catch (e) {
-      this.view = { ...this.view, loading: false, error: (e as Error).message }
+      if (!sameNarrow(this.view.narrow, narrow)) return
+      this.view = { ...this.view, loading: false, error: explain(e) }
     }
     this.changed()
   }
@@ -145,6 +169,22 @@ export class Chat {
   private remember(list: Message[]): number[] {
     for (const m of list) this.messages.set(m.id, m)
     return list.map((m) => m.id)
+  }
+
+  // mayDelete says whether the organization's policy lets me delete m.
+  mayDelete(m: Message): boolean {
+    if (this.isAdmin) return true
+    const policy = this.deleteOwnMessagePolicy
+    return m.sender_id === this.me.user_id && (policy === 5 || ((policy === 1 || policy === 3) && this.me.role !== 600))
+  }
+
+  // narrowOf is the conversation a message belongs to.
+  narrowOf(m: Message): Narrow {
+    if (m.type === 'stream') {
+      const name = this.subs.get(m.stream_id!)?.name ?? String(m.display_recipient)
+      return { kind: 'stream', streamId: m.stream_id!, stream: name, topic: m.subject }
+    }
+    return { kind: 'pm', emails: pmEmails(m, this.me.email) }
   }
 
   visibleMessages(): Message[] {
@@ -235,8 +275,15 @@ export class Chat {
         : { pm: pmEmails(m, this.me.email).join(','), mentioned: m.flags.includes('mentioned') })
     }
     this.stopTyping(m.sender_id)
+    if (m.type === 'private') {
+      const key = pmEmails(m, this.me.email).join(',')
+      this.recentDMs.set(key, Math.max(m.id, this.recentDMs.get(key) ?? 0))
+    }
     const v = this.view
-    if (v.foundNewest && !v.ids.includes(m.id) && matchesLocally(v.narrow, m, this.me.email)) this.view = { ...v, ids: [...v.ids, m.id] }
+    if (matchesLocally(v.narrow, m, this.me.email, this.mute)) {
+      if (v.loading) this.arrivedWhileLoading.push(m.id)
+      else if (v.foundNewest && !v.ids.includes(m.id)) this.view = { ...v, ids: [...v.ids, m.id] }
+    }
     if (m.type === 'stream' && m.stream_id !== undefined) {
       const list = (this.topics.get(m.stream_id) ?? []).filter((t) => t.name.toLowerCase() !== m.subject.toLowerCase())
       this.topics.set(m.stream_id, [{ name: m.subject, max_id: m.id }, ...list])
@@ -258,6 +305,11 @@ export class Chat {
         if (topic !== undefined) place.topic = topic
         if (e.new_stream_id !== undefined) place.streamId = e.new_stream_id
       }
+    }
+    // Messages moved out of the topic or stream on screen leave it.
+    const v = this.view
+    if (v.narrow.kind === 'stream') {
+      this.view = { ...v, ids: v.ids.filter((id) => { const m = this.messages.get(id); return !m || matchesLocally(v.narrow, m, this.me.email, this.mute) }) }
     }
   }
 

@@ -11,7 +11,7 @@ const common: [string, string][] = [
   ['pizza', '1f355'], ['memo', '1f4dd'], ['warning', '26a0'],
 ]
 
-export interface EmojiChoice { name: string; code: string; char?: string; url?: string }
+export interface EmojiChoice { name: string; code: string; char?: string; url?: string; aliases?: string[] }
 
 export function codeToChar(code: string): string {
   return String.fromCodePoint(...code.split('-').map((h) => parseInt(h, 16)))

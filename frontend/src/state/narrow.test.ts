@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hashToNarrow, matchesLocally, narrowToApi, narrowToHash, type Narrow } from './narrow'
+import { decodeHashPart, encodeHashPart, hashToNarrow, hashToPlace, matchesLocally, narrowToApi, narrowToHash, type Narrow } from './narrow'
 import type { Message } from './types'
 
 const narrows: Narrow[] = [
@@ -21,11 +21,36 @@ describe('narrow hashes', () => {
     expect(hashToNarrow('#narrow/stream/abc')).toEqual({ kind: 'all' })
     expect(hashToNarrow('#settings')).toEqual({ kind: 'all' })
   })
+  it('opens Zulip links and our older hashes', () => {
+    const emailOf = (id: number) => ({ 12: 'b@x', 13: 'c@x' } as Record<number, string>)[id]
+    expect(hashToPlace('#narrow/channel/3-dev-ops/topic/deploy.20notes.2E1/near/42')).toEqual(
+      { narrow: { kind: 'stream', streamId: 3, stream: 'dev-ops', topic: 'deploy notes.1' }, near: 42 })
+    expect(hashToPlace('#narrow/stream/3-general/topic/lunch')).toEqual({ narrow: { kind: 'stream', streamId: 3, stream: 'general', topic: 'lunch' } })
+    expect(hashToPlace('#narrow/near/42')).toEqual({ narrow: { kind: 'all' }, near: 42 })
+    expect(hashToPlace('#narrow/dm/13,12-group/near/7', emailOf)).toEqual({ narrow: { kind: 'pm', emails: ['b@x', 'c@x'] }, near: 7 })
+    expect(hashToPlace('#narrow/pm-with/a%40x')).toEqual({ narrow: { kind: 'pm', emails: ['a@x'] } })
+    expect(hashToPlace('#narrow/search/lunch%20plans')).toEqual({ narrow: { kind: 'search', query: 'lunch plans' } })
+    expect(hashToPlace('#narrow/sender/12-bob/search/lunch', emailOf)).toEqual({ narrow: { kind: 'search', query: 'sender:b@x lunch' } })
+    expect(hashToPlace('#narrow/is/private')).toEqual({ narrow: { kind: 'private' } })
+  })
+  it('encodes hash parts as Zulip does', () => {
+    expect(encodeHashPart('deploy notes.1/x')).toBe('deploy.20notes.2E1.2Fx')
+    expect(decodeHashPart('deploy.20notes.2E1.2Fx')).toBe('deploy notes.1/x')
+  })
+  it('leaves muted streams and topics out of all messages', () => {
+    expect(narrowToApi({ kind: 'all' })).toEqual([{ operator: 'in', operand: 'home' }])
+    const m = { id: 1, sender_id: 1, sender_email: 'a@x', sender_full_name: 'A', content: '', subject: 'Lunch', type: 'stream', stream_id: 3,
+      display_recipient: 'x', timestamp: 0, reactions: [], flags: [] } as Message
+    expect(matchesLocally({ kind: 'all' }, m, 'me@x', { mutedStreams: new Set(), mutedTopics: new Set(['3:lunch']) })).toBe(false)
+    expect(matchesLocally({ kind: 'all' }, m, 'me@x', { mutedStreams: new Set([3]), mutedTopics: new Set() })).toBe(false)
+  })
   it('speaks the API', () => {
     expect(narrowToApi(narrows[2])).toEqual([{ operator: 'stream', operand: 3 }, { operator: 'topic', operand: 'deploy/ci #2' }])
     expect(narrowToApi({ kind: 'search', query: 'x' })).toEqual([{ operator: 'search', operand: 'x' }])
   })
 })
+
+const noMute = { mutedStreams: new Set<number>(), mutedTopics: new Set<string>() }
 
 describe('matchesLocally', () => {
   const stream: Message = { id: 1, sender_id: 1, sender_email: 'a@x', sender_full_name: 'A', content: '', subject: 'Lunch',
@@ -41,7 +66,8 @@ describe('matchesLocally', () => {
     [{ kind: 'private' }, stream, false],
     [{ kind: 'mentions' }, stream, true],
     [{ kind: 'search', query: 'lunch' }, stream, false],
+    [{ kind: 'all' }, stream, true],
   ] as [Narrow, Message, boolean][])('%j', (n, m, want) => {
-    expect(matchesLocally(n, m, 'me@x')).toBe(want)
+    expect(matchesLocally(n, m, 'me@x', noMute)).toBe(want)
   })
 })

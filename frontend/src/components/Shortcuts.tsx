@@ -1,0 +1,35 @@
+// Zulip's keyboard shortcuts that Lanchat knows, listed once for the help
+// overlay (?) and the settings page.
+const shortcuts: [string, string][] = [
+  ['Enter or r', 'Reply to the selected message'], ['R', 'Reply privately to its sender'], ['@', 'Reply, mentioning its sender'],
+  ['c', 'New stream message'], ['x', 'New direct message'], ['d', 'Drafts'],
+  ['↑ ↓ or k j', 'Select the previous or next message'], ['PgUp PgDn', 'Scroll a page'], ['Home End', 'First or last message'],
+  ['n', 'Next unread topic'], ['p', 'Next unread direct message'], ['s', 'Go to the selected message’s stream, then its topic'],
+  ['S', 'Go to the selected message’s topic'], ['t', 'Recent conversations'], ['*', 'Star or unstar the selected message'],
+  ['v', 'Show the selected message’s images'], ['/ or Ctrl+k', 'Search'], ['q', 'Filter streams'], ['w', 'Search people'],
+  ['?', 'This list'], ['Esc', 'Close or cancel'],
+]
+
+export function ShortcutList() {
+  return <dl class="keys">{shortcuts.map(([k, what]) => <><dt>{k}</dt><dd>{what}</dd></>)}</dl>
+}
+
+export function ShortcutsHelp(p: { onClose: () => void }) {
+  return (
+    <div class="overlay" onClick={p.onClose}>
+      <div class="panel" role="dialog" aria-label="Keyboard shortcuts" data-testid="shortcuts" onClick={(e) => e.stopPropagation()}>
+        <header><h2>Keyboard shortcuts</h2><button class="icon" title="Close" aria-label="Close" onClick={p.onClose}>✕</button></header>
+        <ShortcutList />
+      </div>
+    </div>
+  )
+}
+
+// Lightbox shows a message's images, one at a time.
+export function Lightbox(p: { images: string[]; onClose: () => void }) {
+  return (
+    <div class="overlay lightbox" data-testid="lightbox" role="dialog" aria-label="Images" onClick={p.onClose}>
+      {p.images.map((src) => <img src={src} alt="" />)}
+    </div>
+  )
+}
