@@ -10,7 +10,7 @@ export class ApiError extends Error {
   }
 }
 
-export const inWindow = !/^https?:$/.test(location.protocol)
+export const inWindow = typeof location !== 'undefined' && !/^https?:$/.test(location.protocol)
 
 const windowCredentialsKey = 'lanchat.window.credentials'
 

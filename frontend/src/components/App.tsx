@@ -84,7 +84,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   useEffect(() => {
     if (!ready) return
     const report = () => api.post('/api/v1/users/me/presence', { status: document.visibilityState === 'visible' ? 'active' : 'idle', new_user_input: true })
-      .then((r) => { for (const [email, pr] of Object.entries(r.presences ?? {})) chat.apply({ type: 'presence', email, presence: pr }); chat.changed() }).catch(() => {})
+      .then((r) => { for (const [email, pr] of Object.entries(r.presences ?? {})) chat.apply({ type: 'presence', email, presence: pr as Record<string, unknown> }); chat.changed() }).catch(() => {})
     report()
     const timer = setInterval(report, 60000)
     document.addEventListener('visibilitychange', report)

@@ -6,7 +6,8 @@ import { EventStream } from '../api/events'
 import { explain } from './errors'
 import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
-import { topicKey, Unreads, type MuteState } from './unread'
+import type { ServerEvent } from './events'
+import { placeOf, topicKey, Unreads, type MuteState } from './unread'
 import type { Message, Presence, Subscription, User } from './types'
 
 const pageSize = 50
@@ -75,7 +76,7 @@ export class Chat {
     for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p as Json)
     this.stream?.stop()
     this.stream = new EventStream(s.queue_id, s.last_event_id, {
-      onEvents: (evs) => { for (const e of evs) this.apply(e); this.changed() },
+      onEvents: (evs) => { for (const e of evs) this.apply(e as ServerEvent); this.changed() },
       onQueueLost: () => this.register().then(() => this.load(this.view.narrow)),
       onConnection: (up) => { if (up !== this.connected) { this.connected = up; this.changed() } },
     })
@@ -220,12 +221,13 @@ export class Chat {
 
   // ---- events ----
 
-  apply(e: Json) {
+  // apply is the one reducer of server events into this state.
+  apply(e: ServerEvent) {
     switch (e.type) {
       case 'message': return this.onMessage({ ...e.message, flags: e.flags ?? [] })
       case 'update_message': return this.onUpdate(e)
       case 'delete_message': {
-        const ids: number[] = e.message_ids ?? [e.message_id]
+        const ids = e.message_ids ?? (e.message_id !== undefined ? [e.message_id] : [])
         for (const id of ids) { this.messages.delete(id); this.unreads.remove(id) }
         this.view = { ...this.view, ids: this.view.ids.filter((id) => !ids.includes(id)) }
         return
@@ -233,47 +235,54 @@ export class Chat {
       case 'reaction': {
         const m = this.messages.get(e.message_id)
         if (!m) return
-        if (e.op === 'add') m.reactions = [...m.reactions, { emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type, user_id: e.user_id ?? e.user?.user_id }]
-        else m.reactions = m.reactions.filter((r) => !(r.emoji_code === e.emoji_code && r.user_id === (e.user_id ?? e.user?.user_id)))
+        const userId = e.user_id ?? e.user?.user_id ?? 0
+        if (e.op === 'add') m.reactions = [...m.reactions, { emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type, user_id: userId }]
+        else m.reactions = m.reactions.filter((r) => !(r.emoji_code === e.emoji_code && r.user_id === userId))
         return
       }
       case 'update_message_flags': return this.onFlags(e)
       case 'typing': return this.onTyping(e)
       case 'presence': return this.setPresence(e.email, e.presence)
-      case 'subscription': return this.onSubscription(e)
+      case 'subscription':
+        if (e.op === 'add') for (const s of e.subscriptions) this.subs.set(s.stream_id, s)
+        if (e.op === 'remove') for (const s of e.subscriptions) this.subs.delete(s.stream_id)
+        if (e.op === 'update') {
+          const sub = this.subs.get(e.stream_id)
+          if (sub) (sub as unknown as Record<string, unknown>)[e.property] = e.value
+        }
+        return
       case 'stream':
         if (e.op === 'delete') for (const s of e.streams) this.subs.delete(s.stream_id)
         if (e.op === 'update') {
           const sub = this.subs.get(e.stream_id)
-          if (sub && (e.property === 'name' || e.property === 'description')) (sub as any)[e.property] = e.value
+          if (sub && (e.property === 'name' || e.property === 'description')) sub[e.property] = String(e.value)
         }
         return
-      case 'realm_user':
-        if (e.op === 'add') this.putUser(e.person)
-        if (e.op === 'update') {
-          const u = this.users.get(e.person.user_id)
-          if (u) this.putUser({ ...u, ...e.person })
-        }
-        if (e.op === 'remove') { const u = this.users.get(e.person.user_id); if (u) u.is_active = false }
+      case 'realm_user': {
+        const known = this.users.get(e.person.user_id)
+        if (e.op === 'add') this.putUser(e.person as User)
+        if (e.op === 'update' && known) this.putUser({ ...known, ...e.person })
+        if (e.op === 'remove' && known) known.is_active = false
         return
+      }
       case 'realm_emoji': this.realmEmoji = e.realm_emoji; return
-      case 'realm': if (e.op === 'update' && e.property === 'name') this.realmName = e.value; if (e.op === 'update_dict' && e.data?.name) this.realmName = e.data.name; return
+      case 'realm':
+        if (e.op === 'update' && e.property === 'name') this.realmName = String(e.value)
+        if (e.op === 'update_dict' && e.data.name) this.realmName = e.data.name
+        return
       case 'user_topic': {
         const key = topicKey(e.stream_id, e.topic_name)
         if (e.visibility_policy === 1) this.mutedTopics.add(key)
         else this.mutedTopics.delete(key)
         return
       }
+      case 'heartbeat': return
     }
   }
 
   private onMessage(m: Message) {
     this.messages.set(m.id, m)
-    if (!m.flags.includes('read')) {
-      this.unreads.add(m.id, m.type === 'stream'
-        ? { streamId: m.stream_id, topic: m.subject, mentioned: m.flags.includes('mentioned') }
-        : { pm: pmEmails(m, this.me.email).join(','), mentioned: m.flags.includes('mentioned') })
-    }
+    if (!m.flags.includes('read')) this.unreads.add(m.id, placeOf(m, this.me.email))
     this.stopTyping(m.sender_id)
     if (m.type === 'private') {
       const key = pmEmails(m, this.me.email).join(',')
@@ -290,8 +299,8 @@ export class Chat {
     }
   }
 
-  private onUpdate(e: Json) {
-    const ids: number[] = e.message_ids ?? [e.message_id]
+  private onUpdate(e: Extract<ServerEvent, { type: 'update_message' }>) {
+    const ids = e.message_ids ?? [e.message_id]
     const topic = e.subject ?? e.topic
     for (const id of ids) {
       const m = this.messages.get(id)
@@ -313,27 +322,17 @@ export class Chat {
     }
   }
 
-  private onFlags(e: Json) {
-    const ids: number[] = e.messages ?? []
-    for (const id of ids) {
+  private onFlags(e: Extract<ServerEvent, { type: 'update_message_flags' }>) {
+    for (const id of e.messages) {
       const m = this.messages.get(id)
       if (m) m.flags = e.op === 'add' ? [...new Set([...m.flags, e.flag])] : m.flags.filter((f) => f !== e.flag)
       if (e.flag === 'read') {
         if (e.op === 'add') this.unreads.remove(id)
-        else if (m) this.unreads.add(id, m.type === 'stream' ? { streamId: m.stream_id, topic: m.subject, mentioned: m.flags.includes('mentioned') } : { pm: pmEmails(m, this.me.email).join(','), mentioned: false })
+        else if (m) this.unreads.add(id, placeOf(m, this.me.email))
       }
     }
     if (e.flag === 'read' && e.op === 'add' && e.all) this.unreads = new Unreads()
-    if (e.flag === 'starred' && this.view.narrow.kind === 'starred' && e.op === 'remove') this.view = { ...this.view, ids: this.view.ids.filter((id) => !ids.includes(id)) }
-  }
-
-  private onSubscription(e: Json) {
-    if (e.op === 'add') for (const s of e.subscriptions) this.subs.set(s.stream_id, s)
-    if (e.op === 'remove') for (const s of e.subscriptions) this.subs.delete(s.stream_id)
-    if (e.op === 'update') {
-      const sub = this.subs.get(e.stream_id)
-      if (sub) (sub as any)[e.property] = e.value
-    }
+    if (e.flag === 'starred' && this.view.narrow.kind === 'starred' && e.op === 'remove') this.view = { ...this.view, ids: this.view.ids.filter((id) => !e.messages.includes(id)) }
   }
 
   // ---- typing ----
@@ -341,10 +340,10 @@ export class Chat {
   static streamConversation = (streamId: number, topic: string) => `s:${topicKey(streamId, topic)}`
   static pmConversation = (emails: string[]) => `p:${[...emails].sort().join(',')}`
 
-  private onTyping(e: Json) {
+  private onTyping(e: Extract<ServerEvent, { type: 'typing' }>) {
     const key = e.message_type === 'stream'
-      ? Chat.streamConversation(e.stream_id, e.topic)
-      : Chat.pmConversation((e.recipients as Json[]).map((r) => r.email).filter((x) => x !== this.me.email))
+      ? Chat.streamConversation(e.stream_id ?? 0, e.topic ?? '')
+      : Chat.pmConversation((e.recipients ?? []).map((r) => r.email).filter((x) => x !== this.me.email))
     const who = this.typing.get(key) ?? new Map<number, number>()
     if (e.op === 'start') who.set(e.sender.user_id, Date.now() + typingExpiryMs)
     else who.delete(e.sender.user_id)

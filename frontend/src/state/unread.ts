@@ -1,12 +1,22 @@
 // Unread accounting: which messages are unread and where they live, so the
 // sidebar and the title can count them. Muted streams and topics count in
 // their own rows but not in the total, as in Zulip.
+import { pmEmails } from './narrow'
+import type { Message } from './types'
 
 export interface UnreadPlace { streamId?: number; topic?: string; pm?: string; mentioned: boolean }
 
 export interface MuteState { mutedStreams: Set<number>; mutedTopics: Set<string> }
 
 export const topicKey = (streamId: number, topic: string) => `${streamId}:${topic.toLowerCase()}`
+
+// placeOf is where an unread message counts, the one rule for live messages
+// and for messages marked unread again: its stream and topic, or its direct
+// conversation; and whether it mentions me (wildcards too, as register counts).
+export function placeOf(m: Message, myEmail: string): UnreadPlace {
+  const mentioned = m.flags.some((f) => f === 'mentioned' || f === 'wildcard_mentioned')
+  return m.type === 'stream' ? { streamId: m.stream_id, topic: m.subject, mentioned } : { pm: pmEmails(m, myEmail).join(','), mentioned }
+}
 
 export class Unreads {
   readonly places = new Map<number, UnreadPlace>()

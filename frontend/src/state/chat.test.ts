@@ -1,0 +1,94 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { Chat } from './chat'
+import type { ServerEvent } from './events'
+import type { Message } from './types'
+
+const me = { user_id: 1, email: 'me@x', full_name: 'Me', is_bot: false }
+const bob = { user_id: 2, email: 'bob@x', full_name: 'Bob', is_bot: false }
+const sub = { stream_id: 10, name: 'general', color: '#fff', is_muted: false, description: '', invite_only: false }
+
+function streamMessage(id: number, over: Partial<Message> = {}): Message {
+  return { id, sender_id: 2, sender_email: 'bob@x', sender_full_name: 'Bob', content: `<p>${id}</p>`, subject: 'lunch', type: 'stream',
+    stream_id: 10, display_recipient: 'general', timestamp: 0, reactions: [], flags: [], ...over }
+}
+const dm = (id: number): Message => streamMessage(id, { type: 'private', stream_id: undefined, subject: '',
+  display_recipient: [{ id: 1, email: 'me@x', full_name: 'Me' }, { id: 2, email: 'bob@x', full_name: 'Bob' }] })
+
+let chat: Chat
+const apply = (...events: ServerEvent[]) => { for (const e of events) chat.apply(e) }
+
+beforeEach(() => {
+  chat = new Chat()
+  chat.me = me
+  for (const u of [me, bob]) chat.putUser({ ...u })
+  chat.subs.set(10, { ...sub })
+  chat.view = { narrow: { kind: 'stream', streamId: 10, stream: 'general', topic: 'lunch' }, ids: [], foundOldest: true, foundNewest: true, loading: false, error: '' }
+})
+
+describe('the event reducer', () => {
+  it('counts a new message where it lives and shows it in a matching view', () => {
+    apply({ type: 'message', message: streamMessage(5), flags: [] }, { type: 'message', message: dm(6), flags: ['mentioned'] },
+      { type: 'message', message: streamMessage(7, { subject: 'other' }), flags: ['read'] })
+    expect(chat.unreads.inTopic(10, 'LUNCH')).toBe(1)
+    expect(chat.unreads.inConversation('bob@x')).toBe(1)
+    expect(chat.unreads.mentions()).toBe(1)
+    expect(chat.unreads.has(7)).toBe(false)
+    expect(chat.view.ids).toEqual([5])
+    expect(chat.recentDMs.get('bob@x')).toBe(6)
+  })
+  it('counts a message marked unread again exactly as when it arrived (one rule for places)', () => {
+    apply({ type: 'message', message: dm(6), flags: ['wildcard_mentioned'] })
+    const arrived = chat.unreads.places.get(6)
+    apply({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [6] })
+    expect(chat.unreads.has(6)).toBe(false)
+    apply({ type: 'update_message_flags', op: 'remove', flag: 'read', messages: [6] })
+    expect(chat.unreads.places.get(6)).toEqual(arrived)
+    expect(chat.unreads.mentions()).toBe(1)
+  })
+  it('moves unread counts and the view with a topic move', () => {
+    apply({ type: 'message', message: streamMessage(5), flags: [] }, { type: 'message', message: streamMessage(8), flags: ['read'] })
+    apply({ type: 'update_message', message_id: 5, message_ids: [5, 8], subject: 'dinner' })
+    expect(chat.unreads.inTopic(10, 'dinner')).toBe(1)
+    expect(chat.unreads.inTopic(10, 'lunch')).toBe(0)
+    expect(chat.view.ids).toEqual([])
+    expect(chat.messages.get(8)?.subject).toBe('dinner')
+  })
+  it('edits, reacts, deletes', () => {
+    apply({ type: 'message', message: streamMessage(5), flags: [] })
+    apply({ type: 'update_message', message_id: 5, rendered_content: '<p>new</p>', edit_timestamp: 9 })
+    expect(chat.messages.get(5)?.content).toBe('<p>new</p>')
+    apply({ type: 'reaction', op: 'add', message_id: 5, user_id: 2, emoji_name: 'tada', emoji_code: '1f389', reaction_type: 'unicode_emoji' })
+    expect(chat.messages.get(5)?.reactions).toHaveLength(1)
+    apply({ type: 'reaction', op: 'remove', message_id: 5, user: { user_id: 2 }, emoji_name: 'tada', emoji_code: '1f389', reaction_type: 'unicode_emoji' })
+    expect(chat.messages.get(5)?.reactions).toHaveLength(0)
+    apply({ type: 'delete_message', message_ids: [5] })
+    expect(chat.messages.has(5)).toBe(false)
+    expect(chat.unreads.has(5)).toBe(false)
+    expect(chat.view.ids).toEqual([])
+  })
+  it('follows subscriptions, streams, people, muting and the realm', () => {
+    apply({ type: 'subscription', op: 'add', subscriptions: [{ ...sub, stream_id: 11, name: 'random' }] },
+      { type: 'subscription', op: 'update', stream_id: 11, property: 'is_muted', value: true },
+      { type: 'stream', op: 'update', stream_id: 10, property: 'name', value: 'all-hands' })
+    expect(chat.subs.get(11)?.is_muted).toBe(true)
+    expect(chat.subs.get(10)?.name).toBe('all-hands')
+    apply({ type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 11 }] }, { type: 'stream', op: 'delete', streams: [{ stream_id: 10 }] })
+    expect([...chat.subs.keys()]).toEqual([])
+    apply({ type: 'realm_user', op: 'add', person: { user_id: 3, email: 'ann@x', full_name: 'Ann', is_bot: false } },
+      { type: 'realm_user', op: 'update', person: { user_id: 3, full_name: 'Ann B' } }, { type: 'realm_user', op: 'remove', person: { user_id: 2 } })
+    expect(chat.byEmail.get('ann@x')?.full_name).toBe('Ann B')
+    expect(chat.users.get(2)?.is_active).toBe(false)
+    apply({ type: 'user_topic', stream_id: 10, topic_name: 'Lunch', visibility_policy: 1 })
+    expect(chat.mutedTopics.has('10:lunch')).toBe(true)
+    apply({ type: 'user_topic', stream_id: 10, topic_name: 'lunch', visibility_policy: 0 })
+    expect(chat.mutedTopics.size).toBe(0)
+    apply({ type: 'realm', op: 'update_dict', data: { name: 'Acme' } })
+    expect(chat.realmName).toBe('Acme')
+  })
+  it('shows who is typing, until their message arrives', () => {
+    apply({ type: 'typing', op: 'start', message_type: 'stream', sender: { user_id: 2, email: 'bob@x' }, stream_id: 10, topic: 'lunch' })
+    expect(chat.typists(Chat.streamConversation(10, 'lunch')).map((u) => u.email)).toEqual(['bob@x'])
+    apply({ type: 'message', message: streamMessage(5), flags: [] })
+    expect(chat.typists(Chat.streamConversation(10, 'lunch'))).toEqual([])
+  })
+})

@@ -1,0 +1,29 @@
+// The server's events as the UI reads them (Zulip's shapes), one type per
+// event, so the reducer (Chat.apply) is checked against what it handles.
+import type { Message, Reaction, Subscription, User } from './types'
+
+type PresenceClients = Record<string, unknown> // client name → { status, timestamp }
+
+export type ServerEvent =
+  | { type: 'heartbeat'; id?: number }
+  | { type: 'message'; id?: number; message: Message; flags?: string[] }
+  | { type: 'update_message'; id?: number; message_id: number; message_ids?: number[]; rendered_content?: string; edit_timestamp?: number;
+      subject?: string; topic?: string; new_stream_id?: number }
+  | { type: 'delete_message'; id?: number; message_id?: number; message_ids?: number[] }
+  | ({ type: 'reaction'; id?: number; op: 'add' | 'remove'; message_id: number; user?: { user_id: number } } & Omit<Reaction, 'user_id'> & { user_id?: number })
+  | { type: 'update_message_flags'; id?: number; op: 'add' | 'remove'; flag: string; messages: number[]; all?: boolean }
+  | { type: 'typing'; id?: number; op: 'start' | 'stop'; message_type: 'stream' | 'private' | 'direct'; sender: { user_id: number; email: string };
+      stream_id?: number; topic?: string; recipients?: { user_id: number; email: string }[] }
+  | { type: 'presence'; id?: number; email: string; presence: PresenceClients }
+  | { type: 'subscription'; id?: number; op: 'add'; subscriptions: Subscription[] }
+  | { type: 'subscription'; id?: number; op: 'remove'; subscriptions: { stream_id: number }[] }
+  | { type: 'subscription'; id?: number; op: 'update'; stream_id: number; property: string; value: unknown }
+  | { type: 'subscription'; id?: number; op: 'peer_add' | 'peer_remove' }
+  | { type: 'stream'; id?: number; op: 'delete'; streams: { stream_id: number }[] }
+  | { type: 'stream'; id?: number; op: 'update'; stream_id: number; property: string; value: unknown }
+  | { type: 'stream'; id?: number; op: 'create' }
+  | { type: 'realm_user'; id?: number; op: 'add' | 'update' | 'remove'; person: Partial<User> & { user_id: number } }
+  | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, { name: string; source_url: string; deactivated: boolean }> }
+  | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
+  | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }
+  | { type: 'user_topic'; id?: number; stream_id: number; topic_name: string; visibility_policy: number }
