@@ -13,7 +13,7 @@ LANCHAT   := build/bin/lanchat
 # (Xvfb, ImageMagick) and the browser tests (Chromium, an emoji font).
 SYSTEM_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium fonts-noto-color-emoji
 DESKTOP_TAGS    := desktop,webkit2_41,production
-UI_SOURCES      := $(shell find frontend/src frontend/public frontend/index.html frontend/package.json frontend/vite.config.* frontend/tsconfig*.json -type f 2>/dev/null)
+UI_SOURCES      := $(shell find frontend/src frontend/public frontend/scripts frontend/index.html frontend/package.json frontend/vite.config.* frontend/tsconfig*.json assets/emoji.txt -type f 2>/dev/null)
 
 .PHONY: all ui server serve desktop run test test-go test-fuzz test-compat test-ui test-desktop bench crash-test fmt lint deps-node deps-system clean
 
@@ -78,13 +78,15 @@ crash-test:
 	CRASH_ROUNDS=50 $(GO) test -count=1 -run '^TestCrashLosesNoAcknowledgedMessage$$' -v ./cmd/lanchatd
 
 ## bench: load figures against a real lanchatd (writes docs/benchmarks.md), then Go micro-benchmarks
-bench: server
+bench: server deps-system
 	$(GO) build -o build/bin/lanchat-bench ./cmd/lanchat-bench
 	build/bin/lanchat-bench -lanchatd $(LANCHATD) -out docs/benchmarks.md
 	@{ echo; echo '## Markdown rendering'; echo; \
 	  echo 'Our renderer beside plain goldmark (CommonMark) on the same 200-message chat corpus:'; \
 	  echo "\`go test -run '^$$' -bench 'Render|GoldmarkCommonMark' -benchmem ./markdown\`"; echo; echo '```'; \
 	  $(GO) test -run '^$$' -bench 'Render|GoldmarkCommonMark' -benchmem ./markdown | grep Benchmark; echo '```'; } >> docs/benchmarks.md
+	cd frontend/e2e && npm ci --no-audit --no-fund --loglevel=error
+	{ echo; cd frontend/e2e && LANCHATD=$(CURDIR)/$(LANCHATD) node uibench.mjs; } >> docs/benchmarks.md
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fmt:

@@ -26,6 +26,8 @@ type requestLog struct {
 	refusal *domain.Error // the error answered, if any
 	failure error         // an unexpected error, answered with a 500
 	reason  string        // what the handler adds, e.g. where a webhook went
+	// acceptsGzip: the client takes gzip, so large answers are compressed.
+	acceptsGzip bool
 }
 
 func (l *requestLog) WriteHeader(code int) {

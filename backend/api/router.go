@@ -124,7 +124,7 @@ func New(svc *domain.Service, opts Options) *API {
 // logged and answered with a JSON 500 instead of a dropped connection.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	l := &requestLog{ResponseWriter: w}
+	l := &requestLog{ResponseWriter: w, acceptsGzip: acceptsEncoding(r, "gzip")}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {

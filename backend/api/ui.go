@@ -40,7 +40,7 @@ func (a *API) ui() http.Handler {
 					// Vite names built assets by content hash.
 					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 				}
-				files.ServeHTTP(w, r)
+				serveAsset(w, r, frontend.Files, name, files)
 				return
 			}
 		}

@@ -4,7 +4,7 @@ import { desktop } from '../api/desktop'
 import { resume, setupNeeded, signOut, type Me } from '../api/session'
 import { explain } from '../state/errors'
 import { Chat } from '../state/chat'
-import { hashToPlace, narrowTitle, narrowToHash, type Narrow, type Place } from '../state/narrow'
+import { hashToPlace, narrowTitle, narrowToHash, sameNarrow, type Narrow, type Place } from '../state/narrow'
 import { titleWithUnreads } from '../state/unread'
 import { BuddyList } from './BuddyList'
 import { DraftStore } from '../state/drafts'
@@ -18,6 +18,9 @@ import { SearchBox } from './SearchBox'
 import { Settings, type Theme } from './Settings'
 import { Lightbox, ShortcutsHelp } from './Shortcuts'
 import { Sidebar } from './Sidebar'
+
+// Recent conversations is the home view, as in Zulip.
+const homeHashes = ['', '#', '#recent', '#inbox']
 
 type Screen = { kind: 'loading' } | { kind: 'setup' } | { kind: 'login'; realm: string } | { kind: 'chat'; me: Me }
 
@@ -36,8 +39,9 @@ export function App() {
   const [theme, setTheme] = useTheme()
   useEffect(() => {
     (async () => {
-      if (await setupNeeded().catch(() => false)) return setScreen({ kind: 'setup' })
-      const me = await resume()
+      // Both at once: each is a round trip before anything shows.
+      const [setup, me] = await Promise.all([setupNeeded().catch(() => false), resume()])
+      if (setup) return setScreen({ kind: 'setup' })
       if (me) return setScreen({ kind: 'chat', me })
       const settings = await api.get('/api/v1/server_settings').catch(() => ({ realm_name: 'Lanchat' }))
       setScreen({ kind: 'login', realm: settings.realm_name })
@@ -62,8 +66,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const [hash, setHash] = useState(location.hash)
   const place = useMemo(() => readPlace(chat, hash), [hash, ready])
   const narrow = place.narrow
-  // Recent conversations is the home view, as in Zulip.
-  const home = ['', '#', '#recent', '#inbox'].includes(hash)
+  const home = homeHashes.includes(hash)
   const drafts = useMemo(() => new DraftStore(localStorage), [])
   const compose = useComposeDraft(drafts)
   const [focus, setFocus] = useState(0)
@@ -74,6 +77,8 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
 
   useEffect(() => {
     const off = chat.onChange(() => setVersion((v) => v + 1))
+    // The first page of messages is fetched beside register, not after it.
+    if (!homeHashes.includes(location.hash) && place.narrow.kind !== 'search') chat.load(place.narrow, place.near)
     chat.register().then(() => setReady(true), (e) => setFailed(explain(e)))
     const onHash = () => setHash(location.hash)
     addEventListener('hashchange', onHash)
@@ -93,7 +98,8 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
 
   useEffect(() => {
     if (!ready || home) return
-    chat.load(narrow, place.near)
+    const v = chat.view
+    if (!(sameNarrow(v.narrow, narrow) && v.near === place.near && (v.loading || v.ids.length))) chat.load(narrow, place.near)
     if (narrow.kind === 'stream') {
       chat.loadTopics(narrow.streamId).catch(() => {})
       compose.retarget((d) => ({ ...d, kind: 'stream', stream: narrow.stream, topic: narrow.topic ?? (d.stream === narrow.stream ? d.topic : '') }))

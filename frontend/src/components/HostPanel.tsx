@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'preact/hooks'
-import QRCode from 'qrcode'
 import { desktop, onHostEvent, type HostInfo, type LogEntry } from '../api/desktop'
 
 // HostPanel is the desktop host's control panel: only the window has it.
@@ -16,6 +15,8 @@ export function HostPanel(p: { onClose: () => void }) {
   useEffect(() => {
     host.HostInfo().then(async (i) => {
       setInfo(i)
+      // Loaded here: only the desktop window's host opens this panel.
+      const { default: QRCode } = await import('qrcode')
       setQr(await QRCode.toDataURL(i.joinUrl, { margin: 1, width: 180 }))
     }).catch((e) => setStatus(String(e)))
     refreshErrors()

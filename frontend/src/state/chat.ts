@@ -119,6 +119,7 @@ export class Chat {
 
   // apiNarrow is the narrow as the API takes it; a search's typed names become emails.
   apiNarrow(narrow: Narrow) {
+    if (narrow.kind !== 'search') return narrowToApi(narrow) // only a search names people
     return narrowToApi(narrow, personResolver(this.me.email, [...this.users.values()].filter((u) => u.is_active !== false)))
   }
 
