@@ -2,6 +2,7 @@ package api
 
 import (
 	"io/fs"
+	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -16,6 +17,10 @@ import (
 // this server in CSP Level 3) back to this server only.
 const uiPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
 	"connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+
+// The web app manifest's type, which Go's table lacks (browsers read the
+// manifest that lets a phone add the page to its home screen).
+func init() { _ = mime.AddExtensionType(".webmanifest", "application/manifest+json") }
 
 // notBuilt answers when the binary was built without the UI.
 const notBuilt = `<!doctype html><meta charset="utf-8"><title>Lanchat</title>

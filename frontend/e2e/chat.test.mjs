@@ -196,8 +196,10 @@ test('a draft stays with its conversation, survives a reload and is listed in dr
   await alice.getByTestId('compose-send').click()
   await eventually(async () => assert.equal(await content.inputValue(), ''))
   await alice.getByTestId('nav-drafts').click()
+  await alice.getByTestId('drafts').waitFor()
   assert.equal(await alice.getByTestId('draft-row').filter({ hasText: 'Deploy notes' }).count(), 0)
   await alice.keyboard.press('Escape')
+  await alice.getByTestId('drafts').waitFor({ state: 'detached' })
 
   const aliceApi = await apiClient(server.url, 'alice@example.com')
   const sent = (await aliceApi.call('GET', '/api/v1/messages', { anchor: 'newest', num_before: 20, num_after: 0,

@@ -254,8 +254,10 @@ test('the main views have no serious accessibility violations', async () => {
     assert.deepEqual(await seriousViolations(alice), [], hash)
   }
   await alice.getByTestId('nav-drafts').click()
+  await alice.getByTestId('drafts').waitFor()
   assert.deepEqual(await seriousViolations(alice), [], 'drafts')
   await alice.keyboard.press('Escape')
+  await alice.getByTestId('drafts').waitFor({ state: 'detached' })
 })
 
 test('the signed-out page loads without a failed request', async () => {

@@ -12,6 +12,8 @@ export interface DesktopHost {
   Backup(): Promise<string>
   OpenDataFolder(): Promise<void>
   RecentErrors(): Promise<LogEntry[]>
+  // Notify raises a native notification; clicking it opens hash (hosts that predate it lack it).
+  Notify?(title: string, body: string, hash: string): Promise<void>
 }
 
 declare global {

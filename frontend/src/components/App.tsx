@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { api } from '../api/transport'
 import { desktop } from '../api/desktop'
+import { chime, notify } from '../api/notifier'
+import { notificationText } from '../state/notify'
 import { resume, setupNeeded, signOut, type Me } from '../api/session'
 import { explain } from '../state/errors'
 import { Chat } from '../state/chat'
@@ -13,6 +15,7 @@ import { Drafts } from './Drafts'
 import { HostPanel } from './HostPanel'
 import { Login, Setup } from './Login'
 import { MessageList } from './MessageList'
+import { NotificationBanner } from './NotificationBanner'
 import { Recent } from './Recent'
 import { SearchBox } from './SearchBox'
 import { Settings, type Theme } from './Settings'
@@ -73,14 +76,25 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const [selected, setSelected] = useState(0)
   const [panel, setPanel] = useState<'settings' | 'host' | 'drafts' | 'shortcuts' | null>(null)
   const [lightbox, setLightbox] = useState<string[] | null>(null)
+  // On a phone the stream list and the people are drawers over the messages.
+  const [drawer, setDrawer] = useState<'streams' | 'people' | null>(null)
+  const toggleDrawer = (d: 'streams' | 'people') => setDrawer(drawer === d ? null : d)
   const [search, setSearch] = useState(narrow.kind === 'search' ? narrow.query : '')
 
   useEffect(() => {
     const off = chat.onChange(() => setVersion((v) => v + 1))
     // The first page of messages is fetched beside register, not after it.
     if (!homeHashes.includes(location.hash) && place.narrow.kind !== 'search') chat.load(place.narrow, place.near)
+    chat.onArrival = (m) => {
+      const d = chat.notification(m, document.visibilityState === 'visible' && document.hasFocus())
+      if (d.show) {
+        const { title, body } = notificationText(m, chat.subs.get(m.stream_id ?? -1)?.name ?? '')
+        notify(title, body, `${narrowToHash(chat.narrowOf(m))}/near/${m.id}`, `lanchat-${m.id}`)
+      }
+      if (d.sound) chime()
+    }
     chat.register().then(() => setReady(true), (e) => setFailed(explain(e)))
-    const onHash = () => setHash(location.hash)
+    const onHash = () => { setHash(location.hash); setDrawer(null) }
     addEventListener('hashchange', onHash)
     return () => { off(); chat.close(); removeEventListener('hashchange', onHash) }
   }, [])
@@ -212,18 +226,23 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   if (failed) return <div class="card-page"><p class="form-error">Could not load: {failed}</p></div>
   if (!ready) return <div class="card-page"><p>Loading…</p></div>
   return (
-    <div class="app">
+    <div class={`app ${drawer ? `drawer-${drawer}` : ''}`}>
       <header class="topbar">
-        <a class="brand" href="#recent"><img src="/static/images/realm-icon.svg" alt="" />{chat.realmName}</a>
+        <button class="drawer-button" data-testid="open-streams" aria-label="Streams and conversations" aria-expanded={drawer === 'streams'}
+          onClick={() => toggleDrawer('streams')}>☰</button>
+        <a class="brand" href="#recent"><img src="/static/images/realm-icon.svg" alt="" /><span class="brand-name">{chat.realmName}</span></a>
         <SearchBox chat={chat} value={search} setValue={setSearch} onSearch={(query) => go({ kind: 'search', query })} />
         {!chat.connected && <span class="offline-note">Reconnecting…</span>}
         {desktop() && <button data-testid="host-button" onClick={() => setPanel('host')}>Host</button>}
         <button data-testid="settings-button" onClick={() => setPanel('settings')} title="Settings" aria-label="Settings">⚙</button>
         <span class="me">{chat.me.full_name}</span>
         <button data-testid="logout" onClick={() => { chat.close(); p.onSignOut() }}>Sign out</button>
+        <button class="drawer-button" data-testid="open-people" aria-label="People" aria-expanded={drawer === 'people'}
+          onClick={() => toggleDrawer('people')}>👥</button>
       </header>
       <Sidebar chat={chat} narrow={narrow} home={home} drafts={drafts.list().length} onDrafts={() => setPanel('drafts')} />
       <main class="center">
+        <NotificationBanner />
         {home ? <Recent chat={chat} /> : <>
         <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow)}</h2>
         <MessageList chat={chat} selected={selected} onSelect={setSelected} actions={{
@@ -234,6 +253,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
         <Compose chat={chat} compose={compose} focus={focus} />
       </main>
       <BuddyList chat={chat} />
+      {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}
       {panel === 'settings' && <Settings chat={chat} theme={p.theme} setTheme={p.setTheme} onClose={() => setPanel(null)} />}
       {panel === 'shortcuts' && <ShortcutsHelp onClose={() => setPanel(null)} />}
       {lightbox && <Lightbox images={lightbox} onClose={() => setLightbox(null)} />}

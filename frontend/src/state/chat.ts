@@ -7,6 +7,7 @@ import { explain } from './errors'
 import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
 import type { ServerEvent } from './events'
+import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings } from './notify'
 import { placeOf, topicKey, Unreads, type MuteState } from './unread'
 import type { Message, Presence, Subscription, User } from './types'
 
@@ -36,6 +37,9 @@ export class Chat {
   // recentDMs: direct conversations (their other participants' emails, sorted
   // and joined) → their newest message ID, from register and live messages.
   recentDMs = new Map<string, number>()
+  notifySettings: NotifySettings = { ...defaultNotifySettings }
+  // onArrival hears each new message once it is in the state (notifications).
+  onArrival: ((m: Message) => void) | null = null
   view: View = { narrow: { kind: 'all' }, ids: [], foundOldest: false, foundNewest: false, loading: false, error: '' }
   connected = true
   private stream: EventStream | null = null
@@ -72,6 +76,9 @@ export class Chat {
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
+    for (const key of Object.keys(defaultNotifySettings) as (keyof NotifySettings)[]) {
+      if (typeof s.user_settings?.[key] === 'boolean') this.notifySettings[key] = s.user_settings[key]
+    }
     this.presence.clear()
     for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p as Json)
     this.stream?.stop()
@@ -277,6 +284,9 @@ export class Chat {
         else this.mutedTopics.delete(key)
         return
       }
+      case 'user_settings':
+        if (e.property in this.notifySettings && typeof e.value === 'boolean') this.notifySettings[e.property as keyof NotifySettings] = e.value
+        return
       case 'heartbeat': return
     }
   }
@@ -298,6 +308,16 @@ export class Chat {
       const list = (this.topics.get(m.stream_id) ?? []).filter((t) => t.name.toLowerCase() !== m.subject.toLowerCase())
       this.topics.set(m.stream_id, [{ name: m.subject, max_id: m.id }, ...list])
     }
+    this.onArrival?.(m)
+  }
+
+  // notification decides whether m raises a notification; reading says
+  // whether the user has the page in front of them.
+  notification(m: Message, reading: boolean): Decision {
+    const mute = this.mute
+    const muted = m.type === 'stream' && (mute.mutedStreams.has(m.stream_id!) || mute.mutedTopics.has(topicKey(m.stream_id!, m.subject)))
+    const inView = reading && matchesLocally(this.view.narrow, m, this.me.email, mute)
+    return notifyFor(m, this.me.user_id, this.notifySettings, m.stream_id !== undefined ? this.subs.get(m.stream_id) : undefined, muted, inView)
   }
 
   private onUpdate(e: Extract<ServerEvent, { type: 'update_message' }>) {

@@ -27,3 +27,4 @@ export type ServerEvent =
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }
   | { type: 'user_topic'; id?: number; stream_id: number; topic_name: string; visibility_policy: number }
+  | { type: 'user_settings'; id?: number; op: 'update'; property: string; value: unknown }
