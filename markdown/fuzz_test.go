@@ -18,7 +18,7 @@ var allowed = map[string]map[string]bool{
 	"table": {}, "thead": {}, "tbody": {}, "tr": {}, "th": {"style": true}, "td": {"style": true},
 	"div":  {"class": true, "data-code-language": true, "aria-hidden": true},
 	"span": {"class": true, "data-user-id": true, "data-user-group-id": true, "aria-label": true, "role": true, "title": true},
-	"a":    {"href": true, "class": true, "data-stream-id": true},
+	"a":    {"href": true, "class": true, "data-stream-id": true, "title": true},
 	"img":  {"alt": true, "class": true, "src": true, "title": true},
 	"time": {"datetime": true},
 	"math": {"xmlns": true, "display": true}, "semantics": {}, "annotation": {"encoding": true},
@@ -26,7 +26,7 @@ var allowed = map[string]map[string]bool{
 
 var (
 	safeHref  = regexp.MustCompile(`^(https?://[^/]|mailto:|/user_uploads/|#narrow/|/#narrow/)`)
-	safeSrc   = regexp.MustCompile(`^/user_avatars/`)
+	safeSrc   = regexp.MustCompile(`^/user_(avatars|uploads)/`) // custom emoji; previews of uploaded images
 	safeStyle = regexp.MustCompile(`^text-align: (left|center|right);$`)
 	voids     = map[string]bool{"br": true, "hr": true, "img": true}
 )

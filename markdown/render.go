@@ -50,6 +50,7 @@ func New() *Renderer {
 			util.Prioritized(&unicodeEmojiTransformer{}, 200),
 			util.Prioritized(&quoteSilencer{}, 300),
 			util.Prioritized(&strongOutside{}, 400),
+			util.Prioritized(&inlineImageTransformer{}, 500),
 		),
 	)
 	r := renderer.NewRenderer(renderer.WithNodeRenderers(
@@ -66,6 +67,7 @@ func New() *Renderer {
 		util.Prioritized(mentionRenderer{}, 100),
 		util.Prioritized(streamLinkRenderer{}, 100),
 		util.Prioritized(emojiRenderer{}, 100),
+		util.Prioritized(inlineImageRenderer{}, 100),
 	))
 	return &Renderer{md: goldmark.New(goldmark.WithParser(p), goldmark.WithRenderer(r))}
 }

@@ -4,6 +4,7 @@
 // against a real lanchatd.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { apiClient, eventually, launchBrowser, newPage, seriousViolations, shot, signIn, startServer } from './harness.mjs'
 
 let server, browser, alice, aliceApi, bobApi, general
@@ -197,6 +198,21 @@ test('the emoji picker searches every emoji, takes a reaction back and closes on
   await alice.getByTestId('emoji-picker').waitFor()
   await alice.keyboard.press('Escape')
   await alice.getByTestId('emoji-picker').waitFor({ state: 'detached' })
+})
+
+test('an uploaded image is previewed in the message, for every reader', async () => {
+  await openTopic(alice, 'photos')
+  await alice.getByTestId('compose-upload').setInputFiles({ name: 'team.png', mimeType: 'image/png',
+    buffer: readFileSync(new URL('../public/icons/icon-192.png', import.meta.url)) })
+  await eventually(async () => assert.match(await alice.getByTestId('compose-content').inputValue(), /\[team\.png\]\(\/user_uploads\//))
+  await alice.getByTestId('compose-send').click()
+  const preview = messages(alice).locator('.message_inline_image img')
+  await preview.waitFor()
+  await eventually(async () => assert.ok(await preview.evaluate((img) => img.complete && img.naturalWidth === 192), 'the image loads'))
+  await shot(alice, 'image-preview.png')
+  const [sent] = (await bobApi.call('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0,
+    narrow: [{ operator: 'topic', operand: 'photos' }] })).messages
+  assert.match(sent.content, /<div class="message_inline_image"><a href="\/user_uploads\/[^"]+\/team\.png" title="team\.png"><img src="/)
 })
 
 test('the keyboard works as in Zulip', async () => {

@@ -1,0 +1,96 @@
+package markdown
+
+import (
+	"path"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// inlineImage is Zulip's preview of an uploaded image a message links to
+// (`message_inline_image`), placed after the top-level block holding the
+// link, so every client shows it. Only uploads are previewed: an image
+// elsewhere on the web would be fetched by every reader's browser from off
+// the LAN, which Zulip avoids with an image proxy that Lanchat has not.
+type inlineImage struct {
+	ast.BaseBlock
+	href, title string
+}
+
+var kindInlineImage = ast.NewNodeKind("InlineImage")
+
+func (n *inlineImage) Kind() ast.NodeKind            { return kindInlineImage }
+func (n *inlineImage) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
+
+// previewedImage says whether a link's destination is an uploaded image.
+func previewedImage(dest string) bool {
+	if !strings.HasPrefix(dest, "/user_uploads/") {
+		return false
+	}
+	switch strings.ToLower(path.Ext(dest)) {
+	case ".png", ".jpg", ".jpeg", ".gif", ".webp":
+		return true
+	}
+	return false
+}
+
+// inlineImageTransformer adds the previews, in the order of their links.
+type inlineImageTransformer struct{}
+
+func (*inlineImageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	source := reader.Source()
+	last := map[ast.Node]ast.Node{} // a top-level block → the last preview after it
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		link, ok := n.(*ast.Link)
+		if !entering || !ok || !previewedImage(string(link.Destination)) {
+			return ast.WalkContinue, nil
+		}
+		block := n
+		for block.Parent() != nil && block.Parent() != ast.Node(doc) {
+			block = block.Parent()
+		}
+		after := last[block]
+		if after == nil {
+			after = block
+		}
+		preview := &inlineImage{href: string(link.Destination), title: plainText(link, source)}
+		doc.InsertAfter(doc, after, preview)
+		last[block] = preview
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+// plainText is the text of n's descendants.
+func plainText(n ast.Node, source []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(source))
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+type inlineImageRenderer struct{}
+
+func (inlineImageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindInlineImage, func(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			n := node.(*inlineImage)
+			href := escapeAttr(n.href)
+			_, _ = w.WriteString(`<div class="message_inline_image"><a href="` + href + `" title="` + escapeAttr(n.title) + `"><img src="` + href + `"></a></div>` + "\n")
+		}
+		return ast.WalkContinue, nil
+	})
+}
