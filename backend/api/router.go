@@ -102,6 +102,7 @@ type API struct {
 	// failures counts credential failures per client address; requests
 	// counts each user's requests.
 	failures, requests *limiter
+	uploads            *uploadSlots
 }
 
 // New builds the handler for every route.
@@ -115,7 +116,7 @@ func New(svc *domain.Service, opts Options) *API {
 	opts.UploadReadTimeout = cmp.Or(opts.UploadReadTimeout, DefaultUploadReadTimeout)
 	a := &API{svc: svc, opts: opts, log: opts.Log, mux: http.NewServeMux(),
 		failures: newLimiter(opts.LoginFailuresPerMinute, time.Minute),
-		requests: newLimiter(opts.RequestsPerMinute, time.Minute)}
+		requests: newLimiter(opts.RequestsPerMinute, time.Minute), uploads: newUploadSlots()}
 	byPath := map[string][]route{}
 	var paths []string
 	for _, rt := range a.routes() {
@@ -224,6 +225,13 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	}
 	rc := http.NewResponseController(w)
 	if rt.upload {
+		if !a.uploads.take(c.user.ID) {
+			// Closing tells the client to stop sending the file.
+			w.Header().Set("Connection", "close")
+			writeError(w, r, rateLimited(w, uploadsRetryWait))
+			return
+		}
+		defer a.uploads.give(c.user.ID)
 		// Only after authentication: a stranger's body gets the server's
 		// read timeout.
 		rc.SetReadDeadline(time.Now().Add(a.opts.UploadReadTimeout))

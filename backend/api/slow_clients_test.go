@@ -79,9 +79,9 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 	pr, pw := io.Pipe()
 	go func() {
 		fmt.Fprint(pw, "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.txt\"\r\nContent-Type: text/plain\r\n\r\n")
-		for range 6 {
+		for range 6 { // each piece more than the client's write buffer, so it is sent at once
 			time.Sleep(300 * time.Millisecond)
-			fmt.Fprint(pw, "slowly ")
+			fmt.Fprint(pw, strings.Repeat("slowly ", 2000))
 		}
 		fmt.Fprint(pw, "\r\n--b--\r\n")
 		pw.Close()

@@ -43,6 +43,9 @@ type Config struct {
 	// Log gets the request log and the host's own warnings; nil means
 	// slog.Default().
 	Log *slog.Logger
+	// UploadQuota bounds each user's uploaded files together, in bytes (0:
+	// domain.DefaultUploadQuota, negative: no limit).
+	UploadQuota int64
 }
 
 // recentErrors is how many warnings and errors RecentErrors keeps.
@@ -89,7 +92,7 @@ func Open(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize})
+	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize, UploadQuota: cfg.UploadQuota})
 	// Only an empty store is written at start-up, so a read-only data
 	// directory with an organization still starts and serves reads.
 	initialized, err := svc.RealmInitialized()
