@@ -23,6 +23,27 @@ func closedWithin(conn net.Conn, d time.Duration) bool {
 	return err == nil // EOF: the server closed it; a timeout: still open
 }
 
+// trickleLogin opens a connection that sends fetch_api_key a 100-byte
+// body one byte every interval, as a slow or hostile client would.
+func trickleLogin(t *testing.T, addr string, interval time.Duration) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	fmt.Fprintf(conn, "POST /api/v1/fetch_api_key HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n")
+	go func() {
+		for range 100 {
+			if _, err := conn.Write([]byte("a")); err != nil {
+				return
+			}
+			time.Sleep(interval)
+		}
+	}()
+	return conn
+}
+
 // TestSlowClientsAreCutOff: a client trickling a body (before any
 // credentials are checked) or holding an idle keep-alive connection is
 // disconnected after the server's read and idle timeouts, while a
@@ -35,20 +56,7 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 	alice := s.Login("alice@example.com")
 
 	// A body trickled to an unauthenticated route, one byte every 200 ms.
-	trickle, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer trickle.Close()
-	fmt.Fprintf(trickle, "POST /api/v1/fetch_api_key HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n")
-	go func() {
-		for range 100 {
-			if _, err := trickle.Write([]byte("a")); err != nil {
-				return
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-	}()
+	trickle := trickleLogin(t, addr, 200*time.Millisecond)
 	if !closedWithin(trickle, 5*time.Second) {
 		t.Error("a trickled body kept its connection open past the read timeout")
 	}
