@@ -72,14 +72,18 @@ func TestHostileLoadLeavesOthersSendsFast(t *testing.T) {
 		trickleLogin(t, addr, 100*time.Millisecond)
 	}
 	// Parallel uploads of 1 MB files, by two users, ten at a time.
-	file := strings.Repeat("x", 1<<20)
+	var file bytes.Buffer
+	mw := multipart.NewWriter(&file)
+	w, _ := mw.CreateFormFile("file", "load.bin")
+	w.Write(bytes.Repeat([]byte("x"), 1<<20))
+	mw.Close()
 	for i := range 10 {
 		c := []*apitest.Client{alice, guest}[i%2]
 		attackers.Add(1)
 		go func() {
 			defer attackers.Done()
 			for n := 0; n < 20 && ctx.Err() == nil; n++ {
-				if status := uploadAs(ctx, s.URL, c, file); status == http.StatusTooManyRequests {
+				if uploadStream(s.URL, c, mw.FormDataContentType(), bytes.NewReader(file.Bytes())) == http.StatusTooManyRequests {
 					time.Sleep(10 * time.Millisecond)
 				}
 			}
@@ -106,28 +110,6 @@ func searchNarrow(n int, operand string) string {
 	}
 	b, _ := json.Marshal(terms)
 	return string(b)
-}
-
-// uploadAs posts a file as c, outside the test's goroutine, and returns the
-// status (0 when the request failed).
-func uploadAs(ctx context.Context, base string, c *apitest.Client, content string) int {
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	w, _ := mw.CreateFormFile("file", "load.bin")
-	w.Write([]byte(content))
-	mw.Close()
-	req, err := http.NewRequestWithContext(ctx, "POST", base+"/api/v1/user_uploads", &body)
-	if err != nil {
-		return 0
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.SetBasicAuth(c.Email(), c.Key())
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0
-	}
-	res.Body.Close()
-	return res.StatusCode
 }
 
 func median(ds []time.Duration) time.Duration {
