@@ -50,7 +50,8 @@ var hostileInputs = map[string]string{
 // timeout catches anything runaway.
 func TestHostileInputFinishes(t *testing.T) {
 	r := New()
-	links := mustLinkifiers(t, Linkifier{1, `#(?P<id>[0-9]+)`, "https://x.org/{id}"})
+	links := mustLinkifiers(t, Linkifier{1, `#(?P<id>[0-9]+)`, "https://x.org/{id}"},
+		Linkifier{2, `(?P<c>[a-z])(?:[^\n]*Q)?`, "https://x.org/{c}"}) // reads to the line's end at every letter
 	for name, in := range hostileInputs {
 		start := time.Now()
 		res := r.Render(in, fakeLookup{}, links)

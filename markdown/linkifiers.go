@@ -131,13 +131,25 @@ type match struct {
 	url        string
 }
 
+// maxScans bounds a linkifier's work on one text: its searches read at
+// most this many times the text. A search may read to the end of the text
+// (a pattern like `[a-z](?:[^\n]*Q)?` does at every letter), so without a
+// bound a line that matches at every character costs its length squared.
+// One search per match: a line keeps every link unless it holds dozens of
+// one linkifier's matches.
+const maxScans = 64
+
 // find returns l's hits in s, where before is the character before s
 // (' ' at the start of a block).
 func (l compiledLinkifier) find(s string, before rune) []match {
 	prefix := string(before)
 	t := prefix + s
 	var out []match
+	budget := maxScans * len(t)
 	for pos := 0; pos < len(t); {
+		if budget -= len(t) - pos; budget < 0 {
+			break
+		}
 		loc := l.re.FindStringSubmatchIndex(t[pos:])
 		if loc == nil {
 			break

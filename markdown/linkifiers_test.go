@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -143,5 +144,29 @@ func TestTopicLinks(t *testing.T) {
 	}
 	if got := r.TopicLinks("", nil); got == nil {
 		t.Error("TopicLinks returned nil")
+	}
+}
+
+// TestLinkifierWorkIsBounded: a pattern such as `[a-z](?:[^\n]*Q)?` matches
+// at nearly every character and each search reads to the end of the line,
+// so a 10 KB line cost 5000 searches of up to 10 KB each (1.8 s). A
+// linkifier's searches now read at most maxScans times the text: the
+// pathological line is cut after a few dozen links, while a line with a
+// normal number of matches is linkified whole.
+func TestLinkifierWorkIsBounded(t *testing.T) {
+	r := New()
+	hostile := mustLinkifiers(t, Linkifier{1, `(?P<c>[a-z])(?:[^\n]*Q)?`, "https://x.org/{c}"})
+	res := r.Render(strings.Repeat("a b ", 2500), fakeLookup{}, hostile)
+	if links := strings.Count(res.HTML, "<a "); links > maxScans {
+		t.Errorf("%d searches of a 10 KB line", links)
+	}
+	normal := mustLinkifiers(t, Linkifier{1, `#(?P<id>[0-9]+)`, "https://x.org/{id}"})
+	var line strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&line, "see #%d and %s ", i, strings.Repeat("words ", 25))
+	}
+	res = r.Render(line.String(), fakeLookup{}, normal)
+	if links := strings.Count(res.HTML, "<a "); links != 60 {
+		t.Errorf("%d of 60 references linkified on a %d-byte line", links, line.Len())
 	}
 }

@@ -1,10 +1,13 @@
 package api_test
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"lanchat/backend/apitest"
+	"lanchat/backend/domain"
 )
 
 func TestAlertWords(t *testing.T) {
@@ -36,4 +39,37 @@ func TestAlertWords(t *testing.T) {
 		t.Errorf("removed word still alerts: %v", got)
 	}
 	bob.Post("/api/v1/users/me/alert_words", apitest.Form{"alert_words": []string{" "}}).Fails(400, "BAD_REQUEST")
+}
+
+// TestAlertWordsAreBounded: a user's alert words are checked on every
+// message they receive, so their number and length are limited; adding
+// many at once is refused whole.
+func TestAlertWordsAreBounded(t *testing.T) {
+	s := apitest.Start(t)
+	bob := s.Login("bob@example.com")
+	const path = "/api/v1/users/me/alert_words"
+	words := func(n int, prefix string) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s%d", prefix, i)
+		}
+		return out
+	}
+	bob.Post(path, apitest.Form{"alert_words": words(domain.MaxAlertWords+1, "w")}).Fails(400, "BAD_REQUEST")
+	bob.Post(path, apitest.Form{"alert_words": []string{strings.Repeat("é", 101)}}).Fails(400, "BAD_REQUEST")
+	if got := bob.Get(path, nil).OK().List("alert_words"); len(got) != 0 {
+		t.Fatalf("a refused addition left %d words", len(got))
+	}
+	// Duplicates (in any case) count once.
+	full := append(words(domain.MaxAlertWords-1, "w"), "W0", "w0", strings.Repeat("é", 100))
+	if got := bob.Post(path, apitest.Form{"alert_words": full}).OK().List("alert_words"); len(got) != domain.MaxAlertWords {
+		t.Fatalf("%d words after adding the maximum", len(got))
+	}
+	bob.Post(path, apitest.Form{"alert_words": []string{"W1"}}).OK() // already there
+	res := bob.Post(path, apitest.Form{"alert_words": []string{"one-more"}}).Fails(400, "BAD_REQUEST")
+	if !strings.Contains(res.Msg(), "1000") {
+		t.Errorf("message %q", res.Msg())
+	}
+	bob.Delete(path, apitest.Form{"alert_words": []string{"w5"}}).OK()
+	bob.Post(path, apitest.Form{"alert_words": []string{"one-more"}}).OK()
 }

@@ -114,3 +114,45 @@ func isCredentialFailure(err error) bool {
 	var de *domain.Error
 	return errors.As(err, &de) && (de.Code == domain.CodeInvalidAPIKey || de.Code == domain.CodeAuthenticationFailed)
 }
+
+// uploadSlots bound the uploads in flight, each user's and the server's:
+// each holds a connection, up to maxMultipartMemory of memory and a stream
+// to disk. Clients upload one file at a time, so a user's third is refused
+// rather than queued.
+type uploadSlots struct {
+	mu            sync.Mutex
+	byUser        map[int64]int
+	total         int
+	perUser, most int
+}
+
+const (
+	uploadsPerUser   = 2
+	uploadsAtOnce    = 8
+	uploadsRetryWait = time.Second
+)
+
+func newUploadSlots() *uploadSlots {
+	return &uploadSlots{byUser: map[int64]int{}, perUser: uploadsPerUser, most: uploadsAtOnce}
+}
+
+// take reserves a slot for userID, or reports false when none is free.
+func (u *uploadSlots) take(userID int64) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.byUser[userID] >= u.perUser || u.total >= u.most {
+		return false
+	}
+	u.byUser[userID]++
+	u.total++
+	return true
+}
+
+func (u *uploadSlots) give(userID int64) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.byUser[userID]--; u.byUser[userID] == 0 {
+		delete(u.byUser, userID)
+	}
+	u.total--
+}

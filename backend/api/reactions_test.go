@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"lanchat/backend/apitest"
@@ -60,4 +61,33 @@ func TestReactions(t *testing.T) {
 	secret := send(t, alice, streamMsg("secret", "r", "hush"))
 	guest.Post(msgPath(secret, "/reactions"), apitest.Form{"emoji_name": "+1"}).Fails(400, "BAD_REQUEST")
 	bob.Post(msgPath(secret, "/reactions"), apitest.Form{"emoji_name": "+1"}).Fails(400, "BAD_REQUEST")
+}
+
+// TestReactionNameMustNameItsCode: with emoji_code given, emoji_name must
+// be that emoji's name or an alias (Zulip's rule), so a reaction cannot
+// carry an arbitrary (or 700 KB) name to every reader.
+func TestReactionNameMustNameItsCode(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	id := send(t, alice, streamMsg("general", "r", "react to me"))
+	path := msgPath(id, "/reactions")
+	for _, bad := range []apitest.Form{
+		{"emoji_name": strings.Repeat("x", 100000), "emoji_code": "1f44d"},
+		{"emoji_name": "heart", "emoji_code": "1f44d"},
+		{"emoji_name": "heart", "emoji_code": "1f44d", "reaction_type": "unicode_emoji"},
+	} {
+		if msg := bob.Post(path, bad).Fails(400, "BAD_REQUEST").Msg(); msg != "Invalid emoji name." {
+			t.Errorf("message %q", msg)
+		}
+	}
+	bob.Post(path, apitest.Form{"emoji_name": "thumbs_up", "emoji_code": "1f44d"}).OK() // an alias
+	alice.Post(path, apitest.Form{"emoji_name": "heart", "emoji_code": "2764"}).OK()
+	msg := alice.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)
+	var names []string
+	for _, r := range msg["reactions"].([]any) {
+		names = append(names, r.(map[string]any)["emoji_name"].(string))
+	}
+	if !slices.Equal(names, []string{"thumbs_up", "heart"}) {
+		t.Errorf("reaction names %v", names)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"strconv"
 
 	"lanchat/backend/domain"
@@ -114,6 +115,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &tooBig):
 		status = http.StatusRequestEntityTooLarge
 		de = domain.BadRequest("Request body too large (limit: %d bytes)", tooBig.Limit)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		de = domain.BadRequest("Request body took too long to arrive")
+		status = http.StatusRequestTimeout
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		de = domain.BadRequest("Request body ended early")
 		status = http.StatusBadRequest

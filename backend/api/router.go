@@ -4,6 +4,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/base64"
 	"log/slog"
 	"net/http"
@@ -42,6 +43,13 @@ type route struct {
 	// browserForm routes are the web UI's own forms (sign-in and sign-out):
 	// refused when another site's page sends them (fromThisSite).
 	browserForm bool
+	// longLived routes hold their connection open (a long-poll, the
+	// WebSocket): they are exempt from the server's read timeout and bound
+	// themselves (the heartbeat, the socket's pings).
+	longLived bool
+	// upload routes take files: they read for up to UploadReadTimeout and
+	// wait for one of the concurrent upload slots.
+	upload bool
 	// webhookBots admits incoming-webhook bots (domain.CheckRouteAccess):
 	// set on the integration URLs and on sending a message, as in Zulip.
 	webhookBots bool
@@ -73,7 +81,13 @@ type Options struct {
 	// Log gets one line per request (requestlog.go); nil means
 	// slog.Default().
 	Log *slog.Logger
+	// UploadReadTimeout bounds reading an authenticated upload; 0 means
+	// DefaultUploadReadTimeout.
+	UploadReadTimeout time.Duration
 }
+
+// DefaultUploadReadTimeout lets a 25 MiB file arrive at under 100 kB/s.
+const DefaultUploadReadTimeout = 5 * time.Minute
 
 // DefaultLoginFailuresPerMinute is generous for people who mistype and
 // tight for a script guessing keys.
@@ -88,6 +102,7 @@ type API struct {
 	// failures counts credential failures per client address; requests
 	// counts each user's requests.
 	failures, requests *limiter
+	uploads            *uploadSlots
 }
 
 // New builds the handler for every route.
@@ -98,9 +113,10 @@ func New(svc *domain.Service, opts Options) *API {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
+	opts.UploadReadTimeout = cmp.Or(opts.UploadReadTimeout, DefaultUploadReadTimeout)
 	a := &API{svc: svc, opts: opts, log: opts.Log, mux: http.NewServeMux(),
 		failures: newLimiter(opts.LoginFailuresPerMinute, time.Minute),
-		requests: newLimiter(opts.RequestsPerMinute, time.Minute)}
+		requests: newLimiter(opts.RequestsPerMinute, time.Minute), uploads: newUploadSlots()}
 	byPath := map[string][]route{}
 	var paths []string
 	for _, rt := range a.routes() {
@@ -207,12 +223,28 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		}
 		c.user = u
 	}
+	rc := http.NewResponseController(w)
+	if rt.upload {
+		if !a.uploads.take(c.user.ID) {
+			// Closing tells the client to stop sending the file.
+			w.Header().Set("Connection", "close")
+			writeError(w, r, rateLimited(w, uploadsRetryWait))
+			return
+		}
+		defer a.uploads.give(c.user.ID)
+		// Only after authentication: a stranger's body gets the server's
+		// read timeout.
+		rc.SetReadDeadline(time.Now().Add(a.opts.UploadReadTimeout))
+	}
 	p, err := parseParams(r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	c.p = p
+	if rt.longLived {
+		rc.SetReadDeadline(time.Time{})
+	}
 	// A password check is slow: its attempt is counted before it runs, and
 	// given back unless it failed.
 	var attempt time.Time

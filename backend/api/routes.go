@@ -21,9 +21,9 @@ func (a *API) coreRoutes() []route {
 		{method: "POST", path: "/accounts/setup", auth: authNone, login: true, browserForm: true, handle: setUpOrganization},
 
 		{method: "POST", path: "/api/v1/register", auth: authUser, handle: register},
-		{method: "GET", path: "/api/v1/events", auth: authUser, handle: getEvents},
+		{method: "GET", path: "/api/v1/events", auth: authUser, longLived: true, handle: getEvents},
 		{method: "DELETE", path: "/api/v1/events", auth: authUser, handle: deleteQueue},
-		{method: "GET", path: "/api/v1/events/socket", auth: authUser, handle: eventSocket},
+		{method: "GET", path: "/api/v1/events/socket", auth: authUser, longLived: true, handle: eventSocket},
 		{method: "POST", path: "/api/v1/typing", auth: authUser, handle: setTyping},
 
 		{method: "GET", path: "/api/v1/streams", auth: authUser, handle: listStreams},

@@ -14,7 +14,7 @@ func (a *API) peopleRoutes() []route {
 		{method: "PATCH", path: "/api/v1/settings", auth: authUser, handle: updateOwnSettings},
 		{method: "POST", path: "/api/v1/users/me/api_key/regenerate", auth: authUser, handle: regenerateAPIKey},
 		{method: "GET", path: "/avatar/{user}", auth: authUser, handle: avatar},
-		{method: "POST", path: "/api/v1/users/me/avatar", auth: authUser, maxBody: maxEmojiBody, handle: uploadAvatar},
+		{method: "POST", path: "/api/v1/users/me/avatar", auth: authUser, upload: true, maxBody: maxEmojiBody, handle: uploadAvatar},
 		{method: "DELETE", path: "/api/v1/users/me/avatar", auth: authUser, handle: resetAvatar},
 		{method: "GET", path: "/api/v1/users/me/alert_words", auth: authUser, handle: listAlertWords},
 		{method: "POST", path: "/api/v1/users/me/alert_words", auth: authUser, handle: changeAlertWords(true)},
@@ -43,11 +43,11 @@ func (a *API) peopleRoutes() []route {
 		{method: "POST", path: "/api/v1/external/{integration}", auth: authWebhook, maxBody: maxWebhookBody, webhookBots: true, handle: webhook},
 
 		{method: "GET", path: "/api/v1/realm/emoji", auth: authUser, handle: listRealmEmoji},
-		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, maxBody: maxEmojiBody, handle: addRealmEmoji},
+		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, upload: true, maxBody: maxEmojiBody, handle: addRealmEmoji},
 		{method: "DELETE", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, handle: deactivateRealmEmoji},
 		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authUser, handle: emojiImage},
 
-		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, maxBody: maxUploadBody, handle: uploadFile},
+		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, upload: true, maxBody: maxUploadBody, handle: uploadFile},
 		{method: "GET", path: "/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},
 		{method: "GET", path: "/api/v1/attachments", auth: authUser, handle: listAttachments},
 	}

@@ -1,9 +1,13 @@
 package api_test
 
 import (
+	"fmt"
+	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"lanchat/backend/apitest"
 	"lanchat/backend/server"
@@ -124,4 +128,83 @@ func TestRepostingAnUploadURLGrantsNothing(t *testing.T) {
 	if st := fetch(guest, shared); st != 200 {
 		t.Errorf("the guest, given the file by bob who could see it: %d, want 200", st)
 	}
+}
+
+// TestUploadQuota: a user's files together stay within the server's
+// per-user quota (--upload-quota); GET /attachments reports the space used.
+func TestUploadQuota(t *testing.T) {
+	s := apitest.StartConfig(t, server.Config{DataDir: t.TempDir(), Dev: true, MaxUploadSize: 100 << 10, UploadQuota: 150 << 10})
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	file := func(n int) map[string][2]string {
+		return map[string][2]string{"file": {"f.bin", strings.Repeat("x", n)}}
+	}
+	alice.PostMultipart("/api/v1/user_uploads", nil, file(100<<10)).OK()
+	res := alice.PostMultipart("/api/v1/user_uploads", nil, file(60<<10)).Fails(400, "BAD_REQUEST")
+	if !strings.Contains(res.Msg(), "quota") {
+		t.Errorf("message %q", res.Msg())
+	}
+	alice.PostMultipart("/api/v1/user_uploads", nil, file(50<<10)).OK() // exactly up to the quota
+	bob.PostMultipart("/api/v1/user_uploads", nil, file(60<<10)).OK()   // each user has their own
+	if used := alice.Get("/api/v1/attachments", nil).OK().Int("upload_space_used"); used != 150<<10 {
+		t.Errorf("upload_space_used %d", used)
+	}
+}
+
+// TestConcurrentUploadsPerUserAreBounded: of three uploads a user has in
+// flight at once, one is refused with 429 (and its connection closed, so
+// the client stops sending) while the other two are still arriving; other
+// users upload meanwhile, and the user may upload again once theirs finish.
+func TestConcurrentUploadsPerUserAreBounded(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	small := map[string][2]string{"file": {"a.txt", "small"}}
+	answers := make(chan int, 3)
+	var bodies []*io.PipeWriter
+	for range 3 {
+		pr, pw := io.Pipe()
+		bodies = append(bodies, pw)
+		// More than the client's write buffer, so the request reaches the
+		// server at once; the rest of the body waits.
+		go fmt.Fprint(pw, "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.txt\"\r\n\r\n"+strings.Repeat("slow ", 4000))
+		go func() { answers <- uploadStream(s.URL, alice, "multipart/form-data; boundary=b", pr) }()
+	}
+	select {
+	case status := <-answers:
+		if status != http.StatusTooManyRequests {
+			t.Fatalf("the first of three concurrent uploads to finish answered %d, want 429", status)
+		}
+	case <-time.After(10 * time.Second): // a hang detector, not a speed limit
+		t.Fatal("three concurrent uploads all kept reading")
+	}
+	alice.PostMultipart("/api/v1/user_uploads", nil, small).Fails(429, "RATE_LIMIT_HIT")
+	bob.PostMultipart("/api/v1/user_uploads", nil, small).OK()
+	for _, pw := range bodies {
+		go func() {
+			fmt.Fprint(pw, "\r\n--b--\r\n")
+			pw.Close()
+		}()
+	}
+	for range 2 {
+		if status := <-answers; status != 200 {
+			t.Errorf("an upload in flight answered %d", status)
+		}
+	}
+	alice.PostMultipart("/api/v1/user_uploads", nil, small).OK()
+}
+
+// uploadStream posts an upload body as c, outside the test's goroutine,
+// and returns the status (0 when the request failed).
+func uploadStream(base string, c *apitest.Client, contentType string, body io.Reader) int {
+	req, err := http.NewRequest("POST", base+"/api/v1/user_uploads", body)
+	if err != nil {
+		return 0
+	}
+	req.Header.Set("Content-Type", contentType)
+	req.SetBasicAuth(c.Email(), c.Key())
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	res.Body.Close()
+	return res.StatusCode
 }

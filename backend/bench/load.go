@@ -119,9 +119,11 @@ type Server struct {
 var listeningLine = regexp.MustCompile(`^listening on (http://\S+)$`)
 
 // StartServer runs `lanchatd serve` on a free loopback port, with extra
-// arguments (a profiler address, say) after the usual ones.
+// arguments (a profiler address, say) after the usual ones. The demo's
+// four accounts stand for thousands of clients, so their queues are not
+// capped.
 func StartServer(binary, dataDir string, extra ...string) (*Server, error) {
-	return StartProcess(exec.Command(binary, append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dataDir, "--dev"}, extra...)...))
+	return StartProcess(exec.Command(binary, append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dataDir, "--dev", "--max-queues-per-user", "0"}, extra...)...))
 }
 
 // StartProcess starts a server process and waits for its "listening on

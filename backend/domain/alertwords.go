@@ -5,9 +5,17 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"lanchat/backend/events"
 	"lanchat/backend/store"
+)
+
+// Alert words are looked for in every message their owner receives, so a
+// user's list is bounded.
+const (
+	MaxAlertWords      = 1000
+	MaxAlertWordLength = 100 // characters
 )
 
 // alertWordCache keeps every user's alert words in memory: sending checks
@@ -104,24 +112,22 @@ func (s *Service) AlertWords(actor store.User) []string {
 // ChangeAlertWords adds (add) or removes the actor's alert words and
 // returns the new list.
 func (s *Service) ChangeAlertWords(actor store.User, words []string, add bool) ([]string, error) {
+	for i, w := range words {
+		w = strings.TrimSpace(w)
+		if w == "" || utf8.RuneCountInString(w) > MaxAlertWordLength {
+			return nil, BadRequest("Alert words must be 1 to %d characters.", MaxAlertWordLength)
+		}
+		words[i] = w
+	}
 	var list []string
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		u, err := tx.User(actor.ID)
 		if err != nil {
 			return nil, err
 		}
-		for _, w := range words {
-			w = strings.TrimSpace(w)
-			if w == "" || len(w) > 100 {
-				return nil, BadRequest("Alert words must be 1 to 100 characters.")
-			}
-			i := slices.IndexFunc(u.AlertWords, func(x string) bool { return strings.EqualFold(x, w) })
-			switch {
-			case add && i < 0:
-				u.AlertWords = append(u.AlertWords, w)
-			case !add && i >= 0:
-				u.AlertWords = slices.Delete(u.AlertWords, i, i+1)
-			}
+		u.AlertWords = changeWords(u.AlertWords, words, add)
+		if len(u.AlertWords) > MaxAlertWords {
+			return nil, BadRequest("You can have at most %d alert words.", MaxAlertWords)
 		}
 		if err := tx.PutUser(u); err != nil {
 			return nil, err
@@ -135,4 +141,27 @@ func (s *Service) ChangeAlertWords(actor store.User, words []string, add bool) (
 		}, nil
 	})
 	return list, internal("alert words", err)
+}
+
+// changeWords adds or removes words, ignoring case, in one pass over each
+// list: the words already there are looked up in a set, not scanned.
+func changeWords(have, words []string, add bool) []string {
+	if add {
+		seen := make(map[string]bool, len(have)+len(words))
+		for _, w := range have {
+			seen[strings.ToLower(w)] = true
+		}
+		for _, w := range words {
+			if key := strings.ToLower(w); !seen[key] {
+				seen[key] = true
+				have = append(have, w)
+			}
+		}
+		return have
+	}
+	drop := make(map[string]bool, len(words))
+	for _, w := range words {
+		drop[strings.ToLower(w)] = true
+	}
+	return slices.DeleteFunc(have, func(w string) bool { return drop[strings.ToLower(w)] })
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -113,7 +114,15 @@ func (w *historyWalk) check(id int64) (hit, bool) {
 		return hit{}, false
 	}
 	f, ok := messageAccess(w.tx, w.viewer, m, w.streams)
-	if !ok || !w.narrow.Match(m, f) {
+	if !ok {
+		return hit{}, false
+	}
+	c := events.Candidate{Message: m}
+	if !m.IsPrivate() {
+		st, ok := w.streams.get(w.tx, m.StreamID)
+		c.Public = ok && !st.InviteOnly
+	}
+	if !w.narrow.Match(&c, f) {
 		return hit{}, false
 	}
 	return hit{m, f}, true

@@ -92,46 +92,48 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	}
 	readBySender := out.ReadBySender == nil || *out.ReadBySender
 	now := s.now().Unix()
-	var m store.Message
+	var me events.MessageEvent
+	var to events.Audience
 	err = s.batch(func(tx *store.Tx) (func(), error) {
 		// Batch may run this more than once: it must only write through tx.
 		if err := target.recheck(tx, actor.ID); err != nil {
 			return nil, err
 		}
-		var err error
-		var flags map[int64]store.Flags
-		if m, flags, err = s.storeMessage(tx, actor, target, content, r, out.Client, now, readBySender); err != nil {
+		m, flags, err := s.storeMessage(tx, actor, target, content, r, out.Client, now, readBySender)
+		if err != nil {
 			return nil, err
 		}
-		// The event is built after the commit: writes share one batch
-		// transaction, run one after another, so it holds only the writes.
-		stored := m
-		return func() {
-			me := s.messageEvent(stored, flags)
-			me.SenderQueueID, me.LocalID = out.QueueID, out.LocalID
-			s.events.PublishMessage(me)
-		}, nil
+		me = events.MessageEvent{Message: m, Flags: flags, Public: !m.IsPrivate() && isPublicStream(tx, m.StreamID),
+			SenderQueueID: out.QueueID, LocalID: out.LocalID}
+		// Under the publish lock only the audience is fixed; the event is
+		// built and each queue's narrow matched after the lock is released
+		// (and outside the one-at-a-time batch transaction), so neither a
+		// registration nor other writes wait behind a long fan-out.
+		return func() { to = s.events.MessageAudience(me) }, nil
 	})
 	if err != nil {
 		return 0, internal("send message", err)
 	}
-	return m.ID, nil
+	s.messageForms(&me)
+	s.events.PublishMessage(to, me)
+	return me.Message.ID, nil
 }
 
-// messageEvent prepares a stored message's event in both content forms.
-func (s *Service) messageEvent(m store.Message, flags map[int64]store.Flags) events.MessageEvent {
-	me := events.MessageEvent{Message: m, Flags: flags}
+// isPublicStream tells whether a stream's messages also go to
+// all_public_streams queues.
+func isPublicStream(tx *store.Tx, streamID int64) bool {
+	st, err := tx.Stream(streamID)
+	return err == nil && !st.InviteOnly
+}
+
+// messageForms fills in a stored message's event in both content forms.
+func (s *Service) messageForms(me *events.MessageEvent) {
 	s.store.View(func(tx *store.Tx) error {
 		v := newMessageViewer(tx, viewOptions{applyMarkdown: true}, s.topicLinks)
-		rendered := v.view(m, 0, false)
-		me.Rendered, me.Raw = rendered, rendered.withSource(m)
-		if !m.IsPrivate() {
-			st, ok := v.streams.get(tx, m.StreamID)
-			me.Public = ok && !st.InviteOnly
-		}
+		rendered := v.view(me.Message, 0, false)
+		me.Rendered, me.Raw = rendered, rendered.withSource(me.Message)
 		return nil
 	})
-	return me
 }
 
 // storeMessage writes a validated, rendered message and every recipient's

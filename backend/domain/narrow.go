@@ -6,8 +6,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
+)
+
+// A narrow is checked against every message its queue could receive and
+// every message a history query walks: its size is bounded.
+const (
+	MaxNarrowTerms         = 30
+	MaxNarrowOperandLength = 1000 // characters
 )
 
 // NarrowTerm is one filter of a narrow, as clients send it.
@@ -33,6 +42,9 @@ func ParseNarrow(text string) ([]NarrowTerm, error) {
 	if err := json.Unmarshal([]byte(text), &raw); err != nil {
 		return nil, InvalidArgument("narrow", "not a list")
 	}
+	if len(raw) > MaxNarrowTerms {
+		return nil, errorf(CodeBadNarrow, "Too many narrow terms (at most %d)", MaxNarrowTerms)
+	}
 	terms := make([]NarrowTerm, 0, len(raw))
 	for _, r := range raw {
 		var t NarrowTerm
@@ -56,6 +68,9 @@ func ParseNarrow(text string) ([]NarrowTerm, error) {
 		operand, err := operandText(obj.Operand)
 		if err != nil {
 			return nil, err
+		}
+		if utf8.RuneCountInString(operand) > MaxNarrowOperandLength {
+			return nil, errorf(CodeBadNarrow, "Narrow operand too long (at most %d characters)", MaxNarrowOperandLength)
 		}
 		t.Operand = operand
 		terms = append(terms, t)
@@ -104,7 +119,7 @@ type Narrow struct {
 
 type matcher struct {
 	negated bool
-	match   func(m store.Message, f store.Flags) bool
+	match   func(c *events.Candidate, f store.Flags) bool
 }
 
 // plan names the driving index of a history query: a range, or an explicit
@@ -123,12 +138,12 @@ func (n *Narrow) consider(p plan) {
 
 // Match tells whether a message the viewer can see, with the viewer's flags
 // on it, falls in the narrow.
-func (n *Narrow) Match(m store.Message, f store.Flags) bool {
+func (n *Narrow) Match(c *events.Candidate, f store.Flags) bool {
 	if n.received && f&store.FlagHistorical != 0 {
 		return false
 	}
 	for _, t := range n.terms {
-		if t.match(m, f) == t.negated {
+		if t.match(c, f) == t.negated {
 			return false
 		}
 	}
@@ -150,7 +165,7 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 	for _, t := range terms {
 		op := strings.ToLower(strings.TrimSpace(t.Operator))
 		operand := strings.TrimSpace(t.Operand)
-		var m func(store.Message, store.Flags) bool
+		var m func(*events.Candidate, store.Flags) bool
 		switch op {
 		case "stream", "channel":
 			st, err := lookupStream(tx, operand)
@@ -167,7 +182,7 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 					n.consider(plan{ids: []int64{}, cost: 0})
 				}
 			}
-			m = func(msg store.Message, _ store.Flags) bool { return msg.StreamID == st.ID }
+			m = func(c *events.Candidate, _ store.Flags) bool { return c.Message.StreamID == st.ID }
 		case "streams", "channels":
 			if operand != "public" && operand != "web-public" {
 				return nil, badNarrow("invalid channels operand " + operand)
@@ -176,16 +191,16 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 				n.received = false
 				n.consider(plan{rng: rangePtr(store.AllMessagesRange()), cost: 90})
 			}
-			m = func(msg store.Message, _ store.Flags) bool {
-				return !msg.IsPrivate() && streamIsPublic(tx, msg.StreamID)
+			m = func(c *events.Candidate, _ store.Flags) bool {
+				return c.Public
 			}
 		case "topic", "subject":
 			if !t.Negated {
 				topics = append(topics, operand)
 			}
 			folded := store.FoldTopic(operand)
-			m = func(msg store.Message, _ store.Flags) bool {
-				return !msg.IsPrivate() && store.FoldTopic(msg.Topic) == folded
+			m = func(c *events.Candidate, _ store.Flags) bool {
+				return !c.Message.IsPrivate() && store.FoldTopic(c.Message.Topic) == folded
 			}
 		case "sender":
 			u, err := userByRef(tx, operand)
@@ -195,7 +210,7 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 			if !t.Negated {
 				n.consider(plan{rng: rangePtr(store.SenderRange(u.ID)), cost: 60})
 			}
-			m = func(msg store.Message, _ store.Flags) bool { return msg.SenderID == u.ID }
+			m = func(c *events.Candidate, _ store.Flags) bool { return c.Message.SenderID == u.ID }
 		case "pm-with", "dm":
 			ids, err := narrowUsers(tx, operand)
 			if err != nil {
@@ -210,8 +225,8 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 					n.consider(plan{ids: []int64{}, cost: 0})
 				}
 			}
-			m = func(msg store.Message, _ store.Flags) bool {
-				return msg.IsPrivate() && slices.Equal(msg.PrivateUserIDs, set)
+			m = func(c *events.Candidate, _ store.Flags) bool {
+				return c.Message.IsPrivate() && slices.Equal(c.Message.PrivateUserIDs, set)
 			}
 		case "group-pm-with", "dm-including":
 			ids, err := narrowUsers(tx, operand)
@@ -219,8 +234,8 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 				return nil, badNarrow("invalid user " + operand)
 			}
 			hasPrivate = true
-			m = func(msg store.Message, _ store.Flags) bool {
-				return msg.IsPrivate() && slices.Contains(msg.PrivateUserIDs, ids[0])
+			m = func(c *events.Candidate, _ store.Flags) bool {
+				return c.Message.IsPrivate() && slices.Contains(c.Message.PrivateUserIDs, ids[0])
 			}
 		case "is":
 			m, err = n.isMatcher(operand, t.Negated)
@@ -244,7 +259,7 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 				n.consider(plan{ids: tx.SearchIDs(operand), cost: 10})
 			}
 			words := store.SearchTerms(operand)
-			m = func(msg store.Message, _ store.Flags) bool { return matchesWords(msg, words) }
+			m = func(c *events.Candidate, _ store.Flags) bool { return matchesWords(c.Words(), words) }
 		case "id":
 			id, ok := parseID(operand)
 			if !ok {
@@ -254,7 +269,7 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 				n.received = false
 				n.consider(plan{ids: []int64{id}, cost: 1})
 			}
-			m = func(msg store.Message, _ store.Flags) bool { return msg.ID == id }
+			m = func(c *events.Candidate, _ store.Flags) bool { return c.Message.ID == id }
 		case "near":
 			if _, ok := parseID(operand); !ok {
 				return nil, badNarrow("invalid message id " + operand)
@@ -263,7 +278,7 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 		case "in":
 			switch operand {
 			case "home":
-				m = func(msg store.Message, _ store.Flags) bool { return !n.muted.hides(msg) }
+				m = func(c *events.Candidate, _ store.Flags) bool { return !n.muted.hides(c.Message) }
 			case "all":
 				continue
 			default:
@@ -285,21 +300,16 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 
 func rangePtr(r store.Range) *store.Range { return &r }
 
-func streamIsPublic(tx *store.Tx, streamID int64) bool {
-	st, err := tx.Stream(streamID)
-	return err == nil && !st.InviteOnly
-}
-
-func (n *Narrow) isMatcher(operand string, negated bool) (func(store.Message, store.Flags) bool, error) {
-	flagged := func(ix store.FlagIndex, f store.Flags) func(store.Message, store.Flags) bool {
+func (n *Narrow) isMatcher(operand string, negated bool) (func(*events.Candidate, store.Flags) bool, error) {
+	flagged := func(ix store.FlagIndex, f store.Flags) func(*events.Candidate, store.Flags) bool {
 		if !negated {
 			n.consider(plan{rng: rangePtr(store.FlagRange(n.viewer.ID, ix)), cost: 30})
 		}
-		return func(_ store.Message, got store.Flags) bool { return got&f != 0 }
+		return func(_ *events.Candidate, got store.Flags) bool { return got&f != 0 }
 	}
 	switch operand {
 	case "private", "dm":
-		return func(m store.Message, _ store.Flags) bool { return m.IsPrivate() }, nil
+		return func(c *events.Candidate, _ store.Flags) bool { return c.Message.IsPrivate() }, nil
 	case "starred":
 		return flagged(store.IndexStarred, store.FlagStarred), nil
 	case "mentioned":
@@ -310,27 +320,27 @@ func (n *Narrow) isMatcher(operand string, negated bool) (func(store.Message, st
 		if !negated {
 			n.consider(plan{rng: rangePtr(store.FlagRange(n.viewer.ID, store.IndexUnread)), cost: 30})
 		}
-		return func(_ store.Message, f store.Flags) bool { return f&store.FlagRead == 0 }, nil
+		return func(_ *events.Candidate, f store.Flags) bool { return f&store.FlagRead == 0 }, nil
 	case "resolved":
-		return func(m store.Message, _ store.Flags) bool { return strings.HasPrefix(m.Topic, "✔ ") }, nil
+		return func(c *events.Candidate, _ store.Flags) bool { return strings.HasPrefix(c.Message.Topic, "✔ ") }, nil
 	case "muted":
-		return func(m store.Message, _ store.Flags) bool { return n.muted.hides(m) }, nil
+		return func(c *events.Candidate, _ store.Flags) bool { return n.muted.hides(c.Message) }, nil
 	case "followed":
-		return func(m store.Message, _ store.Flags) bool { return n.muted.followed(m) }, nil
+		return func(c *events.Candidate, _ store.Flags) bool { return n.muted.followed(c.Message) }, nil
 	}
 	return nil, badNarrow("unknown is operand " + operand)
 }
 
-func hasMatcher(operand string) (func(store.Message, store.Flags) bool, error) {
+func hasMatcher(operand string) (func(*events.Candidate, store.Flags) bool, error) {
 	switch operand {
 	case "link":
-		return func(m store.Message, _ store.Flags) bool { return m.HasLink }, nil
+		return func(c *events.Candidate, _ store.Flags) bool { return c.Message.HasLink }, nil
 	case "image":
-		return func(m store.Message, _ store.Flags) bool { return m.HasImage }, nil
+		return func(c *events.Candidate, _ store.Flags) bool { return c.Message.HasImage }, nil
 	case "attachment":
-		return func(m store.Message, _ store.Flags) bool { return m.HasAttachment }, nil
+		return func(c *events.Candidate, _ store.Flags) bool { return c.Message.HasAttachment }, nil
 	case "reaction":
-		return func(m store.Message, _ store.Flags) bool { return len(m.Reactions) > 0 }, nil
+		return func(c *events.Candidate, _ store.Flags) bool { return len(c.Message.Reactions) > 0 }, nil
 	}
 	return nil, badNarrow("unknown has operand " + operand)
 }
@@ -356,18 +366,11 @@ func narrowUsers(tx *store.Tx, operand string) ([]int64, error) {
 }
 
 // matchesWords is the search rule: every query word starts some word of the
-// content or topic, ignoring case.
-func matchesWords(m store.Message, words []string) bool {
-	have := store.SearchTerms(m.Content + " " + m.Topic)
+// content or topic (have, sorted), ignoring case.
+func matchesWords(have, words []string) bool {
 	for _, w := range words {
-		found := false
-		for _, h := range have {
-			if strings.HasPrefix(h, w) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		i, _ := slices.BinarySearch(have, w)
+		if i == len(have) || !strings.HasPrefix(have[i], w) {
 			return false
 		}
 	}

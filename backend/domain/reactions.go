@@ -39,8 +39,16 @@ func resolveEmoji(tx *store.Tx, req ReactionRequest) (store.Reaction, error) {
 				return r, BadRequest("Emoji '%s' does not exist", r.EmojiName)
 			}
 			r.EmojiCode = e.Code
-		} else if _, ok := assets.EmojiByCode(r.EmojiCode); !ok {
+			break
+		}
+		e, ok := assets.EmojiByCode(r.EmojiCode)
+		if !ok {
 			return r, BadRequest("Invalid emoji code.")
+		}
+		// The name travels with the reaction to every reader: it must be
+		// the code's name or an alias, as in Zulip.
+		if named, ok := assets.EmojiByName(r.EmojiName); !ok || named.Code != e.Code {
+			return r, BadRequest("Invalid emoji name.")
 		}
 	case ReactionRealm:
 		c, ok := customEmoji(tx, r.EmojiName)

@@ -34,11 +34,29 @@ func (s *Service) Register(actor store.User, req RegisterRequest) (map[string]an
 	}
 	want := func(t string) bool { return fetch == nil || slices.Contains(fetch, t) }
 
+	// The narrow is resolved (names looked up, search hits found) before
+	// the exclusive lock, so nobody's sends wait for it; again under the
+	// lock only if the account's role has changed meanwhile.
+	resolve := func(tx *store.Tx, viewer store.User) (events.Filter, error) {
+		if len(req.Narrow) == 0 {
+			return nil, nil
+		}
+		return resolveNarrow(tx, viewer, req.Narrow)
+	}
+	var filter events.Filter
+	err := s.store.View(func(tx *store.Tx) (err error) {
+		filter, err = resolve(tx, actor)
+		return err
+	})
+	if err != nil {
+		return nil, internal("register", err)
+	}
+	resolvedAs := actor.Role
 	s.published.Lock()
 	defer s.published.Unlock()
 	state := map[string]any{}
 	var q *events.Queue
-	err := s.store.View(func(tx *store.Tx) error {
+	err = s.store.View(func(tx *store.Tx) error {
 		// The account as of now, under the publish lock: a role change or
 		// deactivation since the request was authenticated has ended the
 		// account's queues and must not be undone by a new one.
@@ -49,13 +67,10 @@ func (s *Service) Register(actor store.User, req RegisterRequest) (map[string]an
 		if req.AllPublicStreams && isGuest(actor) {
 			return BadRequest("User not authorized for this query")
 		}
-		var filter events.Filter
-		if len(req.Narrow) > 0 {
-			n, err := resolveNarrow(tx, actor, req.Narrow)
-			if err != nil {
+		if actor.Role != resolvedAs {
+			if filter, err = resolve(tx, actor); err != nil {
 				return err
 			}
-			filter = n
 		}
 		if err := s.initialState(tx, actor, req, want, state); err != nil {
 			return err

@@ -40,6 +40,9 @@ type Config struct {
 	MaxEmojiFileSize int64
 	// MaxUploadSize bounds uploaded files; zero means DefaultMaxUploadSize.
 	MaxUploadSize int64
+	// UploadQuota bounds each user's uploads together; zero means
+	// DefaultUploadQuota, negative no limit.
+	UploadQuota int64
 }
 
 // Service runs actions against one store.

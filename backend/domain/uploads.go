@@ -1,7 +1,10 @@
 package domain
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path"
@@ -9,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"lanchat/backend/safefile"
 	"lanchat/backend/store"
 )
 
@@ -47,7 +51,11 @@ type Upload struct {
 	FileName string
 }
 
-// SaveUpload stores one uploaded file.
+// DefaultUploadQuota bounds each user's uploaded files together: 1 GiB.
+const DefaultUploadQuota = 1 << 30
+
+// SaveUpload stores one uploaded file, streaming it to disk, within the
+// size limit and the uploader's quota.
 func (s *Service) SaveUpload(actor store.User, files []UploadedFile) (Upload, error) {
 	if len(files) != 1 {
 		return Upload{}, BadRequest("You must upload exactly one file.")
@@ -60,27 +68,84 @@ func (s *Service) SaveUpload(actor store.User, files []UploadedFile) (Upload, er
 	if f.Size > limit {
 		return Upload{}, BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
 	}
-	data, err := readAll(f, limit)
-	if err != nil {
-		return Upload{}, err
-	}
 	name := safeFileName(f.Name)
 	dir, token := randomHex(1), randomString(24, apiKeyAlphabet)
 	stored := filepath.Join(dir, token)
-	if err := writeDataFile(filepath.Join(s.cfg.DataDir, uploadDir, stored), data); err != nil {
+	file := filepath.Join(s.cfg.DataDir, uploadDir, stored)
+	r, err := f.Open()
+	if err != nil {
 		return Upload{}, err
+	}
+	defer r.Close()
+	size, head, err := streamDataFile(file, io.LimitReader(r, limit+1))
+	if err != nil {
+		return Upload{}, err
+	}
+	if size > limit {
+		os.Remove(file)
+		return Upload{}, BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
 	}
 	u := store.Upload{
 		Path: fmt.Sprintf("1/%s/%s/%s", dir, token, name), Token: token, FileName: name,
-		ContentType: http.DetectContentType(data), Size: int64(len(data)), OwnerID: actor.ID,
+		ContentType: http.DetectContentType(head), Size: size, OwnerID: actor.ID,
 		Created: s.now().Unix(), Stored: stored,
 	}
-	err = s.store.Update(func(tx *store.Tx) error { return tx.PutUpload(u) })
+	err = s.store.Update(func(tx *store.Tx) error {
+		if err := s.checkUploadQuota(tx, actor.ID, size); err != nil {
+			return err
+		}
+		return tx.PutUpload(u)
+	})
 	if err != nil {
-		os.Remove(filepath.Join(s.cfg.DataDir, uploadDir, stored))
+		os.Remove(file)
 		return Upload{}, internal("save upload", err)
 	}
 	return Upload{URI: "/user_uploads/" + u.Path, FileName: name}, nil
+}
+
+// checkUploadQuota refuses a file that would take a user's uploads past
+// the quota; it runs in the upload's own write, so parallel uploads cannot
+// all slip under it.
+func (s *Service) checkUploadQuota(tx *store.Tx, userID, size int64) error {
+	quota := s.cfg.UploadQuota
+	if quota == 0 {
+		quota = DefaultUploadQuota
+	}
+	if quota < 0 {
+		return nil
+	}
+	list, err := tx.UserUploads(userID)
+	if err != nil {
+		return err
+	}
+	used := size
+	for _, u := range list {
+		used += u.Size
+	}
+	if used > quota {
+		return BadRequest("Upload would exceed your upload quota of %s.", mib(quota))
+	}
+	return nil
+}
+
+// streamDataFile is writeDataFile for a stream: the file is copied to disk
+// through a small buffer, never held in memory. It returns the size and
+// the first bytes, for type detection.
+func streamDataFile(path string, r io.Reader) (size int64, head []byte, err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return 0, nil, err
+	}
+	err = safefile.Write(path, func(w io.Writer) error {
+		head = make([]byte, 512)
+		n, err := io.ReadFull(r, head)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return err
+		}
+		head = head[:n]
+		size, err = io.Copy(w, io.MultiReader(bytes.NewReader(head), r))
+		return err
+	})
+	return size, head, err
 }
 
 // UploadAccessible is the one rule for who may fetch an upload: its owner,

@@ -2,6 +2,7 @@ package events
 
 import (
 	"encoding/json"
+	"slices"
 
 	"lanchat/backend/store"
 )
@@ -54,22 +55,57 @@ type MessageEvent struct {
 	SenderQueueID, LocalID string
 }
 
-// PublishMessage delivers a message event to each queue that wants it,
-// filtered by the queue's narrow with its user's flags. Queues that share a
-// message form and flags share one encoded event: fan-out to thousands of
-// queues encodes a handful of events, not one per queue.
-func (r *Registry) PublishMessage(me MessageEvent) {
+// Audience is the queues an event goes to, fixed when its change commits.
+// The domain takes it under its publish lock, so a queue registered
+// concurrently is either in it or has the change in its initial state;
+// building the event, matching narrows and pushing then run without that
+// lock.
+type Audience map[*Queue]struct{}
+
+// MessageAudience is the queues of a message's recipients (the keys of
+// me.Flags) and, for a public stream's message, every all_public_streams
+// queue. Only Flags and Public need to be set yet.
+func (r *Registry) MessageAudience(me MessageEvent) Audience {
 	ids := make([]int64, 0, len(me.Flags))
 	for uid := range me.Flags {
 		ids = append(ids, uid)
 	}
+	return r.queuesOf(ids, me.Public)
+}
+
+// Candidate is a message being matched against narrows. What matching
+// derives from it is worked out once, on first need, however many queues
+// and terms ask.
+type Candidate struct {
+	Message store.Message
+	// Public tells whether the message is in a public stream.
+	Public bool
+	words  []string // nil: not split yet
+}
+
+// Words are the message's content and topic words (store.SearchTerms),
+// sorted.
+func (c *Candidate) Words() []string {
+	if c.words == nil {
+		c.words = store.SearchTerms(c.Message.Content + " " + c.Message.Topic)
+		slices.Sort(c.words)
+	}
+	return c.words
+}
+
+// PublishMessage delivers a message event to each queue of to that wants
+// it, filtered by the queue's narrow with its user's flags. Queues that
+// share a message form and flags share one encoded event: fan-out to
+// thousands of queues encodes a handful of events, not one per queue.
+func (r *Registry) PublishMessage(to Audience, me MessageEvent) {
 	var raw, rendered json.RawMessage // each form encoded on first use
 	type variant struct {
 		rendered, recipient bool
 		flags               store.Flags
 	}
 	shared := map[variant]encoded{}
-	for q := range r.queuesOf(ids, me.Public) {
+	candidate := &Candidate{Message: me.Message, Public: me.Public}
+	for q := range to {
 		if !q.wants("message") {
 			continue
 		}
@@ -77,7 +113,7 @@ func (r *Registry) PublishMessage(me MessageEvent) {
 		if !recipient {
 			flags = store.FlagRead | store.FlagHistorical
 		}
-		if q.opts.Narrow != nil && !q.opts.Narrow.Match(me.Message, flags) {
+		if q.opts.Narrow != nil && !q.opts.Narrow.Match(candidate, flags) {
 			continue
 		}
 		var message json.RawMessage

@@ -50,7 +50,7 @@ func BenchmarkPublishToWaitingQueues(b *testing.B) {
 				ready.Wait()
 				time.Sleep(10 * time.Millisecond) // let every reader block
 				b.StartTimer()
-				r.PublishMessage(me)
+				r.PublishMessage(r.MessageAudience(me), me)
 				done.Wait()
 			}
 		})

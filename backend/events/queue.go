@@ -65,9 +65,10 @@ func AppendList(dst []byte, evs []Delivered) []byte {
 	return append(dst, ']')
 }
 
-// Filter decides which message events a queue wants (a narrow).
+// Filter decides which message events a queue wants (a narrow), given the
+// queue's user's flags on the message.
 type Filter interface {
-	Match(m store.Message, f store.Flags) bool
+	Match(c *Candidate, f store.Flags) bool
 }
 
 // QueueOptions are the register parameters that shape a queue.

@@ -19,11 +19,16 @@ type Settings struct {
 	// MaxEvents drops a queue holding this many unread events, so a client
 	// that never reads cannot grow memory forever.
 	MaxEvents int
+	// MaxQueuesPerUser bounds each user's queues (every queue costs each
+	// message sent to its user a narrow check): registering one more drops
+	// the user's least recently read queue. Zero means no bound.
+	MaxQueuesPerUser int
 }
 
 // DefaultSettings follow Zulip. The heartbeat comes well before the 90 s
 // after which Zulip's Python client gives up on a long-poll.
-var DefaultSettings = Settings{IdleTimeout: 10 * time.Minute, Heartbeat: 50 * time.Second, MaxEvents: 10000}
+// Fifty queues a user is far more than their tabs, devices and bots use.
+var DefaultSettings = Settings{IdleTimeout: 10 * time.Minute, Heartbeat: 50 * time.Second, MaxEvents: 10000, MaxQueuesPerUser: 50}
 
 // ErrNoQueue means the queue does not exist (never did, expired or
 // overflowed): the client must register again.
@@ -54,6 +59,9 @@ func (r *Registry) Register(opts QueueOptions) *Queue {
 	q := newQueue(newQueueID(), opts, r.now())
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if limit := r.settings.MaxQueuesPerUser; limit > 0 && len(r.byUser[opts.UserID]) >= limit {
+		r.remove(leastRecentlyUsed(r.byUser[opts.UserID]))
+	}
 	r.byID[q.ID] = q
 	if r.byUser[opts.UserID] == nil {
 		r.byUser[opts.UserID] = map[*Queue]struct{}{}
@@ -63,6 +71,20 @@ func (r *Registry) Register(opts QueueOptions) *Queue {
 		r.public[q] = struct{}{}
 	}
 	return q
+}
+
+func leastRecentlyUsed(qs map[*Queue]struct{}) *Queue {
+	var oldest *Queue
+	var at time.Time
+	for q := range qs {
+		q.mu.Lock()
+		used := q.lastUsed
+		q.mu.Unlock()
+		if oldest == nil || used.Before(at) {
+			oldest, at = q, used
+		}
+	}
+	return oldest
 }
 
 // newQueueID is an opaque, unguessable ID: a queue's events are private.

@@ -101,7 +101,7 @@ func TestIdleQueuesAreCollectedAndOverflowDrops(t *testing.T) {
 
 type topicFilter string
 
-func (f topicFilter) Match(m store.Message, _ store.Flags) bool { return m.Topic == string(f) }
+func (f topicFilter) Match(c *Candidate, _ store.Flags) bool { return c.Message.Topic == string(f) }
 
 func TestMessageEventsFollowNarrowAndForm(t *testing.T) {
 	r := NewRegistry(DefaultSettings)
@@ -110,10 +110,11 @@ func TestMessageEventsFollowNarrowAndForm(t *testing.T) {
 	public := r.Register(QueueOptions{UserID: 3, AllPublicStreams: true})
 	other := r.Register(QueueOptions{UserID: 2})
 	for _, topic := range []string{"no", "yes"} {
-		r.PublishMessage(MessageEvent{
+		me := MessageEvent{
 			Message: store.Message{Topic: topic, StreamID: 1}, Rendered: "<p>x</p>", Raw: "x",
 			Flags: map[int64]store.Flags{1: store.FlagMentioned}, Public: true,
-		})
+		}
+		r.PublishMessage(r.MessageAudience(me), me)
 	}
 	for _, tc := range []struct {
 		q    *Queue
@@ -149,11 +150,12 @@ func TestSharedMessageEventsKeepEachQueuesFlagsAndLocalID(t *testing.T) {
 	mentionedRendered := r.Register(QueueOptions{UserID: 2, ApplyMarkdown: true})
 	plain := r.Register(QueueOptions{UserID: 3})
 	outsider := r.Register(QueueOptions{UserID: 4, AllPublicStreams: true})
-	r.PublishMessage(MessageEvent{
+	me := MessageEvent{
 		Message: store.Message{StreamID: 1}, Rendered: "<p>x</p>", Raw: "x", Public: true,
 		Flags:         map[int64]store.Flags{1: store.FlagRead, 2: store.FlagMentioned, 3: 0},
 		SenderQueueID: sender.ID, LocalID: "7.01",
-	})
+	}
+	r.PublishMessage(r.MessageAudience(me), me)
 	for _, tc := range []struct {
 		q       *Queue
 		flags   []any
@@ -177,5 +179,41 @@ func TestSharedMessageEventsKeepEachQueuesFlagsAndLocalID(t *testing.T) {
 			t.Errorf("queue of user %d got flags %v message %v local id %v; want %v %v %v",
 				tc.q.opts.UserID, e["flags"], e["message"], e["local_message_id"], tc.flags, tc.message, tc.localID)
 		}
+	}
+}
+
+// TestQueuesPerUserAreCapped: registering past the cap drops the user's
+// least recently read queue (its client re-registers on BAD_EVENT_QUEUE_ID,
+// as after garbage collection); other users' queues are untouched.
+func TestQueuesPerUserAreCapped(t *testing.T) {
+	r := NewRegistry(Settings{IdleTimeout: time.Hour, Heartbeat: time.Hour, MaxEvents: 100, MaxQueuesPerUser: 3})
+	clock := time.Unix(1000, 0)
+	r.now = func() time.Time { clock = clock.Add(time.Second); return clock }
+	other := r.Register(QueueOptions{UserID: 2})
+	var qs []*Queue
+	for range 3 {
+		qs = append(qs, r.Register(QueueOptions{UserID: 1}))
+	}
+	if _, err := r.Fetch(context.Background(), qs[0], -1, true); err != nil { // the oldest is read again
+		t.Fatal(err)
+	}
+	newest := r.Register(QueueOptions{UserID: 1})
+	for _, tc := range []struct {
+		q    *Queue
+		live bool
+	}{{qs[0], true}, {qs[1], false}, {qs[2], true}, {newest, true}, {other, true}} {
+		_, err := r.Get(tc.q.ID, tc.q.opts.UserID)
+		if live := err == nil; live != tc.live {
+			t.Errorf("queue %d of user %d: live %v, want %v", slices.Index(qs, tc.q), tc.q.opts.UserID, live, tc.live)
+		}
+	}
+	if r.Len() != 4 {
+		t.Errorf("%d queues", r.Len())
+	}
+	for range 10 {
+		r.Register(QueueOptions{UserID: 1})
+	}
+	if r.Len() != 4 {
+		t.Errorf("%d queues after ten more", r.Len())
 	}
 }

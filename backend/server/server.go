@@ -28,6 +28,11 @@ type Config struct {
 	BaseURL string // public address of the organization; empty: the one clients use
 	// Events bounds event queues; zero means the defaults (tests shorten them).
 	Events events.Settings
+	// ReadTimeout bounds reading a request, body included, and IdleTimeout
+	// a keep-alive connection's wait for the next one; zero means
+	// DefaultReadTimeout and DefaultIdleTimeout (see api.Options for the
+	// routes that read longer).
+	ReadTimeout, IdleTimeout time.Duration
 	// LoginFailuresPerMinute and RequestsPerMinute are the HTTP rate limits
 	// (see api.Options).
 	LoginFailuresPerMinute, RequestsPerMinute int
@@ -38,10 +43,22 @@ type Config struct {
 	// Log gets the request log and the host's own warnings; nil means
 	// slog.Default().
 	Log *slog.Logger
+	// UploadQuota bounds each user's uploaded files together, in bytes (0:
+	// domain.DefaultUploadQuota, negative: no limit).
+	UploadQuota int64
 }
 
 // recentErrors is how many warnings and errors RecentErrors keeps.
 const recentErrors = 100
+
+// Slow clients: a request must arrive whole within DefaultReadTimeout
+// (long-polls, the WebSocket and uploads are given their own bounds by the
+// API), and a keep-alive connection may wait DefaultIdleTimeout for its
+// next request.
+const (
+	DefaultReadTimeout = 20 * time.Second
+	DefaultIdleTimeout = 30 * time.Second
+)
 
 // ShutdownTimeout bounds how long in-flight requests may take to finish.
 const ShutdownTimeout = 10 * time.Second
@@ -75,7 +92,7 @@ func Open(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize})
+	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize, UploadQuota: cfg.UploadQuota})
 	// Only an empty store is written at start-up, so a read-only data
 	// directory with an organization still starts and serves reads.
 	initialized, err := svc.RealmInitialized()
@@ -108,6 +125,8 @@ func Open(cfg Config) (*Server, error) {
 		http: &http.Server{
 			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
+			IdleTimeout:       cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout),
 			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 			BaseContext:       func(net.Listener) context.Context { return ctx },
 		},

@@ -15,6 +15,7 @@ import (
 
 	"lanchat/backend/api"
 	"lanchat/backend/domain"
+	"lanchat/backend/events"
 	"lanchat/backend/server"
 	"lanchat/backend/store"
 )
@@ -86,6 +87,9 @@ func serve(args []string, stderr io.Writer) error {
 	fs.IntVar(&cfg.RequestsPerMinute, "rate-limit", 0, "API requests allowed per user per minute (0: no limit)")
 	fs.Int64Var(&cfg.MaxEmojiFileSize, "max-emoji-file-size", domain.DefaultMaxEmojiFileSize, "largest custom emoji image, in bytes (MAX_EMOJI_FILE_SIZE)")
 	fs.Int64Var(&cfg.MaxUploadSize, "max-upload-size", domain.DefaultMaxUploadSize, "largest uploaded file, in bytes")
+	fs.Int64Var(&cfg.UploadQuota, "upload-quota", domain.DefaultUploadQuota, "each user's uploaded files together, in bytes (-1: no limit)")
+	cfg.Events = events.DefaultSettings
+	fs.IntVar(&cfg.Events.MaxQueuesPerUser, "max-queues-per-user", events.DefaultSettings.MaxQueuesPerUser, "event queues per user; one more drops the user's least recently read (0: no limit)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this address (keep it on loopback)")
 	logFormat := fs.String("log-format", "text", "log lines (one per request, and the host's warnings) as text or json")
 	if err := parse(fs, args); err != nil {
