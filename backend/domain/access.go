@@ -40,7 +40,7 @@ func accessMessage(tx *store.Tx, u store.User, id int64, streams streamCache) (s
 // see it: messages they received keep their own flags; other messages of a
 // stream they can see read as historical.
 func messageAccess(tx *store.Tx, u store.User, m store.Message, streams streamCache) (store.Flags, bool) {
-	if f, ok := tx.Flags(u.ID, m.ID); ok {
+	if f, ok := tx.MessageFlags(u.ID, m); ok {
 		return f, true
 	}
 	if m.IsPrivate() {

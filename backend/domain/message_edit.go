@@ -171,12 +171,15 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		if dest.ID != old.StreamID {
 			edit.PrevStreamID = old.StreamID
 			moved.StreamID, moved.RecipientID = dest.ID, recipientID
+		}
+		// Saved first: the store carries everyone's flags to the new stream.
+		if err := saveEdit(tx, old, moved, edit); err != nil {
+			return nil, 0, err
+		}
+		if dest.ID != old.StreamID {
 			if err := regrantAccess(tx, moved); err != nil {
 				return nil, 0, err
 			}
-		}
-		if err := saveEdit(tx, old, moved, edit); err != nil {
-			return nil, 0, err
 		}
 	}
 	return ids, dest.ID, nil

@@ -22,11 +22,12 @@ var (
 	bucketUserGroups    = []byte("user_groups")
 
 	bucketMessages       = []byte("messages")      // message ID → Message
-	bucketUserMessages   = []byte("user_messages") // user ID + message ID → flags
+	bucketUserMessages   = []byte("user_messages") // user ID + message ID → flags, exceptions only (flags.go)
+	bucketUserSpans      = []byte("user_spans")    // user ID + recipient ID + first message ID → end (spans.go)
+	bucketReadRuns       = []byte("read_runs")     // user ID + recipient ID + ID block → runs (read_runs.go)
 	bucketMsgByRecipient = []byte("messages_by_recipient")
 	bucketMsgByTopic     = []byte("messages_by_topic")  // stream ID + folded topic + 0 + message ID
 	bucketMsgBySender    = []byte("messages_by_sender") // sender ID + message ID
-	bucketUserFlagIndex  = []byte("user_flag_index")    // user ID + flag bit + message ID
 	bucketSearchTerms    = []byte("search_terms")       // term + 0 + message ID
 	bucketRecipients     = []byte("recipients")         // conversation key → recipient ID
 	bucketTopics         = []byte("topics")             // stream ID + folded topic → Topic
@@ -45,7 +46,7 @@ var allBuckets = [][]byte{
 	bucketMeta, bucketUsers, bucketUserByEmail, bucketStreams, bucketStreamByName,
 	bucketSubscriptions, bucketSubscribers, bucketUserGroups,
 	bucketMessages, bucketUserMessages, bucketMsgByRecipient, bucketMsgByTopic, bucketMsgBySender,
-	bucketUserFlagIndex, bucketSearchTerms, bucketRecipients, bucketTopics, bucketUserTopics,
+	bucketUserSpans, bucketReadRuns, bucketSearchTerms, bucketRecipients, bucketTopics, bucketUserTopics,
 	bucketRealmEmoji, bucketLinkifiers, bucketUploads, bucketPresence, bucketBotStorage, bucketSessions,
 }
 

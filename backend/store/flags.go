@@ -1,11 +1,6 @@
 package store
 
-import (
-	"bytes"
-	"encoding/binary"
-
-	bolt "go.etcd.io/bbolt"
-)
+import "encoding/binary"
 
 // Flags is one user's state on one message, as a bit set.
 type Flags uint32
@@ -81,77 +76,158 @@ func (ix FlagIndex) holds(f Flags) bool {
 	return false
 }
 
-var flagIndexes = []FlagIndex{IndexUnread, IndexStarred, IndexMentioned, IndexAlerted}
+// Per-user state is implied wherever it can be (spans.go, read_runs.go):
+// a user receives a conversation's messages while a span covers them,
+// unread until a read run covers them. A row in user_messages (user +
+// message → flags) is an exception: a message received outside any span
+// (rowGranted: the sender's copy in a stream they left, a message moved to
+// them), one taken away inside a span (rowRevoked), or flags beyond read
+// (starred, mentioned, ...). Rows of messages a span covers repeat the read
+// bit, so a read run alone says whether such a message is unread.
+const (
+	rowGranted Flags = 1 << 30
+	rowRevoked Flags = 1 << 31
+	rowBits          = rowGranted | rowRevoked
+)
 
-func flagIndexPrefix(userID int64, ix FlagIndex) []byte {
-	return append(itob(userID), byte(ix))
+func (tx *Tx) row(userID, msgID int64) (Flags, bool) {
+	v := tx.bucket(bucketUserMessages).Get(pairKey(userID, msgID))
+	return rawRow(v), len(v) == 4
+}
+
+func (tx *Tx) putRow(userID, msgID int64, f Flags) error {
+	return tx.bucket(bucketUserMessages).Put(pairKey(userID, msgID), binary.BigEndian.AppendUint32(nil, uint32(f)))
+}
+
+func (tx *Tx) deleteRow(userID, msgID int64) error {
+	return tx.bucket(bucketUserMessages).Delete(pairKey(userID, msgID))
+}
+
+// head loads where a message went.
+func (tx *Tx) head(msgID int64) (messageHead, bool) {
+	data := tx.bucket(bucketMessages).Get(itob(msgID))
+	if data == nil {
+		return messageHead{}, false
+	}
+	h, err := decodeMessageHead(data)
+	return h, err == nil
 }
 
 // Flags returns a user's flags on a message; ok is false when the user never
 // received it.
 func (tx *Tx) Flags(userID, msgID int64) (Flags, bool) {
-	v := tx.bucket(bucketUserMessages).Get(pairKey(userID, msgID))
-	if v == nil {
+	h, ok := tx.head(msgID)
+	if !ok {
 		return 0, false
 	}
-	return Flags(binary.BigEndian.Uint32(v)), true
+	return tx.flagsOn(userID, h)
 }
 
-// SetFlags records a user's flags on a message, keeping the flag indexes
-// current.
+// MessageFlags is Flags for a message already loaded.
+func (tx *Tx) MessageFlags(userID int64, m Message) (Flags, bool) {
+	return tx.flagsOn(userID, headOf(m))
+}
+
+func (tx *Tx) flagsOn(userID int64, h messageHead) (Flags, bool) {
+	if f, ok := tx.row(userID, h.ID); ok {
+		if f&rowRevoked != 0 {
+			return 0, false
+		}
+		return f &^ rowBits, true
+	}
+	if !tx.implied(userID, h) {
+		return 0, false
+	}
+	if tx.isRead(userID, h) {
+		return FlagRead, true
+	}
+	return 0, true
+}
+
+// SetFlags records a user's flags on a message (giving it to them if they
+// did not have it).
 func (tx *Tx) SetFlags(userID, msgID int64, f Flags) error {
-	old, had := tx.Flags(userID, msgID)
-	return tx.writeFlags(userID, msgID, old, had, f)
+	h, ok := tx.head(msgID)
+	if !ok {
+		return ErrNotFound
+	}
+	return tx.setFlags(userID, h, f)
 }
 
-// writeFlags replaces a user's flags on a message, old (when had) with f,
-// keeping the flag indexes in step. A new message has no old flags to read.
-func (tx *Tx) writeFlags(userID, msgID int64, old Flags, had bool, f Flags) error {
-	idx := tx.bucket(bucketUserFlagIndex)
-	for _, ix := range flagIndexes {
-		key := append(flagIndexPrefix(userID, ix), itob(msgID)...)
-		was, is := had && ix.holds(old), ix.holds(f)
+func (tx *Tx) setFlags(userID int64, h messageHead, f Flags) error {
+	f &^= rowBits
+	if !tx.implied(userID, h) {
+		return tx.putRow(userID, h.ID, f|rowGranted)
+	}
+	if err := tx.setRead(userID, h, f&FlagRead != 0); err != nil {
+		return err
+	}
+	if f&^FlagRead == 0 {
+		return tx.deleteRow(userID, h.ID)
+	}
+	return tx.putRow(userID, h.ID, f)
+}
+
+// DeleteFlags takes a message away from a user.
+func (tx *Tx) DeleteFlags(userID, msgID int64) error {
+	h, ok := tx.head(msgID)
+	if !ok {
+		return tx.deleteRow(userID, msgID)
+	}
+	return tx.revoke(userID, h)
+}
+
+func (tx *Tx) revoke(userID int64, h messageHead) error {
+	if !tx.implied(userID, h) {
+		return tx.deleteRow(userID, h.ID)
+	}
+	// Counted as read, so unread walks pass over it without a lookup.
+	if err := tx.setRead(userID, h, true); err != nil {
+		return err
+	}
+	return tx.putRow(userID, h.ID, rowRevoked)
+}
+
+// MessageUserIDs lists who of userIDs holds a message. It looks at every
+// user given: use it for rare operations (edits, deletion), not per
+// request.
+func (tx *Tx) MessageUserIDs(msgID int64, userIDs []int64) []int64 {
+	h, ok := tx.head(msgID)
+	if !ok {
+		return nil
+	}
+	var out []int64
+	for _, uid := range userIDs {
+		if _, ok := tx.flagsOn(uid, h); ok {
+			out = append(out, uid)
+		}
+	}
+	return out
+}
+
+// moveHolders keeps every user's state on a message that moves to another
+// conversation: holders keep their flags (as exceptions where the new
+// conversation's spans do not cover them) and users the new spans cover
+// who did not hold it are revoked.
+func (tx *Tx) moveHolders(from, to messageHead) error {
+	c := tx.bucket(bucketUsers).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		uid := btoi(k)
+		f, held := tx.flagsOn(uid, from)
 		var err error
 		switch {
-		case is && !was:
-			err = idx.Put(key, nil)
-		case was && !is:
-			err = idx.Delete(key)
+		case held:
+			err = tx.setFlags(uid, to, f)
+		case tx.implied(uid, to):
+			err = tx.revoke(uid, to)
+		default:
+			err = tx.deleteRow(uid, to.ID)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	return tx.bucket(bucketUserMessages).Put(pairKey(userID, msgID), binary.BigEndian.AppendUint32(nil, uint32(f)))
-}
-
-// DeleteFlags forgets a user's state on a message.
-func (tx *Tx) DeleteFlags(userID, msgID int64) error {
-	old, had := tx.Flags(userID, msgID)
-	if !had {
-		return nil
-	}
-	for _, ix := range flagIndexes {
-		if ix.holds(old) {
-			if err := tx.bucket(bucketUserFlagIndex).Delete(append(flagIndexPrefix(userID, ix), itob(msgID)...)); err != nil {
-				return err
-			}
-		}
-	}
-	return tx.bucket(bucketUserMessages).Delete(pairKey(userID, msgID))
-}
-
-// MessageUserIDs lists who holds flags on a message. Messages have few
-// recipients compared with the whole table, but this scans every user: use
-// it for rare operations (deletion), not per request.
-func (tx *Tx) MessageUserIDs(msgID int64, userIDs []int64) []int64 {
-	var out []int64
-	for _, uid := range userIDs {
-		if _, ok := tx.Flags(uid, msgID); ok {
-			out = append(out, uid)
-		}
-	}
-	return out
+	return nil
 }
 
 // FlaggedIDs lists a user's message IDs in an indexed state, ascending.
@@ -159,72 +235,4 @@ func (tx *Tx) FlaggedIDs(userID int64, ix FlagIndex) []int64 {
 	var out []int64
 	tx.Scan(FlagRange(userID, ix), 0, false, func(id int64) bool { out = append(out, id); return true })
 	return out
-}
-
-// Range is an ordered set of message IDs held by an index: every key of the
-// bucket that starts with prefix ends with a big-endian message ID.
-type Range struct {
-	bucket []byte
-	prefix []byte
-}
-
-// RecipientRange holds a conversation's messages (a stream's, or a private
-// conversation's).
-func RecipientRange(recipientID int64) Range {
-	return Range{bucketMsgByRecipient, itob(recipientID)}
-}
-
-// TopicRange holds a stream topic's messages.
-func TopicRange(streamID int64, topic string) Range {
-	return Range{bucketMsgByTopic, topicPrefix(streamID, topic)}
-}
-
-// SenderRange holds a user's sent messages.
-func SenderRange(senderID int64) Range {
-	return Range{bucketMsgBySender, itob(senderID)}
-}
-
-// UserRange holds every message a user received.
-func UserRange(userID int64) Range {
-	return Range{bucketUserMessages, itob(userID)}
-}
-
-// FlagRange holds a user's messages in an indexed state.
-func FlagRange(userID int64, ix FlagIndex) Range {
-	return Range{bucketUserFlagIndex, flagIndexPrefix(userID, ix)}
-}
-
-// Scan walks a range from an anchor: ascending over IDs >= anchor, or
-// descending over IDs <= anchor. fn returning false stops the walk.
-func (tx *Tx) Scan(r Range, anchor int64, descending bool, fn func(id int64) bool) {
-	c := tx.bucket(r.bucket).Cursor()
-	start := append(bytes.Clone(r.prefix), itob(max(anchor, 0))...)
-	k, _ := c.Seek(start)
-	if descending {
-		switch {
-		case k == nil:
-			k, _ = c.Last()
-		case !bytes.Equal(k, start):
-			k, _ = c.Prev()
-		}
-	}
-	for ; k != nil && bytes.HasPrefix(k, r.prefix) && len(k) == len(r.prefix)+8; k = step(c, descending) {
-		if !fn(btoi(k[len(r.prefix):])) {
-			return
-		}
-	}
-}
-
-func step(c *bolt.Cursor, descending bool) []byte {
-	if descending {
-		k, _ := c.Prev()
-		return k
-	}
-	k, _ := c.Next()
-	return k
-}
-
-// AllMessagesRange holds every message.
-func AllMessagesRange() Range {
-	return Range{bucketMessages, nil}
 }

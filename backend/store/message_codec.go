@@ -183,3 +183,24 @@ func decodeMessage(data []byte) (Message, error) {
 	}
 	return m, nil
 }
+
+// messageHead is what per-user state needs of a message: where it went.
+type messageHead struct {
+	ID, SenderID, RecipientID int64
+}
+
+// decodeMessageHead reads only the leading fields of a record, so flag
+// lookups by ID need not decode content.
+func decodeMessageHead(data []byte) (messageHead, error) {
+	if len(data) == 0 || data[0] != messageFormatV1 {
+		return messageHead{}, fmt.Errorf("decode message: %w (unknown format)", errCorruptMessage)
+	}
+	r := &messageReader{b: data[1:]}
+	h := messageHead{ID: r.varint(), SenderID: r.varint(), RecipientID: r.varint()}
+	if r.err != nil {
+		return messageHead{}, fmt.Errorf("decode message: %w", r.err)
+	}
+	return h, nil
+}
+
+func headOf(m Message) messageHead { return messageHead{m.ID, m.SenderID, m.RecipientID} }

@@ -87,6 +87,10 @@ func (tx *Tx) putMessage(m Message) error {
 
 // CreateMessage assigns the next message ID, stores the message with its
 // indexes, and gives each recipient their flags. IDs strictly increase.
+// Recipients are the conversation's span holders (a stream's subscribers,
+// read in the same transaction, or a private conversation's participants)
+// plus the sender: only the sender and recipients with flags write
+// anything, so a message costs the same however many receive it.
 func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
 	id, err := tx.nextID(bucketMessages)
 	if err != nil {
@@ -99,8 +103,12 @@ func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
 	if err := tx.indexMessage(*m, true); err != nil {
 		return err
 	}
+	h := headOf(*m)
 	for uid, flags := range recipients {
-		if err := tx.writeFlags(uid, id, 0, false, flags); err != nil {
+		if flags == 0 && uid != m.SenderID {
+			continue // implied by the span: unread, nothing else
+		}
+		if err := tx.setFlags(uid, h, flags); err != nil {
 			return err
 		}
 	}
@@ -108,8 +116,14 @@ func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
 }
 
 // UpdateMessage writes a changed message (content, topic, stream, reactions),
-// moving its index entries from old to new.
+// moving its index entries from old to new, and, when it moves to another
+// conversation, every user's state on it.
 func (tx *Tx) UpdateMessage(old, m Message) error {
+	if old.RecipientID != m.RecipientID {
+		if err := tx.moveHolders(headOf(old), headOf(m)); err != nil {
+			return err
+		}
+	}
 	if err := tx.indexMessage(old, false); err != nil {
 		return err
 	}
@@ -126,7 +140,7 @@ func (tx *Tx) DeleteMessage(m Message, userIDs []int64) error {
 		return err
 	}
 	for _, uid := range userIDs {
-		if err := tx.DeleteFlags(uid, m.ID); err != nil {
+		if err := tx.deleteRow(uid, m.ID); err != nil {
 			return err
 		}
 	}
@@ -247,6 +261,12 @@ func (tx *Tx) RecipientID(streamID int64, sortedUserIDs []int64) (int64, error) 
 	id, err := tx.nextID(bucketRecipients)
 	if err != nil {
 		return 0, err
+	}
+	// A private conversation's participants receive all of it.
+	for _, uid := range sortedUserIDs {
+		if err := tx.putSpan(uid, id, span{From: 0}); err != nil {
+			return 0, err
+		}
 	}
 	return id, tx.bucket(bucketRecipients).Put(key, itob(id))
 }

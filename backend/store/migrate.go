@@ -16,6 +16,7 @@ var keySchemaVersion = []byte("schema_version")
 var migrations = []func(*bolt.Tx) error{
 	createBuckets,        // 0 → 1: the initial layout
 	binaryMessageRecords, // 1 → 2: messages from JSON to their binary form
+	impliedFlags,         // 2 → 3: per-user state as spans, read runs and exception rows
 }
 
 // SchemaVersion is the version a store has once opened by this build.

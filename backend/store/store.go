@@ -130,6 +130,10 @@ type Tx struct {
 	// name up afresh on every call there, and history asks thousands of
 	// times.
 	buckets map[string]*bolt.Bucket
+	// Spans and read runs are read many times per request and per send;
+	// writes go through these caches (each Tx of a batch has its own).
+	spanCache map[spanKey][]span
+	runs      map[readRunKey]readRuns
 }
 
 // Snapshot gives fn the size of a consistent copy of the database and a

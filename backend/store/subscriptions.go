@@ -32,10 +32,25 @@ func (tx *Tx) IsSubscribed(userID, streamID int64) bool {
 }
 
 // PutSubscription writes a subscription row (kept when a user unsubscribes,
-// so settings survive a later resubscribe) and the subscriber index.
+// so settings survive a later resubscribe), the subscriber index, and, when
+// the user joins or leaves, their span of the stream's messages.
 func (tx *Tx) PutSubscription(s Subscription) error {
 	idx := tx.bucket(bucketSubscribers)
 	key := pairKey(s.StreamID, s.UserID)
+	if was := idx.Get(key) != nil; was != s.Active {
+		rid, err := tx.RecipientID(s.StreamID, nil)
+		if err != nil {
+			return err
+		}
+		if s.Active {
+			err = tx.openSpan(s.UserID, rid)
+		} else {
+			err = tx.closeSpan(s.UserID, rid)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	var err error
 	if s.Active {
 		err = idx.Put(key, []byte{})
