@@ -11,9 +11,10 @@ import (
 
 // Report collects figures and writes them as Markdown.
 type Report struct {
-	Command string
-	rows    []string
-	notes   []string
+	Command  string
+	rows     []string
+	notes    []string
+	sections []string
 }
 
 // Add records one figure; ceiling and ratioOf (0 when none) express it as a
@@ -25,6 +26,11 @@ func (r *Report) Add(name string, l Latencies, unit string, target string, ratio
 	}
 	r.rows = append(r.rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %s |",
 		name, ms(l.P50), ms(l.P99), throughput, target, ratio))
+}
+
+// Section adds Markdown of its own after the table's notes.
+func (r *Report) Section(markdown string) {
+	r.sections = append(r.sections, markdown)
 }
 
 // Note adds a line under the table.
@@ -53,6 +59,9 @@ func (r *Report) Write(path string) error {
 	b.WriteString("\n")
 	for _, n := range r.notes {
 		b.WriteString("- " + n + "\n")
+	}
+	for _, s := range r.sections {
+		b.WriteString("\n" + s)
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

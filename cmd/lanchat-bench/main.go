@@ -43,7 +43,7 @@ func main() {
 	out := flag.String("out", "docs/benchmarks.md", "report file")
 	flag.DurationVar(&r.d, "duration", 5*time.Second, "how long each figure is measured")
 	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
-	only := flag.String("only", "", "comma-separated figures to measure (sends, delivery, idle, history); empty: all")
+	only := flag.String("only", "", "comma-separated figures to measure (sends, team, delivery, idle, history); empty: all")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
 	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling, http or raw (the bench runs itself so)")
 	flag.Parse()
@@ -55,7 +55,7 @@ func main() {
 	figures := []struct {
 		name string
 		fn   func() error
-	}{{"sends", r.sends}, {"delivery", r.delivery}, {"idle", r.idleQueues}, {"history", r.history}}
+	}{{"sends", r.sends}, {"team", r.team}, {"delivery", r.delivery}, {"idle", r.idleQueues}, {"history", r.history}}
 	err := os.MkdirAll(r.workDir, 0o755)
 	if err == nil {
 		err = r.ceilings()

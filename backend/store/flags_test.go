@@ -1,0 +1,174 @@
+package store
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// teamStore makes users 1..n subscribed to one stream and returns the
+// stream's recipient ID.
+func teamStore(t *testing.T, s *Store, n int) (streamID, rid int64) {
+	t.Helper()
+	err := s.Update(func(tx *Tx) error {
+		st := Stream{Name: "team"}
+		if err := tx.CreateStream(&st); err != nil {
+			return err
+		}
+		streamID = st.ID
+		for i := range n {
+			u := User{Email: fmt.Sprintf("u%d@example.com", i), IsActive: true}
+			if err := tx.CreateUser(&u); err != nil {
+				return err
+			}
+			if err := tx.PutSubscription(Subscription{UserID: u.ID, StreamID: st.ID, Active: true}); err != nil {
+				return err
+			}
+		}
+		var err error
+		rid, err = tx.RecipientID(st.ID, nil)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return streamID, rid
+}
+
+// send stores a stream message from sender (read by them) to every
+// subscriber, as the domain does.
+func send(t *testing.T, s *Store, streamID, rid, sender int64, flags map[int64]Flags) int64 {
+	t.Helper()
+	m := Message{SenderID: sender, RecipientID: rid, StreamID: streamID, Topic: "t", Content: "hello"}
+	err := s.Update(func(tx *Tx) error {
+		recipients := map[int64]Flags{}
+		for _, uid := range tx.StreamSubscriberIDs(streamID) {
+			recipients[uid] = flags[uid]
+		}
+		recipients[sender] |= FlagRead
+		return tx.CreateMessage(&m, recipients)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.ID
+}
+
+func keyCount(t *testing.T, s *Store) int {
+	t.Helper()
+	n := 0
+	s.View(func(tx *Tx) error {
+		return tx.btx.ForEach(func(_ []byte, b *bolt.Bucket) error {
+			n += b.Stats().KeyN
+			return nil
+		})
+	})
+	return n
+}
+
+// A stream message writes the same keys whether 5 or 500 users receive
+// it: recipients are implied by their subscriptions, not written.
+func TestSendWritesNothingPerRecipient(t *testing.T) {
+	written := map[int]int{}
+	for _, n := range []int{5, 500} {
+		s, _ := openTemp(t)
+		streamID, rid := teamStore(t, s, n)
+		send(t, s, streamID, rid, 1, nil) // the topic and its first run exist
+		before := keyCount(t, s)
+		for range 10 {
+			send(t, s, streamID, rid, 1, nil)
+		}
+		written[n] = keyCount(t, s) - before
+		s.Close()
+	}
+	if written[5] != written[500] {
+		t.Errorf("10 messages wrote %d keys with 5 subscribers and %d with 500", written[5], written[500])
+	}
+}
+
+// Subscribing, leaving and coming back decide who receives what: only
+// messages sent while subscribed, unread until read, and marking reads in
+// any order keeps the read state to a run per stretch of unread.
+func TestSpansAndReadRunsFollowSubscriptionsAndReads(t *testing.T) {
+	s, _ := openTemp(t)
+	streamID, rid := teamStore(t, s, 3) // users 1, 2, 3
+	leave := func(uid int64, active bool) {
+		t.Helper()
+		if err := s.Update(func(tx *Tx) error {
+			return tx.PutSubscription(Subscription{UserID: uid, StreamID: streamID, Active: active})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids []int64
+	for range 3 {
+		ids = append(ids, send(t, s, streamID, rid, 1, nil))
+	}
+	leave(3, false)
+	ids = append(ids, send(t, s, streamID, rid, 1, nil)) // user 3 away
+	leave(3, true)
+	leave(2, false)
+	leave(2, true) // left and back with nothing sent between: no gap
+	ids = append(ids, send(t, s, streamID, rid, 1, map[int64]Flags{2: FlagMentioned}))
+	for _, c := range []struct {
+		user int64
+		read []int64 // marked read, in this order
+	}{
+		{2, []int64{ids[2], ids[0], ids[4], ids[1]}},
+		{3, []int64{ids[4]}},
+	} {
+		err := s.Update(func(tx *Tx) error {
+			for _, id := range c.read {
+				f, _ := tx.Flags(c.user, id)
+				if err := tx.SetFlags(c.user, id, f|FlagRead); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.View(func(tx *Tx) error {
+		for _, c := range []struct {
+			user     int64
+			received []int64
+			unread   []int64
+		}{
+			{1, ids, nil},
+			{2, ids, []int64{ids[3]}},
+			{3, slices.Concat(ids[:3], ids[4:]), ids[:3]},
+		} {
+			var got []int64
+			tx.Scan(UserRange(c.user), 0, false, func(id int64) bool { got = append(got, id); return true })
+			if !slices.Equal(got, c.received) {
+				t.Errorf("user %d received %v, want %v", c.user, got, c.received)
+			}
+			if got := tx.FlaggedIDs(c.user, IndexUnread); !slices.Equal(got, c.unread) {
+				t.Errorf("user %d unread %v, want %v", c.user, got, c.unread)
+			}
+			var desc []int64
+			tx.Scan(FlagRange(c.user, IndexUnread), ids[4], true, func(id int64) bool { desc = append(desc, id); return true })
+			want := slices.Clone(c.unread)
+			slices.Reverse(want)
+			if !slices.Equal(desc, want) {
+				t.Errorf("user %d unread descending %v, want %v reversed", c.user, desc, c.unread)
+			}
+		}
+		if f, ok := tx.Flags(2, ids[4]); !ok || f != FlagRead|FlagMentioned {
+			t.Errorf("user 2's flags on the mention: %v %v", f.Names(), ok)
+		}
+		if got := tx.FlaggedIDs(2, IndexMentioned); !slices.Equal(got, ids[4:]) {
+			t.Errorf("user 2 mentioned in %v, want %v", got, ids[4:])
+		}
+		// User 2 read around the one unread message: two runs, whatever
+		// the order of the reads.
+		if rs := tx.readRuns(readRunKeyOf(2, rid, ids[0])); len(rs) != 4 {
+			t.Errorf("user 2's runs %v, want two", rs)
+		}
+		return nil
+	})
+}
