@@ -1,7 +1,7 @@
 // Command lanchat-bench measures a real lanchatd on loopback and writes
-// docs/benchmarks.md: durable sends, delivery to long-pollers, idle queue
-// memory, history and search on a large store, cold start, each beside the
-// machine's ceilings.
+// docs/benchmarks.md: durable sends, sends and store cost by subscribers
+// per stream, delivery to long-pollers, idle queue memory, history and
+// search on a large store, cold start, each beside the machine's ceilings.
 package main
 
 import (
@@ -43,7 +43,7 @@ func main() {
 	out := flag.String("out", "docs/benchmarks.md", "report file")
 	flag.DurationVar(&r.d, "duration", 5*time.Second, "how long each figure is measured")
 	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
-	only := flag.String("only", "", "comma-separated figures to measure (sends, team, delivery, idle, history); empty: all")
+	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, idle, history); empty: all")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
 	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling, http or raw (the bench runs itself so)")
 	flag.Parse()
@@ -55,7 +55,7 @@ func main() {
 	figures := []struct {
 		name string
 		fn   func() error
-	}{{"sends", r.sends}, {"team", r.team}, {"delivery", r.delivery}, {"idle", r.idleQueues}, {"history", r.history}}
+	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"idle", r.idleQueues}, {"history", r.history}}
 	err := os.MkdirAll(r.workDir, 0o755)
 	if err == nil {
 		err = r.ceilings()

@@ -11,12 +11,12 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// TeamStream is the stream every member of a team is subscribed to.
-const TeamStream = "team"
+// ScaleStream is the stream every member is subscribed to.
+const ScaleStream = "scale"
 
-// TeamFigures are durable sends at one team size and what they cost the
+// ScaleFigures are durable sends at one subscriber count and what they cost the
 // store.
-type TeamFigures struct {
+type ScaleFigures struct {
 	Subscribers int
 	Sends       Latencies
 	// BytesPerMessage is the store's growth per message (allocated pages
@@ -28,24 +28,24 @@ type TeamFigures struct {
 	History map[string]Latencies
 }
 
-// Team measures durable sends to a stream of subscribers members (the
+// SubscriberScale measures durable sends to a stream of subscribers members (the
 // seeded users among them), from senders concurrent members, on a fresh
 // store under dir; then reads the newest 1000 messages in each of the
-// history narrows as one member. The team is made over the API, so any
+// history narrows as one member. Members are made over the API, so any
 // build's lanchatd can be measured.
-func Team(binary, dir string, subscribers, senders int, d time.Duration, history []string, extra ...string) (TeamFigures, error) {
-	f := TeamFigures{Subscribers: subscribers}
+func SubscriberScale(binary, dir string, subscribers, senders int, d time.Duration, history []string, extra ...string) (ScaleFigures, error) {
+	f := ScaleFigures{Subscribers: subscribers}
 	os.RemoveAll(dir)
 	srv, err := StartServer(binary, dir, extra...)
 	if err != nil {
 		return f, err
 	}
-	members, err := makeTeam(srv, subscribers)
+	members, err := subscribeMembers(srv, subscribers)
 	srv.Stop()
 	if err != nil {
 		return f, err
 	}
-	before, err := storeUsage(dir)
+	before, err := storeFootprint(dir)
 	if err != nil {
 		return f, err
 	}
@@ -61,7 +61,7 @@ func Team(binary, dir string, subscribers, senders int, d time.Duration, history
 	}
 	f.Sends, err = Run(senders, d, func(w int) error {
 		return clients[w].call("POST", "/api/v1/messages", url.Values{
-			"type": {"stream"}, "to": {TeamStream}, "topic": {fmt.Sprintf("load %d", w%10)},
+			"type": {"stream"}, "to": {ScaleStream}, "topic": {fmt.Sprintf("load %d", w%10)},
 			"content": {"a benchmark message about kubernetes and coffee"},
 		}, nil)
 	})
@@ -75,7 +75,7 @@ func Team(binary, dir string, subscribers, senders int, d time.Duration, history
 		}
 	}
 	srv.Stop()
-	after, err := storeUsage(dir)
+	after, err := storeFootprint(dir)
 	if err != nil {
 		return f, err
 	}
@@ -86,9 +86,9 @@ func Team(binary, dir string, subscribers, senders int, d time.Duration, history
 	return f, nil
 }
 
-// makeTeam subscribes the seeded users and new members, n in all, to the
-// team stream, and returns every member's email.
-func makeTeam(srv *Server, n int) ([]string, error) {
+// subscribeMembers subscribes the seeded users and new members, n in all, to the
+// scale stream, and returns every member's email.
+func subscribeMembers(srv *Server, n int) ([]string, error) {
 	admin, err := Login(srv.URL, "admin@example.com")
 	if err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func makeTeam(srv *Server, n int) ([]string, error) {
 	}
 	members = members[:n]
 	principals, _ := json.Marshal(members)
-	form := url.Values{"subscriptions": {fmt.Sprintf(`[{"name":%q}]`, TeamStream)}, "principals": {string(principals)}}
+	form := url.Values{"subscriptions": {fmt.Sprintf(`[{"name":%q}]`, ScaleStream)}, "principals": {string(principals)}}
 	return members, admin.call("POST", "/api/v1/users/me/subscriptions", form, nil)
 }
 
@@ -113,9 +113,9 @@ type usage struct {
 	bytes, keys, messages, recordBytes int64
 }
 
-// storeUsage sums every bucket's allocated pages and keys, and the bytes
+// storeFootprint sums every bucket's allocated pages and keys, and the bytes
 // of the message records.
-func storeUsage(dir string) (usage, error) {
+func storeFootprint(dir string) (usage, error) {
 	db, err := bolt.Open(filepath.Join(dir, "lanchat.db"), 0o600, &bolt.Options{ReadOnly: true, Timeout: 5 * time.Second})
 	if err != nil {
 		return usage{}, err

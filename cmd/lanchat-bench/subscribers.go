@@ -10,27 +10,27 @@ import (
 	"lanchat/backend/bench"
 )
 
-// teamSizes are the subscriber counts of the team figure: a small group, a
+// subscriberCounts are the figure's stream sizes: a small group, a
 // real team, a large organization's announcement stream.
-var teamSizes = []int{5, 50, 500}
+var subscriberCounts = []int{5, 50, 500}
 
-// teamHistory are the narrows read at 50 subscribers: the stream, the
+// subscriberHistory are the narrows read at 50 subscribers: the stream, the
 // home view (every received message) and is:unread, the two that are
 // derived from subscription spans and read runs.
-var teamHistory = []string{fmt.Sprintf(`[["stream",%q]]`, bench.TeamStream), `[]`, `[["is","unread"]]`}
+var subscriberHistory = []string{fmt.Sprintf(`[["stream",%q]]`, bench.ScaleStream), `[]`, `[["is","unread"]]`}
 
-// team measures durable sends and their store cost at each team size.
-func (r *run) team() error {
+// subscribers measures durable sends and their store cost at each stream size.
+func (r *run) subscribers() error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Sends at a team's shape\n\n%d concurrent senders post to one stream whose subscribers all receive each message; the store is measured before and after (allocated pages and keys of every bucket, `bench.Team`). Target at 50 subscribers: ≥ 6,000 sends/s and ≤ 1 KB of store per message beyond its record, both nearly flat from 5 to 500.\n\n", r.senders)
+	fmt.Fprintf(&b, "## Sends at a team's shape\n\n%d concurrent senders post to one stream whose subscribers all receive each message; the store is measured before and after (allocated pages and keys of every bucket, `bench.SubscriberScale`). Target at 50 subscribers: ≥ 6,000 sends/s and ≤ 1 KB of store per message beyond its record, both nearly flat from 5 to 500.\n\n", r.senders)
 	b.WriteString("| subscribers | sends/s | p50 | p99 | store bytes per message | of which the message record | beyond the record | keys per message |\n|---|---|---|---|---|---|---|---|\n")
 	var history map[string]bench.Latencies
-	for _, n := range teamSizes {
+	for _, n := range subscriberCounts {
 		var narrows []string
 		if n == 50 {
-			narrows = teamHistory
+			narrows = subscriberHistory
 		}
-		f, err := bench.Team(r.binary, filepath.Join(r.workDir, fmt.Sprintf("team-%d", n)), n, r.senders, r.d, narrows, r.extra...)
+		f, err := bench.SubscriberScale(r.binary, filepath.Join(r.workDir, fmt.Sprintf("subscribers-%d", n)), n, r.senders, r.d, narrows, r.extra...)
 		if err != nil {
 			return fmt.Errorf("%d subscribers: %w", n, err)
 		}
@@ -39,10 +39,10 @@ func (r *run) team() error {
 		}
 		fmt.Fprintf(&b, "| %d | %.0f | %s | %s | %.0f | %.0f | %.0f | %.1f |\n", n, f.Sends.PerSecond, msText(f.Sends.P50), msText(f.Sends.P99),
 			f.BytesPerMessage, f.RecordBytes, f.BytesPerMessage-f.RecordBytes, f.KeysPerMessage)
-		log.Printf("team of %d: %.0f sends/s, %.0f B/message (%.0f beyond the record), %.1f keys/message", n, f.Sends.PerSecond, f.BytesPerMessage, f.BytesPerMessage-f.RecordBytes, f.KeysPerMessage)
+		log.Printf("%d subscribers: %.0f sends/s, %.0f B/message (%.0f beyond the record), %.1f keys/message", n, f.Sends.PerSecond, f.BytesPerMessage, f.BytesPerMessage-f.RecordBytes, f.KeysPerMessage)
 	}
 	b.WriteString("\nHistory at 50 subscribers, on the store the sends above left (newest 1000, one reader who has read nothing):\n\n| narrow | p50 | p99 |\n|---|---|---|\n")
-	for _, narrow := range teamHistory {
+	for _, narrow := range subscriberHistory {
 		l := history[narrow]
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", narrow, msText(l.P50), msText(l.P99))
 	}
