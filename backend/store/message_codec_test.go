@@ -1,10 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"compress/gzip"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -49,27 +45,7 @@ func TestDecodeMessageRefusesDamagedRecords(t *testing.T) {
 // A store written at schema 1, with JSON message records, opens with every
 // message intact, its indexes still answering, and the file consistent.
 func TestOpenMigratesJSONMessageRecords(t *testing.T) {
-	dir := t.TempDir()
-	gz, err := os.ReadFile(filepath.Join("testdata", "schema1-json-messages.db.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var db bytes.Buffer
-	if _, err := db.ReadFrom(r); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, FileName), db.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTestdata(t, "schema1-json-messages.db.gz")
 	s.View(func(tx *Tx) error {
 		if v, _ := readSchemaVersion(tx.btx); v != SchemaVersion {
 			t.Errorf("schema version %d, want %d", v, SchemaVersion)
