@@ -61,6 +61,11 @@ func updateOwnSettings(c *call) (J, error) {
 		ch.NewPassword = &pw
 		ch.OldPassword = c.p.optStr("old_password", "")
 	}
+	for _, name := range domain.PreferenceNames() {
+		if c.p.has(name) {
+			ch.Preferences = append(ch.Preferences, domain.Preference{Name: name, Raw: c.p.optStr(name, "")})
+		}
+	}
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

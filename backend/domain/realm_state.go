@@ -85,35 +85,3 @@ func emojiPolicyNumber(policy string) int {
 	}
 	return 1
 }
-
-// defaultUserSettings are the display and notification settings clients
-// read at start-up; Lanchat keeps Zulip's defaults for every user.
-func defaultUserSettings(u store.User) map[string]any {
-	return map[string]any{
-		"twenty_four_hour_time":               false,
-		"send_private_typing_notifications":   true,
-		"send_stream_typing_notifications":    true,
-		"send_read_receipts":                  true,
-		"pm_content_in_desktop_notifications": true,
-		"emojiset":                            "text",
-		"timezone":                            u.Timezone,
-		"default_language":                    "en",
-		"color_scheme":                        1,
-		"display_emoji_reaction_users":        true,
-		"starred_message_counts":              true,
-		"fluid_layout_width":                  false,
-		"left_side_userlist":                  false,
-		"enable_desktop_notifications":        true,
-		"enable_sounds":                       true,
-		"enable_stream_desktop_notifications": false,
-		"enable_stream_audible_notifications": false,
-		"wildcard_mentions_notify":            true,
-		"enable_offline_push_notifications":   false,
-		"enable_online_push_notifications":    false,
-		"presence_enabled":                    true,
-		"web_mark_read_on_scroll_policy":      1,
-		"demote_inactive_streams":             1,
-		"user_list_style":                     2,
-		"email_address_visibility":            1,
-	}
-}

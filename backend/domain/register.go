@@ -222,7 +222,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["custom_profile_fields"] = []any{}
 	}
 	if want("user_settings") {
-		state["user_settings"] = defaultUserSettings(actor)
+		state["user_settings"] = userSettings(actor)
 	}
 	return nil
 }

@@ -215,19 +215,30 @@ type SettingsChange struct {
 	NewPassword *string
 	// Session is the browser session making the change, if any: a new
 	// password ends every other session of the account.
-	Session string
+	Session     string
+	Preferences []Preference
 }
 
-// UpdateOwnSettings changes the actor's name or password; a new password
-// needs the old one and signs out the account's other browsers, as in
-// Zulip (the API key changes only on request: RegenerateAPIKey). Bots are refused, as in Zulip: their names are their
+// UpdateOwnSettings changes the actor's name, password or user_settings
+// (all or nothing); a new password needs the old one and signs out the
+// account's other browsers, as in Zulip (the API key changes only on
+// request: RegenerateAPIKey). Bots are refused, as in Zulip: their names are their
 // owner's to change (PATCH /bots/{id}).
 func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
 	if actor.IsBot() {
 		return ErrBotRequest
 	}
-	if ch.FullName == nil && ch.NewPassword == nil {
+	if ch.FullName == nil && ch.NewPassword == nil && len(ch.Preferences) == 0 {
 		return BadRequest("No new data supplied")
+	}
+	var names []string
+	var values []any
+	for _, p := range ch.Preferences {
+		v, err := parsePreference(p)
+		if err != nil {
+			return err
+		}
+		names, values = append(names, p.Name), append(values, v)
 	}
 	var hash string
 	if ch.NewPassword != nil {
@@ -265,7 +276,14 @@ func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
 				return nil, err
 			}
 		}
-		return publish, tx.PutUser(u)
+		announce, err := s.applyPreferences(tx, &u, names, values)
+		if err != nil {
+			return nil, err
+		}
+		if publish != nil {
+			announce = append(deliveries{publish}, announce...)
+		}
+		return announce.publish, tx.PutUser(u)
 	}))
 }
 

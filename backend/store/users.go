@@ -37,6 +37,10 @@ type User struct {
 	AvatarVersion int `json:"avatar_version"`
 	// AlertWords flag messages containing them for this user.
 	AlertWords []string `json:"alert_words,omitempty"`
+	// Settings are the person's changes to the default user_settings
+	// (display and notification preferences); absent in older records,
+	// which therefore read as all defaults.
+	Settings map[string]any `json:"settings,omitempty"`
 }
 
 // IsBot tells bots from humans.

@@ -1,0 +1,133 @@
+package domain
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"lanchat/backend/events"
+	"lanchat/backend/store"
+)
+
+// defaultUserSettings are Zulip's defaults for the display and notification
+// settings clients read at start-up.
+func defaultUserSettings(u store.User) map[string]any {
+	return map[string]any{
+		"twenty_four_hour_time":               false,
+		"send_private_typing_notifications":   true,
+		"send_stream_typing_notifications":    true,
+		"send_read_receipts":                  true,
+		"pm_content_in_desktop_notifications": true,
+		"emojiset":                            "text",
+		"timezone":                            u.Timezone,
+		"default_language":                    "en",
+		"color_scheme":                        1,
+		"display_emoji_reaction_users":        true,
+		"starred_message_counts":              true,
+		"fluid_layout_width":                  false,
+		"left_side_userlist":                  false,
+		"enable_desktop_notifications":        true,
+		"enable_sounds":                       true,
+		"enable_stream_desktop_notifications": false,
+		"enable_stream_audible_notifications": false,
+		"wildcard_mentions_notify":            true,
+		"enable_offline_push_notifications":   false,
+		"enable_online_push_notifications":    false,
+		"presence_enabled":                    true,
+		"web_mark_read_on_scroll_policy":      1,
+		"demote_inactive_streams":             1,
+		"user_list_style":                     2,
+		"email_address_visibility":            1,
+	}
+}
+
+// userSettings are a person's user_settings: the defaults with their own
+// changes over them.
+func userSettings(u store.User) map[string]any {
+	out := defaultUserSettings(u)
+	for k, v := range u.Settings {
+		out[k] = v
+	}
+	return out
+}
+
+// settingChoices are the numbered settings a person may change, with the
+// values Zulip defines for each (color_scheme: 1 automatic, 2 dark, 3 light).
+var settingChoices = map[string][]int{
+	"color_scheme":                   {1, 2, 3},
+	"web_mark_read_on_scroll_policy": {1, 2, 3},
+	"demote_inactive_streams":        {1, 2, 3},
+	"user_list_style":                {1, 2, 3},
+	"email_address_visibility":       {1, 2, 3, 4, 5},
+}
+
+// PreferenceNames are the user_settings PATCH /settings accepts besides
+// name and password, in a fixed order (the order their events go out):
+// every yes/no setting, the numbered ones and the timezone.
+func PreferenceNames() []string {
+	var names []string
+	for name, v := range defaultUserSettings(store.User{}) {
+		if _, yesNo := v.(bool); yesNo || settingChoices[name] != nil || name == "timezone" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Preference is one requested user_settings change, as sent.
+type Preference struct {
+	Name, Raw string
+}
+
+// parsePreference checks a requested value against its setting's kind.
+func parsePreference(p Preference) (any, error) {
+	switch def := defaultUserSettings(store.User{})[p.Name]; {
+	case p.Name == "timezone":
+		if _, err := time.LoadLocation(p.Raw); err != nil {
+			return nil, InvalidArgument(p.Name, "unknown time zone")
+		}
+		return p.Raw, nil
+	case settingChoices[p.Name] != nil:
+		n, err := strconv.Atoi(p.Raw)
+		for _, ok := range settingChoices[p.Name] {
+			if err == nil && n == ok {
+				return n, nil
+			}
+		}
+		return nil, InvalidArgument(p.Name, "not one of its choices")
+	default:
+		if _, yesNo := def.(bool); !yesNo {
+			return nil, InvalidArgument(p.Name, "cannot be changed")
+		}
+		b, err := strconv.ParseBool(p.Raw)
+		if err != nil {
+			return nil, InvalidArgument(p.Name, "is not a boolean")
+		}
+		return b, nil
+	}
+}
+
+// applyPreferences writes checked changes into u and returns the events
+// that announce them: user_settings to the person, and a new timezone to
+// everyone (it shows on their user card).
+func (s *Service) applyPreferences(tx *store.Tx, u *store.User, names []string, values []any) (deliveries, error) {
+	var out deliveries
+	for i, name := range names {
+		if name == "timezone" {
+			u.Timezone = values[i].(string)
+			publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, "timezone": u.Timezone})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, publish)
+		} else {
+			if u.Settings == nil {
+				u.Settings = map[string]any{}
+			}
+			u.Settings[name] = values[i]
+		}
+		out.add(s, events.Event{"type": "user_settings", "op": "update", "property": name, "value": values[i]}, []int64{u.ID})
+	}
+	return out, nil
+}
