@@ -21,6 +21,10 @@ import { SearchBox } from './SearchBox'
 import { Settings, type Theme } from './Settings'
 import { Lightbox, ShortcutsHelp } from './Shortcuts'
 import { Sidebar } from './Sidebar'
+import { StreamBrowser, StreamPreview } from './StreamBrowser'
+import { StreamSettings } from './StreamSettings'
+import { UserCards } from './UserCard'
+import { useAccountTheme } from './SettingsProfile'
 
 // Recent conversations is the home view, as in Zulip.
 const homeHashes = ['', '#', '#recent', '#inbox']
@@ -80,6 +84,8 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const [drawer, setDrawer] = useState<'streams' | 'people' | null>(null)
   const toggleDrawer = (d: 'streams' | 'people') => setDrawer(drawer === d ? null : d)
   const [search, setSearch] = useState(narrow.kind === 'search' ? narrow.query : '')
+  const [streamPanel, setStreamPanel] = useState<'browse' | number | null>(null) // the stream browser, or one stream's settings
+  useAccountTheme(chat, ready, p.setTheme)
 
   useEffect(() => {
     const off = chat.onChange(() => setVersion((v) => v + 1))
@@ -240,11 +246,12 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
         <button class="drawer-button" data-testid="open-people" aria-label="People" aria-expanded={drawer === 'people'}
           onClick={() => toggleDrawer('people')}>👥</button>
       </header>
-      <Sidebar chat={chat} narrow={narrow} home={home} drafts={drafts.list().length} onDrafts={() => setPanel('drafts')} />
+      <Sidebar chat={chat} narrow={narrow} home={home} drafts={drafts.list().length} onDrafts={() => setPanel('drafts')} onStreams={setStreamPanel} />
       <main class="center">
         <NotificationBanner />
         {home ? <Recent chat={chat} /> : <>
         <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow)}</h2>
+        <StreamPreview chat={chat} narrow={narrow} />
         <MessageList chat={chat} selected={selected} onSelect={setSelected} actions={{
           reply,
           quote: (id, text) => { reply(id); compose.update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + text })) },
@@ -258,6 +265,9 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
       {panel === 'shortcuts' && <ShortcutsHelp onClose={() => setPanel(null)} />}
       {lightbox && <Lightbox images={lightbox} onClose={() => setLightbox(null)} />}
       {panel === 'host' && <HostPanel onClose={() => setPanel(null)} />}
+      {streamPanel === 'browse' && <StreamBrowser chat={chat} onClose={() => setStreamPanel(null)} onSettings={setStreamPanel} />}
+      {typeof streamPanel === 'number' && <StreamSettings chat={chat} streamId={streamPanel} onClose={() => setStreamPanel(null)} />}
+      <UserCards chat={chat} />
       {panel === 'drafts' && <Drafts chat={chat} store={drafts} onClose={() => setPanel(null)} onRestore={(saved) => {
         setPanel(null)
         compose.restore(saved)

@@ -1,24 +1,30 @@
+import { useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
-import { narrowToHash } from '../state/narrow'
 
 const order = { active: 0, idle: 1, offline: 2 }
 
 export function BuddyList(p: { chat: Chat }) {
   const { chat } = p
+  const [find, setFind] = useState('')
+  const words = find.trim().toLowerCase()
   const people = [...chat.users.values()].filter((u) => !u.is_bot && u.is_active !== false)
+    .filter((u) => !words || `${u.full_name} ${u.email}`.toLowerCase().includes(words))
     .map((u) => ({ u, presence: u.user_id === chat.me.user_id ? 'active' as const : chat.presenceOf(u.email) }))
     .sort((a, b) => order[a.presence] - order[b.presence] || a.u.full_name.localeCompare(b.u.full_name))
   return (
     <aside class="buddies">
       <h3>People</h3>
+      <input type="search" class="people-search" data-testid="people-search" aria-label="Search people" placeholder="Search people" value={find}
+        onInput={(e) => setFind((e.target as HTMLInputElement).value)} />
       <ul data-testid="buddy-list">
         {people.map(({ u, presence }) => (
           <li data-testid="buddy-row" data-email={u.email} data-presence={presence}>
-            <a href={narrowToHash({ kind: 'pm', emails: [u.email] })} title={`${u.email} (${presence})`}>
-              <span class={`dot ${presence}`} />{u.full_name}
-            </a>
+            <button class="buddy" data-user-id={u.user_id} title={`${u.email} (${presence})`} aria-label={`${u.full_name}, ${presence}`}>
+              <span class={`dot ${presence}`} aria-hidden="true" />{u.full_name}
+            </button>
           </li>
         ))}
+        {!people.length && <li class="hint">Nobody matches.</li>}
       </ul>
     </aside>
   )

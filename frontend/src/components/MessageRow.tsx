@@ -52,12 +52,12 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
     <div class={`message ${p.continued ? 'continued' : ''} ${chat.unreads.has(m.id) ? 'unread' : ''} ${p.linked ? 'linked' : ''}`} data-testid="message" data-message-id={m.id}
       data-sender-email={m.sender_email} data-selected={p.selected ? 'true' : 'false'} onClick={p.onSelect}>
       <div class="gutter">
-        {!p.continued && <img class="avatar" src={sender?.avatar_url ?? m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" loading="lazy" />}
+        {!p.continued && <img class="avatar" src={sender?.avatar_url ?? m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" loading="lazy" data-user-id={m.sender_id} />}
       </div>
       <div class="body">
         {!p.continued && (
           <div class="meta">
-            <span class="sender" data-testid="message-sender">{m.sender_full_name}</span>
+            <span class="sender" data-testid="message-sender" data-user-id={m.sender_id} role="button" tabIndex={0} aria-label={`${m.sender_full_name}: show profile`}>{m.sender_full_name}</span>
             <span class="time" title={new Date(m.timestamp * 1000).toLocaleString()}>{time}</span>
             {m.last_edit_timestamp && <span class="edited">(edited)</span>}
           </div>

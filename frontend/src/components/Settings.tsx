@@ -2,10 +2,20 @@ import { useState } from 'preact/hooks'
 import { upload } from '../api/transport'
 import type { Chat } from '../state/chat'
 import { ShortcutList } from './Shortcuts'
+import { plainError } from '../api/errors'
+import { BotsSettings, EmojiAdmin, LinkifiersAdmin, OrganizationSettings, UsersAdmin } from './SettingsAdmin'
+import { NotificationSettings, ProfileSettings, saveTheme } from './SettingsProfile'
 
 export type Theme = 'light' | 'dark'
 
+// The settings tabs, as in Zulip's settings overlay; the last four only
+// for administrators.
+const tabs = [['preferences', 'Preferences'], ['profile', 'Profile'], ['notifications', 'Notifications'], ['bots', 'Bots'],
+  ['organization', 'Organization'], ['users', 'Users'], ['linkifiers', 'Linkifiers'], ['emoji', 'Custom emoji']] as const
+type Tab = (typeof tabs)[number][0]
+
 export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => void; onClose: () => void }) {
+  const [tab, setTab] = useState<Tab>('preferences')
   const [name, setName] = useState('')
   const [file, setFile] = useState<File | null>(null)
   const [status, setStatus] = useState('')
@@ -17,17 +27,32 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
       setStatus(`Added :${name.trim()}:`)
       setName('')
     } catch (err) {
-      setStatus((err as Error).message)
+      setStatus(plainError(err))
     }
   }
   const custom = Object.values(p.chat.realmEmoji).filter((e) => !e.deactivated)
   return (
     <div class="overlay" onClick={p.onClose}>
-      <div class="panel" data-testid="settings" onClick={(e) => e.stopPropagation()}>
-        <header><h2>Settings</h2><button class="icon" onClick={p.onClose} title="Close">✕</button></header>
+      <div class="panel settings-panel" data-testid="settings" role="dialog" aria-label="Settings" onClick={(e) => e.stopPropagation()}>
+        <header><h2>Settings</h2><button class="icon" onClick={p.onClose} title="Close" aria-label="Close">✕</button></header>
+        <div class="settings-body">
+        <nav class="settings-tabs" role="tablist" aria-label="Settings sections">
+          {tabs.slice(0, p.chat.isAdmin ? tabs.length : 4).map(([id, label]) => (
+            <button role="tab" aria-selected={tab === id} class={tab === id ? 'on' : ''} data-testid={`settings-tab-${id}`} onClick={() => setTab(id)}>{label}</button>
+          ))}
+        </nav>
+        <div class="settings-page">
+        {tab === 'profile' && <ProfileSettings chat={p.chat} />}
+        {tab === 'notifications' && <NotificationSettings chat={p.chat} />}
+        {tab === 'bots' && <BotsSettings />}
+        {tab === 'organization' && <OrganizationSettings chat={p.chat} />}
+        {tab === 'users' && <UsersAdmin chat={p.chat} />}
+        {tab === 'linkifiers' && <LinkifiersAdmin />}
+        {tab === 'emoji' && <EmojiAdmin chat={p.chat} />}
+        {tab === 'preferences' && <>
         <section>
           <h3>Appearance</h3>
-          <button data-testid="theme-toggle" onClick={() => p.setTheme(p.theme === 'dark' ? 'light' : 'dark')}>
+          <button data-testid="theme-toggle" onClick={() => { const t = p.theme === 'dark' ? 'light' : 'dark'; p.setTheme(t); saveTheme(t).catch((e) => setStatus(plainError(e))) }}>
             {p.theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
           </button>
         </section>
@@ -35,8 +60,8 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
           <h3>Custom emoji</h3>
           <div class="emoji-grid">{custom.map((e) => <span title={`:${e.name}:`}><img src={e.source_url} alt={e.name} /> {e.name}</span>)}</div>
           <form onSubmit={addEmoji} class="row">
-            <input data-testid="emoji-upload-name" placeholder="name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-            <input data-testid="emoji-upload-file" type="file" accept="image/png,image/gif,image/jpeg,image/webp" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
+            <input data-testid="emoji-upload-name" aria-label="Emoji name" placeholder="name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            <input data-testid="emoji-upload-file" aria-label="Emoji image" type="file" accept="image/png,image/gif,image/jpeg,image/webp" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
             <button class="primary" data-testid="emoji-upload-submit">Add emoji</button>
           </form>
           {status && <p class="hint">{status}</p>}
@@ -45,6 +70,9 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
           <h3>Keyboard shortcuts</h3>
           <ShortcutList />
         </section>
+        </>}
+        </div>
+        </div>
       </div>
     </div>
   )

@@ -3,6 +3,7 @@ import { api } from '../api/transport'
 import type { Chat } from '../state/chat'
 import { narrowToHash, type Narrow } from '../state/narrow'
 import { topicKey } from '../state/unread'
+import type { Subscription } from '../state/types'
 
 const collapsedTopics = 8
 const collapsedDMs = 8
@@ -27,10 +28,11 @@ function RowMenu(p: { items: [string, string, () => void][] }) {
   )
 }
 
-export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: number; onDrafts: () => void }) {
+export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: number; onDrafts: () => void; onStreams: (panel: 'browse' | number) => void }) {
   const { chat, narrow } = p
   const mute = chat.mute
-  const streams = [...chat.subs.values()].sort((a, b) => a.name.localeCompare(b.name))
+  const pinned = (s: Subscription) => (s.pin_to_top ? 0 : 1)
+  const streams = [...chat.subs.values()].sort((a, b) => pinned(a) - pinned(b) || a.name.localeCompare(b.name))
   const current = narrow.kind === 'stream' ? narrow.streamId : -1
   const [streamFilter, setStreamFilter] = useState('')
   const [topicFilter, setTopicFilter] = useState('')
@@ -63,7 +65,7 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: 
         </a>
       ))}
       {conversations.length > shownDMs.length && <button class="more" data-testid="more-dms" onClick={() => setAllDMs(true)}>more conversations</button>}
-      <h3>Streams</h3>
+      <h3 class="streams-head">Streams <button class="icon" data-testid="browse-streams" aria-label="Browse and create streams" title="Browse streams" onClick={() => p.onStreams('browse')}>+</button></h3>
       <input class="sidebar-filter" type="search" data-testid="stream-filter" aria-label="Filter streams" placeholder="Filter streams"
         value={streamFilter} onInput={(e) => setStreamFilter((e.target as HTMLInputElement).value)} />
       <div data-testid="stream-list">
@@ -83,7 +85,8 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: 
                 <span class="swatch" style={{ background: s.color }}>{s.invite_only ? '🔒' : '#'}</span>
                 <span class="name">{s.name}</span>
                 <Count n={s.is_muted ? 0 : chat.unreads.inStream(s.stream_id, mute)} />
-                <RowMenu items={[[s.is_muted ? 'Unmute stream' : 'Mute stream', 'mute-stream', () => muteStream(s.stream_id, !s.is_muted)]]} />
+                <RowMenu items={[[s.is_muted ? 'Unmute stream' : 'Mute stream', 'mute-stream', () => muteStream(s.stream_id, !s.is_muted)],
+                  ['Stream settings', 'stream-settings-open', () => p.onStreams(s.stream_id)]]} />
               </a>
               {open && allTopics && (
                 <input class="sidebar-filter topic-filter" type="search" data-testid="topic-filter" aria-label="Filter topics" placeholder="Filter topics"

@@ -32,6 +32,7 @@ export class Chat {
   presence = new Map<string, { status: Presence; ts: number }>()
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
   realmEmoji: Record<string, { name: string; source_url: string; deactivated: boolean }> = {}
+  userSettings: Json = {} // the account's user_settings (theme, notification defaults)
   messages = new Map<number, Message>()
   topics = new Map<number, { name: string; max_id: number }[]>()
   // recentDMs: direct conversations (their other participants' emails, sorted
@@ -79,6 +80,7 @@ export class Chat {
     for (const key of Object.keys(defaultNotifySettings) as (keyof NotifySettings)[]) {
       if (typeof s.user_settings?.[key] === 'boolean') this.notifySettings[key] = s.user_settings[key]
     }
+    this.userSettings = s.user_settings ?? {}
     this.presence.clear()
     for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p as Json)
     this.stream?.stop()
@@ -285,6 +287,7 @@ export class Chat {
         return
       }
       case 'user_settings':
+        this.userSettings = { ...this.userSettings, [e.property]: e.value }
         if (e.property in this.notifySettings && typeof e.value === 'boolean') this.notifySettings[e.property as keyof NotifySettings] = e.value
         return
       case 'heartbeat': return

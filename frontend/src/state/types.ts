@@ -26,7 +26,7 @@ export interface Message {
 export interface User { user_id: number; email: string; full_name: string; is_bot: boolean; is_active?: boolean; avatar_url?: string; role?: number }
 
 export interface Subscription {
-  stream_id: number; name: string; color: string; is_muted: boolean; description: string; invite_only: boolean
+  stream_id: number; name: string; color: string; is_muted: boolean; description: string; invite_only: boolean; pin_to_top?: boolean
   // Notification settings of this stream; null inherits the user's.
   desktop_notifications?: boolean | null; audible_notifications?: boolean | null; wildcard_mentions_notify?: boolean | null
 }

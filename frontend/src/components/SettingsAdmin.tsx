@@ -1,0 +1,166 @@
+// Organization settings for administrators (name and description, users,
+// linkifiers, custom emoji) and one's own bots with their keys.
+import { useEffect, useState } from 'preact/hooks'
+import { api, type Json } from '../api/transport'
+import type { Chat } from '../state/chat'
+import { useStatus } from './SettingsProfile'
+
+
+const value = (e: Event) => (e.target as HTMLInputElement).value
+
+export function OrganizationSettings(p: { chat: Chat }) {
+  const [name, setName] = useState(p.chat.realmName)
+  const [description, setDescription] = useState('')
+  const [run, status] = useStatus()
+  useEffect(() => { api.get('/api/v1/server_settings').then((r) => setDescription(r.realm_description ?? ''), () => {}) }, [])
+  return (
+    <section>
+      <h3>Organization profile</h3>
+      <form class="stack" onSubmit={(e) => { e.preventDefault(); run(() => api.patch('/api/v1/realm', { name: name.trim(), description }), 'Organization saved.') }}>
+        <label class="field">Organization name<input data-testid="org-name" value={name} onInput={(e) => setName(value(e))} /></label>
+        <label class="field">Description<textarea data-testid="org-description" rows={3} value={description} onInput={(e) => setDescription(value(e))} /></label>
+        <div><button class="primary" data-testid="org-save">Save</button></div>
+      </form>
+      {status}
+    </section>
+  )
+}
+
+const roleChoices: [number, string][] = [[100, 'Owner'], [200, 'Administrator'], [300, 'Moderator'], [400, 'Member'], [600, 'Guest']]
+
+export function UsersAdmin(p: { chat: Chat }) {
+  const { chat } = p
+  const [find, setFind] = useState('')
+  const [form, setForm] = useState({ full_name: '', email: '', password: '' })
+  const [run, status] = useStatus()
+  const people = [...chat.users.values()].filter((u) => !u.is_bot)
+    .filter((u) => `${u.full_name} ${u.email}`.toLowerCase().includes(find.trim().toLowerCase()))
+    .sort((a, b) => Number(a.is_active === false) - Number(b.is_active === false) || a.full_name.localeCompare(b.full_name))
+  return (
+    <section>
+      <h3>Users</h3>
+      <input type="search" aria-label="Filter users" placeholder="Filter users" data-testid="users-filter" value={find} onInput={(e) => setFind(value(e))} />
+      <table class="admin-table">
+        <thead><tr><th>Name</th><th>Email</th><th>Role</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
+        <tbody>
+          {people.map((u) => {
+            const active = u.is_active !== false
+            return (
+              <tr data-testid="admin-user" data-email={u.email} data-active={active ? 'true' : 'false'} key={u.user_id}>
+                <td>{u.full_name}</td><td class="hint">{u.email}</td>
+                <td>
+                  <select aria-label={`Role of ${u.full_name}`} data-testid="admin-user-role" value={String(u.role ?? 400)} disabled={!active || u.user_id === chat.me.user_id}
+                    onChange={(e) => run(() => api.patch(`/api/v1/users/${u.user_id}`, { role: Number(value(e)) }), `${u.full_name}'s role changed.`)}>
+                    {roleChoices.map(([n, label]) => <option value={String(n)}>{label}</option>)}
+                  </select>
+                </td>
+                <td>
+                  {u.user_id !== chat.me.user_id && (active
+                    ? <button data-testid="admin-user-deactivate" onClick={() => run(() => api.del(`/api/v1/users/${u.user_id}`), `${u.full_name} was deactivated.`)}>Deactivate</button>
+                    : <button data-testid="admin-user-reactivate" onClick={() => run(() => api.post(`/api/v1/users/${u.user_id}/reactivate`), `${u.full_name} was reactivated.`)}>Reactivate</button>)}
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+      <h3>Add a user</h3>
+      <form class="row" onSubmit={(e) => {
+        e.preventDefault()
+        run(() => api.post('/api/v1/users', { ...form, full_name: form.full_name.trim(), email: form.email.trim() }).then(() => setForm({ full_name: '', email: '', password: '' })),
+          `Account created for ${form.email.trim()}. Give them the password to sign in.`)
+      }}>
+        <label class="field grow">Full name<input data-testid="new-user-name" value={form.full_name} onInput={(e) => setForm({ ...form, full_name: value(e) })} /></label>
+        <label class="field grow">Email<input type="email" data-testid="new-user-email" value={form.email} onInput={(e) => setForm({ ...form, email: value(e) })} /></label>
+        <label class="field grow">Password<input type="text" autocomplete="off" data-testid="new-user-password" value={form.password} onInput={(e) => setForm({ ...form, password: value(e) })} /></label>
+        <button class="primary" data-testid="new-user-submit">Create account</button>
+      </form>
+      {status}
+    </section>
+  )
+}
+
+export function LinkifiersAdmin() {
+  const [list, setList] = useState<Json[]>([])
+  const [pattern, setPattern] = useState('')
+  const [template, setTemplate] = useState('')
+  const [run, status] = useStatus()
+  const reload = () => api.get('/api/v1/realm/linkifiers').then((r) => setList(r.linkifiers))
+  useEffect(() => { run(reload) }, [])
+  return (
+    <section>
+      <h3>Linkifiers</h3>
+      <p class="hint">Turn text such as <code>#123</code> into links. The pattern is a regular expression with named groups; the URL template uses them, e.g. <code>https://tracker.example/{'{id}'}</code>.</p>
+      <table class="admin-table">
+        <thead><tr><th>Pattern</th><th>URL template</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
+        <tbody>
+          {list.map((l) => (
+            <tr data-testid="linkifier" key={l.id}><td><code>{l.pattern}</code></td><td><code>{l.url_template}</code></td>
+              <td><button data-testid="linkifier-delete" aria-label={`Delete linkifier ${l.pattern}`} onClick={() => run(() => api.del(`/api/v1/realm/filters/${l.id}`).then(reload), 'Linkifier deleted.')}>Delete</button></td></tr>
+          ))}
+          {!list.length && <tr><td colSpan={3} class="hint">No linkifiers yet.</td></tr>}
+        </tbody>
+      </table>
+      <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => api.post('/api/v1/realm/filters', { pattern, url_template: template }).then(() => { setPattern(''); setTemplate(''); return reload() }), 'Linkifier added.') }}>
+        <label class="field grow">Pattern<input data-testid="linkifier-pattern" placeholder="#(?P<id>[0-9]+)" value={pattern} onInput={(e) => setPattern(value(e))} /></label>
+        <label class="field grow">URL template<input data-testid="linkifier-template" placeholder="https://tracker.example/{id}" value={template} onInput={(e) => setTemplate(value(e))} /></label>
+        <button class="primary" data-testid="linkifier-add">Add linkifier</button>
+      </form>
+      {status}
+    </section>
+  )
+}
+
+export function EmojiAdmin(p: { chat: Chat }) {
+  const [run, status] = useStatus()
+  const custom = Object.values(p.chat.realmEmoji).filter((e) => !e.deactivated)
+  return (
+    <section>
+      <h3>Custom emoji</h3>
+      <ul class="emoji-admin">
+        {custom.map((e) => (
+          <li data-testid="admin-emoji" data-emoji-name={e.name}><img src={e.source_url} alt="" /> <code>:{e.name}:</code>
+            <button aria-label={`Remove :${e.name}:`} data-testid="admin-emoji-remove" onClick={() => run(() => api.del(`/api/v1/realm/emoji/${encodeURIComponent(e.name)}`), `:${e.name}: removed.`)}>Remove</button></li>
+        ))}
+        {!custom.length && <li class="hint">No custom emoji yet: add one under Preferences.</li>}
+      </ul>
+      {status}
+    </section>
+  )
+}
+
+export function BotsSettings() {
+  const [bots, setBots] = useState<Json[]>([])
+  const [name, setName] = useState('')
+  const [short, setShort] = useState('')
+  const [run, status] = useStatus()
+  const reload = () => api.get('/api/v1/bots').then((r) => setBots(r.bots))
+  useEffect(() => { run(reload) }, [])
+  return (
+    <section>
+      <h3>Your bots</h3>
+      <table class="admin-table">
+        <thead><tr><th>Bot</th><th>API key</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
+        <tbody>
+          {bots.filter((b) => b.is_active).map((b) => (
+            <tr data-testid="bot" data-email={b.email} key={b.user_id}>
+              <td>{b.full_name}<div class="hint">{b.email}</div></td>
+              <td><code class="key" data-testid="bot-key">{b.api_key}</code></td>
+              <td class="row">
+                <button data-testid="bot-regenerate" aria-label={`New API key for ${b.full_name}`} onClick={() => run(() => api.post(`/api/v1/bots/${b.user_id}/api_key/regenerate`).then(reload), 'A new key was made; the old one no longer works.')}>New key</button>
+                <button class="danger" data-testid="bot-deactivate" aria-label={`Deactivate ${b.full_name}`} onClick={() => run(() => api.del(`/api/v1/bots/${b.user_id}`).then(reload), `${b.full_name} was deactivated.`)}>Deactivate</button>
+              </td>
+            </tr>
+          ))}
+          {!bots.some((b) => b.is_active) && <tr><td colSpan={3} class="hint">You have no bots.</td></tr>}
+        </tbody>
+      </table>
+      <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => api.post('/api/v1/bots', { full_name: name.trim(), short_name: short.trim() }).then(() => { setName(''); setShort(''); return reload() }), 'Bot created.') }}>
+        <label class="field grow">Bot name<input data-testid="bot-name" value={name} onInput={(e) => setName(value(e))} /></label>
+        <label class="field grow">Username (before -bot@)<input data-testid="bot-short-name" value={short} onInput={(e) => setShort(value(e))} /></label>
+        <button class="primary" data-testid="bot-create">Create bot</button>
+      </form>
+      {status}
+    </section>
+  )
+}

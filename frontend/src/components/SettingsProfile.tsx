@@ -1,0 +1,112 @@
+// One's own settings: profile (name, avatar, password), notification
+// preferences, and the theme, which is kept in the account's user_settings
+// (color_scheme) so it follows the person to every browser.
+import { useEffect, useState } from 'preact/hooks'
+import { api, upload } from '../api/transport'
+import { plainError } from '../api/errors'
+import type { Chat } from '../state/chat'
+import type { Theme } from './Settings'
+
+// Zulip's color_scheme: 1 follows the system, 2 dark, 3 light.
+export const schemeOf = (t: Theme) => (t === 'dark' ? 2 : 3)
+
+export function themeOfScheme(scheme: unknown, systemDark: boolean): Theme {
+  if (scheme === 2) return 'dark'
+  if (scheme === 3) return 'light'
+  return systemDark ? 'dark' : 'light'
+}
+
+// useAccountTheme applies the account's theme once signed in and whenever
+// it changes (from this or another browser).
+export function useAccountTheme(chat: Chat, ready: boolean, setTheme: (t: Theme) => void) {
+  const scheme = ready ? chat.userSettings.color_scheme : undefined
+  useEffect(() => {
+    if (scheme !== undefined) setTheme(themeOfScheme(scheme, matchMedia('(prefers-color-scheme: dark)').matches))
+  }, [scheme])
+}
+
+export const saveTheme = (t: Theme) => api.patch('/api/v1/settings', { color_scheme: schemeOf(t) })
+
+// useStatus runs a settings change and shows its outcome in plain words.
+export function useStatus() {
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
+  const run = (f: () => Promise<unknown>, done = '') => {
+    setStatus(null)
+    return f().then(() => { if (done) setStatus({ ok: true, text: done }) }, (e) => setStatus({ ok: false, text: plainError(e) }))
+  }
+  const view = status && <p class={status.ok ? 'hint' : 'form-error'} role={status.ok ? 'status' : 'alert'} data-testid="settings-status">{status.text}</p>
+  return [run, view] as const
+}
+
+export function ProfileSettings(p: { chat: Chat }) {
+  const { chat } = p
+  const [name, setName] = useState(chat.me.full_name)
+  const [oldPassword, setOld] = useState('')
+  const [newPassword, setNew] = useState('')
+  const [run, status] = useStatus()
+  const me = chat.users.get(chat.me.user_id) ?? chat.me
+  return (
+    <>
+      <section>
+        <h3>Your account</h3>
+        <div class="row profile-head">
+          <img class="avatar large" src={me.avatar_url ?? `/avatar/${me.user_id}`} alt="Your avatar" data-testid="profile-avatar" />
+          <label class="button-like">Upload new avatar
+            <input type="file" data-testid="avatar-upload" accept="image/png,image/gif,image/jpeg,image/webp" class="visually-hidden"
+              onChange={(e) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) run(() => upload('/api/v1/users/me/avatar', f), 'Avatar updated.') }} />
+          </label>
+          <button onClick={() => run(() => api.del('/api/v1/users/me/avatar'), 'Avatar reset.')}>Use the default avatar</button>
+        </div>
+        <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => api.patch('/api/v1/settings', { full_name: name.trim() }), 'Name saved.') }}>
+          <label class="field grow">Full name<input data-testid="profile-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+          <button class="primary" data-testid="profile-name-save">Save name</button>
+        </form>
+        <p class="hint">Email: {chat.me.email}</p>
+      </section>
+      <section>
+        <h3>Change password</h3>
+        <form class="row" onSubmit={(e) => {
+          e.preventDefault()
+          run(() => api.patch('/api/v1/settings', { old_password: oldPassword, new_password: newPassword }).then(() => { setOld(''); setNew('') }), 'Password changed.')
+        }}>
+          <label class="field grow">Current password<input type="password" autocomplete="current-password" data-testid="password-old" value={oldPassword} onInput={(e) => setOld((e.target as HTMLInputElement).value)} /></label>
+          <label class="field grow">New password<input type="password" autocomplete="new-password" data-testid="password-new" value={newPassword} onInput={(e) => setNew((e.target as HTMLInputElement).value)} /></label>
+          <button class="primary" data-testid="password-save">Change password</button>
+        </form>
+      </section>
+      {status}
+    </>
+  )
+}
+
+const notificationSettings: [string, string][] = [
+  ['enable_desktop_notifications', 'Desktop notifications for direct messages and mentions'],
+  ['enable_sounds', 'Sounds for direct messages and mentions'],
+  ['pm_content_in_desktop_notifications', 'Show message content in notifications'],
+  ['enable_stream_desktop_notifications', 'Desktop notifications for every stream message'],
+  ['enable_stream_audible_notifications', 'Sounds for every stream message'],
+  ['wildcard_mentions_notify', 'Notify on @all and @everyone mentions'],
+  ['enable_online_push_notifications', 'Mobile push notifications while online'],
+  ['enable_offline_push_notifications', 'Mobile push notifications while away'],
+  ['send_private_typing_notifications', 'Let others see when I type direct messages'],
+  ['send_stream_typing_notifications', 'Let others see when I type in streams'],
+  ['presence_enabled', 'Show others when I am active'],
+]
+
+export function NotificationSettings(p: { chat: Chat }) {
+  const [run, status] = useStatus()
+  const s = p.chat.userSettings
+  return (
+    <section>
+      <h3>Notifications</h3>
+      {notificationSettings.map(([key, label]) => (
+        <label class="check" key={key}>
+          <input type="checkbox" data-testid={`setting-${key}`} checked={!!s[key]}
+            onChange={(e) => run(() => api.patch('/api/v1/settings', { [key]: (e.target as HTMLInputElement).checked }), 'Saved.')} />
+          <span>{label}</span>
+        </label>
+      ))}
+      {status}
+    </section>
+  )
+}
