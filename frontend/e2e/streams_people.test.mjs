@@ -137,6 +137,20 @@ test('stream settings: one\'s color, mute, pin and notifications; name, descript
   const stream = (await bobApi.call('GET', '/api/v1/streams')).streams.find((s) => s.stream_id === 2)
   assert.deepEqual([stream.name, stream.description], ['watercooler', 'Off-topic chatter'])
   await admin.keyboard.press('Escape')
+
+  // Archiving asks first, then the stream leaves everyone's list.
+  await adminApi.call('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'scratch' }] })
+  await sidebarStream(admin, 'scratch').hover()
+  await sidebarStream(admin, 'scratch').getByTestId('row-menu').click()
+  await admin.getByTestId('stream-settings-open').click()
+  await admin.getByTestId('stream-private').check()
+  await admin.getByTestId('stream-save').click()
+  await eventually(async () => assert.equal(await sidebarStream(admin, 'scratch').locator('.swatch').textContent(), '🔒'))
+  await admin.getByTestId('stream-archive').click()
+  await admin.getByTestId('stream-archive-confirm').click()
+  await admin.getByTestId('stream-settings').waitFor({ state: 'detached' })
+  await sidebarStream(admin, 'scratch').waitFor({ state: 'detached' })
+  assert.equal((await adminApi.call('GET', '/api/v1/streams')).streams.some((s) => s.name === 'scratch'), false)
 })
 
 test('a user card opens from a name, an avatar or the people list, and leads to their messages', async () => {
@@ -188,12 +202,16 @@ test('settings: profile, password, notifications and a theme that follows the ac
     buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64') })
   await bob.getByTestId('settings-status').filter({ hasText: 'Avatar updated.' }).waitFor()
   assert.equal((await bobApi.call('GET', '/api/v1/users/me')).avatar_version > 0, true)
+  await bob.getByTestId('profile-timezone').selectOption('Europe/Paris')
+  await bob.getByTestId('settings-status').filter({ hasText: 'Time zone saved.' }).waitFor()
+  assert.equal((await bobApi.call('GET', '/api/v1/users/me')).timezone, 'Europe/Paris')
 
   // A wrong current password is answered in plain words.
   await bob.getByTestId('password-old').fill('not my password')
   await bob.getByTestId('password-new').fill('new-secret')
   await bob.getByTestId('password-save').click()
   assert.equal(await bob.getByTestId('settings-status').textContent(), 'The current password is wrong. Type it again.')
+  await shot(bob, 'settings-profile.png')
   assert.deepEqual(await unlabeled(bob, '[data-testid=settings]'), [])
 
   await bob.getByTestId('settings-tab-notifications').click()

@@ -62,6 +62,13 @@ export function ProfileSettings(p: { chat: Chat }) {
           <button class="primary" data-testid="profile-name-save">Save name</button>
         </form>
         <p class="hint">Email: {chat.me.email}</p>
+        <label class="field">Time zone (others see your local time on your card)
+          <select data-testid="profile-timezone" value={(me as { timezone?: string }).timezone ?? ''}
+            onChange={(e) => run(() => api.patch('/api/v1/settings', { timezone: (e.target as HTMLSelectElement).value }), 'Time zone saved.')}>
+            <option value="">Not set</option>
+            {Intl.supportedValuesOf('timeZone').map((z) => <option value={z}>{z}</option>)}
+          </select>
+        </label>
       </section>
       <section>
         <h3>Change password</h3>

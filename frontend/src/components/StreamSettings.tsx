@@ -33,6 +33,7 @@ export function StreamSettings(p: { chat: Chat; streamId: number; onClose: () =>
   const [priv, setPriv] = useState(sub?.invite_only ?? false)
   const [status, setStatus] = useState('')
   const [error, setError] = useState('')
+  const [archiving, setArchiving] = useState(false)
   useEscape(p.onClose)
   if (!sub) return null
   const act = (f: () => Promise<unknown>, done = '') => { setError(''); setStatus(''); f().then(() => setStatus(done), (e) => setError(plainError(e))) }
@@ -81,6 +82,13 @@ export function StreamSettings(p: { chat: Chat; streamId: number; onClose: () =>
               <label class="check"><input type="checkbox" data-testid="stream-private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} /><span>Private: only subscribers can see it</span></label>
               <div><button class="primary" data-testid="stream-save">Save changes</button></div>
             </form>
+            <div class="row archive">
+              {archiving ? <>
+                <span>Archive #{sub.name} for everyone? Its messages are no longer shown.</span>
+                <button class="danger" data-testid="stream-archive-confirm" onClick={() => act(() => api.del(`/api/v1/streams/${sub.stream_id}`).then(p.onClose))}>Archive</button>
+                <button onClick={() => setArchiving(false)}>Cancel</button>
+              </> : <button data-testid="stream-archive" onClick={() => setArchiving(true)}>Archive stream</button>}
+            </div>
           </section>
         )}
         <section class="row">

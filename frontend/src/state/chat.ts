@@ -266,6 +266,7 @@ export class Chat {
         if (e.op === 'update') {
           const sub = this.subs.get(e.stream_id)
           if (sub && (e.property === 'name' || e.property === 'description')) sub[e.property] = String(e.value)
+          if (sub && e.property === 'invite_only') sub.invite_only = Boolean(e.value)
         }
         return
       case 'realm_user': {
