@@ -48,6 +48,7 @@ var eventTypes = map[string]string{
 	"realm_filters":        "organization settings (realm_linkifiers' legacy name)",
 	"user_group":           "groups of people, organization-wide",
 	"alert_words":          "the user's own words, sent to that user alone",
+	"user_settings":        "the user's own preferences, sent to that user alone",
 	"heartbeat":            "keeps a long poll alive; carries nothing",
 }
 
