@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import { Chat } from '../state/chat'
+import { textOn } from '../state/color'
 import { groupRows } from '../state/grouping'
 import { narrowToHash, pmEmails, type Narrow } from '../state/narrow'
 import type { Message } from '../state/types'
@@ -14,7 +15,7 @@ function RecipientBar(p: { chat: Chat; m: Message }) {
     const stream: Narrow = { kind: 'stream', streamId: m.stream_id!, stream: name }
     return (
       <div class="recipient" data-testid="recipient-header" style={{ borderColor: sub?.color }}>
-        <a href={narrowToHash(stream)} style={{ background: sub?.color }} class="stream-name">#{name}</a>
+        <a href={narrowToHash(stream)} style={{ background: sub?.color, color: sub && textOn(sub.color) }} class="stream-name">#{name}</a>
         <span class="sep">›</span>
         <a href={narrowToHash({ ...stream, topic: m.subject })}>{m.subject || '(no topic)'}</a>
       </div>

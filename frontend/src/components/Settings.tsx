@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { upload } from '../api/transport'
 import type { Chat } from '../state/chat'
 import { ShortcutList } from './Shortcuts'
-import { plainError } from '../api/errors'
+import { explain } from '../state/errors'
 import { BotsSettings, EmojiAdmin, LinkifiersAdmin, OrganizationSettings, UsersAdmin } from './SettingsAdmin'
 import { NotificationSettings, ProfileSettings, saveTheme } from './SettingsProfile'
 
@@ -27,7 +27,7 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
       setStatus(`Added :${name.trim()}:`)
       setName('')
     } catch (err) {
-      setStatus(plainError(err))
+      setStatus(explain(err))
     }
   }
   const custom = Object.values(p.chat.realmEmoji).filter((e) => !e.deactivated)
@@ -52,7 +52,7 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
         {tab === 'preferences' && <>
         <section>
           <h3>Appearance</h3>
-          <button data-testid="theme-toggle" onClick={() => { const t = p.theme === 'dark' ? 'light' : 'dark'; p.setTheme(t); saveTheme(t).catch((e) => setStatus(plainError(e))) }}>
+          <button data-testid="theme-toggle" onClick={() => { const t = p.theme === 'dark' ? 'light' : 'dark'; p.setTheme(t); saveTheme(t).catch((e) => setStatus(explain(e))) }}>
             {p.theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
           </button>
         </section>

@@ -3,7 +3,7 @@
 // (color_scheme) so it follows the person to every browser.
 import { useEffect, useState } from 'preact/hooks'
 import { api, upload } from '../api/transport'
-import { plainError } from '../api/errors'
+import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import type { Theme } from './Settings'
 
@@ -32,7 +32,7 @@ export function useStatus() {
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
   const run = (f: () => Promise<unknown>, done = '') => {
     setStatus(null)
-    return f().then(() => { if (done) setStatus({ ok: true, text: done }) }, (e) => setStatus({ ok: false, text: plainError(e) }))
+    return f().then(() => { if (done) setStatus({ ok: true, text: done }) }, (e) => setStatus({ ok: false, text: explain(e) }))
   }
   const view = status && <p class={status.ok ? 'hint' : 'form-error'} role={status.ok ? 'status' : 'alert'} data-testid="settings-status">{status.text}</p>
   return [run, view] as const

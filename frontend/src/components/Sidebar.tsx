@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api/transport'
 import type { Chat } from '../state/chat'
+import { textOn } from '../state/color'
 import { narrowToHash, type Narrow } from '../state/narrow'
 import { topicKey } from '../state/unread'
 import type { Subscription } from '../state/types'
@@ -82,7 +83,7 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: 
             <div class={`stream ${s.is_muted ? 'muted' : ''}`} key={s.stream_id}>
               <a class={`stream-row ${active({ kind: 'stream', streamId: s.stream_id, stream: s.name })}`} data-testid="stream-row" data-stream={s.name}
                 href={narrowToHash({ kind: 'stream', streamId: s.stream_id, stream: s.name })}>
-                <span class="swatch" style={{ background: s.color }}>{s.invite_only ? '🔒' : '#'}</span>
+                <span class="swatch" style={{ background: s.color, color: textOn(s.color) }}>{s.invite_only ? '🔒' : '#'}</span>
                 <span class="name">{s.name}</span>
                 <Count n={s.is_muted ? 0 : chat.unreads.inStream(s.stream_id, mute)} />
                 <RowMenu items={[[s.is_muted ? 'Unmute stream' : 'Mute stream', 'mute-stream', () => muteStream(s.stream_id, !s.is_muted)],

@@ -3,9 +3,10 @@
 // subscribe while previewing a stream one is not in, as in Zulip.
 import { useEffect, useState } from 'preact/hooks'
 import { api, type Json } from '../api/transport'
-import { plainError } from '../api/errors'
+import { explain } from '../state/errors'
 import '../streams-people.css'
 import type { Chat } from '../state/chat'
+import { textOn } from '../state/color'
 import { narrowToHash, type Narrow } from '../state/narrow'
 
 interface StreamInfo { stream_id: number; name: string; description: string; invite_only: boolean; subscriber_count?: number }
@@ -30,9 +31,9 @@ export function StreamBrowser(p: { chat: Chat; onClose: () => void; onSettings: 
   const [tab, setTab] = useState<'all' | 'subscribed' | 'create'>('all')
   const [error, setError] = useState('')
   useEscape(p.onClose)
-  const reload = () => api.get('/api/v1/streams').then((r) => setStreams(r.streams), (e) => setError(plainError(e)))
+  const reload = () => api.get('/api/v1/streams').then((r) => setStreams(r.streams), (e) => setError(explain(e)))
   useEffect(() => { reload() }, [chat.subs.size])
-  const act = (f: () => Promise<unknown>) => { setError(''); f().catch((e) => setError(plainError(e))) }
+  const act = (f: () => Promise<unknown>) => { setError(''); f().catch((e) => setError(explain(e))) }
   const shown = streams
     .filter((s) => tab !== 'subscribed' || chat.subs.has(s.stream_id))
     .filter((s) => `${s.name} ${s.description}`.toLowerCase().includes(filter.trim().toLowerCase()))
@@ -55,7 +56,7 @@ export function StreamBrowser(p: { chat: Chat; onClose: () => void; onSettings: 
               const sub = chat.subs.get(s.stream_id)
               return (
                 <li data-testid="browse-stream" data-stream={s.name} data-subscribed={sub ? 'true' : 'false'} key={s.stream_id}>
-                  <span class="swatch" style={{ background: sub?.color ?? '#9aa1ab' }} aria-hidden="true">{s.invite_only ? '🔒' : '#'}</span>
+                  <span class="swatch" style={{ background: sub?.color ?? '#9aa1ab', color: textOn(sub?.color ?? '#9aa1ab') }} aria-hidden="true">{s.invite_only ? '🔒' : '#'}</span>
                   <span class="browse-name">
                     <a href={narrowToHash({ kind: 'stream', streamId: s.stream_id, stream: s.name })} onClick={p.onClose}>{s.name}</a>
                     <span class="hint">{s.description || 'No description.'}</span>
@@ -99,7 +100,7 @@ function CreateStream(p: { chat: Chat; onCreated: (id: number, name: string) => 
       const r = await api.get('/api/v1/get_stream_id', { stream: name.trim() })
       p.onCreated(r.stream_id, name.trim())
     } catch (err) {
-      setError(plainError(err))
+      setError(explain(err))
     }
   }
   return (
@@ -137,7 +138,7 @@ export function StreamPreview(p: { chat: Chat; narrow: Narrow }) {
   return (
     <div class="preview-bar" data-testid="stream-preview">
       <span>You are previewing <b>#{n.stream}</b>; you are not subscribed.</span>
-      <button class="primary" data-testid="preview-subscribe" onClick={() => subscribeTo(n.stream).catch((e: Json) => setError(plainError(e)))}>Subscribe</button>
+      <button class="primary" data-testid="preview-subscribe" onClick={() => subscribeTo(n.stream).catch((e: Json) => setError(explain(e)))}>Subscribe</button>
       {error && <span class="form-error" role="alert">{error}</span>}
     </div>
   )

@@ -3,8 +3,9 @@
 // and privacy.
 import { useState } from 'preact/hooks'
 import { api } from '../api/transport'
-import { plainError } from '../api/errors'
+import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
+import { textOn } from '../state/color'
 import type { Subscription } from '../state/types'
 import { unsubscribeFrom, useEscape } from './StreamBrowser'
 
@@ -36,7 +37,7 @@ export function StreamSettings(p: { chat: Chat; streamId: number; onClose: () =>
   const [archiving, setArchiving] = useState(false)
   useEscape(p.onClose)
   if (!sub) return null
-  const act = (f: () => Promise<unknown>, done = '') => { setError(''); setStatus(''); f().then(() => setStatus(done), (e) => setError(plainError(e))) }
+  const act = (f: () => Promise<unknown>, done = '') => { setError(''); setStatus(''); f().then(() => setStatus(done), (e) => setError(explain(e))) }
   const setProperty = (property: string, value: unknown) =>
     act(() => api.post('/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: sub.stream_id, property, value }] }))
   const current = (k: keyof Sub) => {
@@ -57,7 +58,7 @@ export function StreamSettings(p: { chat: Chat; streamId: number; onClose: () =>
     <div class="overlay" onClick={p.onClose}>
       <div class="panel" data-testid="stream-settings" role="dialog" aria-label={`Settings for #${sub.name}`} onClick={(e) => e.stopPropagation()}>
         <header>
-          <h2><span class="swatch" style={{ background: sub.color }} aria-hidden="true">{sub.invite_only ? '🔒' : '#'}</span> {sub.name}</h2>
+          <h2><span class="swatch" style={{ background: sub.color, color: textOn(sub.color) }} aria-hidden="true">{sub.invite_only ? '🔒' : '#'}</span> {sub.name}</h2>
           <button class="icon" onClick={p.onClose} aria-label="Close" title="Close">✕</button>
         </header>
         <p class="hint">{sub.description || 'No description.'}</p>

@@ -85,6 +85,15 @@ describe('the event reducer', () => {
     apply({ type: 'realm', op: 'update_dict', data: { name: 'Acme' } })
     expect(chat.realmName).toBe('Acme')
   })
+  it('keeps the account\'s settings and a stream\'s privacy current', () => {
+    chat.userSettings = { color_scheme: 1, enable_sounds: true }
+    apply({ type: 'user_settings', op: 'update', property: 'color_scheme', value: 2 })
+    expect(chat.userSettings).toEqual({ color_scheme: 2, enable_sounds: true })
+    apply({ type: 'stream', op: 'update', stream_id: 10, property: 'invite_only', value: true })
+    expect(chat.subs.get(10)?.invite_only).toBe(true)
+    apply({ type: 'subscription', op: 'update', stream_id: 10, property: 'pin_to_top', value: true })
+    expect(chat.subs.get(10)?.pin_to_top).toBe(true)
+  })
   it('shows who is typing, until their message arrives', () => {
     apply({ type: 'typing', op: 'start', message_type: 'stream', sender: { user_id: 2, email: 'bob@x' }, stream_id: 10, topic: 'lunch' })
     expect(chat.typists(Chat.streamConversation(10, 'lunch')).map((u) => u.email)).toEqual(['bob@x'])

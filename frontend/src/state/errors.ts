@@ -9,12 +9,29 @@ const missing: Record<string, string> = {
   content: 'Type a message first.',
 }
 
+// Refusals whose words say what happened but not what to do ($1 is the
+// first group, {msg} the server's sentence).
+const refusals: [RegExp, string][] = [
+  [/^Must be an organization (administrator|owner)/i, 'Only organization $1s can do this.'],
+  [/^Insufficient permission/i, 'You do not have permission to do this.'],
+  [/^Wrong password/i, 'The current password is wrong. Type it again.'],
+  [/^The password is too weak/i, 'The new password is too short: use at least 6 characters.'],
+  [/already exists/i, '{msg}. Choose another name.'],
+  [/already in use/i, '{msg}. Use a different one.'],
+  [/^Invalid (\S+): (.*)$/, 'The value given for “$1” is not accepted ($2). Correct it and try again.'],
+]
+
 export function explain(e: unknown): string {
   if (!(e instanceof ApiError)) {
     if (e instanceof TypeError) return 'Lanchat cannot reach the server. Check the connection; it will try again.'
     return e instanceof Error ? e.message : String(e)
   }
   const varName = e.body.var_name as string | undefined
+  const msg = e.message.replace(/[.!]+$/, '')
+  for (const [re, text] of refusals) {
+    const m = re.exec(msg)
+    if (m) return text.replace(/\$(\d)/g, (_, i) => m[Number(i)]).replace('{msg}', msg)
+  }
   switch (e.code) {
     case 'REQUEST_VARIABLE_MISSING': return (varName && missing[varName]) ?? `Fill in ${varName ?? 'the missing field'}.`
     case 'UNAUTHORIZED': case 'UNAUTHORIZED_PRINCIPAL': return 'You are signed out. Sign in again to continue.'
