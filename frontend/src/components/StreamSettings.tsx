@@ -83,17 +83,17 @@ export function StreamSettings(p: { chat: Chat; streamId: number; onClose: () =>
               <label class="check"><input type="checkbox" data-testid="stream-private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} /><span>Private: only subscribers can see it</span></label>
               <div><button class="primary" data-testid="stream-save">Save changes</button></div>
             </form>
-            <div class="row archive">
-              {archiving ? <>
-                <span>Archive #{sub.name} for everyone? Its messages are no longer shown.</span>
-                <button class="danger" data-testid="stream-archive-confirm" onClick={() => act(() => api.del(`/api/v1/streams/${sub.stream_id}`).then(p.onClose))}>Archive</button>
-                <button onClick={() => setArchiving(false)}>Cancel</button>
-              </> : <button data-testid="stream-archive" onClick={() => setArchiving(true)}>Archive stream</button>}
-            </div>
           </section>
         )}
         <section class="row">
           <button data-testid="stream-unsubscribe" onClick={() => act(() => unsubscribeFrom(sub.name).then(p.onClose))}>Unsubscribe</button>
+          {chat.isAdmin && <span class="archive">
+            {archiving ? <>
+              <span>Archive #{sub.name} for everyone? Its messages are no longer shown.</span>
+              <button class="danger" data-testid="stream-archive-confirm" onClick={() => act(() => api.del(`/api/v1/streams/${sub.stream_id}`).then(p.onClose))}>Archive</button>
+              <button onClick={() => setArchiving(false)}>Cancel</button>
+            </> : <button data-testid="stream-archive" onClick={() => setArchiving(true)}>Archive stream</button>}
+          </span>}
         </section>
         {status && <p class="hint" role="status" data-testid="stream-settings-status">{status}</p>}
         {error && <p class="form-error" role="alert" data-testid="stream-settings-error">{error}</p>}
