@@ -18,13 +18,13 @@ import { MessageList } from './MessageList'
 import { NotificationBanner } from './NotificationBanner'
 import { Recent } from './Recent'
 import { SearchBox } from './SearchBox'
-import { Settings, type Theme } from './Settings'
+import type { Theme } from './Settings'
 import { Lightbox, ShortcutsHelp } from './Shortcuts'
 import { Sidebar } from './Sidebar'
-import { StreamBrowser, StreamPreview } from './StreamBrowser'
-import { StreamSettings } from './StreamSettings'
+import { Lazy } from './Lazy'
+import { StreamPreview } from './StreamPreview'
 import { UserCards } from './UserCard'
-import { useAccountTheme } from './SettingsProfile'
+import { useAccountTheme } from './AccountTheme'
 
 // Recent conversations is the home view, as in Zulip.
 const homeHashes = ['', '#', '#recent', '#inbox']
@@ -261,12 +261,12 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
       </main>
       <BuddyList chat={chat} />
       {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}
-      {panel === 'settings' && <Settings chat={chat} theme={p.theme} setTheme={p.setTheme} onClose={() => setPanel(null)} />}
+      {panel === 'settings' && <Lazy load={() => import('./Settings')} render={(m) => <m.Settings chat={chat} theme={p.theme} setTheme={p.setTheme} onClose={() => setPanel(null)} />} />}
       {panel === 'shortcuts' && <ShortcutsHelp onClose={() => setPanel(null)} />}
       {lightbox && <Lightbox images={lightbox} onClose={() => setLightbox(null)} />}
       {panel === 'host' && <HostPanel onClose={() => setPanel(null)} />}
-      {streamPanel === 'browse' && <StreamBrowser chat={chat} onClose={() => setStreamPanel(null)} onSettings={setStreamPanel} />}
-      {typeof streamPanel === 'number' && <StreamSettings chat={chat} streamId={streamPanel} onClose={() => setStreamPanel(null)} />}
+      {streamPanel === 'browse' && <Lazy load={() => import('./StreamBrowser')} render={(m) => <m.StreamBrowser chat={chat} onClose={() => setStreamPanel(null)} onSettings={setStreamPanel} />} />}
+      {typeof streamPanel === 'number' && <Lazy load={() => import('./StreamSettings')} render={(m) => <m.StreamSettings chat={chat} streamId={streamPanel} onClose={() => setStreamPanel(null)} />} />}
       <UserCards chat={chat} />
       {panel === 'drafts' && <Drafts chat={chat} store={drafts} onClose={() => setPanel(null)} onRestore={(saved) => {
         setPanel(null)

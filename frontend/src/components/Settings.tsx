@@ -4,7 +4,8 @@ import type { Chat } from '../state/chat'
 import { ShortcutList } from './Shortcuts'
 import { explain } from '../state/errors'
 import { BotsSettings, EmojiAdmin, LinkifiersAdmin, OrganizationSettings, UsersAdmin } from './SettingsAdmin'
-import { NotificationSettings, ProfileSettings, saveTheme } from './SettingsProfile'
+import { NotificationSettings, ProfileSettings } from './SettingsProfile'
+import { saveTheme } from './AccountTheme'
 
 export type Theme = 'light' | 'dark'
 

@@ -1,31 +1,9 @@
-// One's own settings: profile (name, avatar, password), notification
-// preferences, and the theme, which is kept in the account's user_settings
-// (color_scheme) so it follows the person to every browser.
-import { useEffect, useState } from 'preact/hooks'
+// One's own settings: profile (name, avatar, password, time zone) and
+// notification preferences.
+import { useState } from 'preact/hooks'
 import { api, upload } from '../api/transport'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
-import type { Theme } from './Settings'
-
-// Zulip's color_scheme: 1 follows the system, 2 dark, 3 light.
-export const schemeOf = (t: Theme) => (t === 'dark' ? 2 : 3)
-
-export function themeOfScheme(scheme: unknown, systemDark: boolean): Theme {
-  if (scheme === 2) return 'dark'
-  if (scheme === 3) return 'light'
-  return systemDark ? 'dark' : 'light'
-}
-
-// useAccountTheme applies the account's theme once signed in and whenever
-// it changes (from this or another browser).
-export function useAccountTheme(chat: Chat, ready: boolean, setTheme: (t: Theme) => void) {
-  const scheme = ready ? chat.userSettings.color_scheme : undefined
-  useEffect(() => {
-    if (scheme !== undefined) setTheme(themeOfScheme(scheme, matchMedia('(prefers-color-scheme: dark)').matches))
-  }, [scheme])
-}
-
-export const saveTheme = (t: Theme) => api.patch('/api/v1/settings', { color_scheme: schemeOf(t) })
 
 // useStatus runs a settings change and shows its outcome in plain words.
 export function useStatus() {

@@ -1,28 +1,14 @@
 // The stream browser (all streams one may see, subscribed or not, with
-// subscribe and unsubscribe), stream creation, and the bar offering to
-// subscribe while previewing a stream one is not in, as in Zulip.
+// subscribe and unsubscribe) and stream creation, as in Zulip.
 import { useEffect, useState } from 'preact/hooks'
-import { api, type Json } from '../api/transport'
+import { api } from '../api/transport'
 import { explain } from '../state/errors'
-import '../streams-people.css'
 import type { Chat } from '../state/chat'
 import { textOn } from '../state/color'
-import { narrowToHash, type Narrow } from '../state/narrow'
+import { narrowToHash } from '../state/narrow'
+import { subscribeTo, unsubscribeFrom, useEscape } from './StreamPreview'
 
 interface StreamInfo { stream_id: number; name: string; description: string; invite_only: boolean; subscriber_count?: number }
-
-// useEscape closes an overlay on Esc (the app's own key handler closes only
-// its panels).
-export function useEscape(onClose: () => void) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') onClose() }
-    addEventListener('keydown', onKey)
-    return () => removeEventListener('keydown', onKey)
-  }, [onClose])
-}
-
-export const subscribeTo = (name: string) => api.post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }] })
-export const unsubscribeFrom = (name: string) => api.del('/api/v1/users/me/subscriptions', { subscriptions: [name] })
 
 export function StreamBrowser(p: { chat: Chat; onClose: () => void; onSettings: (streamId: number) => void }) {
   const { chat } = p
@@ -126,20 +112,5 @@ function CreateStream(p: { chat: Chat; onCreated: (id: number, name: string) => 
       {error && <p class="form-error" role="alert" data-testid="create-stream-error">{error}</p>}
       <div><button class="primary" data-testid="create-stream-submit">Create stream</button></div>
     </form>
-  )
-}
-
-// StreamPreview offers to subscribe while one reads a stream one is not in
-// (Zulip lets people preview public streams).
-export function StreamPreview(p: { chat: Chat; narrow: Narrow }) {
-  const [error, setError] = useState('')
-  const n = p.narrow
-  if (n.kind !== 'stream' || p.chat.subs.has(n.streamId)) return null
-  return (
-    <div class="preview-bar" data-testid="stream-preview">
-      <span>You are previewing <b>#{n.stream}</b>; you are not subscribed.</span>
-      <button class="primary" data-testid="preview-subscribe" onClick={() => subscribeTo(n.stream).catch((e: Json) => setError(explain(e)))}>Subscribe</button>
-      {error && <span class="form-error" role="alert">{error}</span>}
-    </div>
   )
 }

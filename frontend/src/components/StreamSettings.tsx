@@ -7,7 +7,7 @@ import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { textOn } from '../state/color'
 import type { Subscription } from '../state/types'
-import { unsubscribeFrom, useEscape } from './StreamBrowser'
+import { unsubscribeFrom, useEscape } from './StreamPreview'
 
 type Sub = Subscription & { desktop_notifications?: boolean | null; audible_notifications?: boolean | null; push_notifications?: boolean | null }
 

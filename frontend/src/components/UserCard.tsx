@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
 import { narrowToHash } from '../state/narrow'
+import '../streams-people.css'
 
 const roles: Record<number, string> = { 100: 'Organization owner', 200: 'Organization administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' }
 const presenceWords = { active: 'Active now', idle: 'Idle', offline: 'Offline' }
