@@ -9,7 +9,7 @@ import { textOn } from '../state/color'
 import type { Subscription } from '../state/types'
 import { unsubscribeFrom, useEscape } from './StreamPreview'
 
-type Sub = Subscription & { desktop_notifications?: boolean | null; audible_notifications?: boolean | null; push_notifications?: boolean | null }
+type Sub = Subscription & { push_notifications?: boolean | null }
 
 const toggles: [keyof Sub, string, string][] = [
   ['is_muted', 'Mute the stream', 'Its messages leave All messages and unread counts'],
