@@ -3,10 +3,12 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // impliedFlags (schema 2 → 3) replaces a row and flag-index entries per
@@ -94,7 +96,7 @@ func impliedFlags(btx *bolt.Tx) error {
 			return fmt.Errorf("user %d, conversation %d: %w", key[0], key[1], err)
 		}
 	}
-	if err := btx.DeleteBucket([]byte("user_flag_index")); err != nil && err != bolt.ErrBucketNotFound {
+	if err := btx.DeleteBucket([]byte("user_flag_index")); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 		return err
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // FileName is the database file inside a data directory.
@@ -44,7 +45,7 @@ func classify(err error) error {
 		strings.Contains(text, syscall.ENOSPC.Error()), strings.Contains(text, syscall.EDQUOT.Error()):
 		return fmt.Errorf("%w: %v", ErrStorageFull, err)
 	case errors.Is(err, syscall.EROFS), strings.Contains(text, syscall.EROFS.Error()),
-		errors.Is(err, bolt.ErrDatabaseReadOnly):
+		errors.Is(err, berrors.ErrDatabaseReadOnly):
 		return fmt.Errorf("%w: %v", ErrReadOnly, err)
 	}
 	return err
@@ -72,7 +73,7 @@ func Open(dataDir string) (*Store, error) {
 		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
 	}
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: the database is in use by another process", path)
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
