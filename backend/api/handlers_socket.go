@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lanchat/backend/domain"
+	"lanchat/backend/events"
 )
 
 // Socket timing: pings well inside common proxy idle limits.
@@ -45,24 +46,22 @@ func eventSocket(c *call) (J, error) {
 	go readAcks(ws, &ack, cancel)
 	go pingUntilDone(ctx, ws, cancel)
 
+	// The writer waits for events past what it has sent; acknowledgements
+	// only let the queue drop what the client has handled.
 	sent := acked
+	var frame []byte
 	for ctx.Err() == nil {
-		evs, err := c.api.svc.Events(ctx, c.user, queueID, ack.Load(), false)
+		evs, err := c.api.svc.FollowEvents(ctx, c.user, queueID, ack.Load(), sent)
 		if err != nil {
 			ws.writeJSON(domainErrorFrame(err), socketWrite)
 			return nil, nil
 		}
-		fresh := evs[:0]
-		for _, e := range evs {
-			if e.ID > sent {
-				fresh = append(fresh, e)
-				sent = e.ID
-			}
+		if len(evs) == 0 {
+			continue // ctx ended
 		}
-		if len(fresh) == 0 {
-			continue
-		}
-		if err := ws.writeJSON(J{"events": fresh}, socketWrite); err != nil {
+		sent = evs[len(evs)-1].ID
+		frame = append(events.AppendList(append(frame[:0], `{"events":`...), evs), '}')
+		if err := ws.writeText(frame, socketWrite); err != nil {
 			return nil, nil
 		}
 	}

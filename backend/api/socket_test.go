@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,5 +88,81 @@ func TestWebSocketRefusesBadQueuesAndStrangers(t *testing.T) {
 	h := http.Header{"Origin": {"http://evil.example"}, "Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(bob.Email()+":"+bob.Key()))}}
 	if _, resp, err := websocket.DefaultDialer.Dial(url, h); err == nil || resp.StatusCode != 403 {
 		t.Errorf("cross-origin: %v %v", err, resp)
+	}
+}
+
+// processCPU is the CPU time this process (server and test alike) has used.
+func processCPU(t *testing.T) time.Duration {
+	t.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// A frame the client never acknowledges must cost nothing while it waits:
+// any signed-in user could otherwise keep a core busy.
+func TestWebSocketUnacknowledgedFrameLeavesServerIdle(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}})
+	conn, _, err := dialEvents(t, s, bob, q.id, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	send(t, alice, streamMsg("general", "ws", "never acknowledged"))
+	if f := readFrame(t, conn); len(f.Events) != 1 {
+		t.Fatalf("frame %+v", f)
+	}
+
+	const window = time.Second
+	before, start := processCPU(t), time.Now()
+	time.Sleep(window)
+	used, wall := processCPU(t)-before, time.Since(start)
+	if used > wall/5 {
+		t.Errorf("the process used %v of CPU in %v while one frame waited for its acknowledgement", used, wall)
+	}
+}
+
+// The web UI acknowledges each frame as soon as it arrives: it must get
+// every event exactly once, in order.
+func TestWebSocketAcknowledgingClientGetsEveryEventOnceInOrder(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}})
+	conn, _, err := dialEvents(t, s, bob, q.id, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+
+	// Messages go in bursts, so frames arrive while earlier ones are still
+	// being acknowledged.
+	var ids, messages, want []int64
+	for burst := range 10 {
+		for i := range 3 {
+			want = append(want, send(t, alice, streamMsg("general", "ws", fmt.Sprintf("burst %d message %d", burst, i))))
+		}
+		for len(ids) < len(want) {
+			f := readFrame(t, conn)
+			for _, e := range f.Events {
+				ids = append(ids, int64(e["id"].(float64)))
+				messages = append(messages, int64(e["message"].(map[string]any)["id"].(float64)))
+			}
+			conn.WriteJSON(map[string]any{"last_event_id": ids[len(ids)-1]})
+		}
+	}
+	for i := range ids {
+		if ids[i] != int64(i) || messages[i] != want[i] {
+			t.Fatalf("events %v carrying messages %v, want ids 0..%d carrying %v", ids, messages, len(want)-1, want)
+		}
+	}
+	// Nothing more is pending: a further frame would be a repeat.
+	conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	var extra frame
+	if err := conn.ReadJSON(&extra); err == nil {
+		t.Errorf("extra frame after every event: %+v", extra)
 	}
 }

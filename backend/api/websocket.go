@@ -52,6 +52,13 @@ func (s *socket) writeJSON(v any, timeout time.Duration) error {
 	return s.conn.WriteJSON(v)
 }
 
+// writeText sends one message already encoded as JSON, giving up after
+// timeout.
+func (s *socket) writeText(data []byte, timeout time.Duration) error {
+	s.conn.SetWriteDeadline(time.Now().Add(timeout))
+	return s.conn.WriteMessage(websocket.TextMessage, data)
+}
+
 // readJSON waits for the next message from the client.
 func (s *socket) readJSON(v any) error { return s.conn.ReadJSON(v) }
 

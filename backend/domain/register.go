@@ -101,11 +101,26 @@ func badQueue(id string) *Error {
 
 // Events reads a queue: see events.Registry.Fetch.
 func (s *Service) Events(ctx context.Context, actor store.User, queueID string, lastEventID int64, dontBlock bool) ([]events.Delivered, error) {
+	return s.readQueue(actor, queueID, func(q *events.Queue) ([]events.Delivered, error) {
+		return s.events.Fetch(ctx, q, lastEventID, dontBlock)
+	})
+}
+
+// FollowEvents reads a queue for a stream of frames: see
+// events.Registry.Follow.
+func (s *Service) FollowEvents(ctx context.Context, actor store.User, queueID string, acked, sent int64) ([]events.Delivered, error) {
+	return s.readQueue(actor, queueID, func(q *events.Queue) ([]events.Delivered, error) {
+		return s.events.Follow(ctx, q, acked, sent)
+	})
+}
+
+// readQueue runs read on the actor's queue, answering for a missing one.
+func (s *Service) readQueue(actor store.User, queueID string, read func(*events.Queue) ([]events.Delivered, error)) ([]events.Delivered, error) {
 	q, err := s.events.Get(queueID, actor.ID)
 	if err != nil {
 		return nil, badQueue(queueID)
 	}
-	evs, err := s.events.Fetch(ctx, q, lastEventID, dontBlock)
+	evs, err := read(q)
 	if errors.Is(err, events.ErrNoQueue) {
 		return nil, badQueue(queueID)
 	}

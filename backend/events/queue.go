@@ -147,9 +147,11 @@ func (q *Queue) LastEventID() int64 {
 	return q.nextID - 1
 }
 
-// take drops events up to lastEventID (acknowledged) and returns the rest,
-// each with its id, and a channel that closes when more arrive.
-func (q *Queue) take(lastEventID int64, now time.Time) ([]Delivered, <-chan struct{}, bool) {
+// take drops events up to acked (acknowledged) and returns those after
+// after (not yet sent to this reader), each with its id, and a channel that
+// closes when more arrive. A long-poll passes the same ID twice; a socket
+// has sent past what its client acknowledged.
+func (q *Queue) take(acked, after int64, now time.Time) ([]Delivered, <-chan struct{}, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.dead {
@@ -157,14 +159,18 @@ func (q *Queue) take(lastEventID int64, now time.Time) ([]Delivered, <-chan stru
 	}
 	q.lastUsed = now
 	i := 0
-	for i < len(q.events) && q.events[i].id <= lastEventID {
+	for i < len(q.events) && q.events[i].id <= acked {
 		i++
 	}
 	if i > 0 {
 		q.events = append(q.events[:0:0], q.events[i:]...)
 	}
-	out := make([]Delivered, 0, len(q.events))
-	for _, e := range q.events {
+	i = 0
+	for i < len(q.events) && q.events[i].id <= after {
+		i++
+	}
+	out := make([]Delivered, 0, len(q.events)-i)
+	for _, e := range q.events[i:] {
 		out = append(out, Delivered{ID: e.id, payload: e.payload})
 	}
 	return out, q.wake, true

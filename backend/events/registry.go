@@ -132,14 +132,26 @@ func (r *Registry) Len() int {
 	return len(r.byID)
 }
 
-// Fetch waits for events after lastEventID: it returns at once when there
-// are some (or when dontBlock), else when one arrives, or with a heartbeat
-// after the heartbeat interval, or empty when ctx ends.
+// Fetch waits for events after lastEventID, dropping those up to it: it
+// returns at once when there are some (or when dontBlock), else when one
+// arrives, or with a heartbeat after the heartbeat interval, or empty when
+// ctx ends.
 func (r *Registry) Fetch(ctx context.Context, q *Queue, lastEventID int64, dontBlock bool) ([]Delivered, error) {
+	return r.fetch(ctx, q, lastEventID, lastEventID, dontBlock)
+}
+
+// Follow is Fetch for a reader that has already been sent events its
+// client has not acknowledged yet: it drops events up to acked and waits
+// for one after sent, so what awaits an acknowledgement costs nothing.
+func (r *Registry) Follow(ctx context.Context, q *Queue, acked, sent int64) ([]Delivered, error) {
+	return r.fetch(ctx, q, acked, max(acked, sent), false)
+}
+
+func (r *Registry) fetch(ctx context.Context, q *Queue, acked, after int64, dontBlock bool) ([]Delivered, error) {
 	timer := time.NewTimer(r.settings.Heartbeat)
 	defer timer.Stop()
 	for {
-		evs, wake, ok := q.take(lastEventID, r.now())
+		evs, wake, ok := q.take(acked, after, r.now())
 		if !ok {
 			return nil, ErrNoQueue
 		}
