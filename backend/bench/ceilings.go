@@ -188,7 +188,7 @@ func LongPollCeiling(server *Server, pollers, rounds int) (Latencies, error) {
 		}
 		conns[i] = conn
 	}
-	poll := func(int) string { return "/poll" }
+	poll := func(i int) error { return conns[i].send("/poll") }
 	received := func(_ int, body []byte) error {
 		_, err := decodePoll(body)
 		return err

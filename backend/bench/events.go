@@ -21,53 +21,81 @@ import (
 // often be negative: this measure includes the send itself, whose own
 // request latency is the second result.
 func Delivery(srv *Server, pollers, sends int) (delivery, send Latencies, err error) {
-	emails := []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"}
-	clients := make([]*Client, len(emails))
-	for i, e := range emails {
-		c, err := Login(srv.URL, e)
-		if err != nil {
-			return Latencies{}, Latencies{}, err
-		}
-		clients[i] = c
+	rig, err := newDeliveryRig(srv, pollers)
+	if err != nil {
+		return Latencies{}, Latencies{}, err
 	}
 	conns := make([]*pollConn, pollers)
-	queues := make([]string, pollers)
-	last := make([]int64, pollers)
 	defer closeAll(conns)
-	for i := range pollers {
-		c := clients[i%len(clients)]
+	for i := range conns {
+		c := rig.clientOf(i)
+		if conns[i], err = dialPoll(srv.URL, c.email, c.key); err != nil {
+			return Latencies{}, Latencies{}, err
+		}
+	}
+	poll := func(i int) error {
+		return conns[i].send("/api/v1/events?" + url.Values{"queue_id": {rig.queues[i]}, "last_event_id": {strconv.FormatInt(rig.last[i], 10)}}.Encode())
+	}
+	delivery, err = broadcastRounds(conns, sends, poll, rig.received, rig.send, srv.CPU)
+	return delivery, rig.sendLatencies(sends), err
+}
+
+// deliveryRig is what Delivery and SocketDelivery share: four users, a
+// message queue per client registered round-robin among them, the newest
+// event each client has received, and one user who sends.
+type deliveryRig struct {
+	users     []*Client
+	queues    []string
+	last      []int64
+	sendTimes []time.Duration
+}
+
+func newDeliveryRig(srv *Server, clients int) (*deliveryRig, error) {
+	rig := &deliveryRig{queues: make([]string, clients), last: make([]int64, clients)}
+	for _, e := range []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"} {
+		c, err := Login(srv.URL, e)
+		if err != nil {
+			return nil, err
+		}
+		rig.users = append(rig.users, c)
+	}
+	for i := range clients {
 		var reg struct {
 			QueueID     string `json:"queue_id"`
 			LastEventID int64  `json:"last_event_id"`
 		}
-		if err := c.call("POST", "/api/v1/register", url.Values{"event_types": {`["message"]`}, "fetch_event_types": {"[]"}}, &reg); err != nil {
-			return Latencies{}, Latencies{}, err
+		if err := rig.clientOf(i).call("POST", "/api/v1/register", url.Values{"event_types": {`["message"]`}, "fetch_event_types": {"[]"}}, &reg); err != nil {
+			return nil, err
 		}
-		conn, err := dialPoll(srv.URL, c.email, c.key)
-		if err != nil {
-			return Latencies{}, Latencies{}, err
-		}
-		conns[i], queues[i], last[i] = conn, reg.QueueID, reg.LastEventID
+		rig.queues[i], rig.last[i] = reg.QueueID, reg.LastEventID
 	}
-	var sendTimes []time.Duration
-	sendOne := func() error {
-		t0 := time.Now()
-		err := clients[1].call("POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"delivery"}, "content": {"tick"}}, nil)
-		sendTimes = append(sendTimes, time.Since(t0))
-		return err
+	return rig, nil
+}
+
+// clientOf is the user client i follows the queue of.
+func (rig *deliveryRig) clientOf(i int) *Client { return rig.users[i%len(rig.users)] }
+
+// send posts one stream message every client receives, timing the request.
+func (rig *deliveryRig) send() error {
+	t0 := time.Now()
+	err := rig.users[1].call("POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"delivery"}, "content": {"tick"}}, nil)
+	rig.sendTimes = append(rig.sendTimes, time.Since(t0))
+	return err
+}
+
+// received notes the events of client i's answer, which must carry a
+// message.
+func (rig *deliveryRig) received(i int, body []byte) error {
+	res, err := decodePoll(body)
+	for _, e := range res.Events {
+		rig.last[i] = max(rig.last[i], e.ID)
 	}
-	request := func(i int) string {
-		return "/api/v1/events?" + url.Values{"queue_id": {queues[i]}, "last_event_id": {strconv.FormatInt(last[i], 10)}}.Encode()
-	}
-	received := func(i int, body []byte) error {
-		res, err := decodePoll(body)
-		for _, e := range res.Events {
-			last[i] = max(last[i], e.ID)
-		}
-		return err
-	}
-	delivery, err = broadcastRounds(conns, sends, request, received, sendOne, srv.CPU)
-	return delivery, summarize(sendTimes, time.Duration(sends)*time.Second), err
+	return err
+}
+
+// sendLatencies are the send requests' own latencies over rounds.
+func (rig *deliveryRig) sendLatencies(rounds int) Latencies {
+	return summarize(rig.sendTimes, time.Duration(rounds)*time.Second)
 }
 
 // pollAnswer is what a poller reads of a GET /events answer.
@@ -93,14 +121,21 @@ func decodePoll(body []byte) (pollAnswer, error) {
 	return res, fmt.Errorf("long-poll answer without a message event: %.200s", body)
 }
 
-// broadcastRounds runs rounds of: every poller sends its long-poll (for the
-// path request gives) and blocks, then trigger wakes them all. Latencies run
+// roundConn is one client of a broadcast round: a long-poll or a socket.
+type roundConn interface {
+	firstByte() (time.Time, error)
+	answer() ([]byte, error)
+}
+
+// broadcastRounds runs rounds of: every client is armed (a long-poller sends
+// its request, a socket acknowledges what it has) and blocks, then trigger
+// wakes them all. Latencies run
 // from the start of trigger to the first byte of each poller's answer. The
 // answers are read and handed to received only once every poller has its
 // first byte, so that the client's parsing stays out of the window. The
 // server's CPU time (serverCPU) over the same windows, per answer, is the
 // result's ServerCPU.
-func broadcastRounds(pollers []*pollConn, rounds int, request func(i int) string, received func(i int, body []byte) error, trigger func() error, serverCPU func() time.Duration) (Latencies, error) {
+func broadcastRounds[C roundConn](pollers []C, rounds int, arm func(i int) error, received func(i int, body []byte) error, trigger func() error, serverCPU func() time.Duration) (Latencies, error) {
 	var samples []time.Duration
 	var cpu time.Duration
 	for range rounds {
@@ -109,7 +144,7 @@ func broadcastRounds(pollers []*pollConn, rounds int, request func(i int) string
 		at := make([]time.Time, len(pollers))
 		errs := make([]error, len(pollers))
 		for i, p := range pollers {
-			if err := p.send(request(i)); err != nil {
+			if err := arm(i); err != nil {
 				return Latencies{}, err
 			}
 			done.Add(1)
@@ -152,10 +187,14 @@ func broadcastRounds(pollers []*pollConn, rounds int, request func(i int) string
 	return l, nil
 }
 
-// closeAll closes the pollers' connections.
-func closeAll(conns []*pollConn) {
+// closeAll closes the clients' connections.
+func closeAll[C interface {
+	comparable
+	Close() error
+}](conns []C) {
+	var none C
 	for _, c := range conns {
-		if c != nil {
+		if c != none {
 			c.Close()
 		}
 	}

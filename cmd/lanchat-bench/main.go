@@ -43,7 +43,7 @@ func main() {
 	out := flag.String("out", "docs/benchmarks.md", "report file")
 	flag.DurationVar(&r.d, "duration", 5*time.Second, "how long each figure is measured")
 	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
-	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, idle, history); empty: all")
+	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, history); empty: all")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
 	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling, http or raw (the bench runs itself so)")
 	flag.Parse()
@@ -55,7 +55,7 @@ func main() {
 	figures := []struct {
 		name string
 		fn   func() error
-	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"idle", r.idleQueues}, {"history", r.history}}
+	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"socket", r.socketDelivery}, {"idle", r.idleQueues}, {"history", r.history}}
 	err := os.MkdirAll(r.workDir, 0o755)
 	if err == nil {
 		err = r.ceilings()
@@ -158,6 +158,38 @@ func (r *run) delivery() error {
 			pollers.n, float64(send.P50.Microseconds())/1000, float64(send.P99.Microseconds())/1000, micros(l.ServerCPU), micros(ceiling.ServerCPU), micros(floor.ServerCPU),
 			micros(2*pollers.budget/time.Duration(pollers.n)))
 		log.Printf("delivery to %d pollers: p50 %v p99 %v (the send alone: p50 %v p99 %v)", pollers.n, l.P50, l.P99, send.P50, send.P99)
+	}
+	return nil
+}
+
+// socketDelivery measures delivery over the WebSocket beside long-polling,
+// each on a fresh server so that neither's queues linger in the other's
+// fan-out.
+func (r *run) socketDelivery() error {
+	for _, n := range []int{100, 1000} {
+		var got [2]struct {
+			l, send bench.Latencies
+		}
+		for i, follow := range []func(*bench.Server, int, int) (bench.Latencies, bench.Latencies, error){bench.Delivery, bench.SocketDelivery} {
+			srv, err := r.start(fmt.Sprintf("socket-%d", n))
+			if err != nil {
+				return err
+			}
+			got[i].l, got[i].send, err = follow(srv, n, 10)
+			srv.Stop()
+			if err != nil {
+				return fmt.Errorf("to %d clients: %w", n, err)
+			}
+		}
+		poll, socket := got[0].l, got[1].l
+		r.report.Add(fmt.Sprintf("send request → delivery, %d long-polling clients (beside the WebSocket)", n), poll, "", "", "1.00")
+		r.report.Add(fmt.Sprintf("send request → delivery, %d WebSocket clients (the web UI's path)", n), socket, "", "no worse than long-polling",
+			fmt.Sprintf("p99 %.2f× long-polling's", float64(socket.P99)/float64(poll.P99)))
+		r.report.Note("Delivery to %d clients, server CPU per delivery (from the send's start to every client's first byte; the next poll, or the acknowledgement, comes before): "+
+			"WebSocket %.1f µs, long-polling %.1f µs. The send alone: p50 %.2f ms over the WebSocket run, %.2f ms over the long-poll run.",
+			n, micros(socket.ServerCPU), micros(poll.ServerCPU), float64(got[1].send.P50.Microseconds())/1000, float64(got[0].send.P50.Microseconds())/1000)
+		log.Printf("delivery to %d clients: WebSocket p50 %v p99 %v %.1f µs/delivery; long-poll p50 %v p99 %v %.1f µs/delivery",
+			n, socket.P50, socket.P99, micros(socket.ServerCPU), poll.P50, poll.P99, micros(poll.ServerCPU))
 	}
 	return nil
 }
