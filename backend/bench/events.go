@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,11 +19,17 @@ import (
 // often be negative: this measure includes the send itself, whose own
 // request latency is the second result.
 func Delivery(srv *Server, pollers, sends int) (delivery, send Latencies, err error) {
-	rig, err := newDeliveryRig(srv, pollers)
+	rig, err := newDemoRig(srv, pollers)
 	if err != nil {
 		return Latencies{}, Latencies{}, err
 	}
-	conns := make([]*pollConn, pollers)
+	return rig.longPoll(srv, sends)
+}
+
+// longPoll runs sends rounds of delivery to the rig's queues, each followed
+// by a long-poll on a connection of its own.
+func (rig *deliveryRig) longPoll(srv *Server, sends int) (delivery, send Latencies, err error) {
+	conns := make([]*pollConn, len(rig.queues))
 	defer closeAll(conns)
 	for i := range conns {
 		c := rig.clientOf(i)
@@ -36,13 +40,12 @@ func Delivery(srv *Server, pollers, sends int) (delivery, send Latencies, err er
 	poll := func(i int) error {
 		return conns[i].send("/api/v1/events?" + url.Values{"queue_id": {rig.queues[i]}, "last_event_id": {strconv.FormatInt(rig.last[i], 10)}}.Encode())
 	}
-	delivery, err = broadcastRounds(conns, sends, poll, rig.received, rig.send, srv.CPU)
-	return delivery, rig.sendLatencies(sends), err
+	return rigRounds(rig, conns, sends, poll, srv)
 }
 
-// deliveryRig is what Delivery and SocketDelivery share: four users, a
-// message queue per client registered round-robin among them, the newest
-// event each client has received, and one user who sends.
+// deliveryRig is what the delivery figures share: users, a queue per client
+// registered round-robin among them, the newest event each client has
+// received, and a user who sends to a stream every client's user is in.
 type deliveryRig struct {
 	users     []*Client
 	queues    []string
@@ -50,21 +53,42 @@ type deliveryRig struct {
 	sendTimes []time.Duration
 }
 
-func newDeliveryRig(srv *Server, clients int) (*deliveryRig, error) {
-	rig := &deliveryRig{queues: make([]string, clients), last: make([]int64, clients)}
-	for _, e := range []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"} {
+// messageQueues registers queues of message events only, without state.
+var messageQueues = url.Values{"event_types": {`["message"]`}, "fetch_event_types": {"[]"}}
+
+// newDemoRig is clients message queues among the demo organization's four
+// users.
+func newDemoRig(srv *Server, clients int) (*deliveryRig, error) {
+	users, err := loginAll(srv, []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"})
+	if err != nil {
+		return nil, err
+	}
+	return newDeliveryRig(users, clients, messageQueues)
+}
+
+// loginAll logs every email in.
+func loginAll(srv *Server, emails []string) ([]*Client, error) {
+	users := make([]*Client, len(emails))
+	for i, e := range emails {
 		c, err := Login(srv.URL, e)
 		if err != nil {
 			return nil, err
 		}
-		rig.users = append(rig.users, c)
+		users[i] = c
 	}
+	return users, nil
+}
+
+// newDeliveryRig registers clients queues with the register parameters
+// given, round-robin among users.
+func newDeliveryRig(users []*Client, clients int, register url.Values) (*deliveryRig, error) {
+	rig := &deliveryRig{users: users, queues: make([]string, clients), last: make([]int64, clients)}
 	for i := range clients {
 		var reg struct {
 			QueueID     string `json:"queue_id"`
 			LastEventID int64  `json:"last_event_id"`
 		}
-		if err := rig.clientOf(i).call("POST", "/api/v1/register", url.Values{"event_types": {`["message"]`}, "fetch_event_types": {"[]"}}, &reg); err != nil {
+		if err := rig.clientOf(i).call("POST", "/api/v1/register", register, &reg); err != nil {
 			return nil, err
 		}
 		rig.queues[i], rig.last[i] = reg.QueueID, reg.LastEventID
@@ -93,9 +117,12 @@ func (rig *deliveryRig) received(i int, body []byte) error {
 	return err
 }
 
-// sendLatencies are the send requests' own latencies over rounds.
-func (rig *deliveryRig) sendLatencies(rounds int) Latencies {
-	return summarize(rig.sendTimes, time.Duration(rounds)*time.Second)
+// rigRounds runs sends broadcast rounds over the rig's clients (conns,
+// armed by arm): the deliveries' latencies and the send requests' own.
+func rigRounds[C roundConn](rig *deliveryRig, conns []C, sends int, arm func(i int) error, srv *Server) (delivery, send Latencies, err error) {
+	rig.sendTimes = nil
+	delivery, err = broadcastRounds(conns, sends, arm, rig.received, rig.send, srv.CPU)
+	return delivery, summarize(rig.sendTimes, time.Duration(sends)*time.Second), err
 }
 
 // pollAnswer is what a poller reads of a GET /events answer.
@@ -207,7 +234,7 @@ func IdleQueueMemory(srv *Server, n int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	before, err := rss(srv.cmd.Process.Pid)
+	before, err := srv.Memory()
 	if err != nil {
 		return 0, err
 	}
@@ -216,26 +243,11 @@ func IdleQueueMemory(srv *Server, n int) (float64, error) {
 			return 0, err
 		}
 	}
-	after, err := rss(srv.cmd.Process.Pid)
+	after, err := srv.Memory()
 	if err != nil {
 		return 0, err
 	}
-	return float64(after-before) / float64(n), nil
-}
-
-// rss reads a process's resident set size in bytes.
-func rss(pid int) (int64, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb * 1024, err
-		}
-	}
-	return 0, fmt.Errorf("no VmRSS for pid %d", pid)
+	return float64(after.RSS-before.RSS) / float64(n), nil
 }
 
 // SustainedSends measures sends per second while pollers long-poll without

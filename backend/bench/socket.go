@@ -19,11 +19,17 @@ import (
 // what it received before the next round, and the time runs from the start
 // of each send request to the first byte of each client's frame.
 func SocketDelivery(srv *Server, clients, sends int) (delivery, send Latencies, err error) {
-	rig, err := newDeliveryRig(srv, clients)
+	rig, err := newDemoRig(srv, clients)
 	if err != nil {
 		return Latencies{}, Latencies{}, err
 	}
-	conns := make([]*socketConn, clients)
+	return rig.socket(srv, sends)
+}
+
+// socket runs sends rounds of delivery to the rig's queues, each followed
+// over a WebSocket of its own.
+func (rig *deliveryRig) socket(srv *Server, sends int) (delivery, send Latencies, err error) {
+	conns := make([]*socketConn, len(rig.queues))
 	defer closeAll(conns)
 	for i := range conns {
 		c := rig.clientOf(i)
@@ -32,8 +38,7 @@ func SocketDelivery(srv *Server, clients, sends int) (delivery, send Latencies, 
 		}
 	}
 	ack := func(i int) error { return conns[i].ack(rig.last[i]) }
-	delivery, err = broadcastRounds(conns, sends, ack, rig.received, rig.send, srv.CPU)
-	return delivery, rig.sendLatencies(sends), err
+	return rigRounds(rig, conns, sends, ack, srv)
 }
 
 // socketConn is one WebSocket client on a raw connection, for the reason

@@ -43,7 +43,7 @@ func main() {
 	out := flag.String("out", "docs/benchmarks.md", "report file")
 	flag.DurationVar(&r.d, "duration", 5*time.Second, "how long each figure is measured")
 	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
-	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, history); empty: all")
+	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, memory, history); empty: all")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
 	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling, http or raw (the bench runs itself so)")
 	flag.Parse()
@@ -55,7 +55,7 @@ func main() {
 	figures := []struct {
 		name string
 		fn   func() error
-	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"socket", r.socketDelivery}, {"idle", r.idleQueues}, {"history", r.history}}
+	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"socket", r.socketDelivery}, {"idle", r.idleQueues}, {"memory", r.memory}, {"history", r.history}}
 	err := os.MkdirAll(r.workDir, 0o755)
 	if err == nil {
 		err = r.ceilings()
@@ -248,6 +248,33 @@ func (r *run) idleQueues() error {
 	}
 	r.report.Note("Server memory per idle event queue (RSS growth over 10,000 registered, unread queues, garbage included): %.1f KiB (target < 8 KiB).", perQueue/1024)
 	log.Printf("idle queue: %.1f KiB", perQueue/1024)
+	return nil
+}
+
+// memory follows the server's resident memory through a team's day: idle,
+// with 1,000 people signed in, delivering to all of them, and after.
+func (r *run) memory() error {
+	const people = 1000
+	fixture := filepath.Join(r.workDir, fmt.Sprintf("team-%d", people))
+	if err := bench.TeamFixture(fixture, people); err != nil {
+		return fmt.Errorf("team fixture: %w", err)
+	}
+	srv, err := bench.StartServer(r.binary, fixture, r.extra...)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	after := []time.Duration{10 * time.Second, time.Minute}
+	f, err := bench.MemoryUnderLoad(srv, people, 10, after)
+	if err != nil {
+		return err
+	}
+	r.report.Note("Server memory (RSS, split into anonymous and file-backed pages; the file is the store's mapping), %d people each in the general stream: "+
+		"idle %s; all %d signed in with a queue each, registered as the web UI does, idle: %s (target ≤ 60 MB); "+
+		"peak while delivering 10 messages to all of them over the WebSocket, then 10 by long-polling: %s (target ≤ 200 MB); "+
+		"%v after: %s; %v after: %s (target < 100 MB within a minute).",
+		people, f.Idle, people, f.SignedIn, f.Peak, after[0], f.After[0], after[1], f.After[1])
+	log.Printf("memory: idle %v, signed in %v, peak %v, after %v", f.Idle, f.SignedIn, f.Peak, f.After)
 	return nil
 }
 
