@@ -42,17 +42,21 @@ func hashPassword(password string) (string, error) {
 // Authenticate resolves HTTP Basic credentials (email or bot email plus API
 // key) to an active account. Keys are compared in constant time.
 func (s *Service) Authenticate(email, apiKey string) (store.User, error) {
-	var u store.User
-	err := s.store.View(func(tx *store.Tx) error {
-		var err error
-		u, err = tx.UserByEmail(email)
-		return err
-	})
-	if errors.Is(err, store.ErrNotFound) {
-		return store.User{}, ErrBadKey
-	}
-	if err != nil {
-		return store.User{}, internal("authenticate", err)
+	version := s.store.AccountsVersion()
+	u, cached := s.accounts.get(version, email)
+	if !cached {
+		err := s.store.View(func(tx *store.Tx) error {
+			var err error
+			u, err = tx.UserByEmail(email)
+			return err
+		})
+		if errors.Is(err, store.ErrNotFound) {
+			return store.User{}, ErrBadKey
+		}
+		if err != nil {
+			return store.User{}, internal("authenticate", err)
+		}
+		s.accounts.put(version, email, u)
 	}
 	if subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(apiKey)) != 1 {
 		return store.User{}, ErrBadKey

@@ -61,6 +61,7 @@ type Service struct {
 	md         *markdown.Renderer
 	linkifiers atomic.Pointer[markdown.Linkifiers]
 	alertWords alertWordCache
+	accounts   accountCache
 	// setupToken guards first-run setup; made once, on first need.
 	setupOnce  sync.Once
 	setupToken string

@@ -33,7 +33,7 @@ var errLead = errors.New("lead the next batch")
 // fn may run more than once, so it must have no effects outside the
 // transaction until Batch returns.
 func (s *Store) Batch(fn func(*Tx) error) error {
-	c := &batchCall{fn: func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) }, done: make(chan error, 1)}
+	c := &batchCall{fn: func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, s: s}) }, done: make(chan error, 1)}
 	b := &s.batch
 	b.mu.Lock()
 	b.pending = append(b.pending, c)

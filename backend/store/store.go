@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -56,6 +57,8 @@ type Store struct {
 	db       *bolt.DB
 	readOnly bool
 	batch    batcher
+	// accounts counts committed transactions that wrote an account.
+	accounts atomic.Uint64
 }
 
 // Open creates dataDir and the database inside it when absent, then runs any
@@ -94,6 +97,11 @@ func Open(dataDir string) (*Store, error) {
 // ReadOnly tells whether the store was opened without write access.
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
+// AccountsVersion changes once a transaction that wrote an account has
+// committed, before the write's caller goes on: accounts read at one
+// version are current for as long as it holds.
+func (s *Store) AccountsVersion() uint64 { return s.accounts.Load() }
+
 // Close flushes and closes the database file.
 func (s *Store) Close() error { return s.db.Close() }
 
@@ -102,13 +110,13 @@ func (s *Store) Path() string { return s.db.Path() }
 
 // View runs fn in a read-only transaction.
 func (s *Store) View(fn func(*Tx) error) error {
-	return s.db.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) })
+	return s.db.View(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, s: s}) })
 }
 
 // Update runs fn in a read-write transaction that commits (and syncs) when fn
 // returns nil.
 func (s *Store) Update(fn func(*Tx) error) error {
-	return classify(s.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx}) }))
+	return classify(s.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx: btx, s: s}) }))
 }
 
 // Check runs bbolt's consistency check and reports the first problem found.
@@ -127,6 +135,7 @@ func (s *Store) Check() error {
 // Tx is one transaction; its methods read and write typed records.
 type Tx struct {
 	btx *bolt.Tx
+	s   *Store
 	// buckets caches bucket handles of read transactions: bbolt looks a
 	// name up afresh on every call there, and history asks thousands of
 	// times.

@@ -155,3 +155,34 @@ func TestSubscriberIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// AccountsVersion moves with every committed write of an account, through
+// Update and Batch alike, and not for a write that rolls back or touches
+// no account.
+func TestAccountsVersionMovesOnCommittedAccountWrites(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	u := User{Email: "ada@example.com", IsActive: true}
+	steps := []struct {
+		name  string
+		write func() error
+		moves bool
+	}{
+		{"create", func() error { return s.Update(func(tx *Tx) error { return tx.CreateUser(&u) }) }, true},
+		{"change in a batch", func() error { return s.Batch(func(tx *Tx) error { u.FullName = "Ada"; return tx.PutUser(u) }) }, true},
+		{"rolled back", func() error {
+			s.Update(func(tx *Tx) error { tx.PutUser(u); return errors.New("no") })
+			return nil
+		}, false},
+		{"no account", func() error { return s.Update(func(tx *Tx) error { return tx.PutUserGroup(UserGroup{ID: 1, Name: "g"}) }) }, false},
+	}
+	for _, step := range steps {
+		before := s.AccountsVersion()
+		if err := step.write(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if moved := s.AccountsVersion() != before; moved != step.moves {
+			t.Errorf("%s: version moved %v, want %v", step.name, moved, step.moves)
+		}
+	}
+}

@@ -94,5 +94,6 @@ func (tx *Tx) PutUser(u User) error {
 	if err := tx.bucket(bucketUserByEmail).Put(emailKey(u.Email), itob(u.ID)); err != nil {
 		return err
 	}
+	tx.btx.OnCommit(func() { tx.s.accounts.Add(1) })
 	return tx.put(bucketUsers, itob(u.ID), u)
 }
