@@ -174,7 +174,9 @@ func TestAccountsVersionMovesOnCommittedAccountWrites(t *testing.T) {
 			s.Update(func(tx *Tx) error { tx.PutUser(u); return errors.New("no") })
 			return nil
 		}, false},
-		{"no account", func() error { return s.Update(func(tx *Tx) error { return tx.PutUserGroup(UserGroup{ID: 1, Name: "g"}) }) }, false},
+		{"no account", func() error {
+			return s.Update(func(tx *Tx) error { return tx.PutUserGroup(UserGroup{ID: 1, Name: "g"}) })
+		}, false},
 	}
 	for _, step := range steps {
 		before := s.AccountsVersion()
