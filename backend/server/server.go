@@ -82,16 +82,18 @@ type Server struct {
 // Open opens the data directory and prepares the organization: the demo
 // organization on an empty development store, else a default-named one.
 func Open(cfg Config) (*Server, error) {
-	tuneGC()
 	if err := privateDir(cfg.DataDir); err != nil {
 		return nil, err
 	}
 	recent := logring.New(recentErrors, slog.LevelWarn)
 	log := slog.New(recent.Handler(cmp.Or(cfg.Log, slog.Default()).Handler()))
+	// Tuned after opening: a schema migration holds the whole store in
+	// memory once, which the soft limit would make the collector chase.
 	st, err := store.Open(cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
+	tuneGC()
 	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize, UploadQuota: cfg.UploadQuota})
 	// Only an empty store is written at start-up, so a read-only data
 	// directory with an organization still starts and serves reads.

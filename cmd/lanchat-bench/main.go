@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"lanchat/backend/bench"
+	"lanchat/backend/store"
 )
 
 // run is one benchmark session's settings and the ceilings every figure is
@@ -269,11 +270,22 @@ func (r *run) idleQueues() error {
 // with 1,000 people signed in, delivering to all of them, and after.
 func (r *run) memory() error {
 	const people = 1000
-	fixture := filepath.Join(r.workDir, fmt.Sprintf("team-%d", people))
+	fixture := filepath.Join(r.workDir, fmt.Sprintf("fixture-team-%d", people))
 	if err := bench.TeamFixture(fixture, people); err != nil {
 		return fmt.Errorf("team fixture: %w", err)
 	}
-	srv, err := bench.StartServer(r.binary, fixture, r.extra...)
+	// Each run starts from the fixture as made: the workload's messages
+	// would otherwise pile up in it from run to run.
+	dir := filepath.Join(r.workDir, "memory")
+	os.RemoveAll(dir)
+	db, err := os.ReadFile(filepath.Join(fixture, store.FileName))
+	if err == nil && os.MkdirAll(dir, 0o700) == nil {
+		err = os.WriteFile(filepath.Join(dir, store.FileName), db, 0o600)
+	}
+	if err != nil {
+		return err
+	}
+	srv, err := bench.StartServer(r.binary, dir, r.extra...)
 	if err != nil {
 		return err
 	}
