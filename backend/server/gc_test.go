@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -28,4 +29,37 @@ func TestTuneGCLeavesTheOperatorsSettings(t *testing.T) {
 			t.Errorf("GOGC=%q GOMEMLIMIT=%q: GC percent %d and limit %d, want %d and %d", tc.gogc, tc.gomemlimit, percent, limit, tc.percent, tc.limit)
 		}
 	}
+}
+
+// A live heap above the least limit raises it, so the collector does not
+// run all the time; once the heap is small again, the limit comes back.
+func TestMemoryLimitFollowsTheLiveHeap(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	t.Setenv("GOMEMLIMIT", "")
+	tuneGC()
+	live := make([]byte, memoryLimit) // more than a third of the limit
+	for i := range live {
+		live[i] = 1
+	}
+	raised := waitForLimit(func(l int64) bool { return l >= liveHeadroom*int64(len(live)) })
+	runtime.KeepAlive(live)
+	live = nil
+	lowered := waitForLimit(func(l int64) bool { return l < 2*memoryLimit })
+	if !raised || !lowered {
+		t.Errorf("limit raised above %d live bytes: %v; back near %d after: %v (now %d)", memoryLimit, raised, memoryLimit, lowered, debug.SetMemoryLimit(-1))
+	}
+}
+
+// waitForLimit collects until the soft limit satisfies ok (the adjustment
+// runs on the finalizer goroutine after a collection), a bounded number of
+// times.
+func waitForLimit(ok func(int64) bool) bool {
+	for range 50 {
+		runtime.GC()
+		runtime.Gosched()
+		if ok(debug.SetMemoryLimit(-1)) {
+			return true
+		}
+	}
+	return false
 }
