@@ -37,14 +37,8 @@ func readFrame(t *testing.T, conn *websocket.Conn) frame {
 }
 
 func TestWebSocketStreamsAndResumes(t *testing.T) {
-	s := apitest.Start(t)
-	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
-	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}})
-
-	conn, _, err := dialEvents(t, s, bob, q.id, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fm := followMessages(t)
+	alice, conn := fm.alice, fm.conn
 	first := send(t, alice, streamMsg("general", "ws", "one"))
 	f := readFrame(t, conn)
 	if len(f.Events) != 1 || f.Events[0]["id"] != float64(0) {
@@ -60,7 +54,7 @@ func TestWebSocketStreamsAndResumes(t *testing.T) {
 	second := send(t, alice, streamMsg("general", "ws", "two"))
 
 	// Resuming from event 0 delivers what was missed, and nothing twice.
-	conn, _, err = dialEvents(t, s, bob, q.id, 0)
+	conn, _, err := dialEvents(t, fm.s, fm.q.c, fm.q.id, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,9 +95,17 @@ func processCPU(t *testing.T) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// A frame the client never acknowledges must cost nothing while it waits:
-// any signed-in user could otherwise keep a core busy.
-func TestWebSocketUnacknowledgedFrameLeavesServerIdle(t *testing.T) {
+// following is bob following his message events over the socket, for
+// alice to send to.
+type following struct {
+	s     *apitest.Server
+	alice *apitest.Client
+	q     *queue
+	conn  *websocket.Conn
+}
+
+func followMessages(t *testing.T) following {
+	t.Helper()
 	s := apitest.Start(t)
 	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
 	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}})
@@ -111,7 +113,15 @@ func TestWebSocketUnacknowledgedFrameLeavesServerIdle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
+	return following{s: s, alice: alice, q: q, conn: conn}
+}
+
+// A frame the client never acknowledges must cost nothing while it waits:
+// any signed-in user could otherwise keep a core busy.
+func TestWebSocketUnacknowledgedFrameLeavesServerIdle(t *testing.T) {
+	fm := followMessages(t)
+	alice, conn := fm.alice, fm.conn
 	send(t, alice, streamMsg("general", "ws", "never acknowledged"))
 	if f := readFrame(t, conn); len(f.Events) != 1 {
 		t.Fatalf("frame %+v", f)
@@ -129,14 +139,8 @@ func TestWebSocketUnacknowledgedFrameLeavesServerIdle(t *testing.T) {
 // The web UI acknowledges each frame as soon as it arrives: it must get
 // every event exactly once, in order.
 func TestWebSocketAcknowledgingClientGetsEveryEventOnceInOrder(t *testing.T) {
-	s := apitest.Start(t)
-	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
-	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}})
-	conn, _, err := dialEvents(t, s, bob, q.id, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	fm := followMessages(t)
+	alice, conn := fm.alice, fm.conn
 
 	// Messages go in bursts, so frames arrive while earlier ones are still
 	// being acknowledged.

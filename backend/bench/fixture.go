@@ -36,8 +36,15 @@ var FixtureTopic = "topic 0"
 // messages spread over the demo streams and topics, written through the
 // domain's import path so every index is real.
 func Fixture(dir string, n int) error {
+	return devFixture(dir, n, func(_ *store.Store, svc *domain.Service) error { return importMessages(svc, n) })
+}
+
+// devFixture makes (or reuses, when one of this size is complete) a
+// development store under dir, seeded with the demo organization, then
+// filled by fill.
+func devFixture(dir string, size int, fill func(*store.Store, *domain.Service) error) error {
 	done := filepath.Join(dir, "fixture-complete")
-	if data, err := os.ReadFile(done); err == nil && string(data) == strconv.Itoa(n) {
+	if data, err := os.ReadFile(done); err == nil && string(data) == strconv.Itoa(size) {
 		return nil
 	}
 	os.RemoveAll(dir)
@@ -50,6 +57,14 @@ func Fixture(dir string, n int) error {
 	if err := svc.SeedDevOrganization(); err != nil {
 		return err
 	}
+	if err := fill(st, svc); err != nil {
+		return err
+	}
+	return os.WriteFile(done, []byte(strconv.Itoa(size)), 0o600)
+}
+
+// importMessages imports n messages over the demo streams and topics.
+func importMessages(svc *domain.Service, n int) error {
 	rng := rand.New(rand.NewPCG(1, 2))
 	topics := max(1, n/messagesPerTopic)
 	senders := []int64{1, 2, 3} // admin, alice, bob: all subscribed to general and random
@@ -77,7 +92,7 @@ func Fixture(dir string, n int) error {
 			return fmt.Errorf("import messages %d..: %w", done, err)
 		}
 	}
-	return os.WriteFile(done, []byte(strconv.Itoa(n)), 0o600)
+	return nil
 }
 
 // fixtureContent is a short chat line: a few words drawn with a skew toward

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,34 +49,20 @@ func (s *Server) Memory() (Memory, error) {
 // more accounts, person0@example.com and so on, all in the general stream:
 // a team of that size.
 func TeamFixture(dir string, people int) error {
-	done := filepath.Join(dir, "fixture-complete")
-	if data, err := os.ReadFile(done); err == nil && string(data) == strconv.Itoa(people) {
-		return nil
-	}
-	os.RemoveAll(dir)
-	st, err := store.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	svc := domain.New(st, domain.Config{Dev: true, DataDir: dir})
-	if err := svc.SeedDevOrganization(); err != nil {
-		return err
-	}
-	emails := teamEmails(people)
-	for i, email := range emails {
-		if _, err := svc.AddUser(domain.NewUser{Email: email, FullName: fmt.Sprintf("Person %d", i), Role: store.RoleMember}); err != nil {
+	return devFixture(dir, people, func(st *store.Store, svc *domain.Service) error {
+		emails := teamEmails(people)
+		for i, email := range emails {
+			if _, err := svc.AddUser(domain.NewUser{Email: email, FullName: fmt.Sprintf("Person %d", i), Role: store.RoleMember}); err != nil {
+				return err
+			}
+		}
+		var admin store.User
+		if err := st.View(func(tx *store.Tx) (err error) { admin, err = tx.UserByEmail("admin@example.com"); return err }); err != nil {
 			return err
 		}
-	}
-	var admin store.User
-	if err := st.View(func(tx *store.Tx) (err error) { admin, err = tx.UserByEmail("admin@example.com"); return err }); err != nil {
+		_, err := svc.Subscribe(admin, domain.SubscribeRequest{Streams: []domain.StreamSpec{{Name: "general"}}, Principals: emails})
 		return err
-	}
-	if _, err := svc.Subscribe(admin, domain.SubscribeRequest{Streams: []domain.StreamSpec{{Name: "general"}}, Principals: emails}); err != nil {
-		return err
-	}
-	return os.WriteFile(done, []byte(strconv.Itoa(people)), 0o600)
+	})
 }
 
 // teamEmails are a TeamFixture's people.

@@ -45,8 +45,11 @@ func dialPoll(base, email, key string) (*pollConn, error) {
 }
 
 // send writes a GET request for path (with its query).
-func (p *pollConn) send(path string) error {
-	_, err := io.WriteString(p.conn, "GET "+path+" HTTP/1.1\r\nHost: "+p.host+"\r\n"+p.auth+"\r\n")
+func (p *pollConn) send(path string) error { return p.sendWith(path, "") }
+
+// sendWith is send with more header lines (each ending in CRLF).
+func (p *pollConn) sendWith(path, headers string) error {
+	_, err := io.WriteString(p.conn, "GET "+path+" HTTP/1.1\r\nHost: "+p.host+"\r\n"+p.auth+headers+"\r\n")
 	return err
 }
 

@@ -55,31 +55,24 @@ type socketConn struct {
 // dialSocket opens the event socket for queueID as email with key,
 // resuming after last.
 func dialSocket(base, email, key, queueID string, last int64) (*socketConn, error) {
-	u, err := url.Parse(base)
+	p, err := dialPoll(base, email, key)
 	if err != nil {
 		return nil, err
 	}
-	conn, err := net.Dial("tcp", u.Host)
-	if err != nil {
-		return nil, err
-	}
-	path := "/api/v1/events/socket?" + url.Values{"queue_id": {queueID}, "last_event_id": {strconv.FormatInt(last, 10)}}.Encode()
-	_, err = io.WriteString(conn, "GET "+path+" HTTP/1.1\r\nHost: "+u.Host+"\r\n"+
+	err = p.sendWith("/api/v1/events/socket?"+url.Values{"queue_id": {queueID}, "last_event_id": {strconv.FormatInt(last, 10)}}.Encode(),
 		"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"+
-		"Sec-WebSocket-Key: "+base64.StdEncoding.EncodeToString([]byte("lanchat-bench-16"))+"\r\n"+
-		"Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(email+":"+key))+"\r\n\r\n")
-	s := &socketConn{conn: conn, r: bufio.NewReaderSize(conn, 16<<10), acked: last}
+			"Sec-WebSocket-Key: "+base64.StdEncoding.EncodeToString([]byte("lanchat-bench-16"))+"\r\n")
 	if err == nil {
 		var resp *http.Response
-		if resp, err = http.ReadResponse(s.r, nil); err == nil && resp.StatusCode != http.StatusSwitchingProtocols {
+		if resp, err = http.ReadResponse(p.r, nil); err == nil && resp.StatusCode != http.StatusSwitchingProtocols {
 			err = fmt.Errorf("event socket answered %s", resp.Status)
 		}
 	}
 	if err != nil {
-		conn.Close()
+		p.Close()
 		return nil, err
 	}
-	return s, nil
+	return &socketConn{conn: p.conn, r: p.r, acked: last}, nil
 }
 
 // WebSocket opcodes (RFC 6455).
