@@ -295,7 +295,7 @@ func (r *run) memory() error {
 	if err != nil {
 		return err
 	}
-	r.report.Note("Server memory (RSS, split into anonymous and file-backed pages; the file is the store's mapping), %d people each in the general stream: "+
+	r.report.Note("Server memory (RSS, split into anonymous and file-backed pages: the binary's text and the store's mapping), %d people each in the general stream: "+
 		"idle %s; all %d signed in with a queue each, registered as the web UI does, idle: %s (target ≤ 60 MB); "+
 		"peak while delivering 10 messages to all of them over the WebSocket, then 10 by long-polling: %s (target ≤ 200 MB); "+
 		"%v after: %s; %v after: %s (target < 100 MB within a minute).",
