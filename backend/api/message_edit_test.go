@@ -111,3 +111,45 @@ func TestDeleteMessage(t *testing.T) {
 	}
 	admin.Delete("/api/v1/messages/abc", nil).Fails(400, "REQUEST_VARIABLE_INVALID")
 }
+
+// The topic list names each topic by its messages' current spelling after
+// every kind of move, and keeps that across a restart.
+func TestMoveTopicKeepsTopicListNames(t *testing.T) {
+	dir := t.TempDir()
+	s := apitest.StartIn(t, dir, true)
+	alice, admin := s.Login("alice@example.com"), s.Login("admin@example.com")
+	generalID := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	randomID := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "random"}).OK().Int("stream_id")
+	topicNames := func(c *apitest.Client, streamID int64) []string {
+		var names []string
+		for _, tp := range c.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", streamID), nil).OK().List("topics") {
+			names = append(names, tp.(map[string]any)["name"].(string))
+		}
+		slices.Sort(names)
+		return names
+	}
+	want := append(topicNames(alice, generalID), "Gamma", "beta", "delta") // the demo's topics and ours
+	slices.Sort(want)
+	one := send(t, alice, streamMsg("general", "alpha", "a1"))
+	send(t, alice, streamMsg("general", "beta", "b1"))
+	two := send(t, alice, streamMsg("general", "alpha", "a2"))
+	three := send(t, alice, streamMsg("general", "gamma", "g1"))
+
+	admin.Patch(msgPath(two, ""), apitest.Form{"topic": "beta", "propagate_mode": "change_one"}).OK()
+	admin.Patch(msgPath(one, ""), apitest.Form{"topic": "delta", "propagate_mode": "change_all"}).OK()
+	admin.Patch(msgPath(three, ""), apitest.Form{"topic": "Gamma"}).OK()
+	admin.Patch(msgPath(two, ""), apitest.Form{"stream_id": randomID, "topic": "moved", "propagate_mode": "change_one"}).OK()
+
+	check := func(c *apitest.Client, when string) {
+		if got := topicNames(c, generalID); !slices.Equal(got, want) {
+			t.Errorf("%s: general topics %q, want %q", when, got, want)
+		}
+		if got := topicNames(c, randomID); !slices.Contains(got, "moved") {
+			t.Errorf("%s: random topics %q lack the moved one", when, got)
+		}
+	}
+	check(alice, "after the moves")
+	s.Stop()
+	s = apitest.StartIn(t, dir, true)
+	check(s.Login("alice@example.com"), "after a restart")
+}

@@ -117,20 +117,22 @@ func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
 
 // UpdateMessage writes a changed message (content, topic, stream, reactions),
 // moving its index entries from old to new, and, when it moves to another
-// conversation, every user's state on it.
+// conversation, every user's state on it. The record is written before the
+// re-indexing, which names a topic after its newest message as stored, and
+// that may be this one.
 func (tx *Tx) UpdateMessage(old, m Message) error {
 	if old.RecipientID != m.RecipientID {
 		if err := tx.moveHolders(headOf(old), headOf(m)); err != nil {
 			return err
 		}
 	}
+	if err := tx.putMessage(m); err != nil {
+		return err
+	}
 	if err := tx.indexMessage(old, false); err != nil {
 		return err
 	}
-	if err := tx.indexMessage(m, true); err != nil {
-		return err
-	}
-	return tx.putMessage(m)
+	return tx.indexMessage(m, true)
 }
 
 // DeleteMessage removes a message, its index entries and every user's

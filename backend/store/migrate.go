@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -17,6 +18,7 @@ var migrations = []func(*bolt.Tx) error{
 	createBuckets,        // 0 → 1: the initial layout
 	binaryMessageRecords, // 1 → 2: messages from JSON to their binary form
 	impliedFlags,         // 2 → 3: per-user state as spans, read runs and exception rows
+	rebuildTopicList,     // 3 → 4: topic names repaired after moves that stored the old one
 }
 
 // SchemaVersion is the version a store has once opened by this build.
@@ -49,6 +51,37 @@ func binaryMessageRecords(btx *bolt.Tx) error {
 			return err
 		}
 		c.Seek(key) // a write may move the cursor's page: reposition
+	}
+	return nil
+}
+
+// rebuildTopicList rewrites the topics bucket from the topic index: each
+// topic named after its newest message and holding that message's ID.
+// Before schema 4, moving a message re-indexed it before storing it, so a
+// topic could carry the name its newest message had before the move (the
+// old name, or another topic's), and emptied topics could linger.
+func rebuildTopicList(btx *bolt.Tx) error {
+	tx := &Tx{btx: btx}
+	topics := tx.bucket(bucketTopics)
+	c := topics.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.First() {
+		if err := topics.Delete(k); err != nil {
+			return err
+		}
+	}
+	idx := tx.bucket(bucketMsgByTopic).Cursor()
+	for k, _ := idx.Last(); k != nil; {
+		prefix := bytes.Clone(k[:len(k)-8]) // stream ID + folded topic + 0
+		m, err := tx.Message(btoi(k[len(prefix):]))
+		if err != nil {
+			return fmt.Errorf("topic index entry %x: %w", k, err)
+		}
+		if err := tx.put(bucketTopics, prefix[:len(prefix)-1], Topic{Name: m.Topic, MaxID: m.ID}); err != nil {
+			return err
+		}
+		// The previous topic's newest entry is the last key before this prefix.
+		idx.Seek(prefix)
+		k, _ = idx.Prev()
 	}
 	return nil
 }
