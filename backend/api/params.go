@@ -54,7 +54,13 @@ func parseParams(r *http.Request) (*params, error) {
 			p.values[k] = v
 		}
 	case "multipart/form-data":
-		if err := r.ParseMultipartForm(maxMultipartMemory); err != nil {
+		err := r.ParseMultipartForm(maxMultipartMemory)
+		if errors.Is(err, io.EOF) {
+			// No part at all: the empty body zulip-js sends for a POST without
+			// parameters (Django reads such a body as no fields too).
+			return p, nil
+		}
+		if err != nil {
 			if tooLarge(err) {
 				return nil, err
 			}

@@ -145,3 +145,20 @@ func FuzzParams(f *testing.F) {
 		}
 	})
 }
+
+// zulip-js sends a POST without parameters as multipart/form-data with an
+// empty body (or only the closing boundary): no parameters, not an error.
+func TestParamsEmptyMultipartBody(t *testing.T) {
+	for _, body := range []string{"", "--b--\r\n"} {
+		r := httptest.NewRequest("POST", "/api/v1/x?q=1", strings.NewReader(body))
+		r.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+		p, err := parseParams(r)
+		if err != nil {
+			t.Errorf("body %q: %v", body, err)
+			continue
+		}
+		if p.str("q") != "1" || p.has("x") {
+			t.Errorf("body %q: values %v", body, p.values)
+		}
+	}
+}
