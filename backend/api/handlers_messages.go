@@ -28,6 +28,28 @@ func recipientList(raw string) []string {
 	return strings.Split(raw, ",")
 }
 
+// streamIndicator reads a stream message's `to`: a name, an ID, or either
+// JSON-encoded, alone or as a one-element list.
+func streamIndicator(raw string) (string, error) {
+	var v any
+	if json.Unmarshal([]byte(raw), &v) != nil {
+		return raw, nil // a bare stream name
+	}
+	if list, ok := v.([]any); ok {
+		if len(list) != 1 {
+			return "", domain.BadRequest("Expected exactly one channel")
+		}
+		v = list[0]
+	}
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), nil
+	}
+	return "", domain.BadRequest("Invalid data type for channel")
+}
+
 // clientName is the sending program, from the User-Agent's first product
 // token ("ZulipPython/0.9" → "ZulipPython"), as Zulip records it.
 func clientName(userAgent string) string {
@@ -56,14 +78,14 @@ func sendMessage(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	recipients := recipientList(to)
 	if out.Type == "stream" || out.Type == "channel" {
-		out.Stream = recipients[0]
-		if len(recipients) != 1 {
-			out.Stream = ""
+		stream, err := streamIndicator(to)
+		if err != nil {
+			return nil, err
 		}
+		out.Stream = stream
 	} else {
-		out.To = recipients
+		out.To = recipientList(to)
 	}
 	id, err := c.api.svc.SendMessage(c.user, out)
 	if err != nil {

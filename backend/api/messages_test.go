@@ -54,6 +54,10 @@ func TestSendMessageErrors(t *testing.T) {
 		{"empty topic", alice, streamMsg("general", " ", "x"), "BAD_REQUEST", "Topic can't be empty!"},
 		{"private stream hidden from outsiders", s.Login("bob@example.com"), streamMsg("secret", "t", "x"), "STREAM_DOES_NOT_EXIST", "Stream 'secret' does not exist"},
 		{"guest to unsubscribed public stream", guest, streamMsg("random", "t", "x"), "STREAM_DOES_NOT_EXIST", "Stream 'random' does not exist"},
+		{"empty stream list", alice, streamMsg("[]", "t", "x"), "BAD_REQUEST", "Expected exactly one channel"},
+		{"two streams", alice, streamMsg(`["general","random"]`, "t", "x"), "BAD_REQUEST", "Expected exactly one channel"},
+		{"stream list of an object", alice, streamMsg("[{}]", "t", "x"), "BAD_REQUEST", "Invalid data type for channel"},
+		{"stream as an object", alice, streamMsg("{}", "t", "x"), "BAD_REQUEST", "Invalid data type for channel"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
