@@ -112,7 +112,8 @@ func TestRegisterInitialState(t *testing.T) {
 		t.Errorf("realm_users sent without being asked for")
 	}
 	bob.Post("/api/v1/register", apitest.Form{"event_types": "message"}).Fails(400, "REQUEST_VARIABLE_INVALID")
-	bob.Post("/api/v1/register", apitest.Form{"narrow": `[["stream","secret"]]`}).Fails(400, "BAD_NARROW")
+	// Zulip checks a queue's narrow for its operators only.
+	bob.Post("/api/v1/register", apitest.Form{"narrow": `[["frob","x"]]`}).Fails(400, "BAD_NARROW")
 }
 
 func TestLongPollWakesOnNewMessage(t *testing.T) {
@@ -178,6 +179,10 @@ func TestMessageEventsReachExactlyTheRightQueues(t *testing.T) {
 	qGuest := registerQueue(t, guest, apitest.Form{"event_types": []string{"message"}})
 	qBobLunch := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}, "narrow": `[["stream","general"],["topic","lunch"]]`})
 	qAlice := registerQueue(t, alice, apitest.Form{"event_types": []string{"message"}})
+	// A narrow naming a stream that does not exist, or one hidden from the
+	// user, is accepted as Zulip does, and matches nothing.
+	qBobNowhere := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}, "narrow": `[["stream","nowhere"]]`})
+	qBobSecret := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}, "narrow": `[["stream","secret"]]`})
 
 	inGeneral := send(t, alice, streamMsg("general", "lunch", "pizza"))
 	otherTopic := send(t, alice, streamMsg("general", "work", "deploy"))
@@ -202,6 +207,8 @@ func TestMessageEventsReachExactlyTheRightQueues(t *testing.T) {
 		{"guest", qGuest, []int64{inGeneral, otherTopic}},
 		{"bob narrowed to lunch", qBobLunch, []int64{inGeneral}},
 		{"alice", qAlice, []int64{inGeneral, otherTopic, inRandom, inSecret, pm}},
+		{"bob narrowed to a stream that does not exist", qBobNowhere, nil},
+		{"bob narrowed to a stream hidden from him", qBobSecret, nil},
 	} {
 		if got := ids(tc.q); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)

@@ -150,9 +150,26 @@ func (n *Narrow) Match(c *events.Candidate, f store.Flags) bool {
 	return true
 }
 
-// resolveNarrow looks up every operand for viewer. Unknown or hidden
-// streams and users are BAD_NARROW errors.
+// resolveNarrow looks up every operand for viewer, for history. Unknown or
+// hidden streams and users are BAD_NARROW errors.
 func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow, error) {
+	return buildNarrow(tx, viewer, terms, badNarrow)
+}
+
+// resolveQueueNarrow is resolveNarrow for an event queue. Zulip checks a
+// queue's narrow for its operators only: a stream or sender it cannot find
+// (or the viewer cannot see) matches no message, and its own example client
+// retries a refused registration forever.
+func resolveQueueNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow, error) {
+	return buildNarrow(tx, viewer, terms, func(string) *Error { return nil })
+}
+
+func matchNothing(*events.Candidate, store.Flags) bool { return false }
+
+// buildNarrow resolves terms; unknown says what an operand naming no
+// stream or user the viewer can see is: an error, or (nil) a term that
+// matches nothing.
+func buildNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm, unknown func(desc string) *Error) (*Narrow, error) {
 	muted, err := loadMuted(tx, viewer.ID)
 	if err != nil {
 		return nil, err
@@ -168,11 +185,15 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 		var m func(*events.Candidate, store.Flags) bool
 		switch op {
 		case "stream", "channel":
+			hasStream = true
 			st, err := lookupStream(tx, operand)
 			if err != nil || !canSeeStream(tx, viewer, st) {
-				return nil, badNarrow("unknown channel " + operand)
+				if err := unknown("unknown channel " + operand); err != nil {
+					return nil, err
+				}
+				n.terms = append(n.terms, matcher{negated: t.Negated, match: matchNothing})
+				continue
 			}
-			hasStream = true
 			if !t.Negated {
 				n.received = false
 				streamID = st.ID
@@ -205,7 +226,11 @@ func resolveNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm) (*Narrow
 		case "sender":
 			u, err := userByRef(tx, operand)
 			if err != nil {
-				return nil, badNarrow("unknown user " + operand)
+				if err := unknown("unknown user " + operand); err != nil {
+					return nil, err
+				}
+				n.terms = append(n.terms, matcher{negated: t.Negated, match: matchNothing})
+				continue
 			}
 			if !t.Negated {
 				n.consider(plan{rng: rangePtr(store.SenderRange(u.ID)), cost: 60})

@@ -41,7 +41,7 @@ func (s *Service) Register(actor store.User, req RegisterRequest) (map[string]an
 		if len(req.Narrow) == 0 {
 			return nil, nil
 		}
-		return resolveNarrow(tx, viewer, req.Narrow)
+		return resolveQueueNarrow(tx, viewer, req.Narrow)
 	}
 	var filter events.Filter
 	err := s.store.View(func(tx *store.Tx) (err error) {
