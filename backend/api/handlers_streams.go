@@ -10,7 +10,9 @@ func subscribe(c *call) (J, error) {
 		AuthorizationErrorsFatal: c.p.optBool("authorization_errors_fatal", true),
 	}
 	c.p.json("subscriptions", &req.Streams)
-	c.p.optJSON("principals", &req.Principals)
+	var refs userRefs
+	c.p.optJSON("principals", &refs)
+	req.Principals = refs
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
@@ -22,7 +24,8 @@ func subscribe(c *call) (J, error) {
 }
 
 func unsubscribe(c *call) (J, error) {
-	var names, refs []string
+	var names []string
+	var refs userRefs
 	c.p.json("subscriptions", &names)
 	c.p.optJSON("principals", &refs)
 	if err := c.p.err(); err != nil {

@@ -196,8 +196,36 @@ func (p *params) optJSON(name string, v any) bool {
 	return true
 }
 
+// userRefs is a JSON list of users named by email or by integer ID (Zulip
+// takes either in `principals`); IDs are kept as their decimal text.
+type userRefs []string
+
+func (l *userRefs) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	out := make(userRefs, 0, len(raw))
+	for _, r := range raw {
+		var email string
+		var id int64
+		switch {
+		case json.Unmarshal(r, &email) == nil:
+			out = append(out, email)
+		case json.Unmarshal(r, &id) == nil:
+			out = append(out, strconv.FormatInt(id, 10))
+		default:
+			return &json.UnmarshalTypeError{Value: string(r), Type: reflect.TypeOf(l)}
+		}
+	}
+	*l = out
+	return nil
+}
+
 func describeJSONType(v any) string {
 	switch v.(type) {
+	case *userRefs:
+		return "a list of emails or user IDs"
 	case *[]int64, *[]int:
 		return "a list of integers"
 	case *[]string:

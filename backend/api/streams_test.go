@@ -48,6 +48,19 @@ func TestSubscribeCreatesAndReports(t *testing.T) {
 	if fmt.Sprint(res.Body["unauthorized"]) != "[secret]" {
 		t.Errorf("unauthorized %v", res.Body["unauthorized"])
 	}
+	// Principals may be user IDs, as in Zulip's own examples.
+	aliceID := s.Login("alice@example.com").Get("/api/v1/users/me", nil).OK().Int("user_id")
+	res = bob.Post("/api/v1/users/me/subscriptions", apitest.Form{
+		"subscriptions": []map[string]string{{"name": "by-id"}}, "principals": []int64{aliceID}}).OK()
+	if got := res.Body["subscribed"].(map[string]any)["alice@example.com"]; fmt.Sprint(got) != "[by-id]" {
+		t.Errorf("subscribed by ID %v", res.Body["subscribed"])
+	}
+	res = s.Login("admin@example.com").Delete("/api/v1/users/me/subscriptions", apitest.Form{
+		"subscriptions": []string{"by-id"}, "principals": []int64{aliceID}}).OK()
+	if fmt.Sprint(res.Body["removed"]) != "[by-id]" {
+		t.Errorf("unsubscribed by ID %s", res.Raw)
+	}
+	bob.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "general"}}, "principals": `[{}]`}).Fails(400, "REQUEST_VARIABLE_INVALID")
 	// Guests cannot create streams; unknown principals are refused.
 	s.Login("guest@example.com").Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "guestland"}}}).Fails(400, "BAD_REQUEST")
 	bob.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "general"}}, "principals": []string{"ghost@x.org"}}).Fails(400, "UNAUTHORIZED_PRINCIPAL")
