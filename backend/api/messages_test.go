@@ -305,7 +305,7 @@ func TestFlagsAndReadState(t *testing.T) {
 	if got := unread(); !slices.Equal(got, []int64{m3}) {
 		t.Errorf("after mark_stream_as_read: %v", got)
 	}
-	bob.Post("/api/v1/mark_stream_as_read", apitest.Form{"stream_id": 3}).Fails(400, "STREAM_DOES_NOT_EXIST")
+	bob.Post("/api/v1/mark_stream_as_read", apitest.Form{"stream_id": 3}).Fails(400, "BAD_REQUEST")
 	bob.Post("/api/v1/mark_stream_as_read", nil).Fails(400, "REQUEST_VARIABLE_MISSING")
 	if res := bob.Post("/api/v1/mark_all_as_read", nil).OK(); res.Body["complete"] != true {
 		t.Errorf("mark_all_as_read: %s", res.Raw)

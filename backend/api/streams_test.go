@@ -168,15 +168,20 @@ func TestStreamsStreamIDTopicsAndMembers(t *testing.T) {
 	if first := topics[0].(map[string]any); first["name"] != "new" || first["max_id"] == nil {
 		t.Errorf("topics newest first: %v", topics)
 	}
-	bob.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", secretID), nil).Fails(400, "STREAM_DOES_NOT_EXIST")
+	bob.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", secretID), nil).Fails(400, "BAD_REQUEST")
 	alice.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", secretID), nil).OK()
 
 	members := bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", generalID), nil).OK().List("subscribers")
 	if len(members) != 4 {
 		t.Errorf("general members %v", members)
 	}
-	bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", secretID), nil).Fails(400, "STREAM_DOES_NOT_EXIST")
-	guest.Get(fmt.Sprintf("/api/v1/streams/%d/members", secretID), nil).Fails(400, "STREAM_DOES_NOT_EXIST")
+	bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", secretID), nil).Fails(400, "BAD_REQUEST")
+	guest.Get(fmt.Sprintf("/api/v1/streams/%d/members", secretID), nil).Fails(400, "BAD_REQUEST")
+	// An unknown stream ID is Zulip's "Invalid channel ID", with no stream field.
+	res := bob.Get("/api/v1/streams/999999/members", nil).Fails(400, "BAD_REQUEST")
+	if res.Msg() != "Invalid channel ID" || res.Body["stream_id"] != nil {
+		t.Errorf("unknown stream ID: %s", res.Raw)
+	}
 }
 
 func TestSubscriptionProperties(t *testing.T) {

@@ -86,7 +86,7 @@ func visibleStream(tx *store.Tx, u store.User, nameOrID string) (store.Stream, e
 func visibleStreamByID(tx *store.Tx, u store.User, id int64) (store.Stream, error) {
 	st, err := tx.Stream(id)
 	if err != nil || !canSeeStream(tx, u, st) {
-		return store.Stream{}, errorf(CodeStreamDoesNotExist, "Invalid stream ID").With("stream_id", id)
+		return store.Stream{}, BadRequest("Invalid channel ID")
 	}
 	return st, nil
 }
