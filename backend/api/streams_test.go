@@ -84,7 +84,7 @@ func TestSubscriptionFields(t *testing.T) {
 			t.Errorf("subscription lacks %q", key)
 		}
 	}
-	if subs := general["subscribers"].([]any); len(subs) != 4 || !slices.Contains(subs, any("bob@example.com")) {
+	if subs := general["subscribers"].([]any); len(subs) != 5 || !slices.Contains(subs, any("bob@example.com")) {
 		t.Errorf("subscribers %v", subs)
 	}
 	without := alice.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions")[0].(map[string]any)
@@ -172,7 +172,7 @@ func TestStreamsStreamIDTopicsAndMembers(t *testing.T) {
 	alice.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", secretID), nil).OK()
 
 	members := bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", generalID), nil).OK().List("subscribers")
-	if len(members) != 4 {
+	if len(members) != 5 {
 		t.Errorf("general members %v", members)
 	}
 	bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", secretID), nil).Fails(400, "BAD_REQUEST")
@@ -240,5 +240,14 @@ func TestTopicMuteStateMachine(t *testing.T) {
 	got, _ := history(t, bob, narrowed(`[["in","home"]]`))
 	if slices.Contains(got, muted) || !slices.Contains(got, visible) {
 		t.Errorf("in:home %v", got)
+	}
+}
+
+// The demo's echo-bot is subscribed to general, so a bot run against the
+// demo sees stream mentions out of the box.
+func TestDemoEchoBotInGeneral(t *testing.T) {
+	s := apitest.Start(t)
+	if got := subNames(t, s.Login("echo-bot@example.com")); !slices.Contains(got, "general") {
+		t.Errorf("echo-bot's subscriptions %v", got)
 	}
 }

@@ -43,16 +43,19 @@ func (s *Service) seedDev(tx *store.Tx) error {
 		{Email: "echo-bot@example.com", FullName: "Echo Bot", Role: store.RoleMember, BotType: store.BotGeneric, BotOwnerID: admin.ID},
 		{Email: "webhook-bot@example.com", FullName: "Webhook Bot", Role: store.RoleMember, BotType: store.BotIncomingWebhook, BotOwnerID: admin.ID},
 	} {
-		if _, err := s.createUser(tx, n); err != nil {
+		u, err := s.createUser(tx, n)
+		if err != nil {
 			return err
 		}
+		users[n.Email] = u
 	}
 	streams := []struct {
 		name, description string
 		inviteOnly        bool
 		members           []string
 	}{
-		{"general", "Everyone's stream", false, []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"}},
+		// echo-bot reads general, so a bot run against the demo answers mentions there.
+		{"general", "Everyone's stream", false, []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com", "echo-bot@example.com"}},
 		{"random", "Anything goes", false, []string{"admin@example.com", "alice@example.com"}},
 		{"secret", "Only for invited people", true, []string{"admin@example.com", "alice@example.com"}},
 	}
