@@ -61,8 +61,16 @@ func TestDeleteStream(t *testing.T) {
 	if got := types(qAlice.next()); !slices.Equal(got, []string{"subscription:remove", "stream:delete"}) {
 		t.Errorf("alice: %v", got)
 	}
-	if got := types(qBob.next()); !slices.Equal(got, []string{"stream:delete"}) {
-		t.Errorf("bob: %v", got)
+	evs := qBob.next()
+	if got := types(evs); !slices.Equal(got, []string{"stream:delete"}) {
+		t.Fatalf("bob: %v", got)
+	}
+	// The whole stream object, as Zulip sends it.
+	gone := evs[0]["streams"].([]any)[0].(map[string]any)
+	for _, key := range []string{"stream_id", "name", "description", "invite_only", "date_created", "stream_post_policy", "is_web_public", "history_public_to_subscribers"} {
+		if _, ok := gone[key]; !ok {
+			t.Errorf("deleted stream lacks %q: %v", key, gone)
+		}
 	}
 	admin.Delete(fmt.Sprintf("/api/v1/streams/%d", randomID), nil).Fails(400, "BAD_REQUEST")
 	alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "random"}).Fails(400, "BAD_REQUEST")

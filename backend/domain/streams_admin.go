@@ -76,7 +76,7 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 		gone := slices.DeleteFunc(slices.Clone(before), func(id int64) bool { return slices.Contains(after, id) })
 		arrived := slices.DeleteFunc(slices.Clone(after), func(id int64) bool { return slices.Contains(before, id) })
 		if len(gone) > 0 {
-			out.add(s, streamDeleteEvent(st), gone)
+			out.add(s, s.streamDeleteEvent(tx, st), gone)
 		}
 		if len(arrived) > 0 {
 			out.add(s, events.Event{"type": "stream", "op": "create", "streams": []StreamObject{s.streamObject(tx, st)}}, arrived)
@@ -92,9 +92,10 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 	return internal("update stream", err)
 }
 
-func streamDeleteEvent(st store.Stream) events.Event {
+// streamDeleteEvent carries the whole stream object, as Zulip's does.
+func (s *Service) streamDeleteEvent(tx *store.Tx, st store.Stream) events.Event {
 	return events.Event{"type": "stream", "op": "delete", "stream_ids": []int64{st.ID},
-		"streams": []map[string]any{{"stream_id": st.ID, "name": st.Name}}}
+		"streams": []StreamObject{s.streamObject(tx, st)}}
 }
 
 // DeleteStream deactivates a stream (administrators only): everyone is
@@ -132,7 +133,7 @@ func (s *Service) DeleteStream(actor store.User, streamID int64) error {
 		if err := tx.PutStream(st); err != nil {
 			return nil, err
 		}
-		out.add(s, streamDeleteEvent(st), audience)
+		out.add(s, s.streamDeleteEvent(tx, st), audience)
 		return out.publish, nil
 	})
 	return internal("delete stream", err)
