@@ -23,7 +23,12 @@ func TestEditContentAndHistory(t *testing.T) {
 		t.Errorf("after edits: %s", res.Raw)
 	}
 	if msg["last_edit_timestamp"] == nil || len(msg["edit_history"].([]any)) != 2 {
-		t.Errorf("edit markers: %v", msg)
+		t.Fatalf("edit markers: %v", msg)
+	}
+	// A move's entry names the topic after it beside the one before, as
+	// Zulip's (the mobile app cannot parse the message otherwise).
+	if move := msg["edit_history"].([]any)[0].(map[string]any); move["prev_topic"] != "plans" || move["topic"] != "Plans v2" {
+		t.Errorf("move entry %v", move)
 	}
 	hist := bob.Get(msgPath(id, "/history"), nil).OK().List("message_history")
 	if len(hist) != 3 {

@@ -124,7 +124,7 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 		Reactions:         v.reactions(m.Reactions),
 		Submessages:       m.Submessages,
 		LastEditTimestamp: m.LastEditTimestamp,
-		EditHistory:       editHistory(m.Edits),
+		EditHistory:       editHistory(m),
 	}
 	if o.Submessages == nil {
 		o.Submessages = []store.Submessage{}
@@ -174,22 +174,29 @@ func (v *messageViewer) reactions(rs []store.Reaction) []ReactionObject {
 	return out
 }
 
-// editHistory lists edits newest first, as Zulip's edit_history does.
-func editHistory(edits []store.Edit) []EditObject {
-	if len(edits) == 0 {
+// editHistory lists a message's edits newest first, as Zulip's
+// edit_history does: a move names the topic and stream after it (`topic`,
+// `stream`) beside those before it, walking back from the message's own.
+func editHistory(m store.Message) []EditObject {
+	if len(m.Edits) == 0 {
 		return nil
 	}
-	out := make([]EditObject, 0, len(edits))
-	for _, e := range slices.Backward(edits) {
+	topic, stream := m.Topic, m.StreamID
+	out := make([]EditObject, 0, len(m.Edits))
+	for _, e := range slices.Backward(m.Edits) {
 		o := EditObject{Timestamp: e.Timestamp, UserID: e.UserID}
 		if e.PrevRendered != "" {
 			o.PrevContent, o.PrevRenderedContent = &e.PrevContent, &e.PrevRendered
 		}
 		if e.PrevTopic != "" {
-			o.PrevTopic, o.PrevSubject = &e.PrevTopic, &e.PrevTopic
+			after := topic
+			o.Topic, o.PrevTopic, o.PrevSubject = &after, &e.PrevTopic, &e.PrevTopic
+			topic = e.PrevTopic
 		}
 		if e.PrevStreamID != 0 {
-			o.PrevStream = &e.PrevStreamID
+			after := stream
+			o.Stream, o.PrevStream = &after, &e.PrevStreamID
+			stream = e.PrevStreamID
 		}
 		out = append(out, o)
 	}
