@@ -25,8 +25,9 @@ var (
 	byName      = map[string]Emoji{}
 	byCode      = map[string]Emoji{}
 	names       []string
-	bases       = map[rune]bool{} // code points an emoji element can start with
-	textDefault = map[rune]bool{} // shown as text unless FE0F follows
+	codeNames   = map[string][]string{} // code → its names, canonical first
+	bases       = map[rune]bool{}       // code points an emoji element can start with
+	textDefault = map[rune]bool{}       // shown as text unless FE0F follows
 )
 
 func init() {
@@ -46,6 +47,7 @@ func init() {
 			if _, taken := byName[n]; !taken {
 				byName[n] = e
 				names = append(names, n)
+				codeNames[code] = append(codeNames[code], n)
 			}
 		}
 		for _, element := range strings.Split(code, "-200d-") {
@@ -77,6 +79,15 @@ func EmojiByCode(code string) (Emoji, bool) {
 func EmojiNameByCodepoint(cp string) (string, bool) {
 	e, ok := byCode[cp]
 	return e.Name, ok
+}
+
+// EmojiCodeToNames maps each emoji's code to its names, canonical first.
+func EmojiCodeToNames() map[string][]string {
+	out := make(map[string][]string, len(codeNames))
+	for code, n := range codeNames {
+		out[code] = slices.Clone(n)
+	}
+	return out
 }
 
 // EmojiNames lists every name, canonical names and aliases, for autocomplete.

@@ -14,6 +14,7 @@ func registerRequest(c *call) (domain.RegisterRequest, error) {
 		ApplyMarkdown:      c.p.optBool("apply_markdown", false),
 		ClientGravatar:     c.p.optBool("client_gravatar", false),
 		SlimPresence:       c.p.optBool("slim_presence", false),
+		RealmURL:           c.api.realmURL(c.r),
 	}
 	c.p.optJSON("event_types", &req.EventTypes)
 	c.p.optJSON("fetch_event_types", &req.FetchEventTypes)

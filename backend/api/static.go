@@ -1,7 +1,9 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
+	"sync"
 
 	"lanchat/assets"
 )
@@ -14,4 +16,17 @@ func (a *API) staticImages() http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=86400")
 		files.ServeHTTP(w, r)
 	})
+}
+
+// emojiData answers server_emoji_data_url: every emoji's names by code,
+// built once from the emoji table.
+var emojiData = sync.OnceValue(func() []byte {
+	data, _ := json.Marshal(map[string]any{"code_to_names": assets.EmojiCodeToNames()})
+	return data
+})
+
+func serveEmojiData(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	w.Write(emojiData())
 }

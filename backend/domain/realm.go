@@ -65,6 +65,10 @@ func validateRealmName(name string) (string, error) {
 const (
 	RealmIconPath = "/static/images/realm-icon.svg"
 	RealmLogoPath = "/static/images/realm-logo.svg"
+	// EmojiDataPath serves the emoji names by code, as Zulip's
+	// server_emoji_data_url, to anyone (the mobile app fetches it without
+	// credentials).
+	EmojiDataPath = "/static/generated/emoji/emoji_api.json"
 )
 
 // ServerSettings answers GET /server_settings (spec 4.21) plus the version

@@ -39,6 +39,9 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_avatar_changes_disabled":                    false,
 		"realm_mandatory_topics":                           true,
 		"realm_presence_disabled":                          false,
+		"realm_wildcard_mention_policy":                    1, // everyone
+		"realm_enable_read_receipts":                       false,
+		"realm_default_external_accounts":                  map[string]any{},
 		"realm_enable_spectator_access":                    false,
 		"realm_push_notifications_enabled":                 false,
 		"realm_inline_image_preview":                       true,
@@ -59,17 +62,19 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"server_typing_started_wait_period_milliseconds":   10000,
 		"server_typing_stopped_wait_period_milliseconds":   5000,
 		"server_typing_started_expiry_period_milliseconds": 15000,
-		"event_queue_longpoll_timeout_seconds":             int(s.cfg.Events.Heartbeat.Seconds()),
-		"server_inline_image_preview":                      true,
-		"server_inline_url_embed_preview":                  false,
-		"server_avatar_changes_disabled":                   false,
-		"server_name_changes_disabled":                     false,
-		"server_web_public_streams_enabled":                false,
-		"server_needs_upgrade":                             false,
-		"server_generation":                                1,
-		"password_min_length":                              6,
-		"password_min_guesses":                             0,
-		"development_environment":                          s.cfg.Dev,
+		// How long a client waits on a blocking GET /events before giving
+		// up: Zulip's 90, well above the heartbeat (50 s) that answers first.
+		"event_queue_longpoll_timeout_seconds": 90,
+		"server_inline_image_preview":          true,
+		"server_inline_url_embed_preview":      false,
+		"server_avatar_changes_disabled":       false,
+		"server_name_changes_disabled":         false,
+		"server_web_public_streams_enabled":    false,
+		"server_needs_upgrade":                 false,
+		"server_generation":                    1,
+		"password_min_length":                  6,
+		"password_min_guesses":                 0,
+		"development_environment":              s.cfg.Dev,
 	}
 	for k, v := range settings {
 		state[k] = v

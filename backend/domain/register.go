@@ -22,6 +22,9 @@ type RegisterRequest struct {
 	ClientGravatar     bool
 	ClientCapabilities map[string]any
 	SlimPresence       bool
+	// RealmURL is the organization's address as the client reached it,
+	// for the absolute URLs of the initial state.
+	RealmURL string
 }
 
 // Register creates an event queue and returns it with the initial state of
@@ -208,6 +211,14 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		if err := s.realmState(tx, state); err != nil {
 			return err
 		}
+		state["realm_url"], state["realm_uri"] = req.RealmURL, req.RealmURL
+		state["server_emoji_data_url"] = req.RealmURL + EmojiDataPath
+	}
+	if want("muted_users") {
+		state["muted_users"] = []any{} // Lanchat has no muting of users
+	}
+	if want("user_status") {
+		state["user_status"] = map[string]any{} // nor statuses yet
 	}
 	if want("presence") {
 		p, err := s.realmPresence(tx, req.SlimPresence)

@@ -23,8 +23,8 @@ const Version = "0.1.0"
 // The Zulip release and API feature level we answer like. Clients gate
 // behaviour on the level, so we claim only one whose fields we emit.
 const (
-	ZulipVersion      = "7.0"
-	ZulipFeatureLevel = 185
+	ZulipVersion      = "9.0"
+	ZulipFeatureLevel = 277
 )
 
 // Config is what the host decides about the organization.
