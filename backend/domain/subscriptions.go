@@ -128,7 +128,8 @@ func principals(tx *store.Tx, actor store.User, refs []string) ([]store.User, er
 	for _, ref := range refs {
 		u, err := userByRef(tx, strings.TrimSpace(ref))
 		if err != nil || !u.IsActive {
-			return nil, errorf(CodeUnauthorizedPrincipal, "User not authorized to execute queries on behalf of '%s'", ref).With("principal", ref)
+			// Zulip answers so since feature level 208 (UNAUTHORIZED_PRINCIPAL before).
+			return nil, BadRequest("No such user")
 		}
 		out = append(out, u)
 	}
