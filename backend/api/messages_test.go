@@ -45,15 +45,15 @@ func TestSendMessageErrors(t *testing.T) {
 		code   string
 		msg    string
 	}{
-		{"no such stream", alice, streamMsg("nowhere", "t", "x"), "STREAM_DOES_NOT_EXIST", "Stream 'nowhere' does not exist"},
+		{"no such stream", alice, streamMsg("nowhere", "t", "x"), "STREAM_DOES_NOT_EXIST", "Channel 'nowhere' does not exist"},
 		{"unknown recipient", alice, apitest.Form{"type": "private", "to": "ghost@example.com", "content": "x"}, "BAD_REQUEST", "Invalid email 'ghost@example.com'"},
 		{"empty content", alice, streamMsg("general", "t", "  \n "), "BAD_REQUEST", "Message must not be empty"},
 		{"missing content", alice, apitest.Form{"type": "stream", "to": "general", "topic": "t"}, "REQUEST_VARIABLE_MISSING", "Missing 'content' argument"},
 		{"missing type", alice, apitest.Form{"to": "general", "content": "x"}, "REQUEST_VARIABLE_MISSING", "Missing 'type' argument"},
 		{"bad type", alice, apitest.Form{"type": "fax", "to": "general", "content": "x"}, "BAD_REQUEST", "Invalid message type"},
 		{"empty topic", alice, streamMsg("general", " ", "x"), "BAD_REQUEST", "Topic can't be empty!"},
-		{"private stream hidden from outsiders", s.Login("bob@example.com"), streamMsg("secret", "t", "x"), "STREAM_DOES_NOT_EXIST", "Stream 'secret' does not exist"},
-		{"guest to unsubscribed public stream", guest, streamMsg("random", "t", "x"), "STREAM_DOES_NOT_EXIST", "Stream 'random' does not exist"},
+		{"private stream hidden from outsiders", s.Login("bob@example.com"), streamMsg("secret", "t", "x"), "STREAM_DOES_NOT_EXIST", "Channel 'secret' does not exist"},
+		{"guest to unsubscribed public stream", guest, streamMsg("random", "t", "x"), "STREAM_DOES_NOT_EXIST", "Channel 'random' does not exist"},
 		{"empty stream list", alice, streamMsg("[]", "t", "x"), "BAD_REQUEST", "Expected exactly one channel"},
 		{"two streams", alice, streamMsg(`["general","random"]`, "t", "x"), "BAD_REQUEST", "Expected exactly one channel"},
 		{"stream list of an object", alice, streamMsg("[{}]", "t", "x"), "BAD_REQUEST", "Invalid data type for channel"},

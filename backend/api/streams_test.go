@@ -155,7 +155,7 @@ func TestStreamsStreamIDTopicsAndMembers(t *testing.T) {
 	secretID := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "secret"}).OK().Int("stream_id")
 	generalID := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "General"}).OK().Int("stream_id")
 	for _, name := range []string{"secret", "nope"} {
-		if msg := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": name}).Fails(400, "BAD_REQUEST").Msg(); msg != fmt.Sprintf("Invalid stream name '%s'", name) {
+		if msg := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": name}).Fails(400, "BAD_REQUEST").Msg(); msg != fmt.Sprintf("Invalid channel name '%s'", name) {
 			t.Errorf("msg %q", msg)
 		}
 	}

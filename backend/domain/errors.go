@@ -80,7 +80,7 @@ func InvalidArgument(name, why string) *Error {
 // StreamDoesNotExist names a stream that is unknown or hidden from the actor:
 // both answer alike so private streams do not leak.
 func StreamDoesNotExist(name string) *Error {
-	return errorf(CodeStreamDoesNotExist, "Stream '%s' does not exist", name).With("stream", name)
+	return errorf(CodeStreamDoesNotExist, "Channel '%s' does not exist", name).With("stream", name)
 }
 
 // Errors that need no parameters.

@@ -25,11 +25,11 @@ func validateStreamName(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
-		return "", BadRequest("Stream name can't be empty!")
+		return "", BadRequest("Channel name can't be empty!")
 	case utf8.RuneCountInString(name) > MaxStreamNameLength:
-		return "", BadRequest("Stream name too long (limit: %d characters).", MaxStreamNameLength)
+		return "", BadRequest("Channel name too long (limit: %d characters).", MaxStreamNameLength)
 	case strings.ContainsFunc(name, func(r rune) bool { return r < ' ' }):
-		return "", BadRequest("Invalid character in stream name.")
+		return "", BadRequest("Invalid character in channel name.")
 	}
 	return name, nil
 }
@@ -41,10 +41,10 @@ func (s *Service) createStream(tx *store.Tx, name, description string, inviteOnl
 		return store.Stream{}, err
 	}
 	if utf8.RuneCountInString(description) > MaxStreamDescriptionLength {
-		return store.Stream{}, BadRequest("Stream description too long (limit: %d characters).", MaxStreamDescriptionLength)
+		return store.Stream{}, BadRequest("Channel description too long (limit: %d characters).", MaxStreamDescriptionLength)
 	}
 	if _, err := tx.StreamByName(name); err == nil {
-		return store.Stream{}, BadRequest("Stream name '%s' is already taken.", name)
+		return store.Stream{}, BadRequest("Channel name '%s' is already taken.", name)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return store.Stream{}, err
 	}

@@ -46,7 +46,7 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 				return nil, err
 			}
 			if other, err := tx.StreamByName(name); err == nil && other.ID != st.ID {
-				return nil, BadRequest("Stream name '%s' is already taken.", name)
+				return nil, BadRequest("Channel name '%s' is already taken.", name)
 			} else if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return nil, err
 			}
@@ -55,7 +55,7 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 		}
 		if ch.Description != nil && *ch.Description != st.Description {
 			if utf8.RuneCountInString(*ch.Description) > MaxStreamDescriptionLength {
-				return nil, BadRequest("Stream description too long (limit: %d characters).", MaxStreamDescriptionLength)
+				return nil, BadRequest("Channel description too long (limit: %d characters).", MaxStreamDescriptionLength)
 			}
 			st.Description = *ch.Description
 			changes = append(changes, events.Event{"property": "description", "value": st.Description,

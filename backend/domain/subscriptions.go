@@ -65,7 +65,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				return nil, err
 			case !canSeeStream(tx, actor, st):
 				if req.AuthorizationErrorsFatal {
-					return nil, BadRequest("Unable to access stream (%s).", spec.Name)
+					return nil, BadRequest("Unable to access channel (%s).", spec.Name)
 				}
 				res.Unauthorized = append(res.Unauthorized, spec.Name)
 				continue
@@ -255,7 +255,7 @@ func (s *Service) StreamID(viewer store.User, name string) (int64, error) {
 	err := s.store.View(func(tx *store.Tx) error {
 		st, err := tx.StreamByName(name)
 		if err != nil || !canSeeStream(tx, viewer, st) {
-			return BadRequest("Invalid stream name '%s'", name)
+			return BadRequest("Invalid channel name '%s'", name)
 		}
 		id = st.ID
 		return nil
@@ -314,7 +314,7 @@ func (s *Service) UpdateSubscriptionProperties(actor store.User, changes []Prope
 		for _, ch := range changes {
 			sub, err := tx.Subscription(actor.ID, ch.StreamID)
 			if err != nil || !sub.Active {
-				return nil, BadRequest("Not subscribed to stream id %d", ch.StreamID)
+				return nil, BadRequest("Not subscribed to channel ID %d", ch.StreamID)
 			}
 			if err := applyProperty(&sub, ch); err != nil {
 				return nil, err
