@@ -154,6 +154,30 @@ func updateFlags(c *call) (J, error) {
 	return J{"messages": changed}, nil
 }
 
+func updateFlagsForNarrow(c *call) (J, error) {
+	q := domain.HistoryQuery{
+		Anchor:        c.p.str("anchor"),
+		IncludeAnchor: c.p.optBool("include_anchor", true),
+		NumBefore:     c.p.int("num_before"),
+		NumAfter:      c.p.int("num_after"),
+	}
+	narrow := c.p.str("narrow")
+	op, flag := c.p.str("op"), c.p.str("flag")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	terms, err := domain.ParseNarrow(narrow)
+	if err != nil {
+		return nil, err
+	}
+	q.Narrow = terms
+	res, err := c.api.svc.UpdateFlagsForNarrow(c.user, q, op, flag)
+	if err != nil {
+		return nil, err
+	}
+	return domain.ToMap(res)
+}
+
 func markAllAsRead(c *call) (J, error) {
 	if _, err := c.api.svc.MarkAllAsRead(c.user); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -268,4 +269,44 @@ func TestMobileAppStart(t *testing.T) {
 			checkMobileMessage(t, fmt.Sprintf("events[%d].message", i), m)
 		}
 	}
+}
+
+// POST /messages/flags/narrow marks what a narrow holds, as the mobile app
+// does for "mark as read" on a stream or topic and "mark unread from here".
+func TestUpdateFlagsForNarrow(t *testing.T) {
+	s := apitest.Start(t)
+	bob := s.Login("bob@example.com")
+	unread := func() []int64 {
+		ids, _ := history(t, bob, apitest.Form{"anchor": "oldest", "num_before": 0, "num_after": 1000,
+			"narrow": `[["channel","general"],["is","unread"]]`})
+		return ids
+	}
+	before := unread()
+	if len(before) < 2 {
+		t.Fatalf("the demo should leave bob unread messages in general: %v", before)
+	}
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"update_message_flags"}})
+	res := bob.Post("/api/v1/messages/flags/narrow", apitest.Form{"anchor": "oldest", "num_before": 0, "num_after": 5000,
+		"narrow": `[["channel","general"]]`, "op": "add", "flag": "read"}).OK()
+	checkShape(t, "flags/narrow", res.Body, shape{"processed_count": "int", "updated_count": "int",
+		"first_processed_id": "?int", "last_processed_id": "?int", "found_oldest": "bool", "found_newest": "bool"})
+	if res.Int("updated_count") != int64(len(before)) || res.Int("processed_count") < res.Int("updated_count") || res.Body["found_newest"] != true {
+		t.Errorf("mark general read: %s (had %d unread)", res.Raw, len(before))
+	}
+	if left := unread(); len(left) != 0 {
+		t.Errorf("still unread: %v", left)
+	}
+	if evs := q.next(); len(evs) != 1 || evs[0]["op"] != "add" || evs[0]["flag"] != "read" {
+		t.Errorf("events %v", evs)
+	}
+	// Mark unread from the second of them on.
+	res = bob.Post("/api/v1/messages/flags/narrow", apitest.Form{"anchor": before[1], "include_anchor": true, "num_before": 0,
+		"num_after": 5000, "narrow": `[["channel","general"]]`, "op": "remove", "flag": "read"}).OK()
+	from, _ := history(t, bob, apitest.Form{"anchor": before[1], "num_before": 0, "num_after": 1000, "narrow": `[["channel","general"]]`})
+	if res.Int("first_processed_id") != before[1] || !slices.Equal(unread(), from) {
+		t.Errorf("mark unread from %d: %s, unread now %v, want %v", before[1], res.Raw, unread(), from)
+	}
+	bob.Post("/api/v1/messages/flags/narrow", apitest.Form{"anchor": "newest", "num_before": 0, "num_after": 0,
+		"narrow": "[]", "op": "add", "flag": "mentioned"}).Fails(400, "BAD_REQUEST")
+	bob.Post("/api/v1/messages/flags/narrow", apitest.Form{"anchor": "newest", "num_before": 0, "op": "add", "flag": "read", "narrow": "[]"}).Fails(400, "REQUEST_VARIABLE_MISSING")
 }

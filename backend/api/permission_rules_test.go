@@ -97,6 +97,10 @@ func permissions() map[string]rule {
 		"POST /api/v1/messages/flags": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"messages": []int64{w.msg}, "op": "add", "flag": "starred"}}}
 		}},
+		"POST /api/v1/messages/flags/narrow": {scoped, func(w world) []probe {
+			return []probe{{form: apitest.Form{"narrow": `[["channel","` + w.stream + `"]]`, "anchor": "newest",
+				"num_before": 10, "num_after": 0, "op": "add", "flag": "starred"}}}
+		}},
 		// A stream link renders only for a stream the author can see.
 		"POST /api/v1/messages/render": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"content": "#**" + w.stream + "**"}, hides: []string{"data-stream-id"}}}

@@ -51,6 +51,7 @@ func (a *API) coreRoutes() []route {
 		{method: "POST", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: addReaction},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: removeReaction},
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
+		{method: "POST", path: "/api/v1/messages/flags/narrow", auth: authUser, handle: updateFlagsForNarrow},
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
 
 		{method: "PATCH", path: "/api/v1/realm", auth: authUser, handle: updateRealm},

@@ -77,6 +77,49 @@ func (s *Service) UpdateFlags(actor store.User, ids []int64, op, flagName string
 	return changed, nil
 }
 
+// FlagsForNarrowResult is the answer of POST /messages/flags/narrow.
+type FlagsForNarrowResult struct {
+	ProcessedCount   int    `json:"processed_count"`
+	UpdatedCount     int    `json:"updated_count"`
+	FirstProcessedID *int64 `json:"first_processed_id"`
+	LastProcessedID  *int64 `json:"last_processed_id"`
+	FoundOldest      bool   `json:"found_oldest"`
+	FoundNewest      bool   `json:"found_newest"`
+}
+
+// UpdateFlagsForNarrow adds or removes a flag on the messages a history
+// query selects (the mobile app's "mark as read" for a stream, a topic or
+// everything, and "mark as unread from here"), as UpdateFlags does.
+func (s *Service) UpdateFlagsForNarrow(actor store.User, q HistoryQuery, op, flagName string) (FlagsForNarrowResult, error) {
+	if err := q.validate(); err != nil {
+		return FlagsForNarrowResult{}, err
+	}
+	var found []hit
+	var walked HistoryResult
+	err := s.store.View(func(tx *store.Tx) error {
+		var err error
+		_, found, err = findHistory(tx, actor, q, &walked)
+		return err
+	})
+	if err != nil {
+		return FlagsForNarrowResult{}, internal("find messages", err)
+	}
+	ids := make([]int64, len(found))
+	for i, h := range found {
+		ids[i] = h.msg.ID
+	}
+	changed, err := s.UpdateFlags(actor, ids, op, flagName)
+	if err != nil {
+		return FlagsForNarrowResult{}, err
+	}
+	res := FlagsForNarrowResult{ProcessedCount: len(ids), UpdatedCount: len(changed),
+		FoundOldest: walked.FoundOldest, FoundNewest: walked.FoundNewest}
+	if len(ids) > 0 {
+		res.FirstProcessedID, res.LastProcessedID = &ids[0], &ids[len(ids)-1]
+	}
+	return res, nil
+}
+
 // messageDetails describes a message that became unread, so clients can
 // put it back in their unread counts (Zulip's message_details).
 func messageDetails(m store.Message, f store.Flags, viewerID int64) map[string]any {

@@ -63,23 +63,11 @@ func (s *Service) Messages(viewer store.User, q HistoryQuery) (HistoryResult, er
 	}
 	var res HistoryResult
 	err := s.store.View(func(tx *store.Tx) error {
-		n, err := resolveNarrow(tx, viewer, q.Narrow)
+		n, found, err := findHistory(tx, viewer, q, &res)
 		if err != nil {
 			return err
 		}
-		w := &historyWalk{tx: tx, viewer: viewer, narrow: n, streams: streamCache{}}
 		mv := newMessageViewer(tx, viewOptions{applyMarkdown: q.ApplyMarkdown}, s.topicLinks)
-		var found []hit
-		if q.MessageIDs != nil {
-			found = w.exactly(q.MessageIDs)
-		} else {
-			anchor, err := w.resolveAnchor(q)
-			if err != nil {
-				return err
-			}
-			res.Anchor = anchor
-			found = w.around(q, anchor, &res)
-		}
 		res.Messages = make([]MessageObject, 0, len(found))
 		for _, h := range found {
 			o := mv.view(h.msg, h.flags, true)
@@ -92,6 +80,25 @@ func (s *Service) Messages(viewer store.User, q HistoryQuery) (HistoryResult, er
 		return nil
 	})
 	return res, internal("get messages", err)
+}
+
+// findHistory finds the messages a query selects, filling res's anchor and
+// found_* fields.
+func findHistory(tx *store.Tx, viewer store.User, q HistoryQuery, res *HistoryResult) (*Narrow, []hit, error) {
+	n, err := resolveNarrow(tx, viewer, q.Narrow)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := &historyWalk{tx: tx, viewer: viewer, narrow: n, streams: streamCache{}}
+	if q.MessageIDs != nil {
+		return n, w.exactly(q.MessageIDs), nil
+	}
+	anchor, err := w.resolveAnchor(q)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Anchor = anchor
+	return n, w.around(q, anchor, res), nil
 }
 
 // hit is a message in the narrow with the viewer's flags on it.
