@@ -73,6 +73,15 @@ func muteTopic(c *call) (J, error) {
 	return nil, c.api.svc.MuteTopic(c.user, stream, streamID, topic, op)
 }
 
+func setUserTopic(c *call) (J, error) {
+	streamID, topic := c.p.int("stream_id"), c.p.str("topic")
+	policy := c.p.int("visibility_policy")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.SetUserTopic(c.user, streamID, topic, int(policy))
+}
+
 func listStreams(c *call) (J, error) {
 	f := domain.StreamFilter{
 		IncludePublic:     c.p.optBool("include_public", true),

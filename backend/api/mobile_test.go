@@ -310,3 +310,35 @@ func TestUpdateFlagsForNarrow(t *testing.T) {
 		"narrow": "[]", "op": "add", "flag": "mentioned"}).Fails(400, "BAD_REQUEST")
 	bob.Post("/api/v1/messages/flags/narrow", apitest.Form{"anchor": "newest", "num_before": 0, "op": "add", "flag": "read", "narrow": "[]"}).Fails(400, "REQUEST_VARIABLE_MISSING")
 }
+
+// POST /user_topics sets a topic's visibility policy, as the mobile app
+// mutes, unmutes and follows topics.
+func TestUserTopics(t *testing.T) {
+	s := apitest.Start(t)
+	bob := s.Login("bob@example.com")
+	generalID := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_topic"}})
+	policy := func() any {
+		for _, ut := range registerQueue(t, bob, nil).state.List("user_topics") {
+			if m := ut.(map[string]any); m["topic_name"] == "lunch" {
+				return m["visibility_policy"]
+			}
+		}
+		return nil
+	}
+	for _, want := range []int{3, 3, 1, 2, 0} {
+		bob.Post("/api/v1/user_topics", apitest.Form{"stream_id": generalID, "topic": "lunch", "visibility_policy": want}).OK()
+		got := policy()
+		if want == 0 && got != nil || want != 0 && got != float64(want) {
+			t.Errorf("after setting %d: %v", want, got)
+		}
+	}
+	if evs := q.next(); len(evs) != 5 || evs[0]["visibility_policy"] != float64(3) {
+		t.Errorf("user_topic events %v", evs)
+	}
+	if got, _ := history(t, bob, apitest.Form{"anchor": "newest", "num_before": 10, "num_after": 0, "narrow": `[["is","followed"]]`}); len(got) != 0 {
+		t.Errorf("followed after inherit: %v", got)
+	}
+	bob.Post("/api/v1/user_topics", apitest.Form{"stream_id": generalID, "topic": "lunch", "visibility_policy": 4}).Fails(400, "REQUEST_VARIABLE_INVALID")
+	bob.Post("/api/v1/user_topics", apitest.Form{"stream_id": 999, "topic": "lunch", "visibility_policy": 1}).Fails(400, "BAD_REQUEST")
+}

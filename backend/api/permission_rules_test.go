@@ -97,6 +97,9 @@ func permissions() map[string]rule {
 		"POST /api/v1/messages/flags": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"messages": []int64{w.msg}, "op": "add", "flag": "starred"}}}
 		}},
+		"POST /api/v1/user_topics": {scoped, func(w world) []probe {
+			return []probe{{form: apitest.Form{"stream_id": w.streamID, "topic": "t", "visibility_policy": 3}}}
+		}},
 		"POST /api/v1/messages/flags/narrow": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"narrow": `[["channel","` + w.stream + `"]]`, "anchor": "newest",
 				"num_before": 10, "num_after": 0, "op": "add", "flag": "starred"}}}

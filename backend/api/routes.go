@@ -41,6 +41,7 @@ func (a *API) coreRoutes() []route {
 		{method: "DELETE", path: "/api/v1/users/me/subcriptions", auth: authUser, handle: unsubscribe},
 		{method: "POST", path: "/api/v1/users/me/subscriptions/properties", auth: authUser, handle: updateSubscriptionProperties},
 		{method: "PATCH", path: "/api/v1/users/me/subscriptions/muted_topics", auth: authUser, handle: muteTopic},
+		{method: "POST", path: "/api/v1/user_topics", auth: authUser, handle: setUserTopic},
 
 		{method: "GET", path: "/api/v1/messages", auth: authUser, handle: getMessages},
 		{method: "POST", path: "/api/v1/messages", auth: authUser, webhookBots: true, handle: sendMessage},

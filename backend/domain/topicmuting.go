@@ -48,20 +48,48 @@ func (s *Service) MuteTopic(actor store.User, stream string, streamID int64, top
 		default:
 			return nil, InvalidArgument("op", "must be add or remove")
 		}
-		if err := tx.PutUserTopic(actor.ID, next); err != nil {
-			return nil, err
-		}
-		list, err := mutedTopicsList(tx, actor.ID)
+		return s.putUserTopic(tx, actor, next)
+	})
+	return internal("mute topic", err)
+}
+
+// SetUserTopic is POST /user_topics: a topic's visibility policy for the
+// actor (0 inherit, 1 muted, 2 unmuted, 3 followed); setting the current
+// one again is no error, as in Zulip.
+func (s *Service) SetUserTopic(actor store.User, streamID int64, topic string, policy int) error {
+	if policy < store.TopicInherit || policy > store.TopicFollowed {
+		return InvalidArgument("visibility_policy", "must be 0, 1, 2 or 3")
+	}
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		st, err := visibleStreamByID(tx, actor, streamID)
 		if err != nil {
 			return nil, err
 		}
-		var out deliveries
-		out.add(s, events.Event{"type": "muted_topics", "muted_topics": list}, []int64{actor.ID})
-		out.add(s, events.Event{"type": "user_topic", "stream_id": st.ID, "topic_name": topic,
-			"last_updated": next.LastUpdated, "visibility_policy": next.VisibilityPolicy}, []int64{actor.ID})
-		return out.publish, nil
+		topic, err := normalizeTopic(topic)
+		if err != nil {
+			return nil, err
+		}
+		return s.putUserTopic(tx, actor, store.UserTopic{StreamID: st.ID, TopicName: topic,
+			LastUpdated: s.now().Unix(), VisibilityPolicy: policy})
 	})
-	return internal("mute topic", err)
+	return internal("set topic visibility", err)
+}
+
+// putUserTopic writes a topic setting and tells the actor's clients, in
+// both the legacy muted_topics form and user_topic.
+func (s *Service) putUserTopic(tx *store.Tx, actor store.User, next store.UserTopic) (func(), error) {
+	if err := tx.PutUserTopic(actor.ID, next); err != nil {
+		return nil, err
+	}
+	list, err := mutedTopicsList(tx, actor.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out deliveries
+	out.add(s, events.Event{"type": "muted_topics", "muted_topics": list}, []int64{actor.ID})
+	out.add(s, events.Event{"type": "user_topic", "stream_id": next.StreamID, "topic_name": next.TopicName,
+		"last_updated": next.LastUpdated, "visibility_policy": next.VisibilityPolicy}, []int64{actor.ID})
+	return out.publish, nil
 }
 
 // mutedTopicsList is Zulip's legacy muted_topics: [stream name, topic,
