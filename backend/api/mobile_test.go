@@ -342,3 +342,31 @@ func TestUserTopics(t *testing.T) {
 	bob.Post("/api/v1/user_topics", apitest.Form{"stream_id": generalID, "topic": "lunch", "visibility_policy": 4}).Fails(400, "REQUEST_VARIABLE_INVALID")
 	bob.Post("/api/v1/user_topics", apitest.Form{"stream_id": 999, "topic": "lunch", "visibility_policy": 1}).Fails(400, "BAD_REQUEST")
 }
+
+// The `with` operator narrows to a message's conversation as it is now, so
+// a topic link keeps working after the topic moves.
+func TestNarrowWith(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	first := send(t, alice, streamMsg("general", "plans", "one"))
+	second := send(t, alice, streamMsg("general", "plans", "two"))
+	send(t, alice, streamMsg("general", "other", "elsewhere"))
+	alice.Patch(msgPath(first, ""), apitest.Form{"topic": "✔ plans", "propagate_mode": "change_all"}).OK()
+	with := func(narrow string) []int64 {
+		ids, _ := history(t, bob, apitest.Form{"anchor": "newest", "num_before": 100, "num_after": 0, "narrow": narrow})
+		return ids
+	}
+	if got := with(fmt.Sprintf(`[{"operator":"with","operand":%d}]`, first)); !slices.Equal(got, []int64{first, second}) {
+		t.Errorf("with %d: %v", first, got)
+	}
+	// The old topic in the link gives way to the message's conversation.
+	if got := with(fmt.Sprintf(`[["channel","general"],["topic","plans"],["with","%d"]]`, second)); !slices.Equal(got, []int64{first, second}) {
+		t.Errorf("with beside the old topic: %v", got)
+	}
+	dm := send(t, alice, apitest.Form{"type": "private", "to": "bob@example.com", "content": "psst"})
+	if got := with(fmt.Sprintf(`[["with",%d]]`, dm)); !slices.Equal(got, []int64{dm}) {
+		t.Errorf("with a DM: %v", got)
+	}
+	secret := send(t, alice, streamMsg("secret", "x", "hidden"))
+	bob.Get("/api/v1/messages", apitest.Form{"anchor": "newest", "num_before": 1, "num_after": 0, "narrow": fmt.Sprintf(`[["with",%d]]`, secret)}).Fails(400, "BAD_NARROW")
+}

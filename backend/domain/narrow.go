@@ -170,6 +170,10 @@ func matchNothing(*events.Candidate, store.Flags) bool { return false }
 // stream or user the viewer can see is: an error, or (nil) a term that
 // matches nothing.
 func buildNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm, unknown func(desc string) *Error) (*Narrow, error) {
+	terms, err := expandWith(tx, viewer, terms)
+	if err != nil {
+		return nil, err
+	}
 	muted, err := loadMuted(tx, viewer.ID)
 	if err != nil {
 		return nil, err
@@ -321,6 +325,45 @@ func buildNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm, unknown fu
 		n.consider(plan{rng: rangePtr(store.TopicRange(streamID, topics[0])), cost: 15})
 	}
 	return n, nil
+}
+
+// expandWith replaces a `with` term (a message ID, for links to a topic
+// that keep working after it moves) by the terms naming that message's
+// conversation as it is now, dropping the narrow's own conversation terms,
+// as Zulip does.
+func expandWith(tx *store.Tx, viewer store.User, terms []NarrowTerm) ([]NarrowTerm, error) {
+	i := slices.IndexFunc(terms, func(t NarrowTerm) bool { return strings.EqualFold(strings.TrimSpace(t.Operator), "with") })
+	if i < 0 {
+		return terms, nil
+	}
+	id, ok := parseID(strings.TrimSpace(terms[i].Operand))
+	if !ok {
+		return nil, badNarrow("invalid message id " + terms[i].Operand)
+	}
+	m, err := tx.Message(id)
+	if err == nil {
+		_, ok = messageAccess(tx, viewer, m, streamCache{})
+	}
+	if err != nil || !ok {
+		return nil, badNarrow("invalid message id " + terms[i].Operand)
+	}
+	var out []NarrowTerm
+	for _, t := range terms {
+		switch strings.ToLower(strings.TrimSpace(t.Operator)) {
+		case "with", "stream", "channel", "topic", "subject", "pm-with", "dm", "group-pm-with", "dm-including":
+			continue
+		}
+		out = append(out, t)
+	}
+	if m.IsPrivate() {
+		ids := make([]string, len(m.PrivateUserIDs))
+		for j, uid := range m.PrivateUserIDs {
+			ids[j] = strconv.FormatInt(uid, 10)
+		}
+		return append(out, NarrowTerm{Operator: "dm", Operand: strings.Join(ids, ",")}), nil
+	}
+	return append(out, NarrowTerm{Operator: "channel", Operand: strconv.FormatInt(m.StreamID, 10)},
+		NarrowTerm{Operator: "topic", Operand: m.Topic}), nil
 }
 
 func rangePtr(r store.Range) *store.Range { return &r }
