@@ -370,3 +370,25 @@ func TestNarrowWith(t *testing.T) {
 	secret := send(t, alice, streamMsg("secret", "x", "hidden"))
 	bob.Get("/api/v1/messages", apitest.Form{"anchor": "newest", "num_before": 1, "num_after": 0, "narrow": fmt.Sprintf(`[["with",%d]]`, secret)}).Fails(400, "BAD_NARROW")
 }
+
+// PATCH /settings takes the display settings the mobile app changes; they
+// persist into register's user_settings and reach the user's queues.
+func TestDisplaySettings(t *testing.T) {
+	s := apitest.Start(t)
+	bob := s.Login("bob@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_settings"}})
+	bob.Patch("/api/v1/settings", apitest.Form{"twenty_four_hour_time": true, "display_emoji_reaction_users": false,
+		"emojiset": "google", "presence_enabled": false}).OK()
+	got := registerQueue(t, bob, nil).state.Body["user_settings"].(map[string]any)
+	if got["twenty_four_hour_time"] != true || got["display_emoji_reaction_users"] != false || got["emojiset"] != "google" || got["presence_enabled"] != false {
+		t.Errorf("user_settings after the change: %v", got)
+	}
+	if evs := q.next(); len(evs) != 4 || evs[0]["type"] != "user_settings" || evs[0]["op"] != "update" {
+		t.Errorf("events %v", evs)
+	}
+	if other := registerQueue(t, s.Login("alice@example.com"), nil).state.Body["user_settings"].(map[string]any); other["twenty_four_hour_time"] != false {
+		t.Errorf("alice's settings changed too: %v", other)
+	}
+	bob.Patch("/api/v1/settings", apitest.Form{"emojiset": "comic"}).Fails(400, "REQUEST_VARIABLE_INVALID")
+	bob.Patch("/api/v1/settings", apitest.Form{"twenty_four_hour_time": "maybe"}).Fails(400, "REQUEST_VARIABLE_INVALID")
+}

@@ -61,13 +61,21 @@ var settingChoices = map[string][]int{
 	"email_address_visibility":       {1, 2, 3, 4, 5},
 }
 
+// settingWords are the settings chosen among words: emojiset names Zulip's
+// emoji styles (Lanchat serves no image sets; the choice tells clients
+// which one to draw).
+var settingWords = map[string][]string{
+	"emojiset": {"google", "google-blob", "twitter", "text"},
+}
+
 // PreferenceNames are the user_settings PATCH /settings accepts besides
 // name and password, in a fixed order (the order their events go out):
-// every yes/no setting, the numbered ones and the timezone.
+// every yes/no setting, the numbered ones, those chosen among words and the
+// timezone.
 func PreferenceNames() []string {
 	var names []string
 	for name, v := range defaultUserSettings(store.User{}) {
-		if _, yesNo := v.(bool); yesNo || settingChoices[name] != nil || name == "timezone" {
+		if _, yesNo := v.(bool); yesNo || settingChoices[name] != nil || settingWords[name] != nil || name == "timezone" {
 			names = append(names, name)
 		}
 	}
@@ -86,6 +94,11 @@ func parsePreference(p Preference) (any, error) {
 	case p.Name == "timezone":
 		if _, err := time.LoadLocation(p.Raw); err != nil {
 			return nil, InvalidArgument(p.Name, "unknown time zone")
+		}
+		return p.Raw, nil
+	case settingWords[p.Name] != nil:
+		if !slices.Contains(settingWords[p.Name], p.Raw) {
+			return nil, InvalidArgument(p.Name, "not one of its choices")
 		}
 		return p.Raw, nil
 	case settingChoices[p.Name] != nil:
