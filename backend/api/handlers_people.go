@@ -83,6 +83,25 @@ func regenerateAPIKey(c *call) (J, error) {
 	return J{"api_key": key}, nil
 }
 
+func setOwnStatus(c *call) (J, error) {
+	var ch domain.StatusChange
+	if text, ok := c.p.raw("status_text"); ok {
+		ch.Text = &text
+	}
+	if c.p.has("away") {
+		away := c.p.optBool("away", false)
+		ch.Away = &away
+	}
+	if name, ok := c.p.raw("emoji_name"); ok {
+		ch.EmojiName = &name
+	}
+	ch.EmojiCode, ch.EmojiType = c.p.optStr("emoji_code", ""), c.p.optStr("reaction_type", "")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.SetStatus(c.user, ch)
+}
+
 func createUserGroup(c *call) (J, error) {
 	name, description := c.p.str("name"), c.p.optStr("description", "")
 	var members []int64

@@ -392,3 +392,29 @@ func TestDisplaySettings(t *testing.T) {
 	bob.Patch("/api/v1/settings", apitest.Form{"emojiset": "comic"}).Fails(400, "REQUEST_VARIABLE_INVALID")
 	bob.Patch("/api/v1/settings", apitest.Form{"twenty_four_hour_time": "maybe"}).Fails(400, "REQUEST_VARIABLE_INVALID")
 }
+
+// POST /users/me/status sets a status that register's user_status and the
+// user_status event carry, as the mobile app shows and sets them.
+func TestUserStatus(t *testing.T) {
+	s := apitest.Start(t)
+	bob, alice := s.Login("bob@example.com"), s.Login("alice@example.com")
+	bobID := bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"user_status"}})
+	bob.Post("/api/v1/users/me/status", apitest.Form{"status_text": "at lunch", "emoji_name": "smile"}).OK()
+	statuses := registerQueue(t, alice, nil).state.Body["user_status"].(map[string]any)
+	got, _ := statuses[strconv.FormatInt(bobID, 10)].(map[string]any)
+	if got["status_text"] != "at lunch" || got["emoji_name"] != "smile" || got["emoji_code"] != "1f642" || got["reaction_type"] != "unicode_emoji" {
+		t.Errorf("user_status %v", statuses)
+	}
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["user_id"] != float64(bobID) || evs[0]["status_text"] != "at lunch" || evs[0]["emoji_code"] != "1f642" {
+		t.Errorf("events %v", evs)
+	}
+	bob.Post("/api/v1/users/me/status", apitest.Form{"status_text": "", "emoji_name": ""}).OK()
+	if statuses := registerQueue(t, alice, nil).state.Body["user_status"].(map[string]any); len(statuses) != 0 {
+		t.Errorf("cleared status still listed: %v", statuses)
+	}
+	bob.Post("/api/v1/users/me/status", nil).Fails(400, "BAD_REQUEST")
+	bob.Post("/api/v1/users/me/status", apitest.Form{"status_text": strings.Repeat("x", 61)}).Fails(400, "BAD_REQUEST")
+	bob.Post("/api/v1/users/me/status", apitest.Form{"emoji_name": "no_such_emoji"}).Fails(400, "BAD_REQUEST")
+}

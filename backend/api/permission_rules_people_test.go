@@ -31,6 +31,7 @@ func peopleRules() map[string]rule {
 		)},
 		// Zulip refuses bots here too: their owner regenerates their key.
 		"POST /api/v1/users/me/api_key/regenerate": {humans, fixed(probe{name: "regenerate one's API key"})},
+		"POST /api/v1/users/me/status":             {anyone, fixed(probe{form: apitest.Form{"status_text": "in a meeting"}})},
 		"GET /avatar/{user}":                       {anyone, fixed(probe{path: "/avatar/alice@example.com"})},
 		"POST /api/v1/users/me/avatar": {anyone, func(w world) []probe {
 			return []probe{{files: map[string][2]string{"file": {"me.png", w.png}}}}

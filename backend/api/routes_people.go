@@ -13,6 +13,7 @@ func (a *API) peopleRoutes() []route {
 		{method: "POST", path: "/api/v1/users/{user_id}/reactivate", auth: authUser, handle: reactivateUser},
 		{method: "PATCH", path: "/api/v1/settings", auth: authUser, handle: updateOwnSettings},
 		{method: "POST", path: "/api/v1/users/me/api_key/regenerate", auth: authUser, handle: regenerateAPIKey},
+		{method: "POST", path: "/api/v1/users/me/status", auth: authUser, handle: setOwnStatus},
 		{method: "GET", path: "/avatar/{user}", auth: authUser, handle: avatar},
 		{method: "POST", path: "/api/v1/users/me/avatar", auth: authUser, upload: true, maxBody: maxEmojiBody, handle: uploadAvatar},
 		{method: "DELETE", path: "/api/v1/users/me/avatar", auth: authUser, handle: resetAvatar},

@@ -218,7 +218,11 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["muted_users"] = []any{} // Lanchat has no muting of users
 	}
 	if want("user_status") {
-		state["user_status"] = map[string]any{} // nor statuses yet
+		statuses, err := userStatusState(tx)
+		if err != nil {
+			return err
+		}
+		state["user_status"] = statuses
 	}
 	if want("presence") {
 		p, err := s.realmPresence(tx, req.SlimPresence)

@@ -41,6 +41,17 @@ type User struct {
 	// (display and notification preferences); absent in older records,
 	// which therefore read as all defaults.
 	Settings map[string]any `json:"settings,omitempty"`
+	// Status is what the user says they are up to; nil when unset.
+	Status *UserStatus `json:"status,omitempty"`
+}
+
+// UserStatus is a user's status: text, an emoji, or both.
+type UserStatus struct {
+	Text         string `json:"status_text,omitempty"`
+	EmojiName    string `json:"emoji_name,omitempty"`
+	EmojiCode    string `json:"emoji_code,omitempty"`
+	ReactionType string `json:"reaction_type,omitempty"`
+	Away         bool   `json:"away,omitempty"`
 }
 
 // IsBot tells bots from humans.

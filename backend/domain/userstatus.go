@@ -1,0 +1,94 @@
+package domain
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"lanchat/backend/events"
+	"lanchat/backend/store"
+)
+
+// MaxStatusTextLength is Zulip's limit on status_text, in characters.
+const MaxStatusTextLength = 60
+
+// StatusChange is POST /users/me/status: nil fields stay as they are; an
+// empty text or emoji name clears that part.
+type StatusChange struct {
+	Text      *string
+	Away      *bool
+	EmojiName *string
+	EmojiCode string
+	EmojiType string
+}
+
+// SetStatus changes the actor's status and tells everyone, as Zulip's
+// user_status event does.
+func (s *Service) SetStatus(actor store.User, ch StatusChange) error {
+	if ch.Text == nil && ch.Away == nil && ch.EmojiName == nil {
+		return BadRequest("Client did not pass any new values.")
+	}
+	if ch.Text != nil {
+		text := strings.TrimSpace(*ch.Text)
+		if utf8.RuneCountInString(text) > MaxStatusTextLength {
+			return BadRequest("status_text is too long (limit: %d characters).", MaxStatusTextLength)
+		}
+		ch.Text = &text
+	}
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return nil, err
+		}
+		st := store.UserStatus{}
+		if u.Status != nil {
+			st = *u.Status
+		}
+		e := events.Event{"type": "user_status", "user_id": u.ID}
+		if ch.Text != nil {
+			st.Text, e["status_text"] = *ch.Text, *ch.Text
+		}
+		if ch.Away != nil {
+			st.Away, e["away"] = *ch.Away, *ch.Away
+		}
+		if ch.EmojiName != nil {
+			st.EmojiName, st.EmojiCode, st.ReactionType = "", "", ""
+			if *ch.EmojiName != "" {
+				r, err := resolveEmoji(tx, ReactionRequest{EmojiName: *ch.EmojiName, EmojiCode: ch.EmojiCode, ReactionType: ch.EmojiType})
+				if err != nil {
+					return nil, err
+				}
+				st.EmojiName, st.EmojiCode, st.ReactionType = r.EmojiName, r.EmojiCode, r.ReactionType
+			}
+			e["emoji_name"], e["emoji_code"], e["reaction_type"] = st.EmojiName, st.EmojiCode, st.ReactionType
+		}
+		u.Status = &st
+		if st == (store.UserStatus{}) {
+			u.Status = nil
+		}
+		if err := tx.PutUser(u); err != nil {
+			return nil, err
+		}
+		users, err := userIDs(tx, true)
+		if err != nil {
+			return nil, err
+		}
+		return func() { s.events.Publish(e, users) }, nil
+	})
+	return internal("set status", err)
+}
+
+// userStatusState is register's user_status: each user with a status, by ID.
+func userStatusState(tx *store.Tx) (map[string]store.UserStatus, error) {
+	users, err := tx.Users()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]store.UserStatus{}
+	for _, u := range users {
+		if u.Status != nil && u.IsActive {
+			out[strconv.FormatInt(u.ID, 10)] = *u.Status
+		}
+	}
+	return out, nil
+}
