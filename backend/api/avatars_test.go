@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"bytes"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +16,19 @@ func TestAvatars(t *testing.T) {
 	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
 	me := alice.Get("/api/v1/users/me", nil).OK()
 	url := me.Str("avatar_url")
-	got := bob.Do("GET", url, "", nil)
-	if got.Status != 200 || got.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(string(got.Raw), ">AA</text>") {
-		t.Fatalf("generated avatar: %d %v %s", got.Status, got.Header, got.Raw)
+	// The generated default is a PNG (Zulip's mobile app draws no SVG), at
+	// the medium size too, under the name the app derives from avatar_url.
+	sizes := map[string]int{}
+	for _, path := range []string{url, strings.Replace(url, ".png", "-medium.png", 1)} {
+		got := bob.Do("GET", path, "", nil)
+		img, err := png.Decode(bytes.NewReader(got.Raw))
+		if got.Status != 200 || got.Header.Get("Content-Type") != "image/png" || err != nil {
+			t.Fatalf("generated avatar %s: %d %v %v", path, got.Status, got.Header, err)
+		}
+		sizes[path] = img.Bounds().Dx()
+	}
+	if len(sizes) != 2 || sizes[url] >= sizes[strings.Replace(url, ".png", "-medium.png", 1)] {
+		t.Errorf("avatar sizes %v: the medium one should be larger", sizes)
 	}
 	if s.Anonymous().Do("GET", url, "", nil).Status != 401 {
 		t.Error("anonymous avatar fetch allowed")
@@ -57,8 +69,8 @@ func TestAvatars(t *testing.T) {
 	if !strings.Contains(reset, "version=2") {
 		t.Errorf("avatar_url after reset %q", reset)
 	}
-	if got := bob.Do("GET", reset, "", nil); got.Header.Get("Content-Type") != "image/svg+xml" {
-		t.Errorf("after reset %v", got.Header)
+	if got := bob.Do("GET", reset, "", nil); got.Header.Get("Content-Type") != "image/png" || !bytes.Equal(got.Raw, bob.Do("GET", url, "", nil).Raw) {
+		t.Errorf("after reset, not the generated default: %v", got.Header)
 	}
 	if evs := q.next(); len(evs) != 1 || evs[0]["person"].(map[string]any)["avatar_source"] != "G" {
 		t.Errorf("reset event %v", evs)

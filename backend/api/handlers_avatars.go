@@ -2,13 +2,22 @@ package api
 
 import (
 	"net/http"
+	"strings"
 
 	"lanchat/backend/domain"
 )
 
 // avatar serves a user's avatar to signed-in users.
 func avatar(c *call) (J, error) {
-	ctype, data, err := c.api.svc.Avatar(c.r.PathValue("user"))
+	// "/avatar/3.png" and "/avatar/3-medium.png" name the same user's
+	// avatar, the second at the medium size, as Zulip's avatar URLs do.
+	ref, size := c.r.PathValue("user"), domain.AvatarSize
+	if r, ok := strings.CutSuffix(ref, "-medium.png"); ok {
+		ref, size = r, domain.AvatarSizeMedium
+	} else {
+		ref = strings.TrimSuffix(ref, ".png")
+	}
+	ctype, data, err := c.api.svc.Avatar(ref, size)
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}

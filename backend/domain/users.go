@@ -38,7 +38,7 @@ type UserObject struct {
 // AvatarURL is where the server serves a user's avatar; it never points off
 // the LAN. The version makes clients refetch after an upload.
 func AvatarURL(u store.User) string {
-	return fmt.Sprintf("/avatar/%d?version=%d", u.ID, u.AvatarVersion)
+	return fmt.Sprintf("/avatar/%d.png?version=%d", u.ID, u.AvatarVersion)
 }
 
 // userObject renders u for viewer. Avatars are always served by this server
