@@ -40,11 +40,12 @@ func unsubscribe(c *call) (J, error) {
 }
 
 func listSubscriptions(c *call) (J, error) {
-	withSubscribers := c.p.optBool("include_subscribers", false)
+	// include_subscribers is accepted and needless: spec 2.4 always lists them.
+	c.p.optBool("include_subscribers", false)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	subs, err := c.api.svc.Subscriptions(c.user, withSubscribers)
+	subs, err := c.api.svc.Subscriptions(c.user)
 	if err != nil {
 		return nil, err
 	}

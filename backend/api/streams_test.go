@@ -87,9 +87,22 @@ func TestSubscriptionFields(t *testing.T) {
 	if subs := general["subscribers"].([]any); len(subs) != 5 || !slices.Contains(subs, any("bob@example.com")) {
 		t.Errorf("subscribers %v", subs)
 	}
+	// Spec 2.4 lists subscribers without any parameter, and the notification
+	// settings as booleans: an inherited one is resolved from the user's
+	// defaults (Zulip sends null there).
 	without := alice.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions")[0].(map[string]any)
-	if _, ok := without["subscribers"]; ok {
-		t.Errorf("subscribers present without include_subscribers")
+	if subs, ok := without["subscribers"].([]any); !ok || len(subs) == 0 {
+		t.Errorf("subscribers without include_subscribers: %v", without["subscribers"])
+	}
+	for _, key := range []string{"desktop_notifications", "push_notifications", "audible_notifications", "email_notifications", "wildcard_mentions_notify"} {
+		if _, ok := without[key].(bool); !ok {
+			t.Errorf("%s is %v, want a boolean", key, without[key])
+		}
+	}
+	alice.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{"subscription_data": []map[string]any{
+		{"stream_id": without["stream_id"], "property": "desktop_notifications", "value": true}}}).OK()
+	if again := alice.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions")[0].(map[string]any); again["desktop_notifications"] != true {
+		t.Errorf("a set notification setting: %v", again["desktop_notifications"])
 	}
 	// The misspelled alias of the spec answers the same.
 	if n := len(alice.Get("/api/v1/users/me/subcriptions", nil).OK().List("subscriptions")); n != 3 {

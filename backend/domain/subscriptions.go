@@ -193,13 +193,28 @@ func (s *Service) Unsubscribe(actor store.User, names []string, refs []string) (
 	return res, internal("unsubscribe", err)
 }
 
-// Subscriptions lists the viewer's active subscriptions.
-func (s *Service) Subscriptions(viewer store.User, withSubscribers bool) ([]SubscriptionObject, error) {
+// Subscriptions lists the viewer's active subscriptions as spec 2.4 has
+// them: subscribers always (as emails), and every notification setting a
+// boolean, an inherited one resolved from the user's defaults where Zulip
+// sends null.
+func (s *Service) Subscriptions(viewer store.User) ([]SubscriptionObject, error) {
 	out := []SubscriptionObject{}
 	err := s.store.View(func(tx *store.Tx) error {
 		subs, err := tx.UserSubscriptions(viewer.ID)
 		if err != nil {
 			return err
+		}
+		u, err := tx.User(viewer.ID)
+		if err != nil {
+			return err
+		}
+		defaults := userSettings(u)
+		inherit := func(setting *bool, name string) *bool {
+			if setting != nil {
+				return setting
+			}
+			b, _ := defaults[name].(bool)
+			return &b
 		}
 		for _, sub := range subs {
 			if !sub.Active {
@@ -209,11 +224,13 @@ func (s *Service) Subscriptions(viewer store.User, withSubscribers bool) ([]Subs
 			if err != nil {
 				continue
 			}
-			form := noSubscribers
-			if withSubscribers {
-				form = subscriberEmails
-			}
-			out = append(out, s.subscriptionObject(tx, st, sub, form))
+			o := s.subscriptionObject(tx, st, sub, subscriberEmails)
+			o.DesktopNotifications = inherit(o.DesktopNotifications, "enable_stream_desktop_notifications")
+			o.AudibleNotifications = inherit(o.AudibleNotifications, "enable_stream_audible_notifications")
+			o.PushNotifications = inherit(o.PushNotifications, "enable_stream_push_notifications")
+			o.EmailNotifications = inherit(o.EmailNotifications, "enable_stream_email_notifications")
+			o.WildcardMentionsNotify = inherit(o.WildcardMentionsNotify, "wildcard_mentions_notify")
+			out = append(out, o)
 		}
 		return nil
 	})

@@ -30,6 +30,8 @@ func defaultUserSettings(u store.User) map[string]any {
 		"enable_sounds":                       true,
 		"enable_stream_desktop_notifications": false,
 		"enable_stream_audible_notifications": false,
+		"enable_stream_push_notifications":    false,
+		"enable_stream_email_notifications":   false,
 		"wildcard_mentions_notify":            true,
 		"enable_offline_push_notifications":   false,
 		"enable_online_push_notifications":    false,
