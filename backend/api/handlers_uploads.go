@@ -49,6 +49,14 @@ func serveUpload(c *call) (J, error) {
 	return nil, nil
 }
 
+func deleteAttachment(c *call) (J, error) {
+	id := c.p.pathInt("attachment_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.DeleteAttachment(c.user, id)
+}
+
 func listAttachments(c *call) (J, error) {
 	list, used, err := c.api.svc.Attachments(c.user)
 	if err != nil {

@@ -95,5 +95,8 @@ func peopleRules() map[string]rule {
 			return []probe{{path: w.upload}, {who: own, path: w.ownUpload}}
 		}},
 		"GET /api/v1/attachments": {own, fixed(probe{hides: []string{"plan.txt", "diary.txt"}})},
+		"DELETE /api/v1/attachments/{attachment_id}": {own, func(w world) []probe {
+			return []probe{{path: id("/api/v1/attachments/%d", w.spareAttachment)}}
+		}},
 	}
 }

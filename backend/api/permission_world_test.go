@@ -21,6 +21,7 @@ type world struct {
 	// Own probes ask about alice's things.
 	queue, spareQueue string // alice's event queues
 	ownUpload         string // alice's, linked nowhere
+	spareAttachment   int64  // the ID of an upload of alice's that a probe may delete
 	storageKey        string // in alice's bot storage
 	alertWord         string // alice's
 	botEmail          string // alice's bot
@@ -85,6 +86,12 @@ func (w *world) setUpOwn(t *testing.T) {
 	t.Helper()
 	w.queue, w.spareQueue = registerQueue(t, w.alice, nil).id, registerQueue(t, w.alice, nil).id
 	w.ownUpload = w.uploadFile("diary.txt", "mine alone")
+	w.uploadFile("spare.txt", "to delete")
+	for _, a := range w.alice.Get("/api/v1/attachments", nil).OK().List("attachments") {
+		if a := a.(map[string]any); a["name"] == "spare.txt" {
+			w.spareAttachment = int64(a["id"].(float64))
+		}
+	}
 	w.alice.Post("/api/v1/users/me/alert_words", apitest.Form{"alert_words": []string{w.alertWord}}).OK()
 	w.alice.Do("PUT", "/api/v1/bot_storage", "application/x-www-form-urlencoded",
 		strings.NewReader(apitest.Form{"storage": map[string]string{w.storageKey: "v"}}.Encode())).OK()
@@ -161,6 +168,7 @@ func (w world) aboutRandom() world {
 func (w world) missing() world {
 	w.target = target{stream: "nowhere", word: w.word, streamID: 999, spareStreamID: 998, msg: 999999, spareMsg: 999998, upload: "/user_uploads/1/00/nothingatall/plan.txt"}
 	w.ownUpload = "/user_uploads/1/00/nothingelse/diary.txt"
+	w.spareAttachment = 999999
 	w.queue, w.spareQueue = "nonsense", "absent-queue"
 	w.storageKey = "no-such-key"
 	return w

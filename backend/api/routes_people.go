@@ -51,5 +51,6 @@ func (a *API) peopleRoutes() []route {
 		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, upload: true, maxBody: maxUploadBody, handle: uploadFile},
 		{method: "GET", path: "/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},
 		{method: "GET", path: "/api/v1/attachments", auth: authUser, handle: listAttachments},
+		{method: "DELETE", path: "/api/v1/attachments/{attachment_id}", auth: authUser, handle: deleteAttachment},
 	}
 }

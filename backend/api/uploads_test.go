@@ -208,3 +208,33 @@ func uploadStream(base string, c *apitest.Client, contentType string, body io.Re
 	res.Body.Close()
 	return res.StatusCode
 }
+
+// GET /attachments lists each upload with an integer ID and the messages
+// linking it; DELETE /attachments/{id} removes one of one's own uploads.
+func TestAttachments(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	uri := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"f": {"notes.txt", "some notes"}}).OK().Str("uri")
+	linking := send(t, alice, streamMsg("general", "files", "[notes]("+uri+")"))
+	send(t, alice, streamMsg("general", "files", "no link here"))
+	list := alice.Get("/api/v1/attachments", nil).OK().List("attachments")
+	if len(list) != 1 {
+		t.Fatalf("attachments %v", list)
+	}
+	a := list[0].(map[string]any)
+	id, isNum := a["id"].(float64)
+	msgs, _ := a["messages"].([]any)
+	if !isNum || id <= 0 || len(msgs) != 1 || msgs[0].(map[string]any)["id"] != float64(linking) || msgs[0].(map[string]any)["date_sent"] == nil {
+		t.Errorf("attachment %v", a)
+	}
+	path := fmt.Sprintf("/api/v1/attachments/%d", int64(id))
+	bob.Delete(path, nil).Fails(400, "BAD_REQUEST")
+	alice.Delete(path, nil).OK()
+	alice.Delete(path, nil).Fails(400, "BAD_REQUEST")
+	if got := alice.Get("/api/v1/attachments", nil).OK(); len(got.List("attachments")) != 0 || got.Int("upload_space_used") != 0 {
+		t.Errorf("after delete: %s", got.Raw)
+	}
+	if got := alice.Do("GET", uri, "", nil); got.Status != 404 {
+		t.Errorf("deleted file still served: %d", got.Status)
+	}
+}

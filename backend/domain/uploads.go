@@ -9,9 +9,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
+	"lanchat/backend/events"
 	"lanchat/backend/safefile"
 	"lanchat/backend/store"
 )
@@ -94,7 +96,7 @@ func (s *Service) SaveUpload(actor store.User, files []UploadedFile) (Upload, er
 		if err := s.checkUploadQuota(tx, actor.ID, size); err != nil {
 			return err
 		}
-		return tx.PutUpload(u)
+		return tx.CreateUpload(&u)
 	})
 	if err != nil {
 		os.Remove(file)
@@ -160,11 +162,7 @@ func UploadAccessible(tx *store.Tx, viewer store.User, u store.Upload) bool {
 		return true
 	}
 	g := uploadGrants{tx: tx, streams: streamCache{}, reached: map[int64]bool{u.OwnerID: true}, checked: map[int64]int{}}
-	for _, id := range tx.SearchIDs(u.Token) {
-		m, err := tx.Message(id)
-		if err != nil || !strings.Contains(m.Content, u.Path) {
-			continue
-		}
+	for _, m := range linkingMessages(tx, u) {
 		if sender, err := tx.User(m.SenderID); err == nil && g.reaches(sender) {
 			g.granting = append(g.granting, m)
 		}
@@ -196,6 +194,17 @@ func (g *uploadGrants) reaches(u store.User) bool {
 	}
 	g.checked[u.ID] = len(g.granting)
 	return false
+}
+
+// linkingMessages are the messages whose content links the upload.
+func linkingMessages(tx *store.Tx, u store.Upload) []store.Message {
+	var out []store.Message
+	for _, id := range tx.SearchIDs(u.Token) {
+		if m, err := tx.Message(id); err == nil && strings.Contains(m.Content, u.Path) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // ServedFile is a stored file with how to serve it.
@@ -237,27 +246,70 @@ func (s *Service) ReadUpload(viewer store.User, path string) (ServedFile, error)
 	return f, nil
 }
 
-// Attachment is an upload in GET /attachments.
+// Attachment is an upload in GET /attachments, with the messages that
+// link it (times in milliseconds, as Zulip before feature level 443).
 type Attachment struct {
-	ID         string `json:"id"`
-	Name       string `json:"name"`
-	PathID     string `json:"path_id"`
-	Size       int64  `json:"size"`
-	CreateTime int64  `json:"create_time"`
-	Messages   []any  `json:"messages"`
+	ID         int64               `json:"id"`
+	Name       string              `json:"name"`
+	PathID     string              `json:"path_id"`
+	Size       int64               `json:"size"`
+	CreateTime int64               `json:"create_time"`
+	Messages   []AttachmentMessage `json:"messages"`
 }
 
-// Attachments lists the actor's uploads.
+// AttachmentMessage is a message linking an attachment.
+type AttachmentMessage struct {
+	ID       int64 `json:"id"`
+	DateSent int64 `json:"date_sent"`
+}
+
+// Attachments lists the actor's uploads and the space they use.
 func (s *Service) Attachments(actor store.User) ([]Attachment, int64, error) {
 	out := []Attachment{}
 	var used int64
 	err := s.store.View(func(tx *store.Tx) error {
 		list, err := tx.UserUploads(actor.ID)
 		for _, u := range list {
-			out = append(out, Attachment{ID: u.Token, Name: u.FileName, PathID: u.Path, Size: u.Size, CreateTime: u.Created * 1000, Messages: []any{}})
+			a := Attachment{ID: u.ID, Name: u.FileName, PathID: u.Path, Size: u.Size, CreateTime: u.Created * 1000, Messages: []AttachmentMessage{}}
+			for _, m := range linkingMessages(tx, u) {
+				a.Messages = append(a.Messages, AttachmentMessage{ID: m.ID, DateSent: m.Timestamp * 1000})
+			}
+			out = append(out, a)
 			used += u.Size
 		}
 		return err
 	})
 	return out, used, internal("attachments", err)
+}
+
+// DeleteAttachment removes one of the actor's uploads and its file; links
+// to it stop working, as in Zulip.
+func (s *Service) DeleteAttachment(actor store.User, id int64) error {
+	var gone store.Upload
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		list, err := tx.UserUploads(actor.ID)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(list, func(u store.Upload) bool { return u.ID == id })
+		if i < 0 {
+			return nil, BadRequest("Invalid attachment")
+		}
+		gone = list[i]
+		if err := tx.DeleteUpload(gone); err != nil {
+			return nil, err
+		}
+		var used int64
+		for _, u := range list {
+			used += u.Size
+		}
+		e := events.Event{"type": "attachment", "op": "remove", "attachment": map[string]int64{"id": id},
+			"upload_space_used": used - gone.Size}
+		return func() { s.events.Publish(e, []int64{actor.ID}) }, nil
+	})
+	if err != nil {
+		return internal("delete attachment", err)
+	}
+	os.Remove(filepath.Join(s.cfg.DataDir, uploadDir, gone.Stored))
+	return nil
 }

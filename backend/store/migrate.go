@@ -19,6 +19,7 @@ var migrations = []func(*bolt.Tx) error{
 	binaryMessageRecords, // 1 → 2: messages from JSON to their binary form
 	impliedFlags,         // 2 → 3: per-user state as spans, read runs and exception rows
 	rebuildTopicList,     // 3 → 4: topic names repaired after moves that stored the old one
+	numberUploads,        // 4 → 5: uploads get integer IDs (GET/DELETE /attachments)
 }
 
 // SchemaVersion is the version a store has once opened by this build.
@@ -82,6 +83,25 @@ func rebuildTopicList(btx *bolt.Tx) error {
 		// The previous topic's newest entry is the last key before this prefix.
 		idx.Seek(prefix)
 		k, _ = idx.Prev()
+	}
+	return nil
+}
+
+// numberUploads gives every upload an ID from the bucket's sequence, in key
+// order.
+func numberUploads(btx *bolt.Tx) error {
+	tx := &Tx{btx: btx}
+	var all []Upload
+	if err := each(tx, bucketUploads, func(u Upload) bool { all = append(all, u); return true }); err != nil {
+		return err
+	}
+	for _, u := range all {
+		if u.ID != 0 {
+			continue
+		}
+		if err := tx.CreateUpload(&u); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -53,3 +53,32 @@ func TestOpenRepairsTopicNamesOfSchema3(t *testing.T) {
 		t.Errorf("topics after migration %+v, want %+v", got, want)
 	}
 }
+
+// A schema-4 store's uploads, recorded without IDs, get distinct ones.
+func TestOpenNumbersUploadsOfSchema4(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		for _, path := range []string{"1/aa/x/a.txt", "1/bb/y/b.txt"} {
+			if err := tx.put(bucketUploads, []byte(path), Upload{Path: path, OwnerID: 1}); err != nil {
+				return err
+			}
+		}
+		return writeSchemaVersion(tx.btx, 4)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.View(func(tx *Tx) error {
+		list, err := tx.UserUploads(1)
+		if err != nil || len(list) != 2 || list[0].ID == 0 || list[1].ID == 0 || list[0].ID == list[1].ID {
+			t.Errorf("uploads after migration %+v (%v)", list, err)
+		}
+		return nil
+	})
+}

@@ -3,6 +3,7 @@ package store
 // Upload is a file a user uploaded. Path is the public part of its URL;
 // Stored is the server-chosen file name under the data directory.
 type Upload struct {
+	ID          int64  `json:"id"` // from the bucket's sequence (schema 5)
 	Path        string `json:"path"`
 	Token       string `json:"token"` // the random path segment, a search term of linking messages
 	FileName    string `json:"file_name"`
@@ -13,8 +14,18 @@ type Upload struct {
 	Stored      string `json:"stored"`
 }
 
-// PutUpload records an upload under its path.
-func (tx *Tx) PutUpload(u Upload) error { return tx.put(bucketUploads, []byte(u.Path), u) }
+// CreateUpload records a new upload under its path with the next ID.
+func (tx *Tx) CreateUpload(u *Upload) error {
+	id, err := tx.nextID(bucketUploads)
+	if err != nil {
+		return err
+	}
+	u.ID = id
+	return tx.put(bucketUploads, []byte(u.Path), u)
+}
+
+// DeleteUpload forgets an upload.
+func (tx *Tx) DeleteUpload(u Upload) error { return tx.bucket(bucketUploads).Delete([]byte(u.Path)) }
 
 // Upload loads an upload by its path.
 func (tx *Tx) Upload(path string) (Upload, error) {
