@@ -127,6 +127,24 @@ func getMessages(c *call) (J, error) {
 	return nil, nil
 }
 
+func matchesNarrow(c *call) (J, error) {
+	var ids []int64
+	c.p.json("msg_ids", &ids)
+	narrow := c.p.str("narrow")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	terms, err := domain.ParseNarrow(narrow)
+	if err != nil {
+		return nil, err
+	}
+	matches, err := c.api.svc.MatchesNarrow(c.user, ids, terms)
+	if err != nil {
+		return nil, err
+	}
+	return J{"messages": matches}, nil
+}
+
 func getMessage(c *call) (J, error) {
 	id := c.p.pathInt("message_id")
 	applyMarkdown := c.p.optBool("apply_markdown", true)

@@ -316,3 +316,24 @@ func TestFlagsAndReadState(t *testing.T) {
 }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// GET /messages/matches_narrow tells which of some messages a narrow holds,
+// with search hits highlighted, as the Python client's bots ask.
+func TestMatchesNarrow(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	hit := send(t, alice, streamMsg("general", "zebras", "a zebra crossing"))
+	miss := send(t, alice, streamMsg("general", "horses", "a horse"))
+	hidden := send(t, alice, streamMsg("secret", "zebras", "a secret zebra"))
+	res := bob.Get("/api/v1/messages/matches_narrow", apitest.Form{"msg_ids": []int64{hit, miss, hidden}, "narrow": `[["search","zebra"]]`}).OK()
+	got := res.Body["messages"].(map[string]any)
+	m, ok := got[fmt.Sprint(hit)].(map[string]any)
+	if len(got) != 1 || !ok || !strings.Contains(m["match_content"].(string), `<span class="highlight">zebra</span>`) || m["match_subject"] != `<span class="highlight">zebras</span>` {
+		t.Errorf("matches %s", res.Raw)
+	}
+	res = bob.Get("/api/v1/messages/matches_narrow", apitest.Form{"msg_ids": []int64{hit, miss}, "narrow": `[["topic","horses"]]`}).OK()
+	if got := res.Body["messages"].(map[string]any); len(got) != 1 || got[fmt.Sprint(miss)].(map[string]any)["match_subject"] != "horses" {
+		t.Errorf("topic matches %s", res.Raw)
+	}
+	bob.Get("/api/v1/messages/matches_narrow", apitest.Form{"narrow": "[]"}).Fails(400, "REQUEST_VARIABLE_MISSING")
+}

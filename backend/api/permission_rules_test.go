@@ -97,6 +97,9 @@ func permissions() map[string]rule {
 		"POST /api/v1/messages/flags": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"messages": []int64{w.msg}, "op": "add", "flag": "starred"}}}
 		}},
+		"GET /api/v1/messages/matches_narrow": {scoped, func(w world) []probe {
+			return []probe{{form: apitest.Form{"msg_ids": []int64{w.msg}, "narrow": `[["search","` + w.word + `"]]`}, hides: []string{w.word}}}
+		}},
 		"POST /api/v1/user_topics": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"stream_id": w.streamID, "topic": "t", "visibility_policy": 3}}}
 		}},

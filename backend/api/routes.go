@@ -45,6 +45,7 @@ func (a *API) coreRoutes() []route {
 
 		{method: "GET", path: "/api/v1/messages", auth: authUser, handle: getMessages},
 		{method: "POST", path: "/api/v1/messages", auth: authUser, webhookBots: true, handle: sendMessage},
+		{method: "GET", path: "/api/v1/messages/matches_narrow", auth: authUser, handle: matchesNarrow},
 		{method: "GET", path: "/api/v1/messages/{message_id}", auth: authUser, handle: getMessage},
 		{method: "PATCH", path: "/api/v1/messages/{message_id}", auth: authUser, handle: editMessage},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}", auth: authUser, handle: deleteMessage},

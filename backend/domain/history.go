@@ -82,6 +82,31 @@ func (s *Service) Messages(viewer store.User, q HistoryQuery) (HistoryResult, er
 	return res, internal("get messages", err)
 }
 
+// NarrowMatch is a message of GET /messages/matches_narrow: its rendered
+// content and topic, with search hits highlighted.
+type NarrowMatch struct {
+	MatchContent string `json:"match_content"`
+	MatchSubject string `json:"match_subject"`
+}
+
+// MatchesNarrow tells which of the messages (among those the viewer may
+// see) the narrow holds, keyed by message ID.
+func (s *Service) MatchesNarrow(viewer store.User, ids []int64, narrow []NarrowTerm) (map[string]NarrowMatch, error) {
+	res, err := s.Messages(viewer, HistoryQuery{MessageIDs: nonNil(ids), Narrow: narrow, ApplyMarkdown: true})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]NarrowMatch, len(res.Messages))
+	for _, o := range res.Messages {
+		m := NarrowMatch{MatchContent: o.Content, MatchSubject: htmlEscape(o.Subject)}
+		if o.MatchContent != nil {
+			m.MatchContent, m.MatchSubject = *o.MatchContent, *o.MatchSubject
+		}
+		out[strconv.FormatInt(o.ID, 10)] = m
+	}
+	return out, nil
+}
+
 // findHistory finds the messages a query selects, filling res's anchor and
 // found_* fields.
 func findHistory(tx *store.Tx, viewer store.User, q HistoryQuery, res *HistoryResult) (*Narrow, []hit, error) {
