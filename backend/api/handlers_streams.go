@@ -123,6 +123,18 @@ func streamMembers(c *call) (J, error) {
 	return J{"subscribers": ids}, nil
 }
 
+func streamEmailAddress(c *call) (J, error) {
+	id := c.p.pathInt("stream_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	email, err := c.api.svc.StreamEmailAddress(c.user, id)
+	if err != nil {
+		return nil, err
+	}
+	return J{"email": email}, nil
+}
+
 func streamTopics(c *call) (J, error) {
 	id := c.p.pathInt("stream_id")
 	if err := c.p.err(); err != nil {

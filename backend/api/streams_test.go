@@ -190,6 +190,11 @@ func TestStreamsStreamIDTopicsAndMembers(t *testing.T) {
 	}
 	bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", secretID), nil).Fails(400, "BAD_REQUEST")
 	guest.Get(fmt.Sprintf("/api/v1/streams/%d/members", secretID), nil).Fails(400, "BAD_REQUEST")
+	// No email gateway: a visible stream's address is empty.
+	if email := bob.Get(fmt.Sprintf("/api/v1/streams/%d/email_address", generalID), nil).OK(); email.Body["email"] != "" {
+		t.Errorf("email_address %s", email.Raw)
+	}
+	bob.Get(fmt.Sprintf("/api/v1/streams/%d/email_address", secretID), nil).Fails(400, "BAD_REQUEST")
 	// An unknown stream ID is Zulip's "Invalid channel ID", with no stream field.
 	res := bob.Get("/api/v1/streams/999999/members", nil).Fails(400, "BAD_REQUEST")
 	if res.Msg() != "Invalid channel ID" || res.Body["stream_id"] != nil {

@@ -296,6 +296,17 @@ func (s *Service) StreamSubscribers(viewer store.User, streamID int64) ([]int64,
 	return ids, internal("list stream members", err)
 }
 
+// StreamEmailAddress answers GET /streams/{id}/email_address. Lanchat has
+// no email gateway, so a visible stream's address is empty, as the
+// subscriptions' email_address is.
+func (s *Service) StreamEmailAddress(viewer store.User, streamID int64) (string, error) {
+	err := s.store.View(func(tx *store.Tx) error {
+		_, err := visibleStreamByID(tx, viewer, streamID)
+		return err
+	})
+	return "", internal("stream email address", err)
+}
+
 // StreamTopics lists a visible stream's topics, newest first.
 func (s *Service) StreamTopics(viewer store.User, streamID int64) ([]store.Topic, error) {
 	var topics []store.Topic
