@@ -29,9 +29,32 @@ const (
 
 // serveUpload sends a file to a user entitled to it; everyone else gets a
 // 404, as for a file that does not exist.
+// uploadPath is an upload's path from the route's segments.
+func uploadPath(c *call) string {
+	return c.r.PathValue("realm") + "/" + c.r.PathValue("dir") + "/" + c.r.PathValue("token") + "/" + c.r.PathValue("name")
+}
+
 func serveUpload(c *call) (J, error) {
-	path := c.r.PathValue("realm") + "/" + c.r.PathValue("dir") + "/" + c.r.PathValue("token") + "/" + c.r.PathValue("name")
-	f, err := c.api.svc.ReadUpload(c.user, path)
+	f, err := c.api.svc.ReadUpload(c.user, uploadPath(c))
+	return writeUpload(c, f, err)
+}
+
+func serveTemporaryUpload(c *call) (J, error) {
+	f, err := c.api.svc.ReadTemporaryUpload(c.r.PathValue("token"))
+	return writeUpload(c, f, err)
+}
+
+func temporaryUploadURL(c *call) (J, error) {
+	url, err := c.api.svc.TemporaryUploadURL(c.user, uploadPath(c))
+	if err != nil {
+		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
+	}
+	return J{"url": url}, nil
+}
+
+// writeUpload sends a stored file: images, PDFs and text in place, the rest
+// as a download, each under a restrictive Content-Security-Policy.
+func writeUpload(c *call, f domain.ServedFile, err error) (J, error) {
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}

@@ -94,7 +94,12 @@ func peopleRules() map[string]rule {
 		"GET /user_uploads/{realm}/{dir}/{token}/{name}": {scoped, func(w world) []probe {
 			return []probe{{path: w.upload}, {who: own, path: w.ownUpload}}
 		}},
-		"GET /api/v1/attachments": {own, fixed(probe{hides: []string{"plan.txt", "diary.txt"}})},
+		"GET /api/v1/user_uploads/{realm}/{dir}/{token}/{name}": {scoped, func(w world) []probe {
+			return []probe{{path: "/api/v1" + w.upload}, {who: own, path: "/api/v1" + w.ownUpload}}
+		}},
+		// Only a token the server signed opens a file.
+		"GET /user_uploads/temporary/{token}/{name}": {public, fixed(probe{path: "/user_uploads/temporary/forged.token/x.txt", status: 404, code: "BAD_REQUEST"})},
+		"GET /api/v1/attachments":                    {own, fixed(probe{hides: []string{"plan.txt", "diary.txt"}})},
 		"DELETE /api/v1/attachments/{attachment_id}": {own, func(w world) []probe {
 			return []probe{{path: id("/api/v1/attachments/%d", w.spareAttachment)}}
 		}},

@@ -50,6 +50,9 @@ func (a *API) peopleRoutes() []route {
 
 		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, upload: true, maxBody: maxUploadBody, handle: uploadFile},
 		{method: "GET", path: "/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},
+		{method: "GET", path: "/api/v1/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: temporaryUploadURL},
+		// The token is the credential: whoever holds the URL may fetch the file for a minute.
+		{method: "GET", path: "/user_uploads/temporary/{token}/{name}", auth: authNone, handle: serveTemporaryUpload},
 		{method: "GET", path: "/api/v1/attachments", auth: authUser, handle: listAttachments},
 		{method: "DELETE", path: "/api/v1/attachments/{attachment_id}", auth: authUser, handle: deleteAttachment},
 	}

@@ -238,3 +238,29 @@ func TestAttachments(t *testing.T) {
 		t.Errorf("deleted file still served: %d", got.Status)
 	}
 }
+
+// GET /api/v1/user_uploads/{path} hands an API client a temporary URL that
+// serves the file without credentials; only a token the server signed works.
+func TestTemporaryUploadURL(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	uri := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"f": {"notes.txt", "some notes"}}).OK().Str("uri")
+	url := alice.Get("/api/v1"+uri, nil).OK().Str("url")
+	if !strings.HasPrefix(url, "/user_uploads/temporary/") || !strings.HasSuffix(url, "/notes.txt") {
+		t.Fatalf("temporary url %q", url)
+	}
+	if got := s.Anonymous().Do("GET", url, "", nil); got.Status != 200 || string(got.Raw) != "some notes" {
+		t.Errorf("temporary url without credentials: %d %s", got.Status, got.Raw)
+	}
+	token := strings.Split(strings.TrimPrefix(url, "/user_uploads/temporary/"), "/")[0]
+	payload, sig, _ := strings.Cut(token, ".")
+	for _, forged := range []string{payload + "." + sig[1:] + "A", payload[1:] + "." + sig, "nonsense"} {
+		if got := s.Anonymous().Do("GET", "/user_uploads/temporary/"+forged+"/notes.txt", "", nil); got.Status != 404 {
+			t.Errorf("forged token %q: %d", forged, got.Status)
+		}
+	}
+	// Bob may not see the unlinked file, so he gets no URL for it.
+	if got := bob.Do("GET", "/api/v1"+uri, "", nil); got.Status != 404 {
+		t.Errorf("bob's temporary url: %d %s", got.Status, got.Raw)
+	}
+}

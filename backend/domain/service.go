@@ -65,6 +65,8 @@ type Service struct {
 	// setupToken guards first-run setup; made once, on first need.
 	setupOnce  sync.Once
 	setupToken string
+	// uploadKey signs temporary upload URLs; made at start.
+	uploadKey []byte
 }
 
 // New returns a Service over an open store.
@@ -72,7 +74,8 @@ func New(st *store.Store, cfg Config) *Service {
 	if cfg.Events == (events.Settings{}) {
 		cfg.Events = events.DefaultSettings
 	}
-	s := &Service{store: st, cfg: cfg, now: time.Now, events: events.NewRegistry(cfg.Events), md: markdown.New()}
+	s := &Service{store: st, cfg: cfg, now: time.Now, events: events.NewRegistry(cfg.Events), md: markdown.New(),
+		uploadKey: []byte(randomHex(32))}
 	if err := st.View(s.reloadLinkifiers); err != nil {
 		slog.Error("load linkifiers", "err", err)
 	}

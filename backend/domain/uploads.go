@@ -235,6 +235,11 @@ func (s *Service) ReadUpload(viewer store.User, path string) (ServedFile, error)
 	if err != nil {
 		return ServedFile{}, err
 	}
+	return s.servedFile(u)
+}
+
+// servedFile reads an upload's file and says how to serve it.
+func (s *Service) servedFile(u store.Upload) (ServedFile, error) {
 	data, err := os.ReadFile(filepath.Join(s.cfg.DataDir, uploadDir, u.Stored))
 	if err != nil {
 		return ServedFile{}, err

@@ -1,0 +1,67 @@
+package domain
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"time"
+
+	"lanchat/backend/store"
+)
+
+// TemporaryUploadLifetime is how long a temporary upload URL works, as in
+// Zulip.
+const TemporaryUploadLifetime = 60 * time.Second
+
+// TemporaryUploadPrefix starts the path of a temporary upload URL.
+const TemporaryUploadPrefix = "/user_uploads/temporary/"
+
+// TemporaryUploadURL answers GET /api/v1/user_uploads/{path}: a URL that
+// serves the file without credentials for a minute, for API clients that
+// hand a file to a browser or another app. The token signs the path and the
+// expiry with a key made at start, so URLs die with the process too.
+func (s *Service) TemporaryUploadURL(viewer store.User, path string) (string, error) {
+	var u store.Upload
+	err := s.store.View(func(tx *store.Tx) error {
+		var err error
+		if u, err = tx.Upload(path); err != nil || !UploadAccessible(tx, viewer, u) {
+			return store.ErrNotFound
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	payload := strconv.FormatInt(s.now().Add(TemporaryUploadLifetime).Unix(), 10) + ":" + u.Path
+	token := base64.RawURLEncoding.EncodeToString([]byte(payload)) + "." + base64.RawURLEncoding.EncodeToString(s.signUpload(payload))
+	return TemporaryUploadPrefix + token + "/" + u.FileName, nil
+}
+
+// ReadTemporaryUpload serves the file a temporary URL's token names while
+// the token is valid; anything else is the answer for a missing file.
+func (s *Service) ReadTemporaryUpload(token string) (ServedFile, error) {
+	encoded, sig, _ := strings.Cut(token, ".")
+	payload, err1 := base64.RawURLEncoding.DecodeString(encoded)
+	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if err1 != nil || err2 != nil || !hmac.Equal(mac, s.signUpload(string(payload))) {
+		return ServedFile{}, store.ErrNotFound
+	}
+	expiry, path, _ := strings.Cut(string(payload), ":")
+	until, err := strconv.ParseInt(expiry, 10, 64)
+	if err != nil || s.now().Unix() > until {
+		return ServedFile{}, store.ErrNotFound
+	}
+	var u store.Upload
+	if err := s.store.View(func(tx *store.Tx) error { u, err = tx.Upload(path); return err }); err != nil {
+		return ServedFile{}, err
+	}
+	return s.servedFile(u)
+}
+
+func (s *Service) signUpload(payload string) []byte {
+	m := hmac.New(sha256.New, s.uploadKey)
+	m.Write([]byte(payload))
+	return m.Sum(nil)
+}
