@@ -19,13 +19,8 @@ func registerRequest(c *call) (domain.RegisterRequest, error) {
 	c.p.optJSON("event_types", &req.EventTypes)
 	c.p.optJSON("fetch_event_types", &req.FetchEventTypes)
 	c.p.optJSON("client_capabilities", &req.ClientCapabilities)
-	narrow := c.p.optStr("narrow", "")
-	if err := c.p.err(); err != nil {
-		return req, err
-	}
-	terms, err := domain.ParseNarrow(narrow)
-	req.Narrow = terms
-	return req, err
+	req.Narrow = c.p.optNarrow("narrow")
+	return req, c.p.err()
 }
 
 func register(c *call) (J, error) {

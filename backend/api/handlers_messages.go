@@ -108,15 +108,10 @@ func getMessages(c *call) (J, error) {
 	if q.MessageIDs == nil {
 		q.NumBefore, q.NumAfter = c.p.int("num_before"), c.p.int("num_after")
 	}
-	narrow := c.p.optStr("narrow", "")
+	q.Narrow = c.p.optNarrow("narrow")
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	terms, err := domain.ParseNarrow(narrow)
-	if err != nil {
-		return nil, err
-	}
-	q.Narrow = terms
 	res, err := c.api.svc.Messages(c.user, q)
 	if err != nil {
 		return nil, err
@@ -130,15 +125,11 @@ func getMessages(c *call) (J, error) {
 func matchesNarrow(c *call) (J, error) {
 	var ids []int64
 	c.p.json("msg_ids", &ids)
-	narrow := c.p.str("narrow")
+	narrow := c.p.narrow("narrow")
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	terms, err := domain.ParseNarrow(narrow)
-	if err != nil {
-		return nil, err
-	}
-	matches, err := c.api.svc.MatchesNarrow(c.user, ids, terms)
+	matches, err := c.api.svc.MatchesNarrow(c.user, ids, narrow)
 	if err != nil {
 		return nil, err
 	}
@@ -178,17 +169,12 @@ func updateFlagsForNarrow(c *call) (J, error) {
 		IncludeAnchor: c.p.optBool("include_anchor", true),
 		NumBefore:     c.p.int("num_before"),
 		NumAfter:      c.p.int("num_after"),
+		Narrow:        c.p.narrow("narrow"),
 	}
-	narrow := c.p.str("narrow")
 	op, flag := c.p.str("op"), c.p.str("flag")
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	terms, err := domain.ParseNarrow(narrow)
-	if err != nil {
-		return nil, err
-	}
-	q.Narrow = terms
 	res, err := c.api.svc.UpdateFlagsForNarrow(c.user, q, op, flag)
 	if err != nil {
 		return nil, err

@@ -236,6 +236,24 @@ func describeJSONType(v any) string {
 	return "another type"
 }
 
+// optNarrow reads an optional narrow in either wire form; absent is none.
+func (p *params) optNarrow(name string) []domain.NarrowTerm {
+	terms, err := domain.ParseNarrow(p.optStr(name, ""))
+	if err != nil {
+		p.fail(err)
+	}
+	return terms
+}
+
+// narrow reads a required narrow ("[]" is the empty one).
+func (p *params) narrow(name string) []domain.NarrowTerm {
+	if _, ok := p.raw(name); !ok {
+		p.fail(domain.MissingArgument(name))
+		return nil
+	}
+	return p.optNarrow(name)
+}
+
 // pathInt reads an integer path segment such as {message_id}.
 func (p *params) pathInt(name string) int64 {
 	n, err := strconv.ParseInt(p.r.PathValue(name), 10, 64)

@@ -131,6 +131,14 @@ test('registers a queue and receives a message event by long-polling', async () 
   assert.equal(gone.result, 'success');
 });
 
+test('POSTs without parameters (an empty multipart body) are answered', async () => {
+  const reg = await alice.queues.register({});
+  assert.equal(reg.result, 'success', JSON.stringify(reg));
+  assert.equal(reg.zulip_feature_level, 277);
+  const read = await alice.callEndpoint('/mark_all_as_read', 'POST', {});
+  assert.equal(read.result, 'success', JSON.stringify(read));
+});
+
 test('lists custom emoji after an upload', async () => {
   // A 1×1 PNG, uploaded as multipart like any client would.
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');

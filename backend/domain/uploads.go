@@ -224,6 +224,16 @@ var inlineTypes = map[string]bool{"image/png": true, "image/gif": true, "image/j
 // ReadUpload returns an upload the viewer may see; others get the same
 // answer as for a missing file.
 func (s *Service) ReadUpload(viewer store.User, path string) (ServedFile, error) {
+	u, err := s.accessibleUpload(viewer, path)
+	if err != nil {
+		return ServedFile{}, err
+	}
+	return s.servedFile(u)
+}
+
+// accessibleUpload loads an upload the viewer may read; ErrNotFound for
+// one that does not exist or they may not see alike.
+func (s *Service) accessibleUpload(viewer store.User, path string) (store.Upload, error) {
 	var u store.Upload
 	err := s.store.View(func(tx *store.Tx) error {
 		var err error
@@ -232,10 +242,7 @@ func (s *Service) ReadUpload(viewer store.User, path string) (ServedFile, error)
 		}
 		return nil
 	})
-	if err != nil {
-		return ServedFile{}, err
-	}
-	return s.servedFile(u)
+	return u, err
 }
 
 // servedFile reads an upload's file and says how to serve it.

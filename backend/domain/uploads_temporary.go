@@ -23,14 +23,7 @@ const TemporaryUploadPrefix = "/user_uploads/temporary/"
 // hand a file to a browser or another app. The token signs the path and the
 // expiry with a key made at start, so URLs die with the process too.
 func (s *Service) TemporaryUploadURL(viewer store.User, path string) (string, error) {
-	var u store.Upload
-	err := s.store.View(func(tx *store.Tx) error {
-		var err error
-		if u, err = tx.Upload(path); err != nil || !UploadAccessible(tx, viewer, u) {
-			return store.ErrNotFound
-		}
-		return nil
-	})
+	u, err := s.accessibleUpload(viewer, path)
 	if err != nil {
 		return "", err
 	}

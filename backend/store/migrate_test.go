@@ -5,6 +5,19 @@ import (
 	"testing"
 )
 
+// reopen closes s and opens its directory again, migrating it; the store
+// closes when the test ends.
+func reopen(t *testing.T, s *Store, dir string) *Store {
+	t.Helper()
+	s.Close()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 // A schema-3 store holding the topic names moves used to leave behind (the
 // name before the move, another topic's name, an emptied topic) is
 // repaired on open: each topic is named after its newest message.
@@ -36,13 +49,7 @@ func TestOpenRepairsTopicNamesOfSchema3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
-
-	s, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = reopen(t, s, dir)
 	var got []Topic
 	s.View(func(tx *Tx) error {
 		got, err = tx.StreamTopics(7)
@@ -68,12 +75,7 @@ func TestOpenNumbersUploadsOfSchema4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
-	s, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = reopen(t, s, dir)
 	s.View(func(tx *Tx) error {
 		list, err := tx.UserUploads(1)
 		if err != nil || len(list) != 2 || list[0].ID == 0 || list[1].ID == 0 || list[0].ID == list[1].ID {
