@@ -17,80 +17,20 @@ import { resolve } from 'node:path';
 import { startLanchatd } from './lanchatd.mjs';
 import { loadZulipOpenAPI, repoRoot } from './openapi.mjs';
 
-// Failures that belong to other engineers' open work (issue 19). Each entry
-// excuses the failures of its `ops` (an operation, or "event type/op")
-// whose text matches `match`.
+// Failures that belong to other engineers' open work (issue 19), and the two
+// where the product spec (section 2.4) wins over the yaml, as the deliberate
+// differences in docs/api-coverage.md say. Each entry excuses the failures of
+// its `ops` (an operation, or "event type/op") whose text matches `match`.
 const PENDING = [
   {
-    owner: 'mobile', item: 'Invalid channel ID',
-    ops: ['GET /streams/{stream_id}/members', 'GET /users/me/{stream_id}/topics', 'PATCH /streams/{stream_id}', 'DELETE /streams/{stream_id}'],
-    match: /additional properties 'stream_id'|must match a schema in anyOf|documented 400 BAD_REQUEST not caused/,
-    reason: 'an unknown stream ID answers STREAM_DOES_NOT_EXIST with stream_id; Zulip answers BAD_REQUEST "Invalid channel ID"',
-  },
-  {
-    owner: 'mobile', item: 'subscriptions subscribers/booleans',
+    owner: 'spec 2.4', item: 'subscribers as emails',
     ops: ['GET /users/me/subscriptions'], match: /subscribers\/\* must be integer/,
-    reason: 'subscribers are listed as emails (spec 2.4); the yaml has user IDs',
+    reason: 'spec 2.4 lists subscribers as email addresses; the yaml has user IDs (register and events send IDs)',
   },
   {
-    owner: 'mobile', item: 'attachments',
-    ops: ['GET /attachments', 'DELETE /attachments/{attachment_id}'], match: /attachments\/\*\/id must be integer|→ 40[45]: status 40[45]/,
-    reason: 'attachment IDs are strings; DELETE /attachments/{id} is missing',
-  },
-  {
-    owner: 'mobile', item: 'routes flags/narrow, user_topics, users/me/status',
-    ops: ['POST /messages/flags/narrow', 'POST /user_topics', 'POST /users/me/status'], match: /→ 404: status 404/,
-    reason: 'not served yet',
-  },
-  {
-    owner: 'mobile', item: 'matches_narrow',
-    ops: ['GET /messages/matches_narrow'], match: /→ 400: status 400, meant 200/,
-    reason: 'not served yet (the path reads as GET /messages/{id})',
-  },
-  {
-    owner: 'mobile', item: '`with` operator',
-    ops: ['GET /messages'], match: /unknown operator with/,
-    reason: 'the narrow operator is not known yet',
-  },
-  {
-    owner: 'mobile', item: 'PATCH /settings fields',
-    ops: ['PATCH /settings'], match: /No new data supplied/,
-    reason: 'twenty_four_hour_time, display_emoji_reaction_users, emojiset, presence_enabled are not settable yet',
-  },
-  {
-    owner: 'mobile', item: 'to=[] 500',
-    ops: ['POST /messages'], match: /→ 500: /,
-    reason: 'a stream message to an empty list panics',
-  },
-  {
-    owner: 'mobile', item: 'register unknown stream narrow',
-    ops: ['POST /register'], match: /unknown channel no such stream/,
-    reason: 'a narrow naming an unknown stream is refused; Zulip checks only the operators',
-  },
-  {
-    owner: 'mobile', item: 'principals IDs',
-    ops: ['POST /users/me/subscriptions'], match: /expected a list of strings/,
-    reason: 'principals as user IDs are refused',
-  },
-  {
-    owner: 'mobile', item: 'empty multipart',
-    ops: ['POST /mark_all_as_read'], match: /Malformed multipart body/,
-    reason: 'a multipart POST with an empty body (zulip-js without parameters) is refused',
-  },
-  {
-    owner: 'mobile', item: 'user_uploads temp URL',
-    ops: ['GET /user_uploads/{realm_id_str}/{filename}'], match: /status \d+, meant 200|no schema/,
-    reason: 'GET /api/v1/user_uploads/... does not answer a temporary URL yet',
-  },
-  {
-    owner: 'mobile', item: 'stream delete event',
-    ops: ['event stream/delete'], match: /stream_ids|must have required property/,
-    reason: 'the event carries only name and stream_id per stream (and a stream_ids list)',
-  },
-  {
-    owner: 'mobile', item: 'email_address (feature level 226)',
+    owner: 'spec 2.4', item: 'email_address (feature level 226)',
     ops: ['POST /register', 'GET /users/me/subscriptions', 'event subscription/add'], match: /additional properties 'email_address'/,
-    reason: 'subscription objects still carry email_address, which Zulip 8.0 (feature level 226) moved to GET /streams/{id}/email_address',
+    reason: 'spec 2.4 lists email_address in subscription objects, which Zulip 8.0 (feature level 226) moved to GET /streams/{id}/email_address',
   },
 ];
 
@@ -467,6 +407,8 @@ async function inProgressElsewhere() {
   await checkRequest('POST /mark_all_as_read', 'bob', 'POST', '/mark_all_as_read', '', 'multipart/form-data; boundary=zulip-js');
   await check('GET /user_uploads/{realm_id_str}/{filename}', 'alice', 'GET', ids.upload.replace(/^\/user_uploads/, '/user_uploads'), {});
   await check('DELETE /attachments/{attachment_id}', 'alice', 'DELETE', `/attachments/${ids.attachment}`, {});
+  await check('DELETE /attachments/{attachment_id}', 'alice', 'DELETE', `/attachments/${ids.attachment}`, {}, 400);
+  await check('DELETE /attachments/{attachment_id}', null, 'DELETE', `/attachments/${ids.attachment}`, {}, 401);
   await check('POST /messages', 'alice', 'POST', '/messages', { type: 'stream', to: [], topic: 'x', content: 'x' }, 400);
   await check('POST /register', 'alice', 'POST', '/register', { narrow: [['stream', 'no such stream']] });
   await check('POST /users/me/subscriptions', 'alice', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'random' }], principals: [ids.bob] });

@@ -92,10 +92,10 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 	return internal("update stream", err)
 }
 
-// streamDeleteEvent carries the whole stream object, as Zulip's does.
+// streamDeleteEvent carries the whole stream object, as Zulip's does at
+// feature level 277 (its stream_ids list came with Zulip 10).
 func (s *Service) streamDeleteEvent(tx *store.Tx, st store.Stream) events.Event {
-	return events.Event{"type": "stream", "op": "delete", "stream_ids": []int64{st.ID},
-		"streams": []StreamObject{s.streamObject(tx, st)}}
+	return events.Event{"type": "stream", "op": "delete", "streams": []StreamObject{s.streamObject(tx, st)}}
 }
 
 // DeleteStream deactivates a stream (administrators only): everyone is
