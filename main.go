@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"lanchat/app"
+	"lanchat/backend/server"
 )
 
 func main() {
@@ -18,7 +19,13 @@ func main() {
 	flag.StringVar(&opts.Addr, "addr", "0.0.0.0:9991", "listen address HOST:PORT for the LAN (port 0 picks a free one)")
 	flag.StringVar(&opts.DataDir, "data", app.DefaultDataDir(os.Getenv), "data directory ($LANCHAT_DATA, default ~/.local/share/lanchat)")
 	flag.BoolVar(&opts.Dev, "dev", false, "development organization: demo people and streams")
+	tls := flag.String("tls", "auto", "HTTPS beside plain HTTP on the same port: auto (this host's own certificate authority, in the data directory's tls/) or off")
 	flag.Parse()
+	if *tls != "auto" && *tls != "off" {
+		fmt.Fprintln(os.Stderr, "lanchat: --tls is auto or off")
+		os.Exit(2)
+	}
+	opts.TLS = server.TLSMode(*tls)
 	if err := app.Run(opts, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "lanchat:", err)
 		os.Exit(1)

@@ -6,17 +6,17 @@ import (
 	"strconv"
 )
 
-// lanURLs are the addresses others on the network can join at: one per
+// lanHosts are the HOST:PORTs others on the network can join at: one per
 // non-loopback interface address, IPv4 first. Link-local IPv6 addresses
 // are left out: browsers cannot open them without a zone.
-func lanURLs(addrs []net.Addr, port int) []string {
+func lanHosts(addrs []net.Addr, port int) []string {
 	var v4, v6 []string
 	for _, a := range addrs {
 		ipnet, ok := a.(*net.IPNet)
 		if !ok || ipnet.IP.IsLoopback() || ipnet.IP.IsLinkLocalUnicast() || ipnet.IP.IsLinkLocalMulticast() {
 			continue
 		}
-		u := "http://" + net.JoinHostPort(ipnet.IP.String(), strconv.Itoa(port))
+		u := net.JoinHostPort(ipnet.IP.String(), strconv.Itoa(port))
 		if ipnet.IP.To4() != nil {
 			v4 = append(v4, u)
 		} else {

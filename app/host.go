@@ -26,7 +26,10 @@ type App struct {
 	srv     *server.Server
 	dataDir string
 	port    int
-	ctx     context.Context
+	// secure: HTTPS is served beside HTTP; authority: at
+	// server.AuthorityPath, the certificate to install for it.
+	secure, authority bool
+	ctx               context.Context
 	// saveDialog and emit are Wails' runtime calls, swapped in tests.
 	saveDialog func(defaultName string) (string, error)
 	emit       func(name string, data any)
@@ -39,6 +42,10 @@ type HostInfo struct {
 	JoinURL   string   `json:"joinUrl"`
 	DataDir   string   `json:"dataDir"`
 	Version   string   `json:"version"`
+	// AuthorityURL downloads the certificate people install once to trust
+	// this host's HTTPS ("" without automatic TLS); plain HTTP, since
+	// nothing is trusted yet.
+	AuthorityURL string `json:"authorityUrl"`
 }
 
 // Account is a created account and the password to pass on.
@@ -52,12 +59,23 @@ func (a *App) SetupToken() string { return a.srv.SetupToken() }
 
 // HostInfo lists where others can join.
 func (a *App) HostInfo() HostInfo {
-	urls := lanURLs(interfaceAddrs(), a.port)
-	join := "http://" + net.JoinHostPort("127.0.0.1", fmt.Sprint(a.port))
-	if len(urls) > 0 {
-		join = urls[0]
+	hosts := lanHosts(interfaceAddrs(), a.port)
+	first := net.JoinHostPort("127.0.0.1", fmt.Sprint(a.port))
+	if len(hosts) > 0 {
+		first = hosts[0]
 	}
-	return HostInfo{Running: true, Addresses: urls, JoinURL: join, DataDir: a.dataDir, Version: domain.Version}
+	scheme := "http://"
+	if a.secure {
+		scheme = "https://"
+	}
+	info := HostInfo{Running: true, JoinURL: scheme + first, DataDir: a.dataDir, Version: domain.Version}
+	for _, h := range hosts {
+		info.Addresses = append(info.Addresses, scheme+h)
+	}
+	if a.authority {
+		info.AuthorityURL = "http://" + first + server.AuthorityPath
+	}
+	return info
 }
 
 var roles = map[string]int{"member": store.RoleMember, "admin": store.RoleAdmin, "guest": store.RoleGuest}

@@ -13,12 +13,12 @@ import (
 	"lanchat/backend/server"
 )
 
-func TestLANURLs(t *testing.T) {
+func TestLANHosts(t *testing.T) {
 	cidr := func(s string) net.Addr { ip, n, _ := net.ParseCIDR(s); n.IP = ip; return n }
-	got := lanURLs([]net.Addr{cidr("127.0.0.1/8"), cidr("fe80::1/64"), cidr("2001:db8::5/64"), cidr("192.168.1.20/24"), cidr("::1/128")}, 9991)
-	want := []string{"http://192.168.1.20:9991", "http://[2001:db8::5]:9991"}
+	got := lanHosts([]net.Addr{cidr("127.0.0.1/8"), cidr("fe80::1/64"), cidr("2001:db8::5/64"), cidr("192.168.1.20/24"), cidr("::1/128")}, 9991)
+	want := []string{"192.168.1.20:9991", "[2001:db8::5]:9991"}
 	if !slices.Equal(got, want) {
-		t.Errorf("lanURLs = %v, want %v", got, want)
+		t.Errorf("lanHosts = %v, want %v", got, want)
 	}
 }
 

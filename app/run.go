@@ -18,12 +18,15 @@ type Options struct {
 	Addr    string
 	DataDir string
 	Dev     bool
+	// TLS is off or auto (the desktop default: browsers allow
+	// notifications only over HTTPS, and plain HTTP stays on the port).
+	TLS server.TLSMode
 }
 
 // Run serves the organization on the LAN and shows the window; without a
 // display it says so and keeps serving until SIGINT or SIGTERM.
 func Run(opts Options, stderr io.Writer) error {
-	srv, err := server.Open(server.Config{Addr: opts.Addr, DataDir: opts.DataDir, Dev: opts.Dev})
+	srv, err := server.Open(server.Config{Addr: opts.Addr, DataDir: opts.DataDir, Dev: opts.Dev, TLS: opts.TLS})
 	if err != nil {
 		return err
 	}
@@ -32,15 +35,12 @@ func Run(opts Options, stderr io.Writer) error {
 		srv.Shutdown(context.Background())
 		return err
 	}
-	// Scripts and tests wait for this exact line, as with lanchatd.
-	fmt.Fprintln(stderr, "listening on http://"+ln.Addr().String())
-	if u := srv.SetupURL(ln.Addr()); u != "" {
-		fmt.Fprintln(stderr, "no owner yet: open "+u+" on this machine to set up the organization")
-	}
+	addrs := srv.Addresses(ln.Addr())
+	addrs.Announce(stderr)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
-	a := &App{srv: srv, dataDir: opts.DataDir, port: ln.Addr().(*net.TCPAddr).Port}
+	a := &App{srv: srv, dataDir: opts.DataDir, port: ln.Addr().(*net.TCPAddr).Port, secure: addrs.SecureURL != "", authority: addrs.AuthorityURL != ""}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var runErr error

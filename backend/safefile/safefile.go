@@ -40,3 +40,26 @@ func WriteData(path string, data []byte) error {
 		return err
 	})
 }
+
+// Create writes path whole, but only if it does not exist yet: the synced
+// temporary file is hard-linked into place, which fails when path exists,
+// so two processes creating the same secret cannot both win and a crash
+// never leaves a half-written one.
+func Create(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Link(f.Name(), path)
+	}
+	return err
+}

@@ -33,3 +33,23 @@ func TestWriteIsWholeOrNothing(t *testing.T) {
 		t.Errorf("mode %o, want 600", info.Mode().Perm())
 	}
 }
+
+func TestCreateNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "secret")
+	if err := Create(path, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Create(path, []byte("second")); !errors.Is(err, os.ErrExist) {
+		t.Errorf("second Create: %v, want ErrExist", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "first" {
+		t.Errorf("the file holds %q", data)
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
+		t.Errorf("mode %o, want 600", info.Mode().Perm())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}

@@ -6,8 +6,10 @@ package server
 import (
 	"cmp"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -40,6 +42,10 @@ type Config struct {
 	MaxEmojiFileSize int64
 	// MaxUploadSize bounds uploaded files, in bytes (0: 25 MiB).
 	MaxUploadSize int64
+	// TLS is how HTTPS is served beside plain HTTP on the same port (""
+	// is off); TLSFiles reads TLSCert and TLSKey (PEM).
+	TLS             TLSMode
+	TLSCert, TLSKey string
 	// Log gets the request log and the host's own warnings; nil means
 	// slog.Default().
 	Log *slog.Logger
@@ -77,6 +83,11 @@ type Server struct {
 	log     *slog.Logger
 	// recent remembers what log wrote at warning level and above.
 	recent *logring.Ring
+	// tls serves HTTPS beside plain HTTP; nil: plain only.
+	tls *tls.Config
+	// authority is the certificate offered at AuthorityPath (automatic
+	// TLS only).
+	authority []byte
 }
 
 // Open opens the data directory and prepares the organization: the demo
@@ -87,6 +98,10 @@ func Open(cfg Config) (*Server, error) {
 	}
 	recent := logring.New(recentErrors, slog.LevelWarn)
 	log := slog.New(recent.Handler(cmp.Or(cfg.Log, slog.Default()).Handler()))
+	tlsConfig, authority, err := openTLS(cfg)
+	if err != nil {
+		return nil, err
+	}
 	// Tuned after opening: a schema migration holds the whole store in
 	// memory once, which the soft limit would make the collector chase.
 	st, err := store.Open(cfg.DataDir)
@@ -113,17 +128,22 @@ func Open(cfg Config) (*Server, error) {
 	if st.ReadOnly() {
 		log.Warn("the data directory is read-only: serving reads, refusing writes", "dir", cfg.DataDir)
 	}
-	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: log,
+	var handler http.Handler = api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: log,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute})
+	if authority != nil {
+		handler = offerAuthority(authority, handler)
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	go svc.RunEventGC(ctx)
 	s := &Server{
-		cfg:     cfg,
-		Store:   st,
-		Service: svc,
-		stop:    stop,
-		log:     log,
-		recent:  recent,
+		cfg:       cfg,
+		Store:     st,
+		Service:   svc,
+		stop:      stop,
+		log:       log,
+		recent:    recent,
+		tls:       tlsConfig,
+		authority: authority,
 		http: &http.Server{
 			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,
@@ -151,8 +171,12 @@ func (s *Server) Listen() (net.Listener, error) {
 	return ln, nil
 }
 
-// Serve answers requests on ln until Shutdown.
+// Serve answers requests on ln until Shutdown: plain HTTP, and HTTPS on
+// the same port when TLS is configured.
 func (s *Server) Serve(ln net.Listener) error {
+	if s.tls != nil {
+		return s.serveBoth(ln)
+	}
 	err := s.http.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
@@ -171,21 +195,53 @@ func (s *Server) Handler() http.Handler { return s.http.Handler }
 // SetupToken is the first-run setup secret, or "" once an owner exists.
 func (s *Server) SetupToken() string { return s.Service.SetupToken() }
 
-// SetupURL is the address that opens first-run setup from this machine, or
-// "" once an owner exists.
-func (s *Server) SetupURL(addr net.Addr) string {
-	token := s.SetupToken()
-	if token == "" {
-		return ""
-	}
+// Addresses are where a host listening on addr is reached.
+type Addresses struct {
+	URL string // http://HOST:PORT as bound
+	// SecureURL is the same port over HTTPS, on this machine ("" without TLS).
+	SecureURL string
+	// AuthorityURL offers the certificate to install ("" unless automatic TLS).
+	AuthorityURL string
+	// SetupURL opens first-run setup from this machine ("" once an owner exists).
+	SetupURL string
+}
+
+// Addresses tells where a host listening on addr is reached.
+func (s *Server) Addresses(addr net.Addr) Addresses {
+	a := Addresses{URL: "http://" + addr.String()}
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
-		return ""
+		return a
 	}
 	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
 		host = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/#setup=" + token
+	local := net.JoinHostPort(host, port)
+	if s.tls != nil {
+		a.SecureURL = "https://" + local
+	}
+	if s.authority != nil {
+		a.AuthorityURL = "http://" + local + AuthorityPath
+	}
+	if token := s.SetupToken(); token != "" {
+		a.SetupURL = "http://" + local + "/#setup=" + token
+	}
+	return a
+}
+
+// Announce prints where the host is reached, for people and for scripts
+// and tests, which wait for the exact "listening on" line.
+func (a Addresses) Announce(w io.Writer) {
+	fmt.Fprintln(w, "listening on "+a.URL)
+	if a.SecureURL != "" {
+		fmt.Fprintln(w, "HTTPS on the same port: "+a.SecureURL)
+	}
+	if a.AuthorityURL != "" {
+		fmt.Fprintln(w, "certificate authority to install on devices: "+a.AuthorityURL)
+	}
+	if a.SetupURL != "" {
+		fmt.Fprintln(w, "no owner yet: open "+a.SetupURL+" on this machine to set up the organization")
+	}
 }
 
 // Shutdown lets in-flight requests finish, then closes the store.
@@ -200,10 +256,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return errors.Join(httpErr, controlErr, storeErr)
 }
 
-// Run opens, listens, calls ready with the bound address's URL
-// (http://HOST:PORT) and the first-run setup URL ("" once set up), and serves until ctx is cancelled, then shuts down
-// gracefully.
-func Run(ctx context.Context, cfg Config, ready func(url, setupURL string)) error {
+// Run opens, listens, calls ready with where the host is reached, and
+// serves until ctx is cancelled, then shuts down gracefully.
+func Run(ctx context.Context, cfg Config, ready func(Addresses)) error {
 	s, err := Open(cfg)
 	if err != nil {
 		return err
@@ -213,7 +268,7 @@ func Run(ctx context.Context, cfg Config, ready func(url, setupURL string)) erro
 		s.Shutdown(context.Background())
 		return err
 	}
-	ready("http://"+ln.Addr().String(), s.SetupURL(ln.Addr()))
+	ready(s.Addresses(ln.Addr()))
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ln) }()
 	select {

@@ -90,6 +90,9 @@ func serve(args []string, stderr io.Writer) error {
 	fs.Int64Var(&cfg.UploadQuota, "upload-quota", domain.DefaultUploadQuota, "each user's uploaded files together, in bytes (-1: no limit)")
 	cfg.Events = events.DefaultSettings
 	fs.IntVar(&cfg.Events.MaxQueuesPerUser, "max-queues-per-user", events.DefaultSettings.MaxQueuesPerUser, "event queues per user; one more drops the user's least recently read (0: no limit)")
+	tlsMode := fs.String("tls", "off", "HTTPS beside plain HTTP on the same port: off, or auto (the host's own certificate authority, in DIR/tls)")
+	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "HTTPS with this certificate (PEM, with its chain), beside plain HTTP on the same port")
+	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the private key (PEM) of --tls-cert")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this address (keep it on loopback)")
 	logFormat := fs.String("log-format", "text", "log lines (one per request, and the host's warnings) as text or json")
 	if err := parse(fs, args); err != nil {
@@ -103,6 +106,18 @@ func serve(args []string, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("%w: --log-format is text or json, not %q", errUsage, *logFormat)
 	}
+	switch {
+	case (cfg.TLSCert == "") != (cfg.TLSKey == ""):
+		return fmt.Errorf("%w: --tls-cert and --tls-key go together", errUsage)
+	case cfg.TLSCert != "" && *tlsMode != "off":
+		return fmt.Errorf("%w: --tls-cert and --tls %s exclude each other", errUsage, *tlsMode)
+	case cfg.TLSCert != "":
+		cfg.TLS = server.TLSFiles
+	case *tlsMode == "off" || *tlsMode == "auto":
+		cfg.TLS = server.TLSMode(*tlsMode)
+	default:
+		return fmt.Errorf("%w: --tls is off or auto, not %q", errUsage, *tlsMode)
+	}
 	// What logs outside the server's own logger keeps the same format.
 	slog.SetDefault(cfg.Log)
 	if cfg.DataDir == "" {
@@ -115,13 +130,7 @@ func serve(args []string, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return server.Run(ctx, cfg, func(url, setupURL string) {
-		// Scripts and tests wait for this exact line.
-		fmt.Fprintln(stderr, "listening on "+url)
-		if setupURL != "" {
-			fmt.Fprintln(stderr, "no owner yet: open "+setupURL+" on this machine to set up the organization")
-		}
-	})
+	return server.Run(ctx, cfg, func(a server.Addresses) { a.Announce(stderr) })
 }
 
 func userAdd(args []string, stdout, stderr io.Writer) error {

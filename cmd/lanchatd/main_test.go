@@ -203,6 +203,9 @@ func TestUsageErrors(t *testing.T) {
 		{"serve"},
 		{"serve", "--data"},
 		{"serve", "--data", "x", "--log-format", "xml"},
+		{"serve", "--data", "x", "--tls", "on"},
+		{"serve", "--data", "x", "--tls-cert", "c.pem"},
+		{"serve", "--data", "x", "--tls", "auto", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 		{"user", "add", "--data", "x"},
 		{"user", "add", "--data", "x", "--email", "a@b.c", "--name", "A", "--admin", "--guest"},
 	} {
