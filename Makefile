@@ -10,8 +10,9 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LANCHATD  := build/bin/lanchatd
 LANCHAT   := build/bin/lanchat
 # Debian packages: the desktop build (GTK, WebKitGTK 4.1), its window test
-# (Xvfb, ImageMagick) and the browser tests (Chromium, an emoji font).
-SYSTEM_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium fonts-noto-color-emoji
+# (Xvfb, ImageMagick), the browser tests (Chromium, an emoji font; NSS tools
+# to trust the host's certificate authority) and the D-Bus notification test.
+SYSTEM_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium fonts-noto-color-emoji libnss3-tools dbus
 DESKTOP_TAGS    := desktop,webkit2_41,production
 UI_SOURCES      := $(shell find frontend/src frontend/public frontend/scripts frontend/index.html frontend/package.json frontend/vite.config.* frontend/tsconfig*.json assets/emoji.txt -type f 2>/dev/null)
 

@@ -13,11 +13,12 @@ export const lanchatd = process.env.LANCHATD ?? resolve(here, '../../build/bin/l
 export const screenshotDir = resolve(here, '../../docs/screenshots')
 export const password = 'lanchat-dev'
 
-// startServer runs lanchatd and resolves once it prints its address (and,
-// on an empty store without --dev, its first-run setup address).
-export async function startServer({ dev = true } = {}) {
+// startServer runs lanchatd (with extra flags, if any) and resolves once it
+// prints its address (and, on an empty store without --dev, its first-run
+// setup address).
+export async function startServer({ dev = true, flags = [] } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'lanchat-e2e-'))
-  const args = ['serve', '--addr', '127.0.0.1:0', '--data', data, '--login-failures', '-1']
+  const args = ['serve', '--addr', '127.0.0.1:0', '--data', data, '--login-failures', '-1', ...flags]
   if (dev) args.push('--dev')
   const proc = spawn(lanchatd, args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let log = ''
@@ -44,9 +45,12 @@ export async function startServer({ dev = true } = {}) {
   }
 }
 
-export async function launchBrowser() {
+// launchBrowser starts Chromium; env replaces its environment (a HOME
+// with its own certificate database, for instance).
+export async function launchBrowser({ env } = {}) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    env,
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
       '--disable-component-update', '--no-first-run', '--disable-sync'],
   })

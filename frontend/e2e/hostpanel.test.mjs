@@ -1,6 +1,6 @@
 // The desktop host panel, driven in Chromium with the window's Go bridge
 // stood in for by a script: the panel must show the join addresses and QR
-// code, hand back a created account's password, show a backup's progress
+// code (and, with HTTPS, the certificate authority to install), hand back a created account's password, show a backup's progress
 // while it runs, and list the host's recent errors. (The Go side of each bound method is tested in
 // app/host_test.go; the real window under Xvfb in app/desktop_test.go.)
 import { test } from 'node:test'
@@ -29,6 +29,7 @@ function bridge() {
         HostInfo: async () => ({
           running: true, version: 'test', addresses: ['http://192.168.1.20:9991', 'http://10.0.0.5:9991'],
           joinUrl: 'http://192.168.1.20:9991', dataDir: '/home/olive/.local/share/lanchat',
+          authorityUrl: 'http://192.168.1.20:9991/lanchat-ca.crt',
         }),
         CreateAccount: async (fullName, email, role) => {
           window.hostCalls.push({ fullName, email, role })
@@ -58,6 +59,10 @@ test('the host panel shows join addresses, creates accounts, shows backup progre
       ['http://192.168.1.20:9991', 'http://10.0.0.5:9991'])
     assert.match(await page.getByTestId('host-qr').getAttribute('src'), /^data:image\/png;base64,/)
     assert.equal(await page.getByTestId('host-data-dir').textContent(), '/home/olive/.local/share/lanchat')
+    // The certificate authority to install, as its address and a QR code.
+    assert.equal(await page.getByTestId('host-authority-url').textContent(), 'http://192.168.1.20:9991/lanchat-ca.crt')
+    await page.getByTestId('host-authority-qr').waitFor()
+    assert.match(await page.getByTestId('host-authority-qr').getAttribute('src'), /^data:image\/png;base64,/)
 
     await page.getByTestId('host-create-name').fill('  Nina New ')
     await page.getByTestId('host-create-email').fill('nina@example.com')

@@ -1,6 +1,8 @@
 // The desktop host's bound Go methods (app.App), present only in the window.
 
-export interface HostInfo { running: boolean; addresses: string[]; joinUrl: string; dataDir: string; version: string }
+// authorityUrl: where other devices download this host's certificate
+// authority to trust its HTTPS ("" when the host serves plain HTTP only).
+export interface HostInfo { running: boolean; addresses: string[]; joinUrl: string; dataDir: string; version: string; authorityUrl: string }
 
 // LogEntry is one of the host's recent warnings or errors (logring.Entry).
 export interface LogEntry { time: string; level: string; message: string; attrs: string }

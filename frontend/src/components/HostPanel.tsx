@@ -6,6 +6,7 @@ export function HostPanel(p: { onClose: () => void }) {
   const host = desktop()!
   const [info, setInfo] = useState<HostInfo | null>(null)
   const [qr, setQr] = useState('')
+  const [caQr, setCaQr] = useState('')
   const [form, setForm] = useState({ name: '', email: '', role: 'member' })
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null)
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null)
@@ -18,6 +19,7 @@ export function HostPanel(p: { onClose: () => void }) {
       // Loaded here: only the desktop window's host opens this panel.
       const { default: QRCode } = await import('qrcode')
       setQr(await QRCode.toDataURL(i.joinUrl, { margin: 1, width: 180 }))
+      if (i.authorityUrl) setCaQr(await QRCode.toDataURL(i.authorityUrl, { margin: 1, width: 140 }))
     }).catch((e) => setStatus(String(e)))
     refreshErrors()
     return onHostEvent('backup:progress', setProgress)
@@ -57,6 +59,26 @@ export function HostPanel(p: { onClose: () => void }) {
             {qr && <img data-testid="host-qr" src={qr} alt={`QR code of ${info?.joinUrl}`} />}
           </div>
         </section>
+        {info?.authorityUrl && (
+          <section data-testid="host-authority">
+            <h3>Trust this host once per device</h3>
+            <div class="join">
+              <div>
+                <p>
+                  Browsers warn about <code>https://</code> addresses until the device trusts this host's certificate.
+                  On each device, open <code data-testid="host-authority-url">{info.authorityUrl}</code> (or scan the code)
+                  and install it as a certificate authority: on Android under Settings › Security › Install a certificate › CA
+                  certificate; on an iPhone open it in Safari, install the profile, then turn it on in Settings › General ›
+                  About › Certificate Trust Settings; in desktop Chrome under Settings › Privacy and security › Manage
+                  certificates › Authorities; Firefox offers to trust it when the link opens.
+                </p>
+                <p class="hint">The same addresses with <code>http://</code> keep working (bots, API clients), but browsers then
+                  allow no notifications.</p>
+              </div>
+              {caQr && <img data-testid="host-authority-qr" src={caQr} alt={`QR code of ${info.authorityUrl}`} />}
+            </div>
+          </section>
+        )}
         <section>
           <h3>Create an account</h3>
           <form class="row" onSubmit={create}>
