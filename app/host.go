@@ -11,7 +11,10 @@ import (
 	"io"
 	"net"
 	"os/exec"
+	"sync"
 	"time"
+
+	"github.com/godbus/dbus/v5"
 
 	"lanchat/backend/backup"
 	"lanchat/backend/domain"
@@ -30,9 +33,16 @@ type App struct {
 	// server.AuthorityPath, the certificate to install for it.
 	secure, authority bool
 	ctx               context.Context
-	// saveDialog and emit are Wails' runtime calls, swapped in tests.
+	// saveDialog, emit and focus are Wails' runtime calls, swapped in tests.
 	saveDialog func(defaultName string) (string, error)
 	emit       func(name string, data any)
+	focus      func()
+	setTitle   func(title string)
+	// notifications is made on the first Notify (connectBus reaches the
+	// session bus, swapped in tests).
+	notifyMu      sync.Mutex
+	notifications *notifier
+	connectBus    func() (*dbus.Conn, error)
 }
 
 // HostInfo is what the host panel shows.
@@ -125,6 +135,36 @@ func (a *App) Backup() (string, error) {
 // RecentErrors are the host's last warnings and errors, newest first: a
 // webhook refused and why, a request that failed, trouble with the disk.
 func (a *App) RecentErrors() []logring.Entry { return a.srv.RecentErrors() }
+
+// Notify raises a desktop notification through the operating system's
+// notification service; a click on it brings the window forward and opens
+// hash (a conversation of the web UI), through the notification:open event.
+func (a *App) Notify(title, body, hash string) error {
+	a.notifyMu.Lock()
+	if a.notifications == nil {
+		conn, err := a.connectBus()
+		if err == nil {
+			a.notifications, err = newNotifier(conn, func(hash string) {
+				a.focus()
+				a.emit("notification:open", hash)
+			})
+			if err != nil {
+				conn.Close()
+			}
+		}
+		if err != nil {
+			a.notifyMu.Unlock()
+			return err
+		}
+	}
+	n := a.notifications
+	a.notifyMu.Unlock()
+	return n.notify(title, body, hash)
+}
+
+// SetTitle names the window (its taskbar entry) as the page names itself,
+// with the unread count: WebKitGTK does not pass document.title on.
+func (a *App) SetTitle(title string) { a.setTitle(title) }
 
 // OpenDataFolder shows the data folder in the file manager.
 func (a *App) OpenDataFolder() error {

@@ -28,6 +28,11 @@ func showWindow(ctx context.Context, a *App, handler http.Handler) error {
 					Filters: []runtime.FileFilter{{DisplayName: "Lanchat backup (*.tar.gz)", Pattern: "*.tar.gz"}}})
 			}
 			a.emit = func(name string, data any) { runtime.EventsEmit(wctx, name, data) }
+			a.focus = func() {
+				runtime.WindowUnminimise(wctx)
+				runtime.WindowShow(wctx)
+			}
+			a.setTitle = func(title string) { runtime.WindowSetTitle(wctx, title) }
 			go func() {
 				<-ctx.Done() // SIGINT or SIGTERM closes the window
 				runtime.Quit(wctx)

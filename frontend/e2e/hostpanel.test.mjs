@@ -20,6 +20,7 @@ function bridge() {
   }
   let finishBackup
   window.recentErrors = []
+  window.windowTitles = []
   window.emitHostEvent = (name, data) => (listeners[name] ?? []).forEach((cb) => cb(data))
   window.finishBackup = (path) => finishBackup(path)
   window.go = {
@@ -39,18 +40,26 @@ function bridge() {
         OpenDataFolder: async () => {},
         // As app.App.RecentErrors answers: logring.Entry, newest first.
         RecentErrors: async () => window.recentErrors,
+        Notify: async () => {},
+        SetTitle: async (title) => { window.windowTitles.push(title) },
       },
     },
   }
 }
 
-test('the host panel shows join addresses, creates accounts, shows backup progress and lists recent errors', async () => {
+test('the window follows the page title and notification clicks; the host panel shows join addresses, creates accounts, shows backup progress and lists recent errors', async () => {
   const server = await startServer()
   const browser = await launchBrowser()
   try {
     const page = await newPage(browser)
     await page.addInitScript(bridge)
     await signIn(page, server.url, 'admin@example.com')
+    // The window takes the page's title (with its unread count), and a
+    // click on a native notification opens its conversation.
+    await page.waitForFunction(() => window.windowTitles.at(-1) === document.title && document.title !== 'Lanchat')
+    await page.evaluate(() => window.emitHostEvent('notification:open', '#narrow/stream/1-general'))
+    assert.equal(await page.evaluate(() => location.hash), '#narrow/stream/1-general')
+
     await page.getByTestId('host-button').click()
     const panel = page.getByTestId('host-panel')
     await panel.waitFor()

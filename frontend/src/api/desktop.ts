@@ -14,8 +14,11 @@ export interface DesktopHost {
   Backup(): Promise<string>
   OpenDataFolder(): Promise<void>
   RecentErrors(): Promise<LogEntry[]>
-  // Notify raises a native notification; clicking it opens hash (hosts that predate it lack it).
+  // Notify raises a native notification (the operating system's, over
+  // D-Bus); a click brings the window forward and opens hash (a narrow).
+  // Hosts that predate it lack it.
   Notify?(title: string, body: string, hash: string): Promise<void>
+  SetTitle?(title: string): Promise<void>
 }
 
 declare global {
@@ -25,8 +28,24 @@ declare global {
   }
 }
 
+let following = false
+
 export function desktop(): DesktopHost | undefined {
-  return window.go?.app?.App
+  const host = window.go?.app?.App
+  if (host) followPage(host)
+  return host
+}
+
+// followPage, once per page: a click on one of our notifications opens its
+// conversation, and the window (its taskbar entry) takes the page's title,
+// which carries the unread count; WebKitGTK passes neither on by itself.
+function followPage(host: DesktopHost) {
+  if (following) return
+  following = true
+  onHostEvent('notification:open', (hash: string) => { location.hash = hash })
+  const title = () => { host.SetTitle?.(document.title).catch(() => {}) }
+  new MutationObserver(title).observe(document.head, { subtree: true, childList: true, characterData: true })
+  title()
 }
 
 export function onHostEvent(name: string, cb: (data: any) => void): () => void {
