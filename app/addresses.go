@@ -2,28 +2,25 @@ package app
 
 import (
 	"net"
-	"slices"
 	"strconv"
+
+	"lanchat/backend/discovery"
 )
 
-// lanHosts are the HOST:PORTs others on the network can join at: one per
-// non-loopback interface address, IPv4 first. Link-local IPv6 addresses
-// are left out: browsers cannot open them without a zone.
-func lanHosts(addrs []net.Addr, port int) []string {
-	var v4, v6 []string
-	for _, a := range addrs {
-		ipnet, ok := a.(*net.IPNet)
-		if !ok || ipnet.IP.IsLoopback() || ipnet.IP.IsLinkLocalUnicast() || ipnet.IP.IsLinkLocalMulticast() {
-			continue
-		}
-		u := net.JoinHostPort(ipnet.IP.String(), strconv.Itoa(port))
-		if ipnet.IP.To4() != nil {
-			v4 = append(v4, u)
+// joinAddresses sorts this machine's interface addresses into the URLs
+// others on the network can join at (reach) and those they cannot because
+// the server is bound elsewhere (unreachable: listed so the host sees why,
+// e.g. with --addr 127.0.0.1:PORT), from discovery.LANIPs.
+func joinAddresses(addrs []net.Addr, bound *net.TCPAddr, scheme string) (reach, unreachable []string) {
+	for _, ip := range discovery.LANIPs(addrs) {
+		u := scheme + net.JoinHostPort(ip.String(), strconv.Itoa(bound.Port))
+		if bound.IP.IsUnspecified() || bound.IP.Equal(ip) {
+			reach = append(reach, u)
 		} else {
-			v6 = append(v6, u)
+			unreachable = append(unreachable, u)
 		}
 	}
-	return slices.Concat(v4, v6)
+	return reach, unreachable
 }
 
 func interfaceAddrs() []net.Addr {

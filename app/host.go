@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"os/exec"
+	"strconv"
 	"sync"
 	"time"
 
@@ -28,7 +29,7 @@ import (
 type App struct {
 	srv     *server.Server
 	dataDir string
-	port    int
+	bound   *net.TCPAddr // where the server listens
 	// secure: HTTPS is served beside HTTP; authority: at
 	// server.AuthorityPath, the certificate to install for it.
 	secure, authority bool
@@ -49,9 +50,13 @@ type App struct {
 type HostInfo struct {
 	Running   bool     `json:"running"`
 	Addresses []string `json:"addresses"`
-	JoinURL   string   `json:"joinUrl"`
-	DataDir   string   `json:"dataDir"`
-	Version   string   `json:"version"`
+	// Unreachable are this machine's other addresses, which do not reach
+	// the server because it listens only on Listen (e.g. 127.0.0.1:9991).
+	Unreachable []string `json:"unreachable"`
+	Listen      string   `json:"listen"`
+	JoinURL     string   `json:"joinUrl"`
+	DataDir     string   `json:"dataDir"`
+	Version     string   `json:"version"`
 	// AuthorityURL downloads the certificate people install once to trust
 	// this host's HTTPS ("" without automatic TLS); plain HTTP, since
 	// nothing is trusted yet.
@@ -69,18 +74,24 @@ func (a *App) SetupToken() string { return a.srv.SetupToken() }
 
 // HostInfo lists where others can join.
 func (a *App) HostInfo() HostInfo {
-	hosts := lanHosts(interfaceAddrs(), a.port)
-	first := net.JoinHostPort("127.0.0.1", fmt.Sprint(a.port))
-	if len(hosts) > 0 {
-		first = hosts[0]
-	}
 	scheme := "http://"
 	if a.secure {
 		scheme = "https://"
 	}
-	info := HostInfo{Running: true, JoinURL: scheme + first, DataDir: a.dataDir, Version: domain.Version}
-	for _, h := range hosts {
-		info.Addresses = append(info.Addresses, scheme+h)
+	info := HostInfo{Running: true, Listen: a.bound.String(), DataDir: a.dataDir, Version: domain.Version}
+	info.Addresses, info.Unreachable = joinAddresses(interfaceAddrs(), a.bound, scheme)
+	local := a.bound.IP.String()
+	if a.bound.IP.IsUnspecified() {
+		local = "127.0.0.1"
+	}
+	// Without a LAN address the QR code and the authority's link name
+	// what reaches the server: this machine.
+	first := net.JoinHostPort(local, strconv.Itoa(a.bound.Port))
+	if len(info.Addresses) > 0 {
+		info.JoinURL = info.Addresses[0]
+		first = info.JoinURL[len(scheme):]
+	} else {
+		info.JoinURL = scheme + first
 	}
 	if a.authority {
 		info.AuthorityURL = "http://" + first + server.AuthorityPath

@@ -13,12 +13,27 @@ import (
 	"lanchat/backend/server"
 )
 
-func TestLANHosts(t *testing.T) {
+// The host panel's addresses are those that reach the server: every LAN
+// address when it listens on all of them, else only the one it is bound
+// to, the others listed apart (on loopback: none reaches).
+func TestJoinAddresses(t *testing.T) {
 	cidr := func(s string) net.Addr { ip, n, _ := net.ParseCIDR(s); n.IP = ip; return n }
-	got := lanHosts([]net.Addr{cidr("127.0.0.1/8"), cidr("fe80::1/64"), cidr("2001:db8::5/64"), cidr("192.168.1.20/24"), cidr("::1/128")}, 9991)
-	want := []string{"192.168.1.20:9991", "[2001:db8::5]:9991"}
-	if !slices.Equal(got, want) {
-		t.Errorf("lanHosts = %v, want %v", got, want)
+	addrs := []net.Addr{cidr("127.0.0.1/8"), cidr("fe80::1/64"), cidr("2001:db8::5/64"), cidr("192.168.1.20/24"), cidr("::1/128"), cidr("10.0.0.5/8")}
+	for _, tc := range []struct {
+		bound              string
+		scheme             string
+		reach, unreachable []string
+	}{
+		{"0.0.0.0:9991", "http://", []string{"http://192.168.1.20:9991", "http://10.0.0.5:9991", "http://[2001:db8::5]:9991"}, nil},
+		{"[::]:9991", "https://", []string{"https://192.168.1.20:9991", "https://10.0.0.5:9991", "https://[2001:db8::5]:9991"}, nil},
+		{"127.0.0.1:9991", "http://", nil, []string{"http://192.168.1.20:9991", "http://10.0.0.5:9991", "http://[2001:db8::5]:9991"}},
+		{"10.0.0.5:9991", "http://", []string{"http://10.0.0.5:9991"}, []string{"http://192.168.1.20:9991", "http://[2001:db8::5]:9991"}},
+	} {
+		bound, _ := net.ResolveTCPAddr("tcp", tc.bound)
+		reach, unreachable := joinAddresses(addrs, bound, tc.scheme)
+		if !slices.Equal(reach, tc.reach) || !slices.Equal(unreachable, tc.unreachable) {
+			t.Errorf("bound to %s: reach %v, unreachable %v; want %v, %v", tc.bound, reach, unreachable, tc.reach, tc.unreachable)
+		}
 	}
 }
 
@@ -47,7 +62,7 @@ func openApp(t *testing.T) *App {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Shutdown(t.Context()) })
-	return &App{srv: srv, dataDir: dir, port: 9991}
+	return &App{srv: srv, dataDir: dir, bound: &net.TCPAddr{IP: net.IPv4zero, Port: 9991}}
 }
 
 func TestCreateAccount(t *testing.T) {
@@ -138,5 +153,16 @@ func TestRecentErrors(t *testing.T) {
 	}
 	if strings.Contains(got[0].Attrs, login.APIKey) {
 		t.Errorf("the key is in %q", got[0].Attrs)
+	}
+}
+
+// A host listening on loopback only offers its own address to join, and
+// lists none as reaching it from the network.
+func TestHostInfoOnLoopback(t *testing.T) {
+	a := openApp(t)
+	a.bound = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9991}
+	info := a.HostInfo()
+	if len(info.Addresses) != 0 || info.JoinURL != "http://127.0.0.1:9991" || info.Listen != "127.0.0.1:9991" {
+		t.Errorf("host info %+v", info)
 	}
 }

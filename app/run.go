@@ -42,7 +42,7 @@ func Run(opts Options, stderr io.Writer) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
-	a := &App{srv: srv, dataDir: opts.DataDir, port: ln.Addr().(*net.TCPAddr).Port, secure: addrs.SecureURL != "", authority: addrs.AuthorityURL != "",
+	a := &App{srv: srv, dataDir: opts.DataDir, bound: ln.Addr().(*net.TCPAddr), secure: addrs.SecureURL != "", authority: addrs.AuthorityURL != "",
 		connectBus: func() (*dbus.Conn, error) { return dbus.ConnectSessionBus() }}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -13,9 +13,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"lanchat/backend/api"
+	"lanchat/backend/discovery"
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
 	"lanchat/backend/logring"
@@ -46,6 +48,9 @@ type Config struct {
 	// is off); TLSFiles reads TLSCert and TLSKey (PEM).
 	TLS             TLSMode
 	TLSCert, TLSKey string
+	// Advertise announces the organization on the local network by DNS-SD
+	// (discovery.Service) while Run serves.
+	Advertise bool
 	// Log gets the request log and the host's own warnings; nil means
 	// slog.Default().
 	Log *slog.Logger
@@ -88,6 +93,8 @@ type Server struct {
 	// authority is the certificate offered at AuthorityPath (automatic
 	// TLS only).
 	authority []byte
+	// advert answers DNS-SD queries while the host serves (Advertise).
+	advert *discovery.Advertisement
 }
 
 // Open opens the data directory and prepares the organization: the demo
@@ -244,8 +251,43 @@ func (a Addresses) Announce(w io.Writer) {
 	}
 }
 
+// Advertise announces the organization, by its current name, on the local
+// network by DNS-SD until Shutdown: at the address the server is bound to,
+// or this machine's LAN addresses when it listens on all (loopback when it
+// has none), with the URL to join at.
+func (s *Server) Advertise(addr *net.TCPAddr) error {
+	ips := []net.IP{addr.IP}
+	if addr.IP.IsUnspecified() {
+		ifaces, _ := net.InterfaceAddrs()
+		if ips = discovery.LANIPs(ifaces); len(ips) == 0 {
+			ips = []net.IP{net.IPv4(127, 0, 0, 1)}
+		}
+	}
+	scheme := "http://"
+	if s.tls != nil {
+		scheme = "https://"
+	}
+	url := scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port))
+	name := func() string {
+		settings, err := s.Service.ServerSettings(url)
+		if name, ok := settings["realm_name"].(string); ok && err == nil {
+			return name
+		}
+		return domain.DefaultRealmName
+	}
+	advert, err := discovery.Advertise(name, url, addr.Port, ips)
+	if err != nil {
+		return err
+	}
+	s.advert = advert
+	return nil
+}
+
 // Shutdown lets in-flight requests finish, then closes the store.
 func (s *Server) Shutdown(ctx context.Context) error {
+	if s.advert != nil {
+		s.advert.Stop()
+	}
 	s.stop()
 	httpErr := s.http.Shutdown(ctx)
 	var controlErr error
@@ -267,6 +309,11 @@ func Run(ctx context.Context, cfg Config, ready func(Addresses)) error {
 	if err != nil {
 		s.Shutdown(context.Background())
 		return err
+	}
+	if cfg.Advertise {
+		if err := s.Advertise(ln.Addr().(*net.TCPAddr)); err != nil {
+			s.log.Warn("not advertised on the network (DNS-SD)", "err", err)
+		}
 	}
 	ready(s.Addresses(ln.Addr()))
 	served := make(chan error, 1)

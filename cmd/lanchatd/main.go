@@ -22,6 +22,7 @@ import (
 
 const usage = `usage:
   lanchatd serve --addr HOST:PORT --data DIR [--dev] [--base-url URL] [--pprof ADDR] [--log-format text|json]
+                 [--tls off|auto | --tls-cert FILE --tls-key FILE] [--advertise]
   lanchatd user add --data DIR --email E --name N [--admin|--guest] [--password P]
   lanchatd backup --data DIR FILE     (while the server runs, or not)
   lanchatd restore --data DIR FILE    (into an empty DIR, server stopped)
@@ -93,6 +94,7 @@ func serve(args []string, stderr io.Writer) error {
 	tlsMode := fs.String("tls", "off", "HTTPS beside plain HTTP on the same port: off, or auto (the host's own certificate authority, in DIR/tls)")
 	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "HTTPS with this certificate (PEM, with its chain), beside plain HTTP on the same port")
 	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the private key (PEM) of --tls-cert")
+	fs.BoolVar(&cfg.Advertise, "advertise", false, "announce the organization on the local network by DNS-SD (_lanchat._tcp), for the desktop app's Join a team")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this address (keep it on loopback)")
 	logFormat := fs.String("log-format", "text", "log lines (one per request, and the host's warnings) as text or json")
 	if err := parse(fs, args); err != nil {

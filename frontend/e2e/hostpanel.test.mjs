@@ -27,10 +27,10 @@ function bridge() {
     app: {
       App: {
         SetupToken: async () => '',
-        HostInfo: async () => ({
+        HostInfo: async () => window.hostInfo ?? ({
           running: true, version: 'test', addresses: ['http://192.168.1.20:9991', 'http://10.0.0.5:9991'],
           joinUrl: 'http://192.168.1.20:9991', dataDir: '/home/olive/.local/share/lanchat',
-          authorityUrl: 'http://192.168.1.20:9991/lanchat-ca.crt',
+          authorityUrl: 'http://192.168.1.20:9991/lanchat-ca.crt', listen: '0.0.0.0:9991', unreachable: null,
         }),
         CreateAccount: async (fullName, email, role) => {
           window.hostCalls.push({ fullName, email, role })
@@ -68,6 +68,7 @@ test('the window follows the page title and notification clicks; the host panel 
       ['http://192.168.1.20:9991', 'http://10.0.0.5:9991'])
     assert.match(await page.getByTestId('host-qr').getAttribute('src'), /^data:image\/png;base64,/)
     assert.equal(await page.getByTestId('host-data-dir').textContent(), '/home/olive/.local/share/lanchat')
+    assert.equal(await page.getByTestId('host-unreachable').count(), 0)
     // The certificate authority to install, as its address and a QR code.
     assert.equal(await page.getByTestId('host-authority-url').textContent(), 'http://192.168.1.20:9991/lanchat-ca.crt')
     await page.getByTestId('host-authority-qr').waitFor()
@@ -113,6 +114,31 @@ test('the window follows the page title and notification clicks; the host panel 
     assert.match(texts[0], /ERROR request method=GET route=\/api\/v1\/messages status=500 err="disk I\/O"$/)
     assert.match(texts[1], /WARN request method=POST route=\/api\/v1\/external\/\{integration\} status=400 .*error="Malformed JSON"$/)
     assert.equal(await page.getByTestId('host-errors-none').count(), 0)
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+})
+
+test('a host listening on loopback only says nobody else can join, and how to open it', async () => {
+  const server = await startServer()
+  const browser = await launchBrowser()
+  try {
+    const page = await newPage(browser)
+    await page.addInitScript(bridge)
+    await page.addInitScript(() => {
+      window.hostInfo = {
+        running: true, version: 'test', addresses: [], unreachable: ['http://192.168.1.20:9991'], listen: '127.0.0.1:9991',
+        joinUrl: 'http://127.0.0.1:9991', dataDir: '/data', authorityUrl: '',
+      }
+    })
+    await signIn(page, server.url, 'admin@example.com')
+    await page.getByTestId('host-button').click()
+    const hint = page.getByTestId('host-unreachable')
+    await hint.waitFor()
+    assert.match(await hint.textContent(), /listens only on 127\.0\.0\.1:9991.*http:\/\/192\.168\.1\.20:9991.*--addr 0\.0\.0\.0:9991/)
+    assert.equal(await page.getByTestId('host-addresses').locator('li').count(), 0)
+    assert.equal(await page.getByTestId('host-authority').count(), 0)
   } finally {
     await browser.close()
     await server.stop()

@@ -2,7 +2,12 @@
 
 // authorityUrl: where other devices download this host's certificate
 // authority to trust its HTTPS ("" when the host serves plain HTTP only).
-export interface HostInfo { running: boolean; addresses: string[]; joinUrl: string; dataDir: string; version: string; authorityUrl: string }
+// unreachable: this machine's addresses that do not reach the server, which
+// listens only on listen (e.g. 127.0.0.1:9991).
+export interface HostInfo {
+  running: boolean; addresses: string[]; unreachable: string[] | null; listen: string; joinUrl: string
+  dataDir: string; version: string; authorityUrl: string
+}
 
 // LogEntry is one of the host's recent warnings or errors (logring.Entry).
 export interface LogEntry { time: string; level: string; message: string; attrs: string }

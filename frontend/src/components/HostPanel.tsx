@@ -54,7 +54,15 @@ export function HostPanel(p: { onClose: () => void }) {
           <div class="join">
             <div>
               <h3>Join from the local network</h3>
-              <ul data-testid="host-addresses">{info?.addresses.map((a) => <li><code>{a}</code></li>)}</ul>
+              <ul data-testid="host-addresses">{(info?.addresses ?? []).map((a) => <li><code>{a}</code></li>)}</ul>
+              {info?.unreachable?.length ? (
+                <p class="hint" data-testid="host-unreachable">
+                  Nobody else can join yet: Lanchat listens only on <code>{info.listen}</code>, so this machine's network
+                  addresses ({info.unreachable.map((a, i) => <>{i > 0 && ', '}<code>{a}</code></>)}) do not reach it. Only{' '}
+                  <code>{info.joinUrl}</code> works, on this machine. To open it to the network, start Lanchat with{' '}
+                  <code>--addr 0.0.0.0:{info.listen.split(':').pop()}</code> (and allow that port in the firewall).
+                </p>
+              ) : null}
             </div>
             {qr && <img data-testid="host-qr" src={qr} alt={`QR code of ${info?.joinUrl}`} />}
           </div>
