@@ -19,6 +19,7 @@ func main() {
 	flag.StringVar(&opts.Addr, "addr", "0.0.0.0:9991", "listen address HOST:PORT for the LAN (port 0 picks a free one)")
 	flag.StringVar(&opts.DataDir, "data", app.DefaultDataDir(os.Getenv), "data directory ($LANCHAT_DATA, default ~/.local/share/lanchat)")
 	flag.BoolVar(&opts.Dev, "dev", false, "development organization: demo people and streams")
+	flag.BoolVar(&opts.Advertise, "advertise", true, "announce a hosted team on the local network by DNS-SD, for others' Join a team")
 	tls := flag.String("tls", "auto", "HTTPS beside plain HTTP on the same port: auto (this host's own certificate authority, in the data directory's tls/) or off")
 	flag.Parse()
 	if *tls != "auto" && *tls != "off" {

@@ -37,7 +37,7 @@ func TestDesktopWindowUnderXvfb(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	app := exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--dev")
+	app := exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--dev", "--advertise=false")
 	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+t.TempDir())
 	stderr, _ := app.StderrPipe()
 	if err := app.Start(); err != nil {

@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os/exec"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -25,15 +27,27 @@ import (
 	"lanchat/backend/store"
 )
 
-// App holds the running host for the window's bound methods.
+// App is the desktop app: what its window shows, the host it runs or the
+// team it joined, and the window's bound methods.
 type App struct {
-	srv     *server.Server
+	opts    Options
 	dataDir string
-	bound   *net.TCPAddr // where the server listens
+	stderr  io.Writer
+	// page is what the window shows (App.ServeHTTP).
+	page atomic.Pointer[http.Handler]
+
+	// mu guards what hosting or joining sets, once: a bound method may
+	// start either while others read.
+	mu     sync.Mutex
+	srv    *server.Server
+	served chan error   // Serve's end
+	bound  *net.TCPAddr // where the server listens
 	// secure: HTTPS is served beside HTTP; authority: at
 	// server.AuthorityPath, the certificate to install for it.
 	secure, authority bool
-	ctx               context.Context
+	joined            string // the joined team's URL
+
+	ctx context.Context
 	// saveDialog, emit and focus are Wails' runtime calls, swapped in tests.
 	saveDialog func(defaultName string) (string, error)
 	emit       func(name string, data any)
@@ -54,6 +68,8 @@ type HostInfo struct {
 	// the server because it listens only on Listen (e.g. 127.0.0.1:9991).
 	Unreachable []string `json:"unreachable"`
 	Listen      string   `json:"listen"`
+	// Joined is the team this app joined instead of hosting one.
+	Joined string `json:"joined"`
 	JoinURL     string   `json:"joinUrl"`
 	DataDir     string   `json:"dataDir"`
 	Version     string   `json:"version"`
@@ -69,11 +85,32 @@ type Account struct {
 	Password string `json:"password"`
 }
 
-// SetupToken lets the window run first-run setup; "" once done.
-func (a *App) SetupToken() string { return a.srv.SetupToken() }
+// errNotHosting answers host-only methods in an app that hosts nothing.
+var errNotHosting = errors.New("this app hosts no team")
+
+// hosting is the server this app runs, or nil.
+func (a *App) hosting() *server.Server {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.srv
+}
+
+// SetupToken lets the window run first-run setup; "" once done, or when
+// this app hosts nothing.
+func (a *App) SetupToken() string {
+	if srv := a.hosting(); srv != nil {
+		return srv.SetupToken()
+	}
+	return ""
+}
 
 // HostInfo lists where others can join.
 func (a *App) HostInfo() HostInfo {
+	if a.hosting() == nil {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		return HostInfo{Joined: a.joined, DataDir: a.dataDir, Version: domain.Version}
+	}
 	scheme := "http://"
 	if a.secure {
 		scheme = "https://"
@@ -108,8 +145,12 @@ func (a *App) CreateAccount(fullName, email, role string) (Account, error) {
 	if !ok {
 		return Account{}, fmt.Errorf("unknown role %q", role)
 	}
+	srv := a.hosting()
+	if srv == nil {
+		return Account{}, errNotHosting
+	}
 	password := rand.Text()[:16]
-	u, err := a.srv.Service.AddUser(domain.NewUser{Email: email, FullName: fullName, Role: r, Password: password})
+	u, err := srv.Service.AddUser(domain.NewUser{Email: email, FullName: fullName, Role: r, Password: password})
 	if err != nil {
 		var de *domain.Error
 		if errors.As(err, &de) {
@@ -124,13 +165,17 @@ func (a *App) CreateAccount(fullName, email, role string) (Account, error) {
 // backup`, reporting backup:progress events. It writes a temporary file
 // and renames it (safefile), so a failed backup leaves nothing half-written.
 func (a *App) Backup() (string, error) {
+	srv := a.hosting()
+	if srv == nil {
+		return "", errNotHosting
+	}
 	path, err := a.saveDialog("lanchat-backup-" + time.Now().Format("20060102-150405") + ".tar.gz")
 	if err != nil || path == "" {
 		return "", err
 	}
 	var last time.Time
 	err = safefile.Write(path, func(w io.Writer) error {
-		return backup.Write(w, a.srv.Store, a.dataDir, func(done, total int64) {
+		return backup.Write(w, srv.Store, a.dataDir, func(done, total int64) {
 			if time.Since(last) > 100*time.Millisecond || done == total {
 				last = time.Now()
 				a.emit("backup:progress", map[string]int64{"done": done, "total": total})
@@ -145,7 +190,12 @@ func (a *App) Backup() (string, error) {
 
 // RecentErrors are the host's last warnings and errors, newest first: a
 // webhook refused and why, a request that failed, trouble with the disk.
-func (a *App) RecentErrors() []logring.Entry { return a.srv.RecentErrors() }
+func (a *App) RecentErrors() []logring.Entry {
+	if srv := a.hosting(); srv != nil {
+		return srv.RecentErrors()
+	}
+	return nil
+}
 
 // Notify raises a desktop notification through the operating system's
 // notification service; a click on it brings the window forward and opens

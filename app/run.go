@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/godbus/dbus/v5"
 
 	"lanchat/backend/server"
+	"lanchat/backend/store"
 )
 
 // Options are the desktop app's command-line choices.
@@ -23,42 +26,113 @@ type Options struct {
 	// TLS is off or auto (the desktop default: browsers allow
 	// notifications only over HTTPS, and plain HTTP stays on the port).
 	TLS server.TLSMode
+	// Advertise announces a hosted organization by DNS-SD, so that
+	// others' apps list it under "Join a team".
+	Advertise bool
 }
 
-// Run serves the organization on the LAN and shows the window; without a
-// display it says so and keeps serving until SIGINT or SIGTERM.
+// Run shows the window: the chat of the team this app hosts, or of the
+// team it joined (it then hosts nothing and opens no port), or on first
+// launch a choice between hosting a new team and joining one. Without a
+// display it hosts headless until SIGINT or SIGTERM.
 func Run(opts Options, stderr io.Writer) error {
-	srv, err := server.Open(server.Config{Addr: opts.Addr, DataDir: opts.DataDir, Dev: opts.Dev, TLS: opts.TLS})
+	a := newApp(opts, stderr)
+	joined, err := loadMembership(opts.DataDir)
 	if err != nil {
 		return err
 	}
-	ln, err := listen(opts.Addr, stderr)
+	display := hasDisplay(os.Getenv)
+	switch {
+	case joined != nil && display:
+		err = a.join(joined)
+	case !display || opts.Dev || hosted(opts.DataDir):
+		err = a.startHost()
+	default:
+		a.show(welcome)
+	}
 	if err != nil {
-		srv.Shutdown(context.Background())
 		return err
 	}
-	addrs := srv.Addresses(ln.Addr())
-	addrs.Announce(stderr)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-
-	a := &App{srv: srv, dataDir: opts.DataDir, bound: ln.Addr().(*net.TCPAddr), secure: addrs.SecureURL != "", authority: addrs.AuthorityURL != "",
-		connectBus: func() (*dbus.Conn, error) { return dbus.ConnectSessionBus() }}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var runErr error
-	if hasDisplay(os.Getenv) {
-		runErr = showWindow(ctx, a, srv.Handler())
+	if display {
+		runErr = showWindow(ctx, a, a)
 	} else {
 		fmt.Fprintln(stderr, "no display (DISPLAY and WAYLAND_DISPLAY are unset): serving headless; press Ctrl+C to stop")
 		select {
 		case <-ctx.Done():
-		case runErr = <-served:
+		case runErr = <-a.served:
 		}
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), server.ShutdownTimeout)
+	return errors.Join(runErr, a.shutdown())
+}
+
+func newApp(opts Options, stderr io.Writer) *App {
+	return &App{opts: opts, dataDir: opts.DataDir, stderr: stderr,
+		connectBus: func() (*dbus.Conn, error) { return dbus.ConnectSessionBus() }}
+}
+
+// hosted tells whether dir holds an organization this app hosts.
+func hosted(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, store.FileName))
+	return err == nil
+}
+
+// ServeHTTP serves the window's page: the hosted or joined team's, or the
+// first launch's choice.
+func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	(*a.page.Load()).ServeHTTP(w, r)
+}
+
+func (a *App) show(h http.Handler) { a.page.Store(&h) }
+
+// startHost opens the organization in the data folder, serves it on the
+// LAN and shows it in the window.
+func (a *App) startHost() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.srv != nil {
+		return nil
+	}
+	if a.joined != "" {
+		return errors.New("this app has joined " + a.joined + ": it hosts nothing")
+	}
+	srv, err := server.Open(server.Config{Addr: a.opts.Addr, DataDir: a.opts.DataDir, Dev: a.opts.Dev, TLS: a.opts.TLS})
+	if err != nil {
+		return err
+	}
+	ln, err := listen(a.opts.Addr, a.stderr)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		return err
+	}
+	a.bound = ln.Addr().(*net.TCPAddr)
+	if a.opts.Advertise {
+		if err := srv.Advertise(a.bound); err != nil {
+			fmt.Fprintln(a.stderr, "not advertised on the network (DNS-SD):", err)
+		}
+	}
+	addrs := srv.Addresses(ln.Addr())
+	addrs.Announce(a.stderr)
+	a.secure, a.authority = addrs.SecureURL != "", addrs.AuthorityURL != ""
+	a.served = make(chan error, 1)
+	go func() { a.served <- srv.Serve(ln) }()
+	a.srv = srv
+	a.show(srv.Handler())
+	return nil
+}
+
+// shutdown stops hosting, if this app hosts.
+func (a *App) shutdown() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.srv == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), server.ShutdownTimeout)
 	defer cancel()
-	return errors.Join(runErr, srv.Shutdown(shutdownCtx))
+	return a.srv.Shutdown(ctx)
 }
 
 // listen binds addr, or a free port on the same host when it is taken, so

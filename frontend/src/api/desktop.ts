@@ -5,7 +5,9 @@
 // unreachable: this machine's addresses that do not reach the server, which
 // listens only on listen (e.g. 127.0.0.1:9991).
 export interface HostInfo {
-  running: boolean; addresses: string[]; unreachable: string[] | null; listen: string; joinUrl: string
+  running: boolean; addresses: string[] | null; unreachable: string[] | null; listen: string; joinUrl: string
+  // joined: the team this app joined instead of hosting one ("" when hosting).
+  joined: string
   dataDir: string; version: string; authorityUrl: string
 }
 
@@ -24,6 +26,7 @@ export interface DesktopHost {
   // Hosts that predate it lack it.
   Notify?(title: string, body: string, hash: string): Promise<void>
   SetTitle?(title: string): Promise<void>
+  LeaveTeam(): Promise<void>
 }
 
 declare global {

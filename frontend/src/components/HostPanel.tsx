@@ -18,7 +18,7 @@ export function HostPanel(p: { onClose: () => void }) {
       setInfo(i)
       // Loaded here: only the desktop window's host opens this panel.
       const { default: QRCode } = await import('qrcode')
-      setQr(await QRCode.toDataURL(i.joinUrl, { margin: 1, width: 180 }))
+      if (i.joinUrl) setQr(await QRCode.toDataURL(i.joinUrl, { margin: 1, width: 180 }))
       if (i.authorityUrl) setCaQr(await QRCode.toDataURL(i.authorityUrl, { margin: 1, width: 140 }))
     }).catch((e) => setStatus(String(e)))
     refreshErrors()
@@ -50,7 +50,12 @@ export function HostPanel(p: { onClose: () => void }) {
       <div class="panel" data-testid="host-panel" onClick={(e) => e.stopPropagation()}>
         <header><h2>This host</h2><button class="icon" onClick={p.onClose} title="Close">✕</button></header>
         <section>
-          <p data-testid="host-status">{info?.running ? `Serving Lanchat ${info.version}` : 'Not running'}</p>
+          <p data-testid="host-status">{info?.running ? `Serving Lanchat ${info.version}` : info?.joined ? `This app hosts nothing: it joined ${info.joined}` : 'Not running'}</p>
+          {info?.joined && (
+            <button data-testid="host-leave" onClick={() => host.LeaveTeam().then(() => location.replace('/'), (e) => setStatus(String(e)))}>
+              Leave this team…
+            </button>
+          )}
           <div class="join">
             <div>
               <h3>Join from the local network</h3>
