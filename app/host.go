@@ -69,10 +69,10 @@ type HostInfo struct {
 	Unreachable []string `json:"unreachable"`
 	Listen      string   `json:"listen"`
 	// Joined is the team this app joined instead of hosting one.
-	Joined string `json:"joined"`
-	JoinURL     string   `json:"joinUrl"`
-	DataDir     string   `json:"dataDir"`
-	Version     string   `json:"version"`
+	Joined  string `json:"joined"`
+	JoinURL string `json:"joinUrl"`
+	DataDir string `json:"dataDir"`
+	Version string `json:"version"`
 	// AuthorityURL downloads the certificate people install once to trust
 	// this host's HTTPS ("" without automatic TLS); plain HTTP, since
 	// nothing is trusted yet.
