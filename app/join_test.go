@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"lanchat/backend/discovery"
-	"lanchat/backend/netnstest"
+	"lanchat/backend/isolate"
 	"lanchat/backend/server"
 )
 
@@ -21,7 +21,7 @@ import (
 // window then talks to that team: it signs in and reads, hosts nothing and
 // opens no port; its next launch returns to the same team.
 func TestSecondAppFindsTheHostAndJoins(t *testing.T) {
-	if !netnstest.Enter(t) {
+	if !isolate.Network(t) {
 		return
 	}
 	host := newApp(Options{Addr: "127.0.0.1:0", DataDir: t.TempDir(), Dev: true, TLS: server.TLSAuto, Advertise: true}, io.Discard)

@@ -1,12 +1,12 @@
 package app
 
 import (
-	"os"
-	"os/exec"
 	"sync"
 	"testing"
 
 	"github.com/godbus/dbus/v5"
+
+	"lanchat/backend/isolate"
 )
 
 // standInNotifications is a notification service for tests: it owns
@@ -49,31 +49,11 @@ func (s *standInNotifications) click(t *testing.T, id uint32) {
 	}
 }
 
-// onPrivateSessionBus makes sure the test talks to a session bus of its
-// own, never the desktop of whoever runs it: outside one it runs the test
-// again under dbus-run-session, fails with that run, and returns false.
-func onPrivateSessionBus(t *testing.T) bool {
-	if os.Getenv("LANCHAT_TEST_PRIVATE_BUS") == "1" {
-		return true
-	}
-	if _, err := exec.LookPath("dbus-run-session"); err != nil {
-		t.Skip("dbus-run-session is missing (Debian's dbus package; make deps-system installs it)")
-	}
-	cmd := exec.Command("dbus-run-session", "--", os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "LANCHAT_TEST_PRIVATE_BUS=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("under dbus-run-session: %v\n%s", err, out)
-	}
-	t.Logf("under dbus-run-session:\n%s", out)
-	return false
-}
-
 // One Notify raises exactly one notification with its title and text
 // (escaped for a service that reads markup); clicking it brings the window
 // forward and opens the conversation it named.
 func TestNotifyRaisesOneNativeNotification(t *testing.T) {
-	if !onPrivateSessionBus(t) {
+	if !isolate.SessionBus(t) {
 		return
 	}
 	service, err := dbus.ConnectSessionBus()
@@ -119,7 +99,7 @@ func TestNotifyRaisesOneNativeNotification(t *testing.T) {
 
 // Without a notification service Notify says so, and raises nothing.
 func TestNotifyWithoutAServiceSaysSo(t *testing.T) {
-	if !onPrivateSessionBus(t) {
+	if !isolate.SessionBus(t) {
 		return
 	}
 	a := &App{connectBus: func() (*dbus.Conn, error) { return dbus.ConnectSessionBus() }}

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"lanchat/backend/netnstest"
+	"lanchat/backend/isolate"
 )
 
 // A browser finds an advertised team with its name and URL, once; after
 // the advertisement stops, nothing.
 func TestBrowseFindsAnAdvertisedTeam(t *testing.T) {
-	if !netnstest.Enter(t) {
+	if !isolate.Network(t) {
 		return
 	}
 	name := "Lanchat"

@@ -13,9 +13,22 @@ import (
 
 // Write creates or replaces path with what fill writes.
 func Write(path string, fill func(io.Writer) error) error {
+	tmp, err := writeTemp(path, fill)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// writeTemp writes what fill writes to a new, synced temporary file beside
+// path and returns its name (to remove if anything fails).
+func writeTemp(path string, fill func(io.Writer) error) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return err
+		return "", err
 	}
 	err = fill(f)
 	if err == nil {
@@ -24,13 +37,7 @@ func Write(path string, fill func(io.Writer) error) error {
 	if closeErr := f.Close(); err == nil {
 		err = closeErr
 	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return f.Name(), err
 }
 
 // WriteData is Write for content already in memory.
@@ -46,20 +53,15 @@ func WriteData(path string, data []byte) error {
 // so two processes creating the same secret cannot both win and a crash
 // never leaves a half-written one.
 func Create(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := writeTemp(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	if tmp != "" {
+		defer os.Remove(tmp)
+	}
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if closeErr := f.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil {
-		err = os.Link(f.Name(), path)
-	}
-	return err
+	return os.Link(tmp, path)
 }
