@@ -10,9 +10,9 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LANCHATD  := build/bin/lanchatd
 LANCHAT   := build/bin/lanchat
 # Debian packages: the desktop build (GTK, WebKitGTK 4.1), its window test
-# (Xvfb, ImageMagick), the browser tests (Chromium, an emoji font; NSS tools
+# (Xvfb, ImageMagick, x11-utils), the browser tests (Chromium, an emoji font; NSS tools
 # to trust the host's certificate authority) and the D-Bus notification test.
-SYSTEM_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium fonts-noto-color-emoji libnss3-tools dbus
+SYSTEM_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium fonts-noto-color-emoji libnss3-tools dbus x11-utils
 DESKTOP_TAGS    := desktop,webkit2_41,production
 UI_SOURCES      := $(shell find frontend/src frontend/public frontend/scripts frontend/index.html frontend/package.json frontend/vite.config.* frontend/tsconfig*.json assets/emoji.txt -type f 2>/dev/null)
 
@@ -70,7 +70,7 @@ test-ui: deps-system server
 	cd frontend/e2e && npm ci --no-audit --no-fund --loglevel=error
 	cd frontend/e2e && LANCHATD=$(CURDIR)/$(LANCHATD) node --test --test-concurrency=1
 
-## test-desktop: the desktop binary starts under Xvfb, serves the API and renders its window
+## test-desktop: the desktop binary starts under Xvfb, serves the API and renders its window; on first launch (in a network namespace) it offers Host or Join
 test-desktop: desktop
 	LANCHAT_DESKTOP_BIN=$(CURDIR)/$(LANCHAT) $(GO) test -count=1 -run '^TestDesktop' -v ./app
 

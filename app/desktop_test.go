@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"lanchat/backend/isolate"
 )
 
 // TestDesktopWindowUnderXvfb starts the desktop binary on a virtual display,
@@ -25,15 +27,7 @@ func TestDesktopWindowUnderXvfb(t *testing.T) {
 	if bin == "" {
 		t.Skip("LANCHAT_DESKTOP_BIN is not set (make test-desktop sets it)")
 	}
-	display := ":" + strconv.Itoa(90+os.Getpid()%400)
-	xvfb := exec.Command("Xvfb", display, "-screen", "0", "1280x900x24", "-nolisten", "tcp")
-	if err := xvfb.Start(); err != nil {
-		t.Fatalf("Xvfb: %v", err)
-	}
-	t.Cleanup(func() { xvfb.Process.Kill(); xvfb.Wait() })
-	waitFor(t, "the X display", func() bool {
-		return exec.Command("xdpyinfo", "-display", display).Run() == nil || fileExists("/tmp/.X11-unix/X"+display[1:])
-	})
+	display := startXvfb(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -57,9 +51,62 @@ func TestDesktopWindowUnderXvfb(t *testing.T) {
 		t.Fatalf("server_settings: %v", settings)
 	}
 
-	shot := filepath.Join("..", "docs", "screenshots", "desktop.png")
-	// The window has rendered the UI once the screen is no longer one flat
-	// colour; WebKit takes a few seconds to start on a virtual display.
+	waitRendered(t, display, "desktop.png")
+}
+
+// On first launch the window offers to host a new team or join one, and
+// until one is chosen the app opens no port. It runs in a network
+// namespace of its own: the page looks for teams by DNS-SD.
+func TestDesktopFirstLaunchOffersHostOrJoin(t *testing.T) {
+	bin := os.Getenv("LANCHAT_DESKTOP_BIN")
+	if bin == "" {
+		t.Skip("LANCHAT_DESKTOP_BIN is not set (make test-desktop sets it)")
+	}
+	if !isolate.Network(t) {
+		return
+	}
+	display := startXvfb(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	app := exec.CommandContext(ctx, bin, "--data", t.TempDir())
+	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+t.TempDir())
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { app.Process.Signal(os.Interrupt); app.Wait() })
+	// The page's bound methods work: it looked for teams (there are none in
+	// this namespace) and named the window after what it found.
+	waitFor(t, "the search for teams", func() bool {
+		out, _ := exec.Command("xwininfo", "-display", display, "-root", "-tree").Output()
+		return strings.Contains(string(out), `"Lanchat: no teams on this network"`)
+	})
+	waitRendered(t, display, "desktop-welcome.png")
+	if n := listeningSockets(t); n != 0 {
+		t.Errorf("before choosing, %d sockets listen", n)
+	}
+}
+
+// startXvfb starts a virtual display and returns its name.
+func startXvfb(t *testing.T) string {
+	t.Helper()
+	display := ":" + strconv.Itoa(90+os.Getpid()%400)
+	xvfb := exec.Command("Xvfb", display, "-screen", "0", "1280x900x24", "-nolisten", "tcp")
+	if err := xvfb.Start(); err != nil {
+		t.Fatalf("Xvfb: %v", err)
+	}
+	t.Cleanup(func() { xvfb.Process.Kill(); xvfb.Wait() })
+	waitFor(t, "the X display", func() bool {
+		return exec.Command("xdpyinfo", "-display", display).Run() == nil || fileExists("/tmp/.X11-unix/X"+display[1:])
+	})
+	return display
+}
+
+// waitRendered waits until the window has rendered a page and keeps its
+// screenshot as docs/screenshots/name: the screen is no longer one flat
+// colour (WebKit takes a few seconds to start on a virtual display).
+func waitRendered(t *testing.T, display, name string) {
+	t.Helper()
+	shot := filepath.Join("..", "docs", "screenshots", name)
 	waitFor(t, "a rendered window", func() bool {
 		if exec.Command("import", "-display", display, "-window", "root", shot).Run() != nil {
 			return false
