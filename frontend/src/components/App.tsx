@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api } from '../api/transport'
 import { desktop } from '../api/desktop'
 import { chime, notify } from '../api/notifier'
@@ -80,6 +80,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const [selected, setSelected] = useState(0)
   const [panel, setPanel] = useState<'settings' | 'host' | 'drafts' | 'shortcuts' | null>(null)
   const [lightbox, setLightbox] = useState<string[] | null>(null)
+  const onKeyRef = useRef((_: KeyboardEvent) => {})
   // On a phone the stream list and the people are drawers over the messages.
   const [drawer, setDrawer] = useState<'streams' | 'people' | null>(null)
   const toggleDrawer = (d: 'streams' | 'people') => setDrawer(drawer === d ? null : d)
@@ -149,84 +150,88 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   }
 
   // Zulip's keys, ignored while typing in a field (but Ctrl+k and Esc).
-  useEffect(() => {
-    const field = (testid: string) => (document.querySelector(`[data-testid=${testid}]`) as HTMLElement | null)?.focus()
-    const onKey = (e: KeyboardEvent) => {
-      const typingInField = (e.target as HTMLElement).closest('input, textarea, select, [contenteditable]')
-      if (e.key === 'Escape') {
-        if (lightbox) return setLightbox(null)
-        if (panel) return setPanel(null)
-        if (typingInField) return (e.target as HTMLElement).blur()
-        return
+  // The handler is renewed at each render and read through a ref by one
+  // listener, so a key pressed right after a change (a new selection, a
+  // panel opened) already sees it, not the state of the render before.
+  const field = (testid: string) => (document.querySelector(`[data-testid=${testid}]`) as HTMLElement | null)?.focus()
+  onKeyRef.current = (e: KeyboardEvent) => {
+    const typingInField = (e.target as HTMLElement).closest('input, textarea, select, [contenteditable]')
+    if (e.key === 'Escape') {
+      if (lightbox) return setLightbox(null)
+      if (panel) return setPanel(null)
+      if (typingInField) return (e.target as HTMLElement).blur()
+      return
+    }
+    if (e.key === 'k' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); return field('search-input') }
+    if (typingInField || e.ctrlKey || e.metaKey || e.altKey || panel) return
+    if ((e.key === 'Enter' || e.key === ' ') && (e.target as HTMLElement).closest('a, button')) return // the control's own action
+    const ids = chat.view.ids
+    const at = ids.indexOf(selected)
+    const m = chat.messages.get(selected)
+    const handled = () => e.preventDefault()
+    switch (e.key) {
+      case 'c': handled(); compose.update((d) => ({ ...d, kind: 'stream' })); setFocus(Date.now()); break
+      case 'x': handled(); compose.update((d) => ({ ...d, kind: 'pm' })); setFocus(Date.now()); break
+      case 'd': handled(); setPanel('drafts'); break
+      case '?': handled(); setPanel('shortcuts'); break
+      case 't': handled(); location.hash = '#recent'; break
+      case 'q': handled(); field('stream-filter'); break
+      case 'w': handled(); field('people-search'); break
+      case '/': handled(); field('search-input'); break
+      case 'Enter': case 'r': if (m) { handled(); reply(m.id) } break
+      case 'R': if (m) { handled(); compose.retarget((d) => ({ ...d, kind: 'pm', to: m.sender_email })); setFocus(Date.now()) } break
+      case '@': if (m) {
+        handled()
+        reply(m.id)
+        compose.update((d) => ({ ...d, content: `${d.content}${d.content && !d.content.endsWith(' ') ? ' ' : ''}@**${m.sender_full_name}** ` }))
+      } break
+      case '*': if (m) { handled(); api.post('/api/v1/messages/flags', { messages: [m.id], op: m.flags.includes('starred') ? 'remove' : 'add', flag: 'starred' }).catch(() => {}) } break
+      case 's': case 'S': if (m) {
+        handled()
+        const n = chat.narrowOf(m)
+        const inStream = narrow.kind === 'stream' && n.kind === 'stream' && narrow.streamId === n.streamId && narrow.topic === undefined
+        go(n.kind === 'stream' && e.key === 's' && !inStream ? { kind: 'stream', streamId: n.streamId, stream: n.stream } : n)
+      } break
+      case 'v': if (m) {
+        const images = [...document.querySelectorAll(`[data-message-id="${m.id}"] [data-testid=message-content] img:not(.emoji)`)].map((i) => (i.closest('a')?.getAttribute('href') ?? (i as HTMLImageElement).src))
+        if (images.length) { handled(); setLightbox(images) }
+      } break
+      case 'n': {
+        handled()
+        const cur = narrow.kind === 'stream' ? narrow : null
+        const next = chat.unreads.firstUnreadTopic((s, t) => !cur || s !== cur.streamId || t.toLowerCase() !== (cur.topic ?? '').toLowerCase(), chat.mute)
+        if (next) go({ kind: 'stream', streamId: next.streamId, stream: chat.subs.get(next.streamId)?.name ?? '', topic: next.topic })
+        break
       }
-      if (e.key === 'k' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); return field('search-input') }
-      if (typingInField || e.ctrlKey || e.metaKey || e.altKey || panel) return
-      if ((e.key === 'Enter' || e.key === ' ') && (e.target as HTMLElement).closest('a, button')) return // the control's own action
-      const ids = chat.view.ids
-      const at = ids.indexOf(selected)
-      const m = chat.messages.get(selected)
-      const handled = () => e.preventDefault()
-      switch (e.key) {
-        case 'c': handled(); compose.update((d) => ({ ...d, kind: 'stream' })); setFocus(Date.now()); break
-        case 'x': handled(); compose.update((d) => ({ ...d, kind: 'pm' })); setFocus(Date.now()); break
-        case 'd': handled(); setPanel('drafts'); break
-        case '?': handled(); setPanel('shortcuts'); break
-        case 't': handled(); location.hash = '#recent'; break
-        case 'q': handled(); field('stream-filter'); break
-        case 'w': handled(); field('people-search'); break
-        case '/': handled(); field('search-input'); break
-        case 'Enter': case 'r': if (m) { handled(); reply(m.id) } break
-        case 'R': if (m) { handled(); compose.retarget((d) => ({ ...d, kind: 'pm', to: m.sender_email })); setFocus(Date.now()) } break
-        case '@': if (m) {
-          handled()
-          reply(m.id)
-          compose.update((d) => ({ ...d, content: `${d.content}${d.content && !d.content.endsWith(' ') ? ' ' : ''}@**${m.sender_full_name}** ` }))
-        } break
-        case '*': if (m) { handled(); api.post('/api/v1/messages/flags', { messages: [m.id], op: m.flags.includes('starred') ? 'remove' : 'add', flag: 'starred' }).catch(() => {}) } break
-        case 's': case 'S': if (m) {
-          handled()
-          const n = chat.narrowOf(m)
-          const inStream = narrow.kind === 'stream' && n.kind === 'stream' && narrow.streamId === n.streamId && narrow.topic === undefined
-          go(n.kind === 'stream' && e.key === 's' && !inStream ? { kind: 'stream', streamId: n.streamId, stream: n.stream } : n)
-        } break
-        case 'v': if (m) {
-          const images = [...document.querySelectorAll(`[data-message-id="${m.id}"] [data-testid=message-content] img:not(.emoji)`)].map((i) => (i.closest('a')?.getAttribute('href') ?? (i as HTMLImageElement).src))
-          if (images.length) { handled(); setLightbox(images) }
-        } break
-        case 'n': {
-          handled()
-          const cur = narrow.kind === 'stream' ? narrow : null
-          const next = chat.unreads.firstUnreadTopic((s, t) => !cur || s !== cur.streamId || t.toLowerCase() !== (cur.topic ?? '').toLowerCase(), chat.mute)
-          if (next) go({ kind: 'stream', streamId: next.streamId, stream: chat.subs.get(next.streamId)?.name ?? '', topic: next.topic })
-          break
-        }
-        case 'p': {
-          handled()
-          const cur = narrow.kind === 'pm' ? narrow.emails.join(',') : ''
-          const next = [...chat.unreads.places.values()].find((pl) => pl.pm !== undefined && pl.pm !== cur)
-          if (next?.pm) go({ kind: 'pm', emails: next.pm.split(',') })
-          break
-        }
-        case 'ArrowDown': case 'j': if (ids.length) { handled(); setSelected(ids[Math.min(at + 1, ids.length - 1)] ?? ids[0]) } break
-        case 'ArrowUp': case 'k': if (ids.length) { handled(); setSelected(ids[at <= 0 ? 0 : at - 1] ?? ids[ids.length - 1]) } break
-        case 'Home': if (ids.length) { handled(); setSelected(ids[0]) } break
-        case 'End': case 'G': if (ids.length) { handled(); setSelected(ids[ids.length - 1]) } break
-        case 'PageDown': case 'PageUp': {
-          const scroller = document.querySelector('.message-scroller') as HTMLElement | null
-          if (!scroller) break
-          handled()
-          scroller.scrollBy({ top: (e.key === 'PageDown' ? 1 : -1) * scroller.clientHeight * 0.9 })
-          // Selection follows the page: the first message now in view.
-          const top = scroller.getBoundingClientRect().top
-          const first = [...scroller.querySelectorAll<HTMLElement>('[data-testid=message]')].find((r) => r.getBoundingClientRect().bottom > top + 8)
-          if (first) setSelected(Number(first.dataset.messageId))
-          break
-        }
+      case 'p': {
+        handled()
+        const cur = narrow.kind === 'pm' ? narrow.emails.join(',') : ''
+        const next = [...chat.unreads.places.values()].find((pl) => pl.pm !== undefined && pl.pm !== cur)
+        if (next?.pm) go({ kind: 'pm', emails: next.pm.split(',') })
+        break
+      }
+      case 'ArrowDown': case 'j': if (ids.length) { handled(); setSelected(ids[Math.min(at + 1, ids.length - 1)] ?? ids[0]) } break
+      case 'ArrowUp': case 'k': if (ids.length) { handled(); setSelected(ids[at <= 0 ? 0 : at - 1] ?? ids[ids.length - 1]) } break
+      case 'Home': if (ids.length) { handled(); setSelected(ids[0]) } break
+      case 'End': case 'G': if (ids.length) { handled(); setSelected(ids[ids.length - 1]) } break
+      case 'PageDown': case 'PageUp': {
+        const scroller = document.querySelector('.message-scroller') as HTMLElement | null
+        if (!scroller) break
+        handled()
+        scroller.scrollBy({ top: (e.key === 'PageDown' ? 1 : -1) * scroller.clientHeight * 0.9 })
+        // Selection follows the page: the first message now in view.
+        const top = scroller.getBoundingClientRect().top
+        const first = [...scroller.querySelectorAll<HTMLElement>('[data-testid=message]')].find((r) => r.getBoundingClientRect().bottom > top + 8)
+        if (first) setSelected(Number(first.dataset.messageId))
+        break
       }
     }
+  }
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => onKeyRef.current(e)
     addEventListener('keydown', onKey)
     return () => removeEventListener('keydown', onKey)
-  })
+  }, [])
   useEffect(() => { document.querySelector(`[data-message-id="${selected}"]`)?.scrollIntoView({ block: 'nearest' }) }, [selected])
 
   if (failed) return <div class="card-page"><p class="form-error">Could not load: {failed}</p></div>
