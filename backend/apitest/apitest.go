@@ -70,7 +70,9 @@ func (s *Server) Stop() {
 		return
 	}
 	s.stopped = true
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Generous: under a full test run's load, in-flight uploads syncing to a
+	// busy disk can outlast a few seconds; a shutdown that hangs still fails.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := s.Shutdown(ctx); err != nil {
 		s.t.Errorf("shutdown: %v", err)
