@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api } from '../api/transport'
 import { desktop } from '../api/desktop'
 import { chime, notify } from '../api/notifier'
@@ -117,7 +117,10 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
     return () => { clearInterval(timer); document.removeEventListener('visibilitychange', report) }
   }, [ready])
 
-  useEffect(() => {
+  // A layout effect: the compose box is pointed at the new conversation in
+  // the same frame that shows it, so no key typed in between lands in the
+  // old one's draft.
+  useLayoutEffect(() => {
     if (!ready || home) return
     const v = chat.view
     if (!(sameNarrow(v.narrow, narrow) && v.near === place.near && (v.loading || v.ids.length))) chat.load(narrow, place.near)
