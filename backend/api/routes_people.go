@@ -18,8 +18,8 @@ func (a *API) peopleRoutes() []route {
 		{method: "POST", path: "/api/v1/users/me/avatar", auth: authUser, upload: true, maxBody: maxEmojiBody, handle: uploadAvatar},
 		{method: "DELETE", path: "/api/v1/users/me/avatar", auth: authUser, handle: resetAvatar},
 		{method: "GET", path: "/api/v1/users/me/alert_words", auth: authUser, handle: listAlertWords},
-		{method: "POST", path: "/api/v1/users/me/alert_words", auth: authUser, handle: changeAlertWords(true)},
-		{method: "DELETE", path: "/api/v1/users/me/alert_words", auth: authUser, handle: changeAlertWords(false)},
+		{method: "POST", path: "/api/v1/users/me/alert_words", auth: authUser, handle: addAlertWords},
+		{method: "DELETE", path: "/api/v1/users/me/alert_words", auth: authUser, handle: removeAlertWords},
 
 		{method: "GET", path: "/api/v1/user_groups", auth: authUser, handle: listUserGroups},
 		{method: "POST", path: "/api/v1/user_groups/create", auth: authUser, handle: createUserGroup},

@@ -19,7 +19,8 @@ func (s *Service) realmUserEvent(tx *store.Tx, op string, person map[string]any)
 	return func() { s.events.Publish(e, users) }, nil
 }
 
-// CreateUser is an administrator adding an account with a password.
+// CreateUser is an administrator adding an account with a password: the
+// checked path to CreateUserAsHost.
 func (s *Service) CreateUser(actor store.User, n NewUser) (int64, error) {
 	if !isAdmin(actor) {
 		return 0, ErrNotAdmin
@@ -27,7 +28,7 @@ func (s *Service) CreateUser(actor store.User, n NewUser) (int64, error) {
 	if n.Password == "" {
 		return 0, MissingArgument("password")
 	}
-	u, err := s.AddUser(n)
+	u, err := s.CreateUserAsHost(n)
 	return u.ID, err
 }
 
