@@ -1,8 +1,6 @@
 package domain
 
 import (
-	"strings"
-
 	"lanchat/backend/events"
 	"lanchat/backend/store"
 	"lanchat/markdown"
@@ -112,17 +110,4 @@ func (s *Service) afterLinkifierChange(tx *store.Tx) (func(), error) {
 		return nil, err
 	}
 	return s.linkifierEvents(tx)
-}
-
-// RenderPreview renders content as the actor would send it, storing nothing.
-func (s *Service) RenderPreview(actor store.User, content string) (string, error) {
-	if strings.TrimSpace(content) == "" {
-		return "", BadRequest("Message must not be empty")
-	}
-	var html string
-	err := s.store.View(func(tx *store.Tx) error {
-		html = s.render(tx, actor, content).HTML
-		return nil
-	})
-	return html, internal("render preview", err)
 }

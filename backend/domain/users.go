@@ -283,3 +283,21 @@ func joinDefaultStreams(tx *store.Tx, u store.User) error {
 	}
 	return nil
 }
+
+// RegenerateAPIKey gives the actor a new API key; the old one stops working
+// at once. Bots are refused, as in Zulip: their owner regenerates theirs.
+func (s *Service) RegenerateAPIKey(actor store.User) (string, error) {
+	if actor.IsBot() {
+		return "", ErrBotRequest
+	}
+	key := newAPIKey()
+	err := s.store.Update(func(tx *store.Tx) error {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return err
+		}
+		u.APIKey = key
+		return tx.PutUser(u)
+	})
+	return key, internal("regenerate api key", err)
+}
