@@ -1,7 +1,9 @@
 package domain
 
 import (
+	"cmp"
 	"lanchat/backend/store"
+	"slices"
 )
 
 // StreamObject is a stream as GET /streams and register show it.
@@ -158,8 +160,15 @@ func (s *Service) StreamEmailAddress(viewer store.User, streamID int64) (string,
 	return "", internal("stream email address", err)
 }
 
+// TopicObject is a stream's topic as GET /users/me/{stream_id}/topics lists
+// it.
+type TopicObject struct {
+	Name  string `json:"name"`
+	MaxID int64  `json:"max_id"`
+}
+
 // StreamTopics lists a visible stream's topics, newest first.
-func (s *Service) StreamTopics(viewer store.User, streamID int64) ([]store.Topic, error) {
+func (s *Service) StreamTopics(viewer store.User, streamID int64) ([]TopicObject, error) {
 	var topics []store.Topic
 	err := s.store.View(func(tx *store.Tx) error {
 		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
@@ -172,6 +181,13 @@ func (s *Service) StreamTopics(viewer store.User, streamID int64) ([]store.Topic
 	if err != nil {
 		return nil, internal("list topics", err)
 	}
-	sortTopicsNewestFirst(topics)
-	return topics, nil
+	if topics == nil {
+		return nil, nil
+	}
+	out := make([]TopicObject, len(topics))
+	for i, t := range topics {
+		out[i] = TopicObject{Name: t.Name, MaxID: t.MaxID}
+	}
+	slices.SortFunc(out, func(a, b TopicObject) int { return cmp.Compare(b.MaxID, a.MaxID) })
+	return out, nil
 }
