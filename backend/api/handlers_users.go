@@ -75,7 +75,7 @@ func deactivateUser(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	return nil, c.api.svc.SetUserActive(c.user, id, false)
+	return nil, c.api.svc.DeactivateUser(c.user, id)
 }
 
 func reactivateUser(c *call) (J, error) {
@@ -83,7 +83,7 @@ func reactivateUser(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	return nil, c.api.svc.SetUserActive(c.user, id, true)
+	return nil, c.api.svc.ReactivateUser(c.user, id)
 }
 
 func regenerateAPIKey(c *call) (J, error) {

@@ -123,23 +123,27 @@ func validateRole(role int) error {
 	return InvalidArgument("role", "not a role")
 }
 
-// SetUserActive deactivates or reactivates an account (administrators
-// only; owners only by owners, as in Zulip). A deactivated account's keys,
-// sessions and event queues stop working at once; the last administrator
-// and the last owner cannot be deactivated.
-func (s *Service) SetUserActive(actor store.User, id int64, active bool) error {
+// DeactivateUser deactivates an account (administrators only; owners only
+// by owners, as in Zulip). Its keys, sessions and event queues stop working
+// at once; the last administrator and the last owner cannot be deactivated.
+func (s *Service) DeactivateUser(actor store.User, id int64) error {
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	return s.setActive(id, active, func(tx *store.Tx, u store.User) error {
-		if active {
-			return nil
-		}
+	return s.setActive(id, false, func(tx *store.Tx, u store.User) error {
 		if isOwner(u) && !isOwner(actor) {
 			return ErrNotOwner
 		}
 		return keepsOne(tx, u, isOwner, "Cannot deactivate the only organization owner")
 	})
+}
+
+// ReactivateUser lets a deactivated account back in (administrators only).
+func (s *Service) ReactivateUser(actor store.User, id int64) error {
+	if !isAdmin(actor) {
+		return ErrNotAdmin
+	}
+	return s.setActive(id, true, nil)
 }
 
 // setActive is the one place accounts are switched on and off, in one
