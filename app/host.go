@@ -150,7 +150,7 @@ func (a *App) CreateAccount(fullName, email, role string) (Account, error) {
 		return Account{}, errNotHosting
 	}
 	password := rand.Text()[:16]
-	u, err := srv.Service.AddUser(domain.NewUser{Email: email, FullName: fullName, Role: r, Password: password})
+	u, err := srv.Service.CreateUserAsHost(domain.NewUser{Email: email, FullName: fullName, Role: r, Password: password})
 	if err != nil {
 		var de *domain.Error
 		if errors.As(err, &de) {

@@ -77,7 +77,7 @@ func TestCreateAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := svc.Register(alice, domain.RegisterRequest{EventTypes: []string{"realm_user"}})
+	reg, err := svc.Register(alice, domain.RegisterRequest{EventTypes: []string{"realm_user"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestCreateAccount(t *testing.T) {
 	if err != nil || len(acct.Password) < 16 {
 		t.Fatalf("CreateAccount: %+v %v", acct, err)
 	}
-	evs, err := svc.Events(t.Context(), alice, state["queue_id"].(string), -1, true)
+	evs, err := svc.Events(t.Context(), alice, reg.QueueID, -1, true)
 	if err != nil || len(evs) != 1 || !strings.Contains(string(evs[0].AppendJSON(nil)), `"op":"add"`) || !strings.Contains(string(evs[0].AppendJSON(nil)), "nina@example.com") {
 		t.Errorf("alice's queue after the account was created: %v %+v", err, evs)
 	}

@@ -24,7 +24,6 @@ type Emoji struct {
 var (
 	byName      = map[string]Emoji{}
 	byCode      = map[string]Emoji{}
-	names       []string
 	codeNames   = map[string][]string{} // code → its names, canonical first
 	bases       = map[rune]bool{}       // code points an emoji element can start with
 	textDefault = map[rune]bool{}       // shown as text unless FE0F follows
@@ -46,7 +45,6 @@ func init() {
 		for _, n := range aliases {
 			if _, taken := byName[n]; !taken {
 				byName[n] = e
-				names = append(names, n)
 				codeNames[code] = append(codeNames[code], n)
 			}
 		}
@@ -74,13 +72,6 @@ func EmojiByCode(code string) (Emoji, bool) {
 	return e, ok
 }
 
-// EmojiNameByCodepoint is the canonical name of the emoji with code cp
-// (e.g. "1f642" or "1f1fa-1f1f8").
-func EmojiNameByCodepoint(cp string) (string, bool) {
-	e, ok := byCode[cp]
-	return e.Name, ok
-}
-
 // EmojiCodeToNames maps each emoji's code to its names, canonical first.
 func EmojiCodeToNames() map[string][]string {
 	out := make(map[string][]string, len(codeNames))
@@ -89,9 +80,6 @@ func EmojiCodeToNames() map[string][]string {
 	}
 	return out
 }
-
-// EmojiNames lists every name, canonical names and aliases, for autocomplete.
-func EmojiNames() []string { return slices.Clone(names) }
 
 // MayStartEmoji tells whether an emoji can begin with r, so scanners call
 // EmojiAt only where it can find something.

@@ -1,9 +1,6 @@
 package assets
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 func TestEmojiLookups(t *testing.T) {
 	// Zulip's names where they differ from the dataset's, and the dataset's
@@ -19,9 +16,6 @@ func TestEmojiLookups(t *testing.T) {
 		}
 	}
 	for code, name := range map[string]string{"1f44d": "+1", "1f642": "smile", "1f937-200d-2640": "woman_shrugging", "2b06": "up"} {
-		if got, ok := EmojiNameByCodepoint(code); !ok || got != name {
-			t.Errorf("EmojiNameByCodepoint(%q) = %q %v, want %q", code, got, ok, name)
-		}
 		if e, ok := EmojiByCode(code); !ok || e.Name != name {
 			t.Errorf("EmojiByCode(%q) = %+v %v", code, e, ok)
 		}
@@ -30,14 +24,6 @@ func TestEmojiLookups(t *testing.T) {
 		if _, ok := EmojiByName(name); ok {
 			t.Errorf("EmojiByName(%q) found", name)
 		}
-	}
-	names := EmojiNames()
-	if len(names) < 2000 || !slices.Contains(names, "thumbs_up") {
-		t.Errorf("EmojiNames: %d names", len(names))
-	}
-	names[0] = "changed"
-	if EmojiNames()[0] == "changed" {
-		t.Error("EmojiNames shares its slice")
 	}
 }
 

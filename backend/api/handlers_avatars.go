@@ -27,7 +27,7 @@ func avatar(c *call) (J, error) {
 }
 
 func uploadAvatar(c *call) (J, error) {
-	if err := c.api.svc.SetAvatar(c.user, uploadedFiles(c), false); err != nil {
+	if err := c.api.svc.SetAvatar(c.user, uploadedFiles(c)); err != nil {
 		return nil, err
 	}
 	u, err := c.api.svc.User(c.user, c.user.ID)
@@ -38,5 +38,5 @@ func uploadAvatar(c *call) (J, error) {
 }
 
 func resetAvatar(c *call) (J, error) {
-	return nil, c.api.svc.SetAvatar(c.user, nil, true)
+	return nil, c.api.svc.ResetAvatar(c.user)
 }

@@ -28,7 +28,8 @@ func register(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.api.svc.Register(c.user, req)
+	reg, err := c.api.svc.Register(c.user, req)
+	return reg.State, err
 }
 
 func getEvents(c *call) (J, error) {
@@ -45,11 +46,11 @@ func getEvents(c *call) (J, error) {
 		if err != nil {
 			return nil, err
 		}
-		state, err := c.api.svc.Register(c.user, req)
+		reg, err := c.api.svc.Register(c.user, req)
 		if err != nil {
 			return nil, err
 		}
-		queueID = state["queue_id"].(string)
+		queueID = reg.QueueID
 		answer["queue_id"] = queueID
 	}
 	evs, err := c.api.svc.Events(c.r.Context(), c.user, queueID, lastEventID, dontBlock)

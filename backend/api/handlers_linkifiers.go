@@ -1,5 +1,7 @@
 package api
 
+import "lanchat/backend/domain"
+
 // listLinkifiers answers GET /realm/linkifiers.
 func listLinkifiers(c *call) (J, error) {
 	list, err := c.api.svc.Linkifiers()
@@ -15,11 +17,7 @@ func listFilters(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	filters := make([][3]any, 0, len(list))
-	for _, l := range list {
-		filters = append(filters, [3]any{l.Pattern, l.URLTemplate, l.ID})
-	}
-	return J{"filters": filters}, nil
+	return J{"filters": domain.LegacyFilters(list)}, nil
 }
 
 // linkifierTemplate reads url_template, or the legacy url_format_string.

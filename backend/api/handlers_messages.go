@@ -265,7 +265,7 @@ func addReaction(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	return nil, c.api.svc.React(c.user, id, req, true)
+	return nil, c.api.svc.AddReaction(c.user, id, req)
 }
 
 func removeReaction(c *call) (J, error) {
@@ -274,5 +274,5 @@ func removeReaction(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	return nil, c.api.svc.React(c.user, id, req, false)
+	return nil, c.api.svc.RemoveReaction(c.user, id, req)
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"lanchat/backend/domain"
+	"lanchat/backend/store"
 )
 
 // client_gravatar is accepted and validated but changes nothing: every avatar
@@ -40,10 +41,55 @@ func getOwnUser(c *call) (J, error) {
 	return domain.ToMap(u)
 }
 
-func listUserGroups(c *call) (J, error) {
-	groups, err := c.api.svc.UserGroups(c.user)
+func createUser(c *call) (J, error) {
+	n := domain.NewUser{Email: c.p.str("email"), Password: c.p.str("password"), FullName: c.p.str("full_name"), Role: store.RoleMember}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	id, err := c.api.svc.CreateUser(c.user, n)
 	if err != nil {
 		return nil, err
 	}
-	return J{"user_groups": groups}, nil
+	return J{"user_id": id}, nil
+}
+
+func updateUser(c *call) (J, error) {
+	id := c.p.pathInt("user_id")
+	var ch domain.UserChange
+	if c.p.has("full_name") {
+		name := c.p.optStr("full_name", "")
+		ch.FullName = &name
+	}
+	if c.p.has("role") {
+		role := int(c.p.optInt("role", 0))
+		ch.Role = &role
+	}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.UpdateUser(c.user, id, ch)
+}
+
+func deactivateUser(c *call) (J, error) {
+	id := c.p.pathInt("user_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.DeactivateUser(c.user, id)
+}
+
+func reactivateUser(c *call) (J, error) {
+	id := c.p.pathInt("user_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.ReactivateUser(c.user, id)
+}
+
+func regenerateAPIKey(c *call) (J, error) {
+	key, err := c.api.svc.RegenerateAPIKey(c.user)
+	if err != nil {
+		return nil, err
+	}
+	return J{"api_key": key}, nil
 }

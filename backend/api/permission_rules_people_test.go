@@ -6,7 +6,8 @@ import (
 	"lanchat/backend/apitest"
 )
 
-// peopleRules are the rules of routes_people.go's routes.
+// peopleRules are the rules of the people, groups, presence, bots, webhook,
+// emoji and upload routes (the second half of routes.go).
 func peopleRules() map[string]rule {
 	return map[string]rule{
 		"GET /api/v1/users":           {anyone, fixed(probe{})},

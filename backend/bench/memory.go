@@ -52,7 +52,7 @@ func TeamFixture(dir string, people int) error {
 	return devFixture(dir, people, func(st *store.Store, svc *domain.Service) error {
 		emails := teamEmails(people)
 		for i, email := range emails {
-			if _, err := svc.AddUser(domain.NewUser{Email: email, FullName: fmt.Sprintf("Person %d", i), Role: store.RoleMember}); err != nil {
+			if _, err := svc.CreateUserAsHost(domain.NewUser{Email: email, FullName: fmt.Sprintf("Person %d", i), Role: store.RoleMember}); err != nil {
 				return err
 			}
 		}

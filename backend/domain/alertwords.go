@@ -109,9 +109,21 @@ func (s *Service) AlertWords(actor store.User) []string {
 	return actor.AlertWords
 }
 
-// ChangeAlertWords adds (add) or removes the actor's alert words and
-// returns the new list.
-func (s *Service) ChangeAlertWords(actor store.User, words []string, add bool) ([]string, error) {
+// AddAlertWords adds words to the actor's alert words (ignoring case, a word
+// already there is kept as it is) and returns the new list.
+func (s *Service) AddAlertWords(actor store.User, words []string) ([]string, error) {
+	return s.changeAlertWords(actor, words, addWords)
+}
+
+// RemoveAlertWords removes words, ignoring case, from the actor's alert words
+// and returns the new list.
+func (s *Service) RemoveAlertWords(actor store.User, words []string) ([]string, error) {
+	return s.changeAlertWords(actor, words, removeWords)
+}
+
+// changeAlertWords checks words, stores change(the actor's list, words) and
+// tells the actor's queues.
+func (s *Service) changeAlertWords(actor store.User, words []string, change func(have, words []string) []string) ([]string, error) {
 	for i, w := range words {
 		w = strings.TrimSpace(w)
 		if w == "" || utf8.RuneCountInString(w) > MaxAlertWordLength {
@@ -125,7 +137,7 @@ func (s *Service) ChangeAlertWords(actor store.User, words []string, add bool) (
 		if err != nil {
 			return nil, err
 		}
-		u.AlertWords = changeWords(u.AlertWords, words, add)
+		u.AlertWords = change(u.AlertWords, words)
 		if len(u.AlertWords) > MaxAlertWords {
 			return nil, BadRequest("You can have at most %d alert words.", MaxAlertWords)
 		}
@@ -143,22 +155,24 @@ func (s *Service) ChangeAlertWords(actor store.User, words []string, add bool) (
 	return list, internal("alert words", err)
 }
 
-// changeWords adds or removes words, ignoring case, in one pass over each
-// list: the words already there are looked up in a set, not scanned.
-func changeWords(have, words []string, add bool) []string {
-	if add {
-		seen := make(map[string]bool, len(have)+len(words))
-		for _, w := range have {
-			seen[strings.ToLower(w)] = true
-		}
-		for _, w := range words {
-			if key := strings.ToLower(w); !seen[key] {
-				seen[key] = true
-				have = append(have, w)
-			}
-		}
-		return have
+// addWords and removeWords change a list of words, ignoring case, in one
+// pass over each list: the words already there are looked up in a set, not
+// scanned.
+func addWords(have, words []string) []string {
+	seen := make(map[string]bool, len(have)+len(words))
+	for _, w := range have {
+		seen[strings.ToLower(w)] = true
 	}
+	for _, w := range words {
+		if key := strings.ToLower(w); !seen[key] {
+			seen[key] = true
+			have = append(have, w)
+		}
+	}
+	return have
+}
+
+func removeWords(have, words []string) []string {
 	drop := make(map[string]bool, len(words))
 	for _, w := range words {
 		drop[strings.ToLower(w)] = true

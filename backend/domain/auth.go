@@ -118,3 +118,28 @@ func (s *Service) DevFetchAPIKey(username string) (APIKeyLogin, error) {
 	}
 	return APIKeyLogin{APIKey: u.APIKey, Email: u.Email, UserID: u.ID}, nil
 }
+
+// AuthenticateKey resolves an API key alone (webhook URLs carry only the
+// key) to an active account, comparing every key in constant time.
+func (s *Service) AuthenticateKey(key string) (store.User, error) {
+	var found store.User
+	err := s.store.View(func(tx *store.Tx) error {
+		users, err := tx.Users()
+		for _, u := range users {
+			if subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(key)) == 1 {
+				found = u
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return store.User{}, internal("authenticate key", err)
+	}
+	if found.ID == 0 {
+		return store.User{}, ErrBadKey
+	}
+	if !found.IsActive {
+		return store.User{}, ErrInactive
+	}
+	return found, nil
+}

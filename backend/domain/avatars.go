@@ -95,30 +95,40 @@ func (s *Service) Avatar(ref string, size int) (string, []byte, error) {
 	return "image/png", defaultAvatar(u, size), nil
 }
 
-// SetAvatar stores an uploaded avatar (reset: back to the default) as a new
-// version, so every avatar_url changes, and removes the previous file. The
-// image is written and synced before the transaction, which only renames it.
-func (s *Service) SetAvatar(actor store.User, files []UploadedFile, reset bool) error {
-	var staged, ext string
-	if !reset {
-		if len(files) != 1 {
-			return BadRequest("You must upload exactly one avatar.")
-		}
-		data, err := readAll(files[0], MaxAvatarSize)
-		if err != nil {
-			return err
-		}
-		ctype, ok := detectImage(data)
-		if !ok {
-			return BadRequest("Invalid image format")
-		}
-		ext = imageTypes[ctype]
-		staged = filepath.Join(s.cfg.DataDir, avatarDir, fmt.Sprintf("%d-%s.upload", actor.ID, randomHex(8)))
-		if err := writeDataFile(staged, data); err != nil {
-			return internal("set avatar", err)
-		}
-		defer os.Remove(staged) // a no-op once renamed into place
+// SetAvatar stores an uploaded avatar as a new version, so every avatar_url
+// changes, and removes the previous file. The image is written and synced
+// before the transaction, which only renames it.
+func (s *Service) SetAvatar(actor store.User, files []UploadedFile) error {
+	if len(files) != 1 {
+		return BadRequest("You must upload exactly one avatar.")
 	}
+	data, err := readAll(files[0], MaxAvatarSize)
+	if err != nil {
+		return err
+	}
+	ctype, ok := detectImage(data)
+	if !ok {
+		return BadRequest("Invalid image format")
+	}
+	ext := imageTypes[ctype]
+	staged := filepath.Join(s.cfg.DataDir, avatarDir, fmt.Sprintf("%d-%s.upload", actor.ID, randomHex(8)))
+	if err := writeDataFile(staged, data); err != nil {
+		return internal("set avatar", err)
+	}
+	defer os.Remove(staged) // a no-op once renamed into place
+	return s.newAvatarVersion(actor, "U", func(after store.User) error { return os.Rename(staged, s.avatarPath(after, ext)) })
+}
+
+// ResetAvatar puts the actor back on the default avatar, as a new version,
+// and removes the uploaded file.
+func (s *Service) ResetAvatar(actor store.User) error {
+	return s.newAvatarVersion(actor, "G", func(store.User) error { return nil })
+}
+
+// newAvatarVersion moves the actor to the next avatar version from source
+// (Zulip's "U" uploaded, "G" default), installing its file inside the
+// transaction, and removes whichever version is not current afterwards.
+func (s *Service) newAvatarVersion(actor store.User, source string, install func(after store.User) error) error {
 	var before, after store.User
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		var err error
@@ -127,12 +137,8 @@ func (s *Service) SetAvatar(actor store.User, files []UploadedFile, reset bool) 
 		}
 		after = before
 		after.AvatarVersion++
-		source := "G"
-		if !reset {
-			source = "U"
-			if err := os.Rename(staged, s.avatarPath(after, ext)); err != nil {
-				return nil, err
-			}
+		if err := install(after); err != nil {
+			return nil, err
 		}
 		if err := tx.PutUser(after); err != nil {
 			return nil, err

@@ -198,19 +198,3 @@ func (s *Service) checkStreamID(actor store.User, streamID int64) error {
 		return err
 	})
 }
-
-// Message returns one message the viewer may see, with its raw content.
-func (s *Service) Message(viewer store.User, id int64, applyMarkdown bool) (MessageObject, string, error) {
-	var obj MessageObject
-	var raw string
-	err := s.store.View(func(tx *store.Tx) error {
-		m, f, err := accessMessage(tx, viewer, id, streamCache{})
-		if err != nil {
-			return err
-		}
-		obj = newMessageViewer(tx, viewOptions{applyMarkdown: applyMarkdown}, s.topicLinks).view(m, f, true)
-		raw = m.Content
-		return nil
-	})
-	return obj, raw, internal("get message", err)
-}

@@ -1,25 +1,46 @@
 package domain
 
 import (
-	"strings"
-
 	"lanchat/backend/events"
 	"lanchat/backend/store"
 	"lanchat/markdown"
 )
 
-// linkifierState is the register state of linkifiers in both of Zulip's
-// forms: realm_linkifiers objects and legacy realm_filters triples.
-func linkifierState(tx *store.Tx, state map[string]any) error {
-	list, err := tx.Linkifiers()
-	if err != nil {
-		return err
+// LinkifierObject is a linkifier as GET /realm/linkifiers and register's
+// realm_linkifiers show it.
+type LinkifierObject struct {
+	ID          int64  `json:"id"`
+	Pattern     string `json:"pattern"`
+	URLTemplate string `json:"url_template"`
+}
+
+func linkifierObjects(list []store.Linkifier) []LinkifierObject {
+	out := make([]LinkifierObject, len(list))
+	for i, l := range list {
+		out[i] = LinkifierObject{ID: l.ID, Pattern: l.Pattern, URLTemplate: l.URLTemplate}
 	}
+	return out
+}
+
+// LegacyFilters is Zulip's older form of the linkifiers (GET /realm/filters,
+// realm_filters): [pattern, template, id] triples.
+func LegacyFilters(list []LinkifierObject) [][3]any {
 	legacy := make([][3]any, 0, len(list))
 	for _, l := range list {
 		legacy = append(legacy, [3]any{l.Pattern, l.URLTemplate, l.ID})
 	}
-	state["realm_linkifiers"], state["realm_filters"] = list, legacy
+	return legacy
+}
+
+// linkifierState is the register state of linkifiers in both of Zulip's
+// forms: realm_linkifiers objects and legacy realm_filters triples.
+func linkifierState(tx *store.Tx, state map[string]any) error {
+	stored, err := tx.Linkifiers()
+	if err != nil {
+		return err
+	}
+	list := linkifierObjects(stored)
+	state["realm_linkifiers"], state["realm_filters"] = list, LegacyFilters(list)
 	return nil
 }
 
@@ -40,11 +61,11 @@ func (s *Service) linkifierEvents(tx *store.Tx) (func(), error) {
 }
 
 // Linkifiers lists the organization's linkifiers.
-func (s *Service) Linkifiers() ([]store.Linkifier, error) {
-	var list []store.Linkifier
+func (s *Service) Linkifiers() ([]LinkifierObject, error) {
+	var list []LinkifierObject
 	err := s.store.View(func(tx *store.Tx) error {
-		var err error
-		list, err = tx.Linkifiers()
+		stored, err := tx.Linkifiers()
+		list = linkifierObjects(stored)
 		return err
 	})
 	return list, internal("list linkifiers", err)
@@ -112,17 +133,4 @@ func (s *Service) afterLinkifierChange(tx *store.Tx) (func(), error) {
 		return nil, err
 	}
 	return s.linkifierEvents(tx)
-}
-
-// RenderPreview renders content as the actor would send it, storing nothing.
-func (s *Service) RenderPreview(actor store.User, content string) (string, error) {
-	if strings.TrimSpace(content) == "" {
-		return "", BadRequest("Message must not be empty")
-	}
-	var html string
-	err := s.store.View(func(tx *store.Tx) error {
-		html = s.render(tx, actor, content).HTML
-		return nil
-	})
-	return html, internal("render preview", err)
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
-
-	"lanchat/backend/store"
 )
 
 // plainMessage is MessageObject without its MarshalJSON: what
@@ -22,12 +20,12 @@ func TestAppendJSONEqualsEncodingJSON(t *testing.T) {
 			AvatarURL: &avatar, Client: "website", Content: "<p>hi\n\t\u2028\u2029 \x01 \b\f\r \\ é 🙂</p>", ContentType: "text/html",
 			Type: "stream", DisplayRecipient: "general", StreamID: &streamID, RecipientID: 4, Subject: "lunch ☕",
 			TopicLinks: []TopicLink{}, Timestamp: 1700000000, Reactions: []ReactionObject{},
-			Submessages: []store.Submessage{}, Flags: &flags},
+			Submessages: []SubmessageObject{}, Flags: &flags},
 		"private with everything": {ID: 13, Type: "private", Content: "bad utf-8: \xff\xfe end", Subject: "\xc3",
 			DisplayRecipient: []RecipientObject{{ID: 1, Email: "a@x", FullName: "A"}, {ID: 2, Email: "b@x", FullName: "B"}},
 			TopicLinks:       []TopicLink{{Text: "#1", URL: "https://x/1?a=1&b=2"}}, IsMeMessage: true,
-			Reactions:   []ReactionObject{{Reaction: store.Reaction{EmojiName: "smile", EmojiCode: "1f642", ReactionType: "unicode_emoji", UserID: 2}}},
-			Submessages: []store.Submessage{{ID: 1, SenderID: 2, MsgType: "widget", Content: `{"a":1}`}},
+			Reactions:   []ReactionObject{{EmojiName: "smile", EmojiCode: "1f642", ReactionType: "unicode_emoji", UserID: 2}},
+			Submessages: []SubmessageObject{{ID: 1, SenderID: 2, MsgType: "widget", Content: `{"a":1}`}},
 			Flags:       &noFlags, LastEditTimestamp: 1700000100,
 			EditHistory:  []EditObject{{Timestamp: 1700000100, UserID: 1, PrevContent: &edited, PrevTopic: &edited}},
 			MatchContent: &match, MatchSubject: &match},

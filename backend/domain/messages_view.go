@@ -28,7 +28,7 @@ type MessageObject struct {
 	Timestamp        int64              `json:"timestamp"`
 	IsMeMessage      bool               `json:"is_me_message"`
 	Reactions        []ReactionObject   `json:"reactions"`
-	Submessages      []store.Submessage `json:"submessages"`
+	Submessages      []SubmessageObject `json:"submessages"`
 	// Flags are always present in history (even empty) and absent from
 	// event messages, whose flags travel beside the message.
 	Flags             *[]string    `json:"flags,omitempty"`
@@ -51,12 +51,24 @@ type RecipientObject struct {
 
 // ReactionObject is a reaction with the legacy user object old clients read.
 type ReactionObject struct {
-	store.Reaction
-	User struct {
+	EmojiName    string `json:"emoji_name"`
+	EmojiCode    string `json:"emoji_code"`
+	ReactionType string `json:"reaction_type"`
+	UserID       int64  `json:"user_id"`
+	User         struct {
 		ID       int64  `json:"id"`
 		Email    string `json:"email"`
 		FullName string `json:"full_name"`
 	} `json:"user"`
+}
+
+// SubmessageObject is data a widget (a poll, a todo list) attached to a
+// message.
+type SubmessageObject struct {
+	ID       int64  `json:"id"`
+	SenderID int64  `json:"sender_id"`
+	MsgType  string `json:"msg_type"`
+	Content  string `json:"content"`
 }
 
 // EditObject is one entry of a message's edit_history, newest first.
@@ -122,12 +134,9 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 		Timestamp:         m.Timestamp,
 		IsMeMessage:       m.IsMe,
 		Reactions:         v.reactions(m.Reactions),
-		Submessages:       m.Submessages,
+		Submessages:       submessages(m.Submessages),
 		LastEditTimestamp: m.LastEditTimestamp,
 		EditHistory:       editHistory(m),
-	}
-	if o.Submessages == nil {
-		o.Submessages = []store.Submessage{}
 	}
 	if !v.opts.applyMarkdown {
 		o = o.withSource(m)
@@ -166,10 +175,20 @@ func (o MessageObject) withSource(m store.Message) MessageObject {
 func (v *messageViewer) reactions(rs []store.Reaction) []ReactionObject {
 	out := make([]ReactionObject, 0, len(rs))
 	for _, r := range rs {
-		o := ReactionObject{Reaction: r}
+		o := ReactionObject{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID}
 		u := v.user(r.UserID)
 		o.User.ID, o.User.Email, o.User.FullName = u.ID, u.Email, u.FullName
 		out = append(out, o)
+	}
+	return out
+}
+
+// submessages converts a message's submessages for the wire: a list, even
+// when empty.
+func submessages(ss []store.Submessage) []SubmessageObject {
+	out := make([]SubmessageObject, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, SubmessageObject{ID: s.ID, SenderID: s.SenderID, MsgType: s.MsgType, Content: s.Content})
 	}
 	return out
 }
@@ -201,4 +220,20 @@ func editHistory(m store.Message) []EditObject {
 		out = append(out, o)
 	}
 	return out
+}
+
+// Message returns one message the viewer may see, with its raw content.
+func (s *Service) Message(viewer store.User, id int64, applyMarkdown bool) (MessageObject, string, error) {
+	var obj MessageObject
+	var raw string
+	err := s.store.View(func(tx *store.Tx) error {
+		m, f, err := accessMessage(tx, viewer, id, streamCache{})
+		if err != nil {
+			return err
+		}
+		obj = newMessageViewer(tx, viewOptions{applyMarkdown: applyMarkdown}, s.topicLinks).view(m, f, true)
+		raw = m.Content
+		return nil
+	})
+	return obj, raw, internal("get message", err)
 }

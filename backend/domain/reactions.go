@@ -73,9 +73,56 @@ func sameEmoji(a, b store.Reaction) bool {
 	return a.ReactionType == b.ReactionType && a.EmojiCode == b.EmojiCode
 }
 
-// React adds (add) or removes (!add) the actor's emoji reaction to a message
-// they can see, and tells the message's holders.
-func (s *Service) React(actor store.User, messageID int64, req ReactionRequest, add bool) error {
+// AddReaction adds the actor's emoji reaction to a message they can see, and
+// tells the message's holders.
+func (s *Service) AddReaction(actor store.User, messageID int64, req ReactionRequest) error {
+	return s.changeReactions(actor, messageID, req, "add", func(tx *store.Tx, m *store.Message) (store.Reaction, error) {
+		r, err := resolveEmoji(tx, req)
+		if err != nil {
+			return r, err
+		}
+		r.UserID = actor.ID
+		if slices.ContainsFunc(m.Reactions, func(x store.Reaction) bool { return x.UserID == actor.ID && sameEmoji(x, r) }) {
+			return r, errorf(CodeReactionAlreadyExists, "Reaction already exists.")
+		}
+		m.Reactions = append(m.Reactions, r)
+		return r, nil
+	})
+}
+
+// RemoveReaction takes the actor's emoji reaction off a message they can
+// see, and tells the message's holders.
+func (s *Service) RemoveReaction(actor store.User, messageID int64, req ReactionRequest) error {
+	return s.changeReactions(actor, messageID, req, "remove", func(tx *store.Tx, m *store.Message) (store.Reaction, error) {
+		// Removing needs only enough to find the reaction.
+		r := store.Reaction{EmojiName: req.EmojiName, EmojiCode: req.EmojiCode, ReactionType: req.ReactionType, UserID: actor.ID}
+		var unknown error
+		if r.EmojiCode == "" || r.ReactionType == "" {
+			resolved, err := resolveEmoji(tx, req)
+			if err == nil {
+				r.EmojiCode, r.ReactionType = resolved.EmojiCode, resolved.ReactionType
+			}
+			unknown = err
+		}
+		i := slices.IndexFunc(m.Reactions, func(x store.Reaction) bool { return x.UserID == actor.ID && sameEmoji(x, r) })
+		if i < 0 && unknown != nil {
+			// An emoji name that names nothing is refused as such, as by Zulip.
+			return r, unknown
+		}
+		if i < 0 {
+			return r, errorf(CodeReactionDoesNotExist, "Reaction doesn't exist.")
+		}
+		r = m.Reactions[i]
+		m.Reactions = slices.Delete(m.Reactions, i, i+1)
+		return r, nil
+	})
+}
+
+// changeReactions applies change, for the emoji req names, to a message the
+// actor can see, stores it and tells the message's holders (and the actor)
+// which reaction went op.
+func (s *Service) changeReactions(actor store.User, messageID int64, req ReactionRequest, op string,
+	change func(*store.Tx, *store.Message) (store.Reaction, error)) error {
 	if req.EmojiName == "" && req.EmojiCode == "" {
 		return MissingArgument("emoji_name")
 	}
@@ -84,45 +131,12 @@ func (s *Service) React(actor store.User, messageID int64, req ReactionRequest, 
 		if err != nil {
 			return nil, err
 		}
-		var r store.Reaction
-		mine := func(x store.Reaction) bool { return x.UserID == actor.ID && sameEmoji(x, r) }
-		if add {
-			if r, err = resolveEmoji(tx, req); err != nil {
-				return nil, err
-			}
-			r.UserID = actor.ID
-			if slices.ContainsFunc(m.Reactions, mine) {
-				return nil, errorf(CodeReactionAlreadyExists, "Reaction already exists.")
-			}
-			m.Reactions = append(m.Reactions, r)
-		} else {
-			// Removing needs only enough to find the reaction.
-			r = store.Reaction{EmojiName: req.EmojiName, EmojiCode: req.EmojiCode, ReactionType: req.ReactionType, UserID: actor.ID}
-			var unknown error
-			if r.EmojiCode == "" || r.ReactionType == "" {
-				resolved, err := resolveEmoji(tx, req)
-				if err == nil {
-					r.EmojiCode, r.ReactionType = resolved.EmojiCode, resolved.ReactionType
-				}
-				unknown = err
-			}
-			i := slices.IndexFunc(m.Reactions, mine)
-			if i < 0 && unknown != nil {
-				// An emoji name that names nothing is refused as such, as by Zulip.
-				return nil, unknown
-			}
-			if i < 0 {
-				return nil, errorf(CodeReactionDoesNotExist, "Reaction doesn't exist.")
-			}
-			r = m.Reactions[i]
-			m.Reactions = slices.Delete(m.Reactions, i, i+1)
+		r, err := change(tx, &m)
+		if err != nil {
+			return nil, err
 		}
 		if err := tx.PutMessageBody(m); err != nil {
 			return nil, err
-		}
-		op := "remove"
-		if add {
-			op = "add"
 		}
 		holders, err := userIDs(tx, true)
 		if err != nil {

@@ -27,10 +27,20 @@ type RegisterRequest struct {
 	RealmURL string
 }
 
+// Registration is a new event queue and the initial state that goes with it.
+type Registration struct {
+	QueueID     string
+	LastEventID int64
+	// State is the answer to POST /register: the initial state of each
+	// requested type, the queue's queue_id and last_event_id, and the
+	// server's versions.
+	State map[string]any
+}
+
 // Register creates an event queue and returns it with the initial state of
 // each requested type, consistently: every change is either in the state
 // or among the queue's events, never both and never neither.
-func (s *Service) Register(actor store.User, req RegisterRequest) (map[string]any, error) {
+func (s *Service) Register(actor store.User, req RegisterRequest) (Registration, error) {
 	fetch := req.FetchEventTypes
 	if fetch == nil {
 		fetch = req.EventTypes
@@ -52,7 +62,7 @@ func (s *Service) Register(actor store.User, req RegisterRequest) (map[string]an
 		return err
 	})
 	if err != nil {
-		return nil, internal("register", err)
+		return Registration{}, internal("register", err)
 	}
 	resolvedAs := actor.Role
 	s.published.Lock()
@@ -86,15 +96,16 @@ func (s *Service) Register(actor store.User, req RegisterRequest) (map[string]an
 		return nil
 	})
 	if err != nil {
-		return nil, internal("register", err)
+		return Registration{}, internal("register", err)
 	}
-	state["queue_id"] = q.ID
-	state["last_event_id"] = q.LastEventID()
+	reg := Registration{QueueID: q.ID, LastEventID: q.LastEventID(), State: state}
+	state["queue_id"] = reg.QueueID
+	state["last_event_id"] = reg.LastEventID
 	state["zulip_version"] = ZulipVersion
 	state["zulip_feature_level"] = ZulipFeatureLevel
 	state["zulip_merge_base"] = ZulipVersion
 	state["chat_version"] = Version
-	return state, nil
+	return reg, nil
 }
 
 // badQueue is the error for unknown, expired and dropped queues.
@@ -189,10 +200,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		if err != nil {
 			return err
 		}
-		if topics == nil {
-			topics = []store.UserTopic{}
-		}
-		state["user_topics"] = topics
+		state["user_topics"] = userTopicObjects(topics)
 	}
 	if want("message") || want("update_message_flags") {
 		unread, err := unreadState(tx, actor)

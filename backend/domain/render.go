@@ -119,3 +119,16 @@ func (l *realmLookup) StreamByName(name string) (markdown.Stream, bool) {
 func (l *realmLookup) CustomEmoji(name string) (markdown.CustomEmoji, bool) {
 	return customEmoji(l.tx, name)
 }
+
+// RenderPreview renders content as the actor would send it, storing nothing.
+func (s *Service) RenderPreview(actor store.User, content string) (string, error) {
+	if strings.TrimSpace(content) == "" {
+		return "", BadRequest("Message must not be empty")
+	}
+	var html string
+	err := s.store.View(func(tx *store.Tx) error {
+		html = s.render(tx, actor, content).HTML
+		return nil
+	})
+	return html, internal("render preview", err)
+}

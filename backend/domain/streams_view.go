@@ -1,7 +1,9 @@
 package domain
 
 import (
+	"cmp"
 	"lanchat/backend/store"
+	"slices"
 )
 
 // StreamObject is a stream as GET /streams and register show it.
@@ -102,4 +104,90 @@ func (s *Service) subscriptionObject(tx *store.Tx, st store.Stream, sub store.Su
 		o.Subscribers = emails
 	}
 	return o
+}
+
+// StreamFilter chooses which streams GET /streams lists.
+type StreamFilter struct {
+	IncludePublic, IncludeSubscribed, IncludeAllActive bool
+}
+
+// Streams lists the streams the viewer may see that match the filter;
+// IncludeAllActive needs an administrator.
+func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, error) {
+	if f.IncludeAllActive && !isAdmin(viewer) {
+		return nil, BadRequest("User not authorized for this query")
+	}
+	out := []StreamObject{}
+	err := s.store.View(func(tx *store.Tx) error {
+		streams, err := tx.Streams()
+		if err != nil {
+			return err
+		}
+		for _, st := range streams {
+			subscribed := tx.IsSubscribed(viewer.ID, st.ID)
+			public := openTo(viewer, st)
+			if f.IncludeAllActive || (f.IncludeSubscribed && subscribed) || (f.IncludePublic && public) {
+				out = append(out, s.streamObject(tx, st))
+			}
+		}
+		return nil
+	})
+	return out, internal("list streams", err)
+}
+
+// StreamID answers GET /get_stream_id.
+func (s *Service) StreamID(viewer store.User, name string) (int64, error) {
+	var id int64
+	err := s.store.View(func(tx *store.Tx) error {
+		st, err := tx.StreamByName(name)
+		if err != nil || !canSeeStream(tx, viewer, st) {
+			return BadRequest("Invalid channel name '%s'", name)
+		}
+		id = st.ID
+		return nil
+	})
+	return id, internal("get stream id", err)
+}
+
+// StreamEmailAddress answers GET /streams/{id}/email_address. Lanchat has
+// no email gateway, so a visible stream's address is empty, as the
+// subscriptions' email_address is.
+func (s *Service) StreamEmailAddress(viewer store.User, streamID int64) (string, error) {
+	err := s.store.View(func(tx *store.Tx) error {
+		_, err := visibleStreamByID(tx, viewer, streamID)
+		return err
+	})
+	return "", internal("stream email address", err)
+}
+
+// TopicObject is a stream's topic as GET /users/me/{stream_id}/topics lists
+// it.
+type TopicObject struct {
+	Name  string `json:"name"`
+	MaxID int64  `json:"max_id"`
+}
+
+// StreamTopics lists a visible stream's topics, newest first.
+func (s *Service) StreamTopics(viewer store.User, streamID int64) ([]TopicObject, error) {
+	var topics []store.Topic
+	err := s.store.View(func(tx *store.Tx) error {
+		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
+			return err
+		}
+		var err error
+		topics, err = tx.StreamTopics(streamID)
+		return err
+	})
+	if err != nil {
+		return nil, internal("list topics", err)
+	}
+	if topics == nil {
+		return nil, nil
+	}
+	out := make([]TopicObject, len(topics))
+	for i, t := range topics {
+		out[i] = TopicObject{Name: t.Name, MaxID: t.MaxID}
+	}
+	slices.SortFunc(out, func(a, b TopicObject) int { return cmp.Compare(b.MaxID, a.MaxID) })
+	return out, nil
 }

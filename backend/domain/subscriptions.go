@@ -237,49 +237,6 @@ func (s *Service) Subscriptions(viewer store.User) ([]SubscriptionObject, error)
 	return out, internal("list subscriptions", err)
 }
 
-// StreamFilter chooses which streams GET /streams lists.
-type StreamFilter struct {
-	IncludePublic, IncludeSubscribed, IncludeAllActive bool
-}
-
-// Streams lists the streams the viewer may see that match the filter;
-// IncludeAllActive needs an administrator.
-func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, error) {
-	if f.IncludeAllActive && !isAdmin(viewer) {
-		return nil, BadRequest("User not authorized for this query")
-	}
-	out := []StreamObject{}
-	err := s.store.View(func(tx *store.Tx) error {
-		streams, err := tx.Streams()
-		if err != nil {
-			return err
-		}
-		for _, st := range streams {
-			subscribed := tx.IsSubscribed(viewer.ID, st.ID)
-			public := openTo(viewer, st)
-			if f.IncludeAllActive || (f.IncludeSubscribed && subscribed) || (f.IncludePublic && public) {
-				out = append(out, s.streamObject(tx, st))
-			}
-		}
-		return nil
-	})
-	return out, internal("list streams", err)
-}
-
-// StreamID answers GET /get_stream_id.
-func (s *Service) StreamID(viewer store.User, name string) (int64, error) {
-	var id int64
-	err := s.store.View(func(tx *store.Tx) error {
-		st, err := tx.StreamByName(name)
-		if err != nil || !canSeeStream(tx, viewer, st) {
-			return BadRequest("Invalid channel name '%s'", name)
-		}
-		id = st.ID
-		return nil
-	})
-	return id, internal("get stream id", err)
-}
-
 // StreamSubscribers lists a visible stream's subscriber IDs.
 func (s *Service) StreamSubscribers(viewer store.User, streamID int64) ([]int64, error) {
 	var ids []int64
@@ -294,35 +251,6 @@ func (s *Service) StreamSubscribers(viewer store.User, streamID int64) ([]int64,
 		ids = []int64{}
 	}
 	return ids, internal("list stream members", err)
-}
-
-// StreamEmailAddress answers GET /streams/{id}/email_address. Lanchat has
-// no email gateway, so a visible stream's address is empty, as the
-// subscriptions' email_address is.
-func (s *Service) StreamEmailAddress(viewer store.User, streamID int64) (string, error) {
-	err := s.store.View(func(tx *store.Tx) error {
-		_, err := visibleStreamByID(tx, viewer, streamID)
-		return err
-	})
-	return "", internal("stream email address", err)
-}
-
-// StreamTopics lists a visible stream's topics, newest first.
-func (s *Service) StreamTopics(viewer store.User, streamID int64) ([]store.Topic, error) {
-	var topics []store.Topic
-	err := s.store.View(func(tx *store.Tx) error {
-		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
-			return err
-		}
-		var err error
-		topics, err = tx.StreamTopics(streamID)
-		return err
-	})
-	if err != nil {
-		return nil, internal("list topics", err)
-	}
-	sortTopicsNewestFirst(topics)
-	return topics, nil
 }
 
 // PropertyChange is one entry of POST /users/me/subscriptions/properties.

@@ -1,9 +1,7 @@
 package domain
 
 import (
-	"cmp"
 	"errors"
-	"slices"
 
 	"lanchat/backend/events"
 	"lanchat/backend/store"
@@ -111,6 +109,22 @@ func mutedTopicsList(tx *store.Tx, userID int64) ([][3]any, error) {
 	return out, nil
 }
 
-func sortTopicsNewestFirst(topics []store.Topic) {
-	slices.SortFunc(topics, func(a, b store.Topic) int { return cmp.Compare(b.MaxID, a.MaxID) })
+// UserTopicObject is one of a person's topic settings, as register's
+// user_topics lists it.
+type UserTopicObject struct {
+	StreamID         int64  `json:"stream_id"`
+	TopicName        string `json:"topic_name"`
+	LastUpdated      int64  `json:"last_updated"`
+	VisibilityPolicy int    `json:"visibility_policy"`
+}
+
+// userTopicObjects converts a person's topic settings for the wire: a list,
+// even when empty.
+func userTopicObjects(topics []store.UserTopic) []UserTopicObject {
+	out := make([]UserTopicObject, len(topics))
+	for i, t := range topics {
+		out[i] = UserTopicObject{StreamID: t.StreamID, TopicName: t.TopicName, LastUpdated: t.LastUpdated,
+			VisibilityPolicy: t.VisibilityPolicy}
+	}
+	return out
 }

@@ -3,10 +3,13 @@ package domain
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"lanchat/backend/events"
 	"lanchat/backend/store"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 // defaultUserSettings are Zulip's defaults for the display and notification
@@ -145,4 +148,83 @@ func (s *Service) applyPreferences(tx *store.Tx, u *store.User, names []string, 
 		out.add(s, events.Event{"type": "user_settings", "op": "update", "property": name, "value": values[i]}, []int64{u.ID})
 	}
 	return out, nil
+}
+
+// SettingsChange is PATCH /settings for one's own account.
+type SettingsChange struct {
+	FullName    *string
+	OldPassword string
+	NewPassword *string
+	// Session is the browser session making the change, if any: a new
+	// password ends every other session of the account.
+	Session     string
+	Preferences []Preference
+}
+
+// UpdateOwnSettings changes the actor's name, password or user_settings
+// (all or nothing); a new password needs the old one and signs out the
+// account's other browsers, as in Zulip (the API key changes only on
+// request: RegenerateAPIKey). Bots are refused, as in Zulip: their names are their
+// owner's to change (PATCH /bots/{id}).
+func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
+	if actor.IsBot() {
+		return ErrBotRequest
+	}
+	if ch.FullName == nil && ch.NewPassword == nil && len(ch.Preferences) == 0 {
+		return BadRequest("No new data supplied")
+	}
+	var names []string
+	var values []any
+	for _, p := range ch.Preferences {
+		v, err := parsePreference(p)
+		if err != nil {
+			return err
+		}
+		names, values = append(names, p.Name), append(values, v)
+	}
+	var hash string
+	if ch.NewPassword != nil {
+		if actor.PasswordHash == "" || bcrypt.CompareHashAndPassword([]byte(actor.PasswordHash), []byte(ch.OldPassword)) != nil {
+			return BadRequest("Wrong password!")
+		}
+		if len(*ch.NewPassword) < 6 {
+			return BadRequest("The password is too weak.")
+		}
+		h, err := hashPassword(*ch.NewPassword)
+		if err != nil {
+			return err
+		}
+		hash = h
+	}
+	return internal("update settings", s.update(func(tx *store.Tx) (func(), error) {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return nil, err
+		}
+		var publish func()
+		if ch.FullName != nil {
+			name := strings.TrimSpace(*ch.FullName)
+			if err := validateFullName(name); err != nil {
+				return nil, err
+			}
+			u.FullName = name
+			if publish, err = s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, "full_name": name}); err != nil {
+				return nil, err
+			}
+		}
+		if hash != "" {
+			u.PasswordHash = hash
+			if err := tx.DeleteUserSessions(u.ID, ch.Session); err != nil {
+				return nil, err
+			}
+		}
+		announce, err := s.applyPreferences(tx, &u, names, values)
+		if err != nil {
+			return nil, err
+		}
+		if publish != nil {
+			announce = append(deliveries{publish}, announce...)
+		}
+		return announce.publish, tx.PutUser(u)
+	}))
 }

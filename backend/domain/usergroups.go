@@ -41,3 +41,17 @@ func (s *Service) UserGroups(viewer store.User) ([]UserGroupObject, error) {
 	}
 	return out, nil
 }
+
+// GroupMembers lists a group's member IDs.
+func (s *Service) GroupMembers(id int64) ([]int64, error) {
+	var members []int64
+	err := s.store.View(func(tx *store.Tx) error {
+		g, err := tx.UserGroup(id)
+		if err != nil {
+			return BadRequest("Invalid user group")
+		}
+		members = nonNil(g.Members)
+		return nil
+	})
+	return members, internal("group members", err)
+}

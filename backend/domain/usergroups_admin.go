@@ -167,17 +167,3 @@ func (s *Service) UpdateGroupMembers(actor store.User, id int64, add, remove []i
 		return out.publish, nil
 	}))
 }
-
-// GroupMembers lists a group's member IDs.
-func (s *Service) GroupMembers(id int64) ([]int64, error) {
-	var members []int64
-	err := s.store.View(func(tx *store.Tx) error {
-		g, err := tx.UserGroup(id)
-		if err != nil {
-			return BadRequest("Invalid user group")
-		}
-		members = nonNil(g.Members)
-		return nil
-	})
-	return members, internal("group members", err)
-}

@@ -213,11 +213,12 @@ func (s *Service) createUser(tx *store.Tx, n NewUser) (store.User, error) {
 	return u, joinDefaultStreams(tx, u)
 }
 
-// AddUser creates an account on the host's behalf (no actor: the host owns
-// the store), as `lanchatd user add` and the desktop host panel do, and as
-// CreateUser does once an administrator is checked. Everyone online sees
-// the new person arrive (realm_user add) in the streams they joined.
-func (s *Service) AddUser(n NewUser) (store.User, error) {
+// CreateUserAsHost creates an account on the host's authority (no actor, no
+// permission check: the host owns the store), for `lanchatd user add` and
+// the desktop host panel; CreateUser is the checked path an administrator
+// takes, and calls it once the check passes. Everyone online sees the new
+// person arrive (realm_user add) in the streams they joined.
+func (s *Service) CreateUserAsHost(n NewUser) (store.User, error) {
 	var u store.User
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		var err error
@@ -281,4 +282,22 @@ func joinDefaultStreams(tx *store.Tx, u store.User) error {
 		}
 	}
 	return nil
+}
+
+// RegenerateAPIKey gives the actor a new API key; the old one stops working
+// at once. Bots are refused, as in Zulip: their owner regenerates theirs.
+func (s *Service) RegenerateAPIKey(actor store.User) (string, error) {
+	if actor.IsBot() {
+		return "", ErrBotRequest
+	}
+	key := newAPIKey()
+	err := s.store.Update(func(tx *store.Tx) error {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return err
+		}
+		u.APIKey = key
+		return tx.PutUser(u)
+	})
+	return key, internal("regenerate api key", err)
 }

@@ -3,8 +3,6 @@ package domain
 import (
 	"strings"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
@@ -19,7 +17,8 @@ func (s *Service) realmUserEvent(tx *store.Tx, op string, person map[string]any)
 	return func() { s.events.Publish(e, users) }, nil
 }
 
-// CreateUser is an administrator adding an account with a password.
+// CreateUser is an administrator adding an account with a password: the
+// checked path to CreateUserAsHost.
 func (s *Service) CreateUser(actor store.User, n NewUser) (int64, error) {
 	if !isAdmin(actor) {
 		return 0, ErrNotAdmin
@@ -27,7 +26,7 @@ func (s *Service) CreateUser(actor store.User, n NewUser) (int64, error) {
 	if n.Password == "" {
 		return 0, MissingArgument("password")
 	}
-	u, err := s.AddUser(n)
+	u, err := s.CreateUserAsHost(n)
 	return u.ID, err
 }
 
@@ -124,23 +123,27 @@ func validateRole(role int) error {
 	return InvalidArgument("role", "not a role")
 }
 
-// SetUserActive deactivates or reactivates an account (administrators
-// only; owners only by owners, as in Zulip). A deactivated account's keys,
-// sessions and event queues stop working at once; the last administrator
-// and the last owner cannot be deactivated.
-func (s *Service) SetUserActive(actor store.User, id int64, active bool) error {
+// DeactivateUser deactivates an account (administrators only; owners only
+// by owners, as in Zulip). Its keys, sessions and event queues stop working
+// at once; the last administrator and the last owner cannot be deactivated.
+func (s *Service) DeactivateUser(actor store.User, id int64) error {
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	return s.setActive(id, active, func(tx *store.Tx, u store.User) error {
-		if active {
-			return nil
-		}
+	return s.setActive(id, false, func(tx *store.Tx, u store.User) error {
 		if isOwner(u) && !isOwner(actor) {
 			return ErrNotOwner
 		}
 		return keepsOne(tx, u, isOwner, "Cannot deactivate the only organization owner")
 	})
+}
+
+// ReactivateUser lets a deactivated account back in (administrators only).
+func (s *Service) ReactivateUser(actor store.User, id int64) error {
+	if !isAdmin(actor) {
+		return ErrNotAdmin
+	}
+	return s.setActive(id, true, nil)
 }
 
 // setActive is the one place accounts are switched on and off, in one
@@ -206,101 +209,4 @@ func withActiveBots(tx *store.Tx, u store.User) ([]store.User, error) {
 		}
 	}
 	return out, err
-}
-
-// SettingsChange is PATCH /settings for one's own account.
-type SettingsChange struct {
-	FullName    *string
-	OldPassword string
-	NewPassword *string
-	// Session is the browser session making the change, if any: a new
-	// password ends every other session of the account.
-	Session     string
-	Preferences []Preference
-}
-
-// UpdateOwnSettings changes the actor's name, password or user_settings
-// (all or nothing); a new password needs the old one and signs out the
-// account's other browsers, as in Zulip (the API key changes only on
-// request: RegenerateAPIKey). Bots are refused, as in Zulip: their names are their
-// owner's to change (PATCH /bots/{id}).
-func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
-	if actor.IsBot() {
-		return ErrBotRequest
-	}
-	if ch.FullName == nil && ch.NewPassword == nil && len(ch.Preferences) == 0 {
-		return BadRequest("No new data supplied")
-	}
-	var names []string
-	var values []any
-	for _, p := range ch.Preferences {
-		v, err := parsePreference(p)
-		if err != nil {
-			return err
-		}
-		names, values = append(names, p.Name), append(values, v)
-	}
-	var hash string
-	if ch.NewPassword != nil {
-		if actor.PasswordHash == "" || bcrypt.CompareHashAndPassword([]byte(actor.PasswordHash), []byte(ch.OldPassword)) != nil {
-			return BadRequest("Wrong password!")
-		}
-		if len(*ch.NewPassword) < 6 {
-			return BadRequest("The password is too weak.")
-		}
-		h, err := hashPassword(*ch.NewPassword)
-		if err != nil {
-			return err
-		}
-		hash = h
-	}
-	return internal("update settings", s.update(func(tx *store.Tx) (func(), error) {
-		u, err := tx.User(actor.ID)
-		if err != nil {
-			return nil, err
-		}
-		var publish func()
-		if ch.FullName != nil {
-			name := strings.TrimSpace(*ch.FullName)
-			if err := validateFullName(name); err != nil {
-				return nil, err
-			}
-			u.FullName = name
-			if publish, err = s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, "full_name": name}); err != nil {
-				return nil, err
-			}
-		}
-		if hash != "" {
-			u.PasswordHash = hash
-			if err := tx.DeleteUserSessions(u.ID, ch.Session); err != nil {
-				return nil, err
-			}
-		}
-		announce, err := s.applyPreferences(tx, &u, names, values)
-		if err != nil {
-			return nil, err
-		}
-		if publish != nil {
-			announce = append(deliveries{publish}, announce...)
-		}
-		return announce.publish, tx.PutUser(u)
-	}))
-}
-
-// RegenerateAPIKey gives the actor a new API key; the old one stops working
-// at once. Bots are refused, as in Zulip: their owner regenerates theirs.
-func (s *Service) RegenerateAPIKey(actor store.User) (string, error) {
-	if actor.IsBot() {
-		return "", ErrBotRequest
-	}
-	key := newAPIKey()
-	err := s.store.Update(func(tx *store.Tx) error {
-		u, err := tx.User(actor.ID)
-		if err != nil {
-			return err
-		}
-		u.APIKey = key
-		return tx.PutUser(u)
-	})
-	return key, internal("regenerate api key", err)
 }

@@ -78,16 +78,27 @@ func (s *Service) SetStatus(actor store.User, ch StatusChange) error {
 	return internal("set status", err)
 }
 
+// UserStatusObject is a person's status as register's user_status shows
+// it: only what is set.
+type UserStatusObject struct {
+	Text         string `json:"status_text,omitempty"`
+	EmojiName    string `json:"emoji_name,omitempty"`
+	EmojiCode    string `json:"emoji_code,omitempty"`
+	ReactionType string `json:"reaction_type,omitempty"`
+	Away         bool   `json:"away,omitempty"`
+}
+
 // userStatusState is register's user_status: each user with a status, by ID.
-func userStatusState(tx *store.Tx) (map[string]store.UserStatus, error) {
+func userStatusState(tx *store.Tx) (map[string]UserStatusObject, error) {
 	users, err := tx.Users()
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]store.UserStatus{}
+	out := map[string]UserStatusObject{}
 	for _, u := range users {
-		if u.Status != nil && u.IsActive {
-			out[strconv.FormatInt(u.ID, 10)] = *u.Status
+		if st := u.Status; st != nil && u.IsActive {
+			out[strconv.FormatInt(u.ID, 10)] = UserStatusObject{Text: st.Text, EmojiName: st.EmojiName,
+				EmojiCode: st.EmojiCode, ReactionType: st.ReactionType, Away: st.Away}
 		}
 	}
 	return out, nil

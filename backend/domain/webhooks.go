@@ -2,7 +2,6 @@ package domain
 
 import (
 	"cmp"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"strconv"
@@ -10,31 +9,6 @@ import (
 	"lanchat/backend/integrations"
 	"lanchat/backend/store"
 )
-
-// AuthenticateKey resolves an API key alone (webhook URLs carry only the
-// key) to an active account, comparing every key in constant time.
-func (s *Service) AuthenticateKey(key string) (store.User, error) {
-	var found store.User
-	err := s.store.View(func(tx *store.Tx) error {
-		users, err := tx.Users()
-		for _, u := range users {
-			if subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(key)) == 1 {
-				found = u
-			}
-		}
-		return err
-	})
-	if err != nil {
-		return store.User{}, internal("authenticate key", err)
-	}
-	if found.ID == 0 {
-		return store.User{}, ErrBadKey
-	}
-	if !found.IsActive {
-		return store.User{}, ErrInactive
-	}
-	return found, nil
-}
 
 // WebhookCall is one incoming webhook request.
 type WebhookCall struct {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sort"
 )
 
 // Request is what an integration sees of an incoming webhook call.
@@ -81,16 +80,6 @@ func register(i Integration) { registry[i.Name] = i }
 func Lookup(name string) (Integration, bool) {
 	i, ok := registry[name]
 	return i, ok
-}
-
-// Names lists the registered integrations.
-func Names() []string {
-	var out []string
-	for n := range registry {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // decode reads a JSON body into v.

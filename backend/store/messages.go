@@ -181,7 +181,8 @@ func (tx *Tx) indexMessage(m Message, add bool) error {
 	return tx.refreshTopic(m.StreamID, m.Topic)
 }
 
-// Topic is a stream's topic as listed by GET /users/me/{stream_id}/topics.
+// Topic is a stream's topic under its latest name, with its newest message
+// (the topics bucket).
 type Topic struct {
 	Name  string `json:"name"`
 	MaxID int64  `json:"max_id"`

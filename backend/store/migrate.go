@@ -19,7 +19,7 @@ var migrations = []func(*bolt.Tx) error{
 	binaryMessageRecords, // 1 → 2: messages from JSON to their binary form
 	impliedFlags,         // 2 → 3: per-user state as spans, read runs and exception rows
 	rebuildTopicList,     // 3 → 4: topic names repaired after moves that stored the old one
-	numberUploads,        // 4 → 5: uploads get integer IDs (GET/DELETE /attachments)
+	numberUploads,        // 4 → 5: uploads get integer IDs (to be listed and deleted by ID)
 }
 
 // SchemaVersion is the version a store has once opened by this build.

@@ -170,7 +170,7 @@ func userAdd(args []string, stdout, stderr io.Writer) error {
 	if err := svc.EnsureRealm(domain.DefaultRealmName); err != nil {
 		return err
 	}
-	u, err := svc.AddUser(n)
+	u, err := svc.CreateUserAsHost(n)
 	if err != nil {
 		var de *domain.Error
 		if errors.As(err, &de) {

@@ -1,0 +1,28 @@
+package api
+
+import "lanchat/backend/domain"
+
+func updateOwnSettings(c *call) (J, error) {
+	var ch domain.SettingsChange
+	if c.p.has("full_name") {
+		name := c.p.optStr("full_name", "")
+		ch.FullName = &name
+	}
+	if c.p.has("new_password") {
+		pw := c.p.optStr("new_password", "")
+		ch.NewPassword = &pw
+		ch.OldPassword = c.p.optStr("old_password", "")
+	}
+	for _, name := range domain.PreferenceNames() {
+		if c.p.has(name) {
+			ch.Preferences = append(ch.Preferences, domain.Preference{Name: name, Raw: c.p.optStr(name, "")})
+		}
+	}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	if cookie, err := c.r.Cookie(sessionCookie); err == nil {
+		ch.Session = cookie.Value
+	}
+	return nil, c.api.svc.UpdateOwnSettings(c.user, ch)
+}

@@ -1,0 +1,22 @@
+package api
+
+import "lanchat/backend/domain"
+
+func setOwnStatus(c *call) (J, error) {
+	var ch domain.StatusChange
+	if text, ok := c.p.raw("status_text"); ok {
+		ch.Text = &text
+	}
+	if c.p.has("away") {
+		away := c.p.optBool("away", false)
+		ch.Away = &away
+	}
+	if name, ok := c.p.raw("emoji_name"); ok {
+		ch.EmojiName = &name
+	}
+	ch.EmojiCode, ch.EmojiType = c.p.optStr("emoji_code", ""), c.p.optStr("reaction_type", "")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.SetStatus(c.user, ch)
+}
