@@ -117,6 +117,13 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
     return () => { clearInterval(timer); document.removeEventListener('visibilitychange', report) }
   }, [ready])
 
+  // retargetTo points the compose box at a conversation (a stream without a
+  // topic keeps the topic typed for that stream).
+  function retargetTo(n: Narrow) {
+    if (n.kind === 'stream') compose.retarget((d) => ({ ...d, kind: 'stream', stream: n.stream, topic: n.topic ?? (d.stream === n.stream ? d.topic : '') }))
+    if (n.kind === 'pm') compose.retarget((d) => ({ ...d, kind: 'pm', to: n.emails.join(', ') }))
+  }
+
   // A layout effect: the compose box is pointed at the new conversation in
   // the same frame that shows it, so no key typed in between lands in the
   // old one's draft.
@@ -124,11 +131,8 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
     if (!ready || home) return
     const v = chat.view
     if (!(sameNarrow(v.narrow, narrow) && v.near === place.near && (v.loading || v.ids.length))) chat.load(narrow, place.near)
-    if (narrow.kind === 'stream') {
-      chat.loadTopics(narrow.streamId).catch(() => {})
-      compose.retarget((d) => ({ ...d, kind: 'stream', stream: narrow.stream, topic: narrow.topic ?? (d.stream === narrow.stream ? d.topic : '') }))
-    }
-    if (narrow.kind === 'pm') compose.retarget((d) => ({ ...d, kind: 'pm', to: narrow.emails.join(', ') }))
+    if (narrow.kind === 'stream') chat.loadTopics(narrow.streamId).catch(() => {})
+    retargetTo(narrow)
   }, [ready, home, narrowToHash(narrow), place.near])
 
   // Selection starts where one is reading: the linked message, else the
@@ -147,8 +151,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const reply = (id: number) => {
     const m = chat.messages.get(id)
     if (!m) return
-    if (m.type === 'stream') compose.retarget((d) => ({ ...d, kind: 'stream', stream: chat.subs.get(m.stream_id!)?.name ?? String(m.display_recipient), topic: m.subject }))
-    else compose.retarget((d) => ({ ...d, kind: 'pm', to: (m.display_recipient as { email: string }[]).map((r) => r.email).filter((e) => e !== chat.me.email).join(', ') || chat.me.email }))
+    retargetTo(chat.narrowOf(m))
     setFocus(Date.now())
   }
 
