@@ -96,14 +96,15 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	var to events.Audience
 	err = s.batch(func(tx *store.Tx) (func(), error) {
 		// Batch may run this more than once: it must only write through tx.
-		if err := target.recheck(tx, actor.ID); err != nil {
+		st, err := target.recheck(tx, actor.ID)
+		if err != nil {
 			return nil, err
 		}
 		m, flags, err := s.storeMessage(tx, actor, target, content, r, out.Client, now, readBySender)
 		if err != nil {
 			return nil, err
 		}
-		me = events.MessageEvent{Message: m, Flags: flags, Public: !m.IsPrivate() && isPublicStream(tx, m.StreamID),
+		me = events.MessageEvent{Message: m, Flags: flags, Public: !m.IsPrivate() && !st.InviteOnly,
 			SenderQueueID: out.QueueID, LocalID: out.LocalID}
 		// Under the publish lock only the audience is fixed; the event is
 		// built and each queue's narrow matched after the lock is released
@@ -117,13 +118,6 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	s.messageForms(&me)
 	s.events.PublishMessage(to, me)
 	return me.Message.ID, nil
-}
-
-// isPublicStream tells whether a stream's messages also go to
-// all_public_streams queues.
-func isPublicStream(tx *store.Tx, streamID int64) bool {
-	st, err := tx.Stream(streamID)
-	return err == nil && !st.InviteOnly
 }
 
 // messageForms fills in a stored message's event in both content forms.
@@ -190,19 +184,21 @@ func (t messageTarget) recipientIDs(tx *store.Tx) ([]int64, error) {
 
 // recheck repeats, inside the send's write, the check resolveTarget made in
 // an earlier read: the sender may have been deactivated or demoted, or the
-// stream deleted or made private, in between.
-func (t messageTarget) recheck(tx *store.Tx, senderID int64) error {
+// stream deleted or made private, in between. It returns the stream as this
+// write sees it (none for a private message), so the send decodes it once.
+func (t messageTarget) recheck(tx *store.Tx, senderID int64) (store.Stream, error) {
 	sender, err := tx.User(senderID)
 	if err != nil || !sender.IsActive {
-		return ErrInactive
+		return store.Stream{}, ErrInactive
 	}
 	if t.stream.ID == 0 {
-		return nil
+		return store.Stream{}, nil
 	}
-	if st, err := tx.Stream(t.stream.ID); err != nil || !canSeeStream(tx, sender, st) {
-		return StreamDoesNotExist(t.stream.Name)
+	st, err := tx.Stream(t.stream.ID)
+	if err != nil || !canSeeStream(tx, sender, st) {
+		return store.Stream{}, StreamDoesNotExist(t.stream.Name)
 	}
-	return nil
+	return st, nil
 }
 
 func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (messageTarget, error) {
