@@ -9,7 +9,7 @@ import { Chat } from '../state/chat'
 import { hashToPlace, narrowTitle, narrowToHash, sameNarrow, type Narrow, type Place } from '../state/narrow'
 import { titleWithUnreads } from '../state/unread'
 import { BuddyList } from './BuddyList'
-import { DraftStore } from '../state/drafts'
+import { DraftStore, recipients } from '../state/drafts'
 import { Compose, useComposeDraft } from './Compose'
 import { Drafts } from './Drafts'
 import { HostPanel } from './HostPanel'
@@ -282,8 +282,8 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
       {panel === 'drafts' && <Drafts chat={chat} store={drafts} onClose={() => setPanel(null)} onRestore={(saved) => {
         setPanel(null)
         compose.restore(saved)
-        const stream = [...chat.subs.values()].find((s) => s.name.toLowerCase() === saved.stream.trim().toLowerCase())
-        const emails = saved.to.split(',').map((e) => e.trim()).filter(Boolean).sort()
+        const stream = chat.subByName(saved.stream)
+        const emails = recipients(saved.to).sort()
         if (saved.kind === 'stream' && stream) go({ kind: 'stream', streamId: stream.stream_id, stream: stream.name, topic: saved.topic })
         if (saved.kind === 'pm' && emails.length) go({ kind: 'pm', emails })
         setFocus(Date.now())

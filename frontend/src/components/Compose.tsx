@@ -3,7 +3,7 @@ import { api, ApiError, upload } from '../api/transport'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { applyCompletion, complete, tokenBefore, type Completion, type Token } from '../state/autocomplete'
-import { conversationKey, emptyDraft, newDraftId, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
+import { conversationKey, emptyDraft, newDraftId, recipients, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
 import { emojiChoices, showEmojiChars } from '../state/emoji'
 import { personResolver } from '../state/search'
 import type { User } from '../state/types'
@@ -58,14 +58,14 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
   // An error belongs to the message it was about.
   useEffect(() => setError(''), [conversationKey(draft)])
 
-  const streamId = [...chat.subs.values()].find((s) => s.name.toLowerCase() === draft.stream.trim().toLowerCase())?.stream_id
+  const streamId = chat.subByName(draft.stream)?.stream_id
   const people = [...chat.users.values()].filter((u) => u.is_active !== false)
   // Recipients may be typed as names or emails; the server takes emails.
-  const recipients = () => {
+  const recipientEmails = () => {
     const person = personResolver(chat.me.email, people)
-    return draft.to.split(',').map((e) => e.trim()).filter(Boolean).map((e) => person(e) ?? e)
+    return recipients(draft.to).map((e) => person(e) ?? e)
   }
-  const recipientIds = () => recipients().map((e) => chat.byEmail.get(e)?.user_id).filter((x): x is number => x !== undefined)
+  const recipientIds = () => recipientEmails().map((e) => chat.byEmail.get(e)?.user_id).filter((x): x is number => x !== undefined)
   const typingParams = () => draft.kind === 'stream'
     ? (streamId && draft.topic.trim() ? { type: 'stream', stream_id: streamId, topic: draft.topic.trim() } : null)
     : (recipientIds().length ? { type: 'direct', to: recipientIds() } : null)
@@ -114,14 +114,14 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
 
   const send = async () => {
     if (!draft.content.trim()) return
-    if (draft.kind === 'pm' && !recipients().length) return setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' })))
+    if (draft.kind === 'pm' && !recipientEmails().length) return setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' })))
     if (draft.kind === 'stream' && !draft.stream.trim()) return setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' })))
     const id = compose.id
     setBusy(true)
     setError('')
     try {
       if (draft.kind === 'stream') await api.post('/api/v1/messages', { type: 'stream', to: draft.stream.trim(), topic: draft.topic.trim(), content: draft.content })
-      else await api.post('/api/v1/messages', { type: 'private', to: recipients(), content: draft.content })
+      else await api.post('/api/v1/messages', { type: 'private', to: recipientEmails(), content: draft.content })
       stopTyping()
       compose.sent(id)
       setPreview(null)

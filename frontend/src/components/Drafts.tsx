@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
-import type { DraftStore, SavedDraft } from '../state/drafts'
+import { recipients, type DraftStore, type SavedDraft } from '../state/drafts'
 
 // The drafts view, as Zulip's: every unsent draft with where it was going;
 // restoring one opens its conversation with the words back in the compose box.
 export function Drafts(p: { chat: Chat; store: DraftStore; onClose: () => void; onRestore: (d: SavedDraft) => void }) {
   const [drafts, setDrafts] = useState(() => p.store.list())
-  const names = (to: string) => to.split(',').map((e) => e.trim()).filter(Boolean).map((e) => p.chat.byEmail.get(e)?.full_name ?? e).join(', ')
+  const names = (to: string) => recipients(to).map((e) => p.chat.byEmail.get(e)?.full_name ?? e).join(', ')
   const remove = (id: string) => { p.store.remove(id); setDrafts(p.store.list()) }
   return (
     <div class="overlay" onClick={p.onClose}>

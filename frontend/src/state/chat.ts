@@ -182,6 +182,12 @@ export class Chat {
     return list.map((m) => m.id)
   }
 
+  // subByName finds a subscribed stream by name, ignoring case and spaces around it, as the server does.
+  subByName(name: string): Subscription | undefined {
+    const wanted = name.trim().toLowerCase()
+    return [...this.subs.values()].find((s) => s.name.toLowerCase() === wanted)
+  }
+
   // mayDelete says whether the organization's policy lets me delete m.
   mayDelete(m: Message): boolean {
     if (this.isAdmin) return true

@@ -8,14 +8,15 @@ export interface SavedDraft extends Draft { id: string; updatedAt: number }
 
 export const emptyDraft = (stream = ''): Draft => ({ kind: 'stream', stream, topic: '', to: '', content: '' })
 
-const recipientList = (to: string) => to.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean).sort()
+// recipients are the entries of a draft's comma-separated To field, as typed.
+export const recipients = (to: string) => to.split(',').map((e) => e.trim()).filter(Boolean)
 
 // conversationKey names the conversation a draft is addressed to; stream and
 // topic names compare without case, as the server does.
 export function conversationKey(d: Draft): string {
   return d.kind === 'stream'
     ? `stream\u0000${d.stream.trim().toLowerCase()}\u0000${d.topic.trim().toLowerCase()}`
-    : `pm\u0000${recipientList(d.to).join(',')}`
+    : `pm\u0000${recipients(d.to).map((e) => e.toLowerCase()).sort().join(',')}`
 }
 
 export type DraftStorage = Pick<Storage, 'getItem' | 'setItem'>
