@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { api, ApiError, upload } from '../api/transport'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
@@ -54,7 +54,9 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
   const [choice, setChoice] = useState(0)
   const typing = useRef({ sentAt: 0, idle: 0 as any, target: '' })
 
-  useEffect(() => { if (p.focus) area.current?.focus() }, [p.focus])
+  // A layout effect: focus moves in the frame that asked for it, never a
+  // frame later, when it could take the caret from a field already clicked.
+  useLayoutEffect(() => { if (p.focus) area.current?.focus() }, [p.focus])
   // An error belongs to the message it was about.
   useEffect(() => setError(''), [conversationKey(draft)])
 
