@@ -2,7 +2,6 @@ package app
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,15 +29,9 @@ func TestDesktopWindowUnderXvfb(t *testing.T) {
 	}
 	display := startXvfb(t)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	app := exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--dev", "--advertise=false")
-	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+t.TempDir())
+	app := exec.Command(bin, "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--dev", "--advertise=false")
 	stderr, _ := app.StderrPipe()
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { app.Process.Signal(os.Interrupt); app.Wait() })
+	startDesktop(t, app, display)
 	url := readListening(t, stderr)
 
 	resp, err := http.Get(url + "/api/v1/server_settings")
@@ -66,14 +60,7 @@ func TestDesktopFirstLaunchOffersHostOrJoin(t *testing.T) {
 		return
 	}
 	display := startXvfb(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	app := exec.CommandContext(ctx, bin, "--data", t.TempDir())
-	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+t.TempDir())
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { app.Process.Signal(os.Interrupt); app.Wait() })
+	startDesktop(t, exec.Command(bin, "--data", t.TempDir()), display)
 	// The page's bound methods work: it looked for teams (there are none in
 	// this namespace) and named the window after what it found.
 	waitFor(t, "the search for teams", func() bool {
@@ -84,6 +71,39 @@ func TestDesktopFirstLaunchOffersHostOrJoin(t *testing.T) {
 	if n := listeningSockets(t); n != 0 {
 		t.Errorf("before choosing, %d sockets listen", n)
 	}
+}
+
+// startDesktop starts the desktop app on display with a home of its own, in
+// a process group of its own. Its cleanup, which runs before the temporary
+// folders are removed, stops the app and then every WebKit helper it
+// spawned: a helper left running went on writing into the home's
+// .local/share/lanchat and made the folder's removal fail.
+func startDesktop(t *testing.T, app *exec.Cmd, display string) {
+	t.Helper()
+	app.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+t.TempDir())
+	app.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	group := -app.Process.Pid
+	t.Cleanup(func() {
+		app.Process.Signal(os.Interrupt)
+		exited := make(chan struct{})
+		go func() { app.Wait(); close(exited) }()
+		select {
+		case <-exited:
+		case <-time.After(15 * time.Second):
+			t.Error("the desktop app did not stop on an interrupt within 15 s")
+		}
+		syscall.Kill(group, syscall.SIGKILL)
+		<-exited
+		for deadline := time.Now().Add(15 * time.Second); syscall.Kill(group, 0) == nil; time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Error("the desktop app's helpers outlived a kill of its process group")
+				return
+			}
+		}
+	})
 }
 
 // startXvfb starts a virtual display and returns its name.
