@@ -1,0 +1,140 @@
+package archive
+
+import (
+	"archive/zip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"sync/atomic"
+)
+
+// Limits bound what an archive may claim before any of it is read.
+type Limits struct {
+	// MaxTotal is the most its files may add up to, uncompressed.
+	MaxTotal int64
+	// MaxRatio is the most one large file (over 1 MiB) may expand from
+	// its compressed size: beyond it, the archive is a zip bomb.
+	MaxRatio int64
+}
+
+// DefaultLimits allow any real export: deflate expands text about 5 to 20
+// times, and nothing honest claims more than a terabyte.
+var DefaultLimits = Limits{MaxTotal: 1 << 40, MaxRatio: 200}
+
+// Archive is an export opened for reading: its files as an fs.FS with
+// checked names, and the bytes read from it so far (for progress).
+type Archive struct {
+	fs.FS
+	// Size is the archive's size on disk.
+	Size   int64
+	closer io.Closer
+	read   *countingReaderAt
+}
+
+// BytesRead is how much of the archive has been read.
+func (a *Archive) BytesRead() int64 {
+	if a.read == nil {
+		return 0
+	}
+	return a.read.n.Load()
+}
+
+// Close releases the archive's file.
+func (a *Archive) Close() error {
+	if a.closer == nil {
+		return nil
+	}
+	return a.closer.Close()
+}
+
+// OpenZip opens a zip export, refusing one whose entry names leave the
+// archive (absolute, "..", backslashes), repeat, or claim more than limits
+// allow. Reading an entry past the size it claims fails (archive/zip checks
+// every entry against its header).
+func OpenZip(name string, limits Limits) (*Archive, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	counter := &countingReaderAt{r: f}
+	zr, err := zip.NewReader(counter, st.Size())
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a readable zip archive: %w", name, err)
+	}
+	if err := checkZip(zr, limits); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &Archive{FS: zr, Size: st.Size(), closer: f, read: counter}, nil
+}
+
+func checkZip(zr *zip.Reader, limits Limits) error {
+	seen := make(map[string]bool, len(zr.File))
+	var total uint64
+	for _, f := range zr.File {
+		if err := CheckName(f.Name); err != nil {
+			return err
+		}
+		clean := strings.TrimSuffix(f.Name, "/")
+		if seen[clean] {
+			return Errorf(f.Name, "appears twice in the archive")
+		}
+		seen[clean] = true
+		total += f.UncompressedSize64
+		if total > uint64(limits.MaxTotal) {
+			return Errorf(f.Name, "the archive claims more than %d bytes uncompressed", limits.MaxTotal)
+		}
+		if f.UncompressedSize64 > 1<<20 && f.UncompressedSize64 > uint64(limits.MaxRatio)*max(f.CompressedSize64, 1) {
+			return Errorf(f.Name, "expands %d bytes into %d: refused as a zip bomb", f.CompressedSize64, f.UncompressedSize64)
+		}
+	}
+	return nil
+}
+
+// CheckName refuses a file name that could land outside the folder an
+// archive is read into.
+func CheckName(name string) error {
+	switch {
+	case name == "" || strings.ContainsRune(name, 0):
+		return Errorf(fmt.Sprintf("%q", name), "is not a file name")
+	case strings.Contains(name, `\`):
+		return Errorf(name, "has a backslash: refused as a path that could leave the archive")
+	case path.IsAbs(name) || !fs.ValidPath(strings.TrimSuffix(name, "/")):
+		return Errorf(name, "leaves the archive (absolute or with ..)")
+	}
+	return nil
+}
+
+// OpenDir opens an export already unpacked into a folder.
+func OpenDir(dir string) (*Archive, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", dir)
+	}
+	return &Archive{FS: os.DirFS(dir)}, nil
+}
+
+// countingReaderAt counts the bytes read through it, from any goroutine.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n atomic.Int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
