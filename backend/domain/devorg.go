@@ -85,7 +85,8 @@ func (s *Service) seedDev(tx *store.Tx) error {
 	} {
 		sender := users[msg.from]
 		target := messageTarget{stream: byName["general"], topic: msg.topic}
-		if _, _, err := s.storeMessage(tx, sender, target, msg.content, s.render(tx, sender, msg.content), "Lanchat", s.now().Unix(), true); err != nil {
+		if _, _, err := s.storeMessage(tx, sender, target,
+			store.Message{Content: msg.content, Timestamp: s.now().Unix(), Client: "Lanchat"}, s.render(tx, sender, msg.content), readBySender); err != nil {
 			return err
 		}
 	}

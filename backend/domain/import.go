@@ -1,7 +1,19 @@
 package domain
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"lanchat/backend/archive"
 	"lanchat/backend/store"
+	"lanchat/markdown"
 )
 
 // ImportedMessage is a message to import with its original sender and time.
@@ -36,7 +48,8 @@ func (s *Service) ImportMessages(msgs []ImportedMessage) ([]int64, error) {
 			if err != nil {
 				return err
 			}
-			m, _, err := s.storeMessage(tx, sender, target, content, s.render(tx, sender, content), im.Client, im.Timestamp, true)
+			m, _, err := s.storeMessage(tx, sender, target, store.Message{Content: content, Timestamp: im.Timestamp, Client: im.Client},
+				s.render(tx, sender, content), readBySender)
 			if err != nil {
 				return err
 			}
@@ -48,4 +61,613 @@ func (s *Service) ImportMessages(msgs []ImportedMessage) ([]int64, error) {
 		return nil, internal("import messages", err)
 	}
 	return ids, nil
+}
+
+// DefaultMaxImportFileSize bounds one file of an imported archive, by the
+// size the archive claims, before any of it is read: 4 GiB.
+const DefaultMaxImportFileSize = 4 << 30
+
+// importBatch is how many messages one import transaction writes: large
+// enough that commits (each an fsync) do not dominate, small enough that a
+// transaction's dirty pages stay a few megabytes.
+const importBatch = 2000
+
+// maxSkipped bounds the skipped records a summary lists one by one.
+const maxSkipped = 1000
+
+// Importer writes an archive's records into a new organization's store:
+// it is the archive.Sink every format's reader hands its records to. Each
+// record passes the same validation and rendering as the API's actions,
+// and the source's IDs are mapped to the store's as records arrive, so a
+// reference to a record not given before is refused, naming the record.
+// Messages are written in batches, one transaction each; nothing is
+// published, as the server is not running. Call Finish after the reader.
+type Importer struct {
+	s *Service
+	// MaxFileSize bounds each file's claimed size; zero means
+	// DefaultMaxImportFileSize.
+	MaxFileSize int64
+	// FreeSpace reports the bytes left on the data folder's file system
+	// (nil: not checked); a file claiming more is refused before reading.
+	FreeSpace func() (int64, error)
+
+	users    map[string]int64
+	streams  map[string]store.Stream
+	archived []int64 // streams deactivated once their messages are in
+	owners   map[int64]string
+	pending  []archive.Message
+	// flagged is set once a message brings its own per-user flags: the
+	// source keeps read state, so Finish marks nothing read wholesale.
+	flagged bool
+	lastID  int64
+	summary archive.Summary
+	skipped int
+}
+
+// NewImporter starts an import into the service's store, which should be
+// new and empty.
+func (s *Service) NewImporter() *Importer {
+	return &Importer{s: s, users: map[string]int64{}, streams: map[string]store.Stream{}, owners: map[int64]string{}}
+}
+
+// Skip notes a record left out of the import.
+func (im *Importer) Skip(record, reason string) {
+	im.skipped++
+	if len(im.summary.Skipped) < maxSkipped {
+		im.summary.Skipped = append(im.summary.Skipped, archive.Skipped{Record: record, Reason: reason})
+	}
+}
+
+// Realm names the organization.
+func (im *Importer) Realm(r archive.Realm) error {
+	name := truncateRunes(strings.TrimSpace(r.Name), 40)
+	if name == "" {
+		name = DefaultRealmName
+	}
+	created := r.DateCreated
+	if created == 0 {
+		created = im.s.now().Unix()
+	}
+	return im.s.store.Update(func(tx *store.Tx) error {
+		if err := ensureRealm(tx, name, created); err != nil {
+			return err
+		}
+		realm, err := tx.Realm()
+		if err != nil {
+			return err
+		}
+		realm.Name, realm.Description, realm.DateCreated = name, r.Description, created
+		return tx.PutRealm(realm)
+	})
+}
+
+// User creates an account with no password: an administrator or the host
+// issues one. Deactivated people keep their history but cannot log in.
+func (im *Importer) User(u archive.User) error {
+	record := "user " + u.Ref
+	if _, ok := im.users[u.Ref]; ok {
+		return archive.Errorf(record, "appears twice")
+	}
+	role := u.Role
+	if role == 0 {
+		role = store.RoleMember
+	}
+	var created store.User
+	err := im.s.store.Update(func(tx *store.Tx) error {
+		var err error
+		created, err = im.s.createUser(tx, NewUser{Email: u.Email, FullName: importedName(u.FullName, u.Email), Role: role, BotType: u.BotType})
+		if err != nil {
+			return err
+		}
+		created.IsActive, created.Timezone = u.Active, u.Timezone
+		if u.DateJoined != 0 {
+			created.DateJoined = u.DateJoined
+		}
+		if u.Avatar != nil {
+			im.avatar(record, &created, u.Avatar)
+		}
+		return tx.PutUser(created)
+	})
+	if err != nil {
+		return recordError(record, err)
+	}
+	im.users[u.Ref] = created.ID
+	if u.BotOwnerRef != "" {
+		im.owners[created.ID] = u.BotOwnerRef
+	}
+	im.summary.Users++
+	return nil
+}
+
+// avatar installs a user's picture as their first uploaded version; a
+// picture that is not an image is skipped.
+func (im *Importer) avatar(record string, u *store.User, open archive.Opener) {
+	data, err := readOpener(open, MaxAvatarSize)
+	if err != nil {
+		im.Skip("avatar of "+record, err.Error())
+		return
+	}
+	ctype, ok := detectImage(data)
+	if !ok {
+		im.Skip("avatar of "+record, "not a PNG, GIF, JPEG or WebP image")
+		return
+	}
+	u.AvatarVersion = 1
+	if err := writeDataFile(im.s.avatarPath(*u, imageTypes[ctype]), data); err != nil {
+		im.Skip("avatar of "+record, err.Error())
+		u.AvatarVersion = 0
+	}
+}
+
+// Stream creates a stream with its members, subscribed before any message
+// arrives so their history covers every imported message.
+func (im *Importer) Stream(st archive.Stream) error {
+	record := "stream " + st.Ref
+	if _, ok := im.streams[st.Ref]; ok {
+		return archive.Errorf(record, "appears twice")
+	}
+	members, err := im.userIDs(record, st.MemberRefs)
+	if err != nil {
+		return err
+	}
+	var created store.Stream
+	err = im.s.store.Update(func(tx *store.Tx) error {
+		var err error
+		created, err = im.s.createStream(tx, st.Name, truncateRunes(st.Description, MaxStreamDescriptionLength), st.InviteOnly)
+		if err != nil {
+			return err
+		}
+		if st.DateCreated != 0 {
+			created.DateCreated = st.DateCreated
+			if err := tx.PutStream(created); err != nil {
+				return err
+			}
+		}
+		for _, uid := range members {
+			if _, err := subscribe(tx, uid, created); err != nil {
+				return err
+			}
+		}
+		if !st.Default {
+			return nil
+		}
+		realm, err := tx.Realm()
+		if err != nil {
+			return err
+		}
+		realm.DefaultStreamIDs = append(realm.DefaultStreamIDs, created.ID)
+		return tx.PutRealm(realm)
+	})
+	if err != nil {
+		return recordError(record, err)
+	}
+	im.streams[st.Ref] = created
+	if st.Archived {
+		im.archived = append(im.archived, created.ID)
+	}
+	im.summary.Streams++
+	return nil
+}
+
+// UserGroup creates a user group.
+func (im *Importer) UserGroup(g archive.UserGroup) error {
+	record := "user group " + g.Name
+	members, err := im.userIDs(record, g.MemberRefs)
+	if err != nil {
+		return err
+	}
+	err = im.s.store.Update(func(tx *store.Tx) error {
+		name, err := checkGroupName(tx, g.Name, 0)
+		if err != nil {
+			return err
+		}
+		return tx.CreateUserGroup(&store.UserGroup{Name: name, Description: g.Description, Members: sortedUnique(members)})
+	})
+	if err != nil {
+		return recordError(record, err)
+	}
+	im.summary.UserGroups++
+	return nil
+}
+
+// Linkifier adds a linkifier, in force for the messages imported after it;
+// one Lanchat cannot compile is skipped.
+func (im *Importer) Linkifier(l archive.Linkifier) error {
+	template, err := markdown.ValidateLinkifier(l.Pattern, l.URLTemplate)
+	if err != nil {
+		im.Skip("linkifier "+l.Pattern, err.Error())
+		return nil
+	}
+	err = im.s.store.Update(func(tx *store.Tx) error {
+		if err := tx.CreateLinkifier(&store.Linkifier{Pattern: l.Pattern, URLTemplate: template}); err != nil {
+			return err
+		}
+		return im.s.reloadLinkifiers(tx)
+	})
+	if err != nil {
+		return recordError("linkifier "+l.Pattern, err)
+	}
+	im.summary.Linkifiers++
+	return nil
+}
+
+// Emoji adds a custom emoji; one whose name or image Lanchat refuses is
+// skipped.
+func (im *Importer) Emoji(e archive.Emoji) error {
+	record := "emoji " + e.Name
+	name, err := normalizeEmojiName(e.Name)
+	if err != nil {
+		im.Skip(record, err.Error())
+		return nil
+	}
+	var author int64
+	if e.OwnerRef != "" {
+		ids, err := im.userIDs(record, []string{e.OwnerRef})
+		if err != nil {
+			return err
+		}
+		author = ids[0]
+	}
+	data, err := readOpener(e.Open, DefaultMaxEmojiFileSize)
+	if err != nil {
+		im.Skip(record, err.Error())
+		return nil
+	}
+	ctype, ok := detectImage(data)
+	if !ok {
+		im.Skip(record, "not a PNG, GIF, JPEG or WebP image")
+		return nil
+	}
+	fileName := randomHex(16) + imageTypes[ctype]
+	if err := writeDataFile(filepath.Join(im.s.cfg.DataDir, emojiDir, fileName), data); err != nil {
+		return recordError(record, err)
+	}
+	err = im.s.store.Update(func(tx *store.Tx) error {
+		if _, err := tx.ActiveRealmEmoji(name); err == nil && !e.Deactivated {
+			return BadRequest("A custom emoji with this name already exists.")
+		}
+		return tx.CreateRealmEmoji(&store.RealmEmoji{Name: name, FileName: fileName, ContentType: ctype, AuthorID: author, Deactivated: e.Deactivated})
+	})
+	if err != nil {
+		return recordError(record, err)
+	}
+	im.summary.Emoji++
+	return nil
+}
+
+// File stores an uploaded file as an upload of its owner, streaming it
+// into the data folder. Its claimed size is checked before reading (the
+// limit and the room left on disk), and content running past it is
+// refused.
+func (im *Importer) File(f archive.File) (string, error) {
+	record := fmt.Sprintf("file %s (%s)", f.Ref, f.Name)
+	limit := im.MaxFileSize
+	if limit <= 0 {
+		limit = DefaultMaxImportFileSize
+	}
+	switch {
+	case f.Size < 0:
+		return "", archive.Errorf(record, "claims a negative size")
+	case f.Size > limit:
+		return "", archive.Errorf(record, "claims %d bytes, more than the %s an imported file may have", f.Size, mib(limit))
+	}
+	if im.FreeSpace != nil {
+		free, err := im.FreeSpace()
+		if err != nil {
+			return "", err
+		}
+		if f.Size > free {
+			return "", archive.Errorf(record, "claims %d bytes, more than the %d left on the data folder's disk", f.Size, free)
+		}
+	}
+	owner, err := im.userIDs(record, []string{f.OwnerRef})
+	if err != nil {
+		return "", err
+	}
+	if f.Open == nil {
+		return "", archive.Errorf(record, "has no content")
+	}
+	r, err := f.Open()
+	if err != nil {
+		return "", archive.Errorf(record, "cannot be read: %v", err)
+	}
+	defer r.Close()
+	name := safeFileName(f.Name)
+	dir, token := randomHex(1), randomString(24, apiKeyAlphabet)
+	stored := filepath.Join(dir, token)
+	file := filepath.Join(im.s.cfg.DataDir, uploadDir, stored)
+	size, head, err := streamDataFile(file, io.LimitReader(r, f.Size+1))
+	if err != nil {
+		os.Remove(file)
+		return "", archive.Errorf(record, "cannot be read: %v", err)
+	}
+	if size > f.Size {
+		os.Remove(file)
+		return "", archive.Errorf(record, "runs longer than the %d bytes it claims", f.Size)
+	}
+	ctype := f.ContentType
+	if ctype == "" {
+		ctype = http.DetectContentType(head)
+	}
+	created := f.Created
+	if created == 0 {
+		created = im.s.now().Unix()
+	}
+	u := store.Upload{Path: fmt.Sprintf("1/%s/%s/%s", dir, token, name), Token: token, FileName: name,
+		ContentType: ctype, Size: size, OwnerID: owner[0], Created: created, Stored: stored}
+	if err := im.s.store.Update(func(tx *store.Tx) error { return tx.CreateUpload(&u) }); err != nil {
+		return "", recordError(record, err)
+	}
+	im.summary.Files++
+	return "/user_uploads/" + u.Path, nil
+}
+
+// Message queues a message; a full batch is written in one transaction.
+func (im *Importer) Message(m archive.Message) error {
+	im.pending = append(im.pending, m)
+	if len(im.pending) >= importBatch {
+		return im.flush()
+	}
+	return nil
+}
+
+// flush writes the queued messages in one transaction.
+func (im *Importer) flush() error {
+	if len(im.pending) == 0 {
+		return nil
+	}
+	var written, reactions int
+	err := im.s.store.Update(func(tx *store.Tx) error {
+		written, reactions = 0, 0
+		senders := map[int64]store.User{}
+		for _, m := range im.pending {
+			n, err := im.storeImported(tx, senders, m)
+			if err != nil {
+				return err
+			}
+			if n >= 0 {
+				written++
+				reactions += n
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	im.summary.Messages += written
+	im.summary.Reactions += reactions
+	im.pending = im.pending[:0]
+	return nil
+}
+
+// storeImported writes one message inside tx and returns how many of its
+// reactions were kept, or -1 when the message itself was skipped.
+func (im *Importer) storeImported(tx *store.Tx, senders map[int64]store.User, m archive.Message) (int, error) {
+	record := "message " + m.Ref
+	ids, err := im.userIDs(record, []string{m.SenderRef})
+	if err != nil {
+		return 0, err
+	}
+	sender, ok := senders[ids[0]]
+	if !ok {
+		if sender, err = tx.User(ids[0]); err != nil {
+			return 0, err
+		}
+		senders[sender.ID] = sender
+	}
+	content, err := normalizeContent(m.Content)
+	if err != nil {
+		im.Skip(record, err.Error())
+		return -1, nil
+	}
+	target, err := im.target(record, sender, m)
+	if err != nil {
+		return 0, err
+	}
+	reactions := im.reactions(tx, record, m.Reactions)
+	read := readByEveryone
+	if m.UserFlags != nil {
+		im.flagged, read = true, readBySender
+	}
+	stored, flags, err := im.s.storeMessage(tx, sender, target,
+		store.Message{Content: content, Timestamp: m.Timestamp, Client: "import", LastEditTimestamp: m.EditTimestamp, Reactions: reactions},
+		im.s.render(tx, sender, content), read)
+	if err != nil {
+		return 0, recordError(record, err)
+	}
+	im.lastID = stored.ID
+	return len(reactions), im.userFlags(tx, record, stored.ID, flags, m.UserFlags)
+}
+
+// target is where an imported message goes: its stream and topic, or its
+// participants (sender included).
+func (im *Importer) target(record string, sender store.User, m archive.Message) (messageTarget, error) {
+	if m.StreamRef == "" {
+		ids, err := im.userIDs(record, m.PrivateRefs)
+		if err != nil {
+			return messageTarget{}, err
+		}
+		if len(ids) == 0 {
+			return messageTarget{}, archive.Errorf(record, "has neither a stream nor recipients")
+		}
+		return messageTarget{userIDs: sortedUnique(append(ids, sender.ID))}, nil
+	}
+	st, ok := im.streams[m.StreamRef]
+	if !ok {
+		return messageTarget{}, archive.Errorf(record, "names stream %q, which the archive does not have", m.StreamRef)
+	}
+	topic, err := normalizeTopic(m.Topic)
+	if err != nil {
+		topic = "(no topic)"
+	}
+	return messageTarget{stream: st, topic: topic}, nil
+}
+
+// reactions resolves a message's reactions; an unknown emoji, or the same
+// person's same emoji twice, is skipped.
+func (im *Importer) reactions(tx *store.Tx, record string, in []archive.Reaction) []store.Reaction {
+	var out []store.Reaction
+	for _, r := range in {
+		what := fmt.Sprintf("reaction :%s: on %s", r.EmojiName, record)
+		uid, ok := im.users[r.UserRef]
+		if !ok {
+			im.Skip(what, fmt.Sprintf("user %q is not in the archive", r.UserRef))
+			continue
+		}
+		resolved, err := resolveEmoji(tx, ReactionRequest{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType})
+		if err != nil {
+			im.Skip(what, err.Error())
+			continue
+		}
+		resolved.UserID = uid
+		if slices.ContainsFunc(out, func(x store.Reaction) bool { return x.UserID == uid && sameEmoji(x, resolved) }) {
+			continue
+		}
+		out = append(out, resolved)
+	}
+	return out
+}
+
+// userFlags sets the per-user flags a source keeps (Zulip's), beside the
+// mentions the rendering found.
+func (im *Importer) userFlags(tx *store.Tx, record string, msgID int64, rendered map[int64]store.Flags, byUser map[string][]string) error {
+	for ref, names := range byUser {
+		uid, ok := im.users[ref]
+		if !ok {
+			return archive.Errorf(record, "has flags of user %q, who is not in the archive", ref)
+		}
+		f := rendered[uid]
+		for _, name := range names {
+			flag, ok := flagNamed(name)
+			if !ok {
+				im.Skip(fmt.Sprintf("flag %q of user %s on %s", name, ref, record), "not a flag Lanchat keeps")
+			}
+			f |= flag
+		}
+		if err := tx.SetFlags(uid, msgID, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func flagNamed(name string) (store.Flags, bool) {
+	for _, fn := range store.FlagNames {
+		if fn.Name == name {
+			return fn.Flag, true
+		}
+	}
+	return 0, false
+}
+
+// Finish writes the last messages, marks the history read for everyone
+// when the source kept no read state, deactivates archived streams and
+// names bots' owners. It returns what was imported and skipped.
+func (im *Importer) Finish() (archive.Summary, error) {
+	if err := im.flush(); err != nil {
+		return archive.Summary{}, err
+	}
+	err := im.s.store.Update(func(tx *store.Tx) error {
+		for bot, ref := range im.owners {
+			owner, ok := im.users[ref]
+			if !ok {
+				im.Skip(fmt.Sprintf("owner %q of bot %d", ref, bot), "not among the archive's users")
+				continue
+			}
+			u, err := tx.User(bot)
+			if err != nil {
+				return err
+			}
+			u.BotOwnerID = owner
+			if err := tx.PutUser(u); err != nil {
+				return err
+			}
+		}
+		for _, id := range im.archived {
+			st, err := tx.Stream(id)
+			if err != nil {
+				return err
+			}
+			st.Deactivated = true
+			if err := tx.PutStream(st); err != nil {
+				return err
+			}
+		}
+		if im.flagged || im.lastID == 0 {
+			return nil
+		}
+		for _, uid := range im.users {
+			if err := tx.MarkAllRead(uid, im.lastID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return archive.Summary{}, err
+	}
+	if more := im.skipped - len(im.summary.Skipped); more > 0 {
+		im.summary.Skipped = append(im.summary.Skipped, archive.Skipped{Record: fmt.Sprintf("%d more records", more), Reason: "not listed one by one"})
+	}
+	return im.summary, nil
+}
+
+// userIDs maps the archive's user references to the store's IDs.
+func (im *Importer) userIDs(record string, refs []string) ([]int64, error) {
+	ids := make([]int64, 0, len(refs))
+	for _, ref := range refs {
+		id, ok := im.users[ref]
+		if !ok {
+			return nil, archive.Errorf(record, "names user %q, who is not in the archive", ref)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// recordError names the record a refusal was about; an archive.Error
+// already does.
+func recordError(record string, err error) error {
+	var ae *archive.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	var de *Error
+	if errors.As(err, &de) {
+		return archive.Errorf(record, "%s", de.Msg)
+	}
+	return fmt.Errorf("%s: %w", record, err)
+}
+
+// importedName makes a source's display name one Lanchat accepts: the
+// characters mention syntax cannot carry are dropped, and an empty name
+// falls back to the address's local part.
+func importedName(name, email string) string {
+	name = strings.Map(func(r rune) rune {
+		if strings.ContainsRune("*`\\>\"@", r) || r < ' ' {
+			return -1
+		}
+		return r
+	}, name)
+	name = truncateRunes(strings.TrimSpace(name), MaxNameLength)
+	if name == "" {
+		name, _, _ = strings.Cut(email, "@")
+	}
+	return name
+}
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}
+
+// readOpener reads an archived file of at most limit bytes.
+func readOpener(open archive.Opener, limit int64) ([]byte, error) {
+	if open == nil {
+		return nil, errors.New("no content")
+	}
+	return readAll(UploadedFile{Open: open}, limit)
 }

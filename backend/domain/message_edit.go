@@ -237,7 +237,7 @@ func updateMentionFlags(tx *store.Tx, m store.Message, r rendered) error {
 	if err != nil {
 		return err
 	}
-	fresh := recipientFlags(tx, sender, holders, r, true)
+	fresh := recipientFlags(tx, sender, holders, r, readBySender)
 	const mentionBits = store.AnyMention
 	for uid, f := range fresh {
 		old, ok := tx.Flags(uid, m.ID)

@@ -90,7 +90,10 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	if err != nil {
 		return 0, internal("send message", err)
 	}
-	readBySender := out.ReadBySender == nil || *out.ReadBySender
+	read := readBySender
+	if out.ReadBySender != nil && !*out.ReadBySender {
+		read = readByNone
+	}
 	now := s.now().Unix()
 	var me events.MessageEvent
 	var to events.Audience
@@ -100,7 +103,7 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		if err != nil {
 			return nil, err
 		}
-		m, flags, err := s.storeMessage(tx, actor, target, content, r, out.Client, now, readBySender)
+		m, flags, err := s.storeMessage(tx, actor, target, store.Message{Content: content, Timestamp: now, Client: out.Client}, r, read)
 		if err != nil {
 			return nil, err
 		}
@@ -130,33 +133,37 @@ func (s *Service) messageForms(me *events.MessageEvent) {
 	})
 }
 
+// readState is who has read a message as it is stored.
+type readState int
+
+const (
+	// readByNone: sent with read_by_sender=false.
+	readByNone readState = iota
+	// readBySender: a message as usually sent.
+	readBySender
+	// readByEveryone: imported history. Holders with flags of their own
+	// get read in them; the others' read runs are written once the whole
+	// history is in (Importer.Finish).
+	readByEveryone
+)
+
 // storeMessage writes a validated, rendered message and every recipient's
-// flags inside tx. Recipients are read at commit time so a subscription made
-// just before counts.
-func (s *Service) storeMessage(tx *store.Tx, sender store.User, target messageTarget, content string, r rendered, client string, now int64, readBySender bool) (store.Message, map[int64]store.Flags, error) {
+// flags inside tx. m brings the content, time and client (and, for an
+// import, the edit time and reactions); the rest comes from the sender,
+// target and rendering. Recipients are read at commit time so a
+// subscription made just before counts.
+func (s *Service) storeMessage(tx *store.Tx, sender store.User, target messageTarget, m store.Message, r rendered, read readState) (store.Message, map[int64]store.Flags, error) {
 	recipients, err := target.recipientIDs(tx)
 	if err != nil {
 		return store.Message{}, nil, err
 	}
-	m := store.Message{
-		SenderID:       sender.ID,
-		StreamID:       target.stream.ID,
-		Topic:          target.topic,
-		PrivateUserIDs: target.userIDs,
-		Content:        content,
-		Rendered:       r.HTML,
-		Timestamp:      now,
-		Client:         client,
-		IsMe:           r.IsMeMessage,
-		HasLink:        r.HasLink,
-		HasImage:       r.HasImage,
-		HasAttachment:  r.HasAttachment,
-	}
+	m.SenderID, m.StreamID, m.Topic, m.PrivateUserIDs = sender.ID, target.stream.ID, target.topic, target.userIDs
+	m.Rendered, m.IsMe, m.HasLink, m.HasImage, m.HasAttachment = r.HTML, r.IsMeMessage, r.HasLink, r.HasImage, r.HasAttachment
 	if m.RecipientID, err = tx.RecipientID(target.stream.ID, target.userIDs); err != nil {
 		return store.Message{}, nil, err
 	}
-	flags := recipientFlags(tx, sender, recipients, r, readBySender)
-	for uid := range s.alertWords.alerted(content, recipients) {
+	flags := recipientFlags(tx, sender, recipients, r, read)
+	for uid := range s.alertWords.alerted(m.Content, recipients) {
 		if uid != sender.ID {
 			flags[uid] |= store.FlagHasAlertWord
 		}
@@ -263,8 +270,8 @@ func userByRef(tx *store.Tx, ref string) (store.User, error) {
 }
 
 // recipientFlags gives each recipient their initial flags: mentions from the
-// rendering, and the sender's own copy read unless asked otherwise.
-func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rendered, readBySender bool) map[int64]store.Flags {
+// rendering, and read as the readState says.
+func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rendered, read readState) map[int64]store.Flags {
 	mentioned := map[int64]bool{}
 	for _, id := range r.MentionedUserIDs {
 		mentioned[id] = true
@@ -296,9 +303,18 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 	// and is never notified of their own message.
 	own := flags[sender.ID] &^ (store.FlagMentioned | store.FlagWildcardMentioned |
 		store.FlagStreamWildcardMentioned | store.FlagTopicWildcardMentioned)
-	if readBySender {
+	if read != readByNone {
 		own |= store.FlagRead
 	}
 	flags[sender.ID] = own
+	if read == readByEveryone {
+		// Only rows are written here; a recipient without one is read
+		// through the runs the import writes at its end.
+		for uid, f := range flags {
+			if f != 0 {
+				flags[uid] = f | store.FlagRead
+			}
+		}
+	}
 	return flags
 }

@@ -172,3 +172,34 @@ func TestSpansAndReadRunsFollowSubscriptionsAndReads(t *testing.T) {
 		return nil
 	})
 }
+
+// MarkAllRead reads everything a user received up to the ID it is given,
+// across read-run blocks and around a stretch away from the stream, and
+// leaves later messages unread.
+func TestMarkAllReadCoversEveryBlockUpToTheLastID(t *testing.T) {
+	s, _ := openTemp(t)
+	streamID, rid := teamStore(t, s, 2) // users 1, 2
+	var ids []int64
+	for range 3 {
+		ids = append(ids, send(t, s, streamID, rid, 1, nil))
+	}
+	// Later IDs in further blocks: the message sequence jumps.
+	if err := s.Update(func(tx *Tx) error {
+		return tx.bucket(bucketMessages).SetSequence(uint64(3 << readRunBlockBits))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// A row of flags carries read itself, as an import writes it.
+	ids = append(ids, send(t, s, streamID, rid, 1, map[int64]Flags{2: FlagMentioned | FlagRead}))
+	last := ids[len(ids)-1]
+	later := send(t, s, streamID, rid, 1, nil)
+	if err := s.Update(func(tx *Tx) error { return tx.MarkAllRead(2, last) }); err != nil {
+		t.Fatal(err)
+	}
+	s.View(func(tx *Tx) error {
+		if got := tx.FlaggedIDs(2, IndexUnread); !slices.Equal(got, []int64{later}) {
+			t.Errorf("user 2 unread %v, want only %d", got, later)
+		}
+		return nil
+	})
+}

@@ -145,3 +145,45 @@ func (tx *Tx) messageBetween(recipientID, a, b int64) bool {
 	k, _ := tx.bucket(bucketMsgByRecipient).Cursor().Seek(append(prefix, itob(a+1)...))
 	return k != nil && len(k) == 16 && btoi(k[:8]) == recipientID && btoi(k[8:]) < b
 }
+
+// with is rs with the run [a, b] added, merged with the runs it overlaps.
+func (rs readRuns) with(a, b int64) readRuns {
+	out := make(readRuns, 0, len(rs)+2)
+	i := 0
+	for ; i < len(rs) && rs[i+1] < a; i += 2 {
+		out = append(out, rs[i], rs[i+1])
+	}
+	for ; i < len(rs) && rs[i] <= b; i += 2 {
+		a, b = min(a, rs[i]), max(b, rs[i+1])
+	}
+	return append(append(out, a, b), rs[i:]...)
+}
+
+// MarkAllRead marks read every message up to lastID that the user receives
+// through a span: one run per block of each conversation with a message in
+// it, so it costs a write per block, not per message. Imports use it, whose
+// history arrives read.
+func (tx *Tx) MarkAllRead(userID, lastID int64) error {
+	c := tx.bucket(bucketMsgByRecipient).Cursor()
+	for rid, ss := range tx.userSpans(userID) {
+		for _, s := range ss {
+			to := min(s.end()-1, lastID)
+			next := s.From
+			for {
+				k, _ := c.Seek(pairKey(rid, next))
+				if len(k) != 16 || btoi(k[:8]) != rid || btoi(k[8:]) > to {
+					break
+				}
+				id := btoi(k[8:])
+				block := id >> readRunBlockBits
+				end := min(to, (block+1)<<readRunBlockBits-1)
+				key := readRunKey{userID, rid, block}
+				if err := tx.putReadRuns(key, tx.readRuns(key).with(id, end)); err != nil {
+					return err
+				}
+				next = end + 1
+			}
+		}
+	}
+	return nil
+}

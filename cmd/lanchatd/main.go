@@ -26,6 +26,7 @@ const usage = `usage:
   lanchatd user add --data DIR --email E --name N [--admin|--guest] [--password P]
   lanchatd backup --data DIR FILE     (while the server runs, or not)
   lanchatd restore --data DIR FILE    (into an empty DIR, server stopped)
+  lanchatd import --data DIR --from slack|mattermost|zulip FILE   (into an empty DIR, server stopped)
 `
 
 func main() {
@@ -56,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return backupCmd(args[1:], stderr)
 	case len(args) >= 1 && args[0] == "restore":
 		return restoreCmd(args[1:], stderr)
+	case len(args) >= 1 && args[0] == "import":
+		return importCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return errUsage

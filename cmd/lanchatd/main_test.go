@@ -208,6 +208,9 @@ func TestUsageErrors(t *testing.T) {
 		{"serve", "--data", "x", "--tls", "auto", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 		{"user", "add", "--data", "x"},
 		{"user", "add", "--data", "x", "--email", "a@b.c", "--name", "A", "--admin", "--guest"},
+		{"import", "--data", "x", "export.zip"},
+		{"import", "--from", "slack", "export.zip"},
+		{"import", "--data", "x", "--from", "slack"},
 	} {
 		err := exec.Command(binary, args...).Run()
 		if exitErr, ok := err.(*exec.ExitError); !ok || exitErr.ExitCode() != 2 {

@@ -1,0 +1,166 @@
+// Package teamimport brings a team's history from another chat server's
+// export into a new Lanchat data folder: it opens the archive, has the
+// format's reader hand its records to the domain's importer, and moves the
+// finished folder into place. A refused archive leaves nothing behind.
+package teamimport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"lanchat/backend/archive"
+	"lanchat/backend/domain"
+	"lanchat/backend/store"
+)
+
+// Reader reads one format's archive into a sink.
+type Reader func(*archive.Archive, archive.Sink) error
+
+// readers are the formats an import reads, by name.
+var readers = map[string]Reader{}
+
+// Formats lists the formats Run reads.
+func Formats() []string {
+	var out []string
+	for name := range readers {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Options say what to import and where.
+type Options struct {
+	// DataDir is the data folder to create; it must be absent or empty.
+	DataDir string
+	// Format is the archive's format: "slack", "mattermost" or "zulip".
+	Format string
+	// Archive is the export: a zip file or an unpacked folder.
+	Archive string
+	// Progress, when set, is told how far the import has gone, now and
+	// then and at each change of phase.
+	Progress func(archive.Progress)
+	// Read, when set, reads the archive instead of Format's reader (tests
+	// of the importer itself).
+	Read Reader
+	// Limits bound what a zip may claim; zero means archive.DefaultLimits.
+	Limits archive.Limits
+	// MaxFileSize bounds each file's claimed size; zero means
+	// domain.DefaultMaxImportFileSize.
+	MaxFileSize int64
+}
+
+// Run imports an archive into a new data folder. It writes into a
+// temporary sibling of DataDir and renames it into place only once every
+// record is in; on any error the temporary folder is removed and DataDir
+// is as it was.
+func Run(ctx context.Context, o Options) (archive.Summary, error) {
+	read := o.Read
+	if read == nil {
+		read = readers[o.Format]
+	}
+	if read == nil {
+		return archive.Summary{}, fmt.Errorf("unknown archive format %q (this build reads: %s)", o.Format, strings.Join(Formats(), ", "))
+	}
+	a, err := open(o.Archive, o.Limits)
+	if err != nil {
+		return archive.Summary{}, err
+	}
+	defer a.Close()
+	tmp, err := temporaryFolder(o.DataDir)
+	if err != nil {
+		return archive.Summary{}, err
+	}
+	summary, err := importInto(ctx, tmp, a, read, o)
+	if err == nil {
+		err = place(tmp, o.DataDir)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		return archive.Summary{}, err
+	}
+	return summary, nil
+}
+
+// open opens a zip export or an unpacked folder.
+func open(name string, limits archive.Limits) (*archive.Archive, error) {
+	if limits == (archive.Limits{}) {
+		limits = archive.DefaultLimits
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return archive.OpenDir(name)
+	}
+	return archive.OpenZip(name, limits)
+}
+
+// temporaryFolder checks that dataDir is absent or empty and makes the
+// folder the import writes into, beside it on the same file system.
+func temporaryFolder(dataDir string) (string, error) {
+	if dataDir == "" {
+		return "", errors.New("no data folder given")
+	}
+	entries, err := os.ReadDir(dataDir)
+	switch {
+	case err == nil && len(entries) > 0:
+		return "", fmt.Errorf("%s is not empty: an import goes into a new or empty data folder", dataDir)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	}
+	parent := filepath.Dir(filepath.Clean(dataDir))
+	if err := os.MkdirAll(parent, 0o700); err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(parent, "."+filepath.Base(dataDir)+".import-")
+}
+
+// importInto reads the archive into a new store in dir.
+func importInto(ctx context.Context, dir string, a *archive.Archive, read Reader, o Options) (archive.Summary, error) {
+	st, err := store.Open(dir)
+	if err != nil {
+		return archive.Summary{}, err
+	}
+	defer st.Close()
+	im := domain.New(st, domain.Config{DataDir: dir}).NewImporter()
+	im.MaxFileSize, im.FreeSpace = o.MaxFileSize, freeSpace(dir)
+	sink := newProgressSink(ctx, im, a, o.Progress)
+	if err := read(a, sink); err != nil {
+		return archive.Summary{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return archive.Summary{}, err
+	}
+	sink.phase("finishing")
+	summary, err := im.Finish()
+	if err != nil {
+		return archive.Summary{}, err
+	}
+	sink.phase("done")
+	return summary, st.Close()
+}
+
+// place moves the finished folder to dataDir (replacing it when it is an
+// empty folder) and makes the rename durable.
+func place(tmp, dataDir string) error {
+	if err := os.Remove(dataDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(tmp, dataDir); err != nil {
+		return err
+	}
+	parent, err := os.Open(filepath.Dir(filepath.Clean(dataDir)))
+	if err != nil {
+		return err
+	}
+	defer parent.Close()
+	return parent.Sync()
+}
