@@ -155,7 +155,7 @@ func (im *Importer) User(u archive.User) error {
 	var created store.User
 	err := im.s.store.Update(func(tx *store.Tx) error {
 		var err error
-		created, err = im.s.createUser(tx, NewUser{Email: u.Email, FullName: importedName(u.FullName, u.Email), Role: role, BotType: u.BotType})
+		created, err = im.s.createUser(tx, NewUser{Email: u.Email, FullName: archive.CleanName(u.FullName, localPart(u.Email)), Role: role, BotType: u.BotType})
 		if err != nil {
 			return err
 		}
@@ -640,21 +640,9 @@ func recordError(record string, err error) error {
 	return fmt.Errorf("%s: %w", record, err)
 }
 
-// importedName makes a source's display name one Lanchat accepts: the
-// characters mention syntax cannot carry are dropped, and an empty name
-// falls back to the address's local part.
-func importedName(name, email string) string {
-	name = strings.Map(func(r rune) rune {
-		if strings.ContainsRune("*`\\>\"@", r) || r < ' ' {
-			return -1
-		}
-		return r
-	}, name)
-	name = truncateRunes(strings.TrimSpace(name), MaxNameLength)
-	if name == "" {
-		name, _, _ = strings.Cut(email, "@")
-	}
-	return name
+func localPart(email string) string {
+	local, _, _ := strings.Cut(email, "@")
+	return local
 }
 
 func truncateRunes(s string, n int) string {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"lanchat/backend/archive"
+	"lanchat/backend/archive/slack"
 	"lanchat/backend/domain"
 	"lanchat/backend/store"
 )
@@ -23,7 +24,9 @@ import (
 type Reader func(*archive.Archive, archive.Sink) error
 
 // readers are the formats an import reads, by name.
-var readers = map[string]Reader{}
+var readers = map[string]Reader{
+	"slack": slack.Read,
+}
 
 // Formats lists the formats Run reads.
 func Formats() []string {
