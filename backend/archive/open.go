@@ -19,20 +19,27 @@ type Limits struct {
 	// MaxRatio is the most one large file (over 1 MiB) may expand from
 	// its compressed size: beyond it, the archive is a zip bomb.
 	MaxRatio int64
+	// MaxEntry is the most one file may claim, uncompressed; zero means
+	// no bound beyond MaxTotal.
+	MaxEntry int64
 }
 
 // DefaultLimits allow any real export: deflate expands text about 5 to 20
-// times, and nothing honest claims more than a terabyte.
-var DefaultLimits = Limits{MaxTotal: 1 << 40, MaxRatio: 200}
+// times, no one file of an export is near 4 GiB, and nothing honest claims
+// more than a terabyte.
+var DefaultLimits = Limits{MaxTotal: 1 << 40, MaxRatio: 200, MaxEntry: 4 << 30}
 
 // Archive is an export opened for reading: its files as an fs.FS with
 // checked names, and the bytes read from it so far (for progress).
 type Archive struct {
 	fs.FS
 	// Size is the archive's size on disk.
-	Size   int64
-	closer io.Closer
-	read   *countingReaderAt
+	Size int64
+	// Claimed is what a zip's files add up to uncompressed, by their
+	// headers; 0 for a folder.
+	Claimed int64
+	closer  io.Closer
+	read    *countingReaderAt
 }
 
 // BytesRead is how much of the archive has been read.
@@ -71,34 +78,40 @@ func OpenZip(name string, limits Limits) (*Archive, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: not a readable zip archive: %w", name, err)
 	}
-	if err := checkZip(zr, limits); err != nil {
+	claimed, err := checkZip(zr, limits)
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return &Archive{FS: zr, Size: st.Size(), closer: f, read: counter}, nil
+	return &Archive{FS: zr, Size: st.Size(), Claimed: claimed, closer: f, read: counter}, nil
 }
 
-func checkZip(zr *zip.Reader, limits Limits) error {
+// checkZip checks the zip's names and claimed sizes, and returns their
+// total.
+func checkZip(zr *zip.Reader, limits Limits) (int64, error) {
 	seen := make(map[string]bool, len(zr.File))
 	var total uint64
 	for _, f := range zr.File {
 		if err := CheckName(f.Name); err != nil {
-			return err
+			return 0, err
 		}
 		clean := strings.TrimSuffix(f.Name, "/")
 		if seen[clean] {
-			return Errorf(f.Name, "appears twice in the archive")
+			return 0, Errorf(f.Name, "appears twice in the archive")
 		}
 		seen[clean] = true
+		if limits.MaxEntry > 0 && f.UncompressedSize64 > uint64(limits.MaxEntry) {
+			return 0, Errorf(f.Name, "claims %d bytes, more than the %d one file of an export may have", f.UncompressedSize64, limits.MaxEntry)
+		}
 		total += f.UncompressedSize64
 		if total > uint64(limits.MaxTotal) {
-			return Errorf(f.Name, "the archive claims more than %d bytes uncompressed", limits.MaxTotal)
+			return 0, Errorf(f.Name, "the archive claims more than %d bytes uncompressed", limits.MaxTotal)
 		}
 		if f.UncompressedSize64 > 1<<20 && f.UncompressedSize64 > uint64(limits.MaxRatio)*max(f.CompressedSize64, 1) {
-			return Errorf(f.Name, "expands %d bytes into %d: refused as a zip bomb", f.CompressedSize64, f.UncompressedSize64)
+			return 0, Errorf(f.Name, "expands %d bytes into %d: refused as a zip bomb", f.CompressedSize64, f.UncompressedSize64)
 		}
 	}
-	return nil
+	return int64(total), nil
 }
 
 // CheckName refuses a file name that could land outside the folder an

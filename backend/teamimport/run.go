@@ -80,6 +80,10 @@ func Run(ctx context.Context, o Options) (archive.Summary, error) {
 	if err != nil {
 		return archive.Summary{}, err
 	}
+	if err := checkRoom(tmp, a); err != nil {
+		os.RemoveAll(tmp)
+		return archive.Summary{}, err
+	}
 	summary, err := importInto(ctx, tmp, a, read, o)
 	if err == nil {
 		err = place(tmp, o.DataDir)
@@ -124,6 +128,23 @@ func temporaryFolder(dataDir string) (string, error) {
 		return "", err
 	}
 	return os.MkdirTemp(parent, "."+filepath.Base(dataDir)+".import-")
+}
+
+// checkRoom refuses an archive whose files claim more than the disk
+// holding the data folder has free: its messages and files would not fit.
+func checkRoom(dir string, a *archive.Archive) error {
+	free := freeSpace(dir)
+	if free == nil || a.Claimed == 0 {
+		return nil
+	}
+	n, err := free()
+	if err != nil {
+		return err
+	}
+	if a.Claimed > n {
+		return fmt.Errorf("the archive claims %d bytes uncompressed, more than the %d free on the disk of %s", a.Claimed, n, dir)
+	}
+	return nil
 }
 
 // importInto reads the archive into a new store in dir.

@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -110,8 +111,25 @@ func pngImage(t *testing.T) []byte {
 	return b.Bytes()
 }
 
+// zipEntry is one file of a test archive; raw entries are written as
+// their header claims, whatever their content.
+type zipEntry struct {
+	name    string
+	content []byte
+	raw     *zip.FileHeader
+}
+
 // writeZip writes files (name → content) as a zip in a temporary folder.
 func writeZip(t *testing.T, files map[string][]byte) string {
+	t.Helper()
+	var entries []zipEntry
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		entries = append(entries, zipEntry{name: name, content: files[name]})
+	}
+	return writeZipEntries(t, entries)
+}
+
+func writeZipEntries(t *testing.T, entries []zipEntry) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "export.zip")
 	f, err := os.Create(path)
@@ -119,19 +137,17 @@ func writeZip(t *testing.T, files map[string][]byte) string {
 		t.Fatal(err)
 	}
 	zw := zip.NewWriter(f)
-	names := slices.Sorted(func(yield func(string) bool) {
-		for name := range files {
-			if !yield(name) {
-				return
-			}
+	for _, e := range entries {
+		var w io.Writer
+		if e.raw != nil {
+			w, err = zw.CreateRaw(e.raw)
+		} else {
+			w, err = zw.Create(e.name)
 		}
-	})
-	for _, name := range names {
-		w, err := zw.Create(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.Write(files[name])
+		w.Write(e.content)
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)

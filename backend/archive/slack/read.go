@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"regexp"
@@ -117,7 +118,9 @@ func each[T any](a *archive.Archive, name string, fn func(i int, v T) error) err
 	}
 	for i := 0; dec.More(); i++ {
 		var v T
-		if err := dec.Decode(&v); err != nil {
+		if err := dec.Decode(&v); errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return archive.Errorf(fmt.Sprintf("%s[%d]", name, i), "is cut short")
+		} else if err != nil {
 			return archive.Errorf(fmt.Sprintf("%s[%d]", name, i), "malformed: %v", err)
 		}
 		if err := fn(i, v); err != nil {

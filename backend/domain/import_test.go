@@ -1,0 +1,44 @@
+package domain
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"lanchat/backend/archive"
+	"lanchat/backend/store"
+)
+
+// A file is refused by the size it claims, before a byte of it is read:
+// past the import's limit, or past the room left on the data folder's disk.
+func TestImporterRefusesFilesByTheirClaimedSize(t *testing.T) {
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	im := New(st, Config{DataDir: t.TempDir()}).NewImporter()
+	im.MaxFileSize = 1000
+	im.FreeSpace = func() (int64, error) { return 500, nil }
+	if err := im.User(archive.User{Ref: "U1", Email: "a@x.test", FullName: "A", Active: true}); err != nil {
+		t.Fatal(err)
+	}
+	opened := false
+	open := func() (io.ReadCloser, error) { opened = true; return io.NopCloser(strings.NewReader("x")), nil }
+	for _, c := range []struct {
+		size int64
+		want string
+	}{
+		{2000, "file F1 (big.bin): claims 2000 bytes, more than the 1000 bytes an imported file may have"},
+		{800, "file F1 (big.bin): claims 800 bytes, more than the 500 left on the data folder's disk"},
+		{-1, "file F1 (big.bin): claims a negative size"},
+	} {
+		_, err := im.File(archive.File{Ref: "F1", OwnerRef: "U1", Name: "big.bin", Size: c.size, Open: open})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("size %d: %v, want %q", c.size, err, c.want)
+		}
+	}
+	if opened {
+		t.Error("a refused file was opened")
+	}
+}
