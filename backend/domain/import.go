@@ -594,18 +594,19 @@ func (im *Importer) Finish() (archive.Summary, error) {
 				return err
 			}
 		}
-		if im.flagged || im.lastID == 0 {
-			return nil
-		}
-		for _, uid := range im.users {
-			if err := tx.MarkAllRead(uid, im.lastID); err != nil {
-				return err
-			}
-		}
 		return nil
 	})
 	if err != nil {
 		return archive.Summary{}, err
+	}
+	if !im.flagged && im.lastID > 0 {
+		// One transaction per person keeps each write's dirty pages small:
+		// a person's runs are a key per block of each of their streams.
+		for _, uid := range im.users {
+			if err := im.s.store.Update(func(tx *store.Tx) error { return tx.MarkAllRead(uid, im.lastID) }); err != nil {
+				return archive.Summary{}, err
+			}
+		}
 	}
 	if more := im.skipped - len(im.summary.Skipped); more > 0 {
 		im.summary.Skipped = append(im.summary.Skipped, archive.Skipped{Record: fmt.Sprintf("%d more records", more), Reason: "not listed one by one"})

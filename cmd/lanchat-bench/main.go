@@ -30,6 +30,7 @@ type run struct {
 	extra    []string // extra lanchatd serve arguments
 	workDir  string
 	messages int
+	imported int // messages of the generated Slack export
 	d        time.Duration
 	senders  int
 	pollers  []int // the delivery figure's client counts
@@ -42,11 +43,12 @@ func main() {
 	var r run
 	flag.StringVar(&r.binary, "lanchatd", "build/bin/lanchatd", "the server binary under test")
 	flag.IntVar(&r.messages, "messages", 1_000_000, "messages in the history fixture")
+	flag.IntVar(&r.imported, "import-messages", 1_000_000, "messages in the generated Slack export the import figure reads")
 	flag.StringVar(&r.workDir, "work", "build/bench", "where fixtures and scratch stores live (fixtures are reused)")
 	out := flag.String("out", "docs/benchmarks.md", "report file")
 	flag.DurationVar(&r.d, "duration", 5*time.Second, "how long each figure is measured")
 	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
-	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, memory, history); empty: all")
+	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, memory, history, import); empty: all")
 	pollers := flag.String("pollers", "1000,10000", "comma-separated client counts of the delivery figure (targets exist for 1000 and 10000)")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
 	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling, http or raw (the bench runs itself so)")
@@ -66,7 +68,7 @@ func main() {
 	figures := []struct {
 		name string
 		fn   func() error
-	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"socket", r.socketDelivery}, {"idle", r.idleQueues}, {"memory", r.memory}, {"history", r.history}}
+	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"socket", r.socketDelivery}, {"idle", r.idleQueues}, {"memory", r.memory}, {"history", r.history}, {"import", r.slackImport}}
 	err := os.MkdirAll(r.workDir, 0o755)
 	if err == nil {
 		err = r.ceilings()
