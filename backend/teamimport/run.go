@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -71,15 +72,17 @@ func Run(ctx context.Context, o Options) (archive.Summary, error) {
 	if read == nil {
 		return archive.Summary{}, fmt.Errorf("unknown archive format %q (this build reads: %s)", o.Format, strings.Join(Formats(), ", "))
 	}
-	a, err := open(o.Archive, o.Limits)
-	if err != nil {
-		return archive.Summary{}, err
-	}
-	defer a.Close()
 	tmp, err := temporaryFolder(o.DataDir)
 	if err != nil {
 		return archive.Summary{}, err
 	}
+	// A tar.gz is unpacked beside the import, and removed when closed.
+	a, err := open(o.Archive, tmp+".archive", o.Limits)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return archive.Summary{}, err
+	}
+	defer a.Close()
 	if err := checkRoom(tmp, a); err != nil {
 		os.RemoveAll(tmp)
 		return archive.Summary{}, err
@@ -95,8 +98,9 @@ func Run(ctx context.Context, o Options) (archive.Summary, error) {
 	return summary, nil
 }
 
-// open opens a zip export or an unpacked folder.
-func open(name string, limits archive.Limits) (*archive.Archive, error) {
+// open opens a zip or tar.gz export (told apart by their first bytes),
+// or an unpacked folder; a tar.gz is unpacked into scratch.
+func open(name, scratch string, limits archive.Limits) (*archive.Archive, error) {
 	if limits == (archive.Limits{}) {
 		limits = archive.DefaultLimits
 	}
@@ -106,6 +110,16 @@ func open(name string, limits archive.Limits) (*archive.Archive, error) {
 	}
 	if st.IsDir() {
 		return archive.OpenDir(name)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	magic := make([]byte, 2)
+	_, err = io.ReadFull(f, magic)
+	f.Close()
+	if err == nil && string(magic) == "\x1f\x8b" {
+		return archive.OpenTarGz(name, scratch, limits)
 	}
 	return archive.OpenZip(name, limits)
 }

@@ -1,8 +1,10 @@
 package teamimport_test
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -380,4 +382,28 @@ func TestRunRefusesWithoutLeavingAnything(t *testing.T) {
 			t.Errorf("beside the data folder: %v", left)
 		}
 	})
+}
+
+// A tar.gz export (Zulip's form) imports as a zip does, and its unpacked
+// copy is gone afterwards.
+func TestRunReadsTarGz(t *testing.T) {
+	var b bytes.Buffer
+	gz := gzip.NewWriter(&b)
+	tw := tar.NewWriter(gz)
+	for name, content := range map[string][]byte{"team.json": []byte(teamJSON), "files/report.txt": []byte("hello world"), "emoji/parrot.png": pngImage(t)} {
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: int64(len(content)), Typeflag: tar.TypeReg})
+		tw.Write(content)
+	}
+	tw.Close()
+	gz.Close()
+	path := filepath.Join(t.TempDir(), "export.tar.gz")
+	os.WriteFile(path, b.Bytes(), 0o600)
+	parent := t.TempDir()
+	summary, err := teamimport.Run(context.Background(), teamimport.Options{DataDir: filepath.Join(parent, "data"), Archive: path, Read: readTeam})
+	if err != nil || summary.Messages != 4 || summary.Files != 1 {
+		t.Fatalf("%+v %v", summary, err)
+	}
+	if left, _ := os.ReadDir(parent); len(left) != 1 || left[0].Name() != "data" {
+		t.Errorf("beside the data folder: %v", left)
+	}
 }

@@ -1,0 +1,95 @@
+package archive
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type tarEntry struct {
+	name, content string
+	kind          byte
+}
+
+func writeTarGz(t *testing.T, entries []tarEntry) string {
+	t.Helper()
+	var b bytes.Buffer
+	gz := gzip.NewWriter(&b)
+	tw := tar.NewWriter(gz)
+	for _, e := range entries {
+		h := &tar.Header{Name: e.name, Mode: 0o600, Size: int64(len(e.content)), Typeflag: e.kind}
+		switch e.kind {
+		case 0:
+			h.Typeflag = tar.TypeReg
+		case tar.TypeSymlink:
+			h.Linkname, h.Size = "/etc/passwd", 0
+		case tar.TypeDir:
+			h.Size = 0
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(e.content))
+	}
+	tw.Close()
+	gz.Close()
+	path := filepath.Join(t.TempDir(), "export.tar.gz")
+	os.WriteFile(path, b.Bytes(), 0o600)
+	return path
+}
+
+func TestOpenTarGzUnpacksAndRemovesOnClose(t *testing.T) {
+	path := writeTarGz(t, []tarEntry{{name: "export/", kind: tar.TypeDir}, {name: "./export/realm.json", content: `{"a":1}`}, {name: "export/uploads/1/x.txt", content: "hi"}})
+	dir := filepath.Join(t.TempDir(), "unpacked")
+	a, err := OpenTarGz(path, dir, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := fs.ReadFile(a, "export/uploads/1/x.txt"); err != nil || string(data) != "hi" {
+		t.Errorf("read %q %v", data, err)
+	}
+	a.Close()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("unpacked folder left after Close: %v", err)
+	}
+}
+
+func TestOpenTarGzRefusesHostileArchives(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		entries []tarEntry
+		limits  Limits
+		want    string
+	}{
+		{"dot-dot", []tarEntry{{name: "../evil", content: "x"}}, DefaultLimits, "../evil: leaves the archive"},
+		{"absolute", []tarEntry{{name: "/etc/evil", content: "x"}}, DefaultLimits, "/etc/evil: leaves the archive"},
+		{"symlink", []tarEntry{{name: "export/link", kind: tar.TypeSymlink}}, DefaultLimits, "export/link: is a link or a device"},
+		{"repeated", []tarEntry{{name: "a.json", content: "1"}, {name: "./a.json", content: "2"}}, DefaultLimits, "a.json: appears twice"},
+		{"entry over the limit", []tarEntry{{name: "big", content: strings.Repeat("x", 100)}}, Limits{MaxTotal: 1 << 40, MaxRatio: 200, MaxEntry: 10}, "big: claims 100 bytes"},
+		{"bomb", []tarEntry{{name: "zeros", content: strings.Repeat("\x00", 100<<20)}}, DefaultLimits, "zeros: the archive expands past"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "unpacked")
+			_, err := OpenTarGz(writeTarGz(t, c.entries), dir, c.limits)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want %q", err, c.want)
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("unpacked folder left: %v", err)
+			}
+		})
+	}
+	t.Run("truncated", func(t *testing.T) {
+		path := writeTarGz(t, []tarEntry{{name: "a.json", content: strings.Repeat("abc", 10000)}})
+		data, _ := os.ReadFile(path)
+		os.WriteFile(path, data[:len(data)/2], 0o600)
+		if _, err := OpenTarGz(path, filepath.Join(t.TempDir(), "u"), DefaultLimits); err == nil || !strings.Contains(err.Error(), "not a readable tar.gz") {
+			t.Fatalf("error %v", err)
+		}
+	})
+}
