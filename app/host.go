@@ -19,7 +19,6 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"lanchat/backend/backup"
 	"lanchat/backend/domain"
 	"lanchat/backend/logring"
 	"lanchat/backend/safefile"
@@ -150,7 +149,7 @@ func (a *App) CreateAccount(fullName, email, role string) (Account, error) {
 		return Account{}, errNotHosting
 	}
 	password := rand.Text()[:16]
-	u, err := srv.Service.CreateUserAsHost(domain.NewUser{Email: email, FullName: fullName, Role: r, Password: password})
+	u, err := srv.Service().CreateUserAsHost(domain.NewUser{Email: email, FullName: fullName, Role: r, Password: password})
 	if err != nil {
 		var de *domain.Error
 		if errors.As(err, &de) {
@@ -175,7 +174,7 @@ func (a *App) Backup() (string, error) {
 	}
 	var last time.Time
 	err = safefile.Write(path, func(w io.Writer) error {
-		return backup.Write(w, srv.Store, a.dataDir, func(done, total int64) {
+		return srv.Backup(w, func(done, total int64) {
 			if time.Since(last) > 100*time.Millisecond || done == total {
 				last = time.Now()
 				a.emit("backup:progress", map[string]int64{"done": done, "total": total})

@@ -67,7 +67,7 @@ func openApp(t *testing.T) *App {
 
 func TestCreateAccount(t *testing.T) {
 	a := openApp(t)
-	svc := a.srv.Service
+	svc := a.srv.Service()
 	// Alice is online: she must see Nina arrive.
 	login, err := svc.FetchAPIKey("alice@example.com", "lanchat-dev")
 	if err != nil {
@@ -89,7 +89,7 @@ func TestCreateAccount(t *testing.T) {
 	if err != nil || len(evs) != 1 || !strings.Contains(string(evs[0].AppendJSON(nil)), `"op":"add"`) || !strings.Contains(string(evs[0].AppendJSON(nil)), "nina@example.com") {
 		t.Errorf("alice's queue after the account was created: %v %+v", err, evs)
 	}
-	if _, err := a.srv.Service.FetchAPIKey("nina@example.com", acct.Password); err != nil {
+	if _, err := a.srv.Service().FetchAPIKey("nina@example.com", acct.Password); err != nil {
 		t.Errorf("the generated password does not sign in: %v", err)
 	}
 	if _, err := a.CreateAccount("Nina Again", "nina@example.com", "member"); err == nil || err.Error() != "Email 'nina@example.com' already in use" {
@@ -137,7 +137,7 @@ func TestRecentErrors(t *testing.T) {
 	if got := a.RecentErrors(); len(got) != 0 {
 		t.Fatalf("a fresh host has errors: %+v", got)
 	}
-	login, err := a.srv.Service.DevFetchAPIKey("webhook-bot@example.com")
+	login, err := a.srv.Service().DevFetchAPIKey("webhook-bot@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}

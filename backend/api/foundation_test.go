@@ -165,7 +165,7 @@ func TestRestartKeepsData(t *testing.T) {
 	s = apitest.StartIn(t, dir, true)
 	// The same key still works: the store was reopened, not reseeded.
 	s.As("alice@example.com", key).Get("/api/v1/users/me", nil).OK()
-	if err := s.Store.Check(); err != nil {
+	if err := s.Store().Check(); err != nil {
 		t.Fatalf("store consistency: %v", err)
 	}
 }

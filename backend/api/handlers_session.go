@@ -49,6 +49,14 @@ func signOut(c *call) (J, error) {
 	return nil, nil
 }
 
+// sessionToken is the request's session cookie, "" without one.
+func sessionToken(c *call) string {
+	if cookie, err := c.r.Cookie(sessionCookie); err == nil {
+		return cookie.Value
+	}
+	return ""
+}
+
 // currentSession tells a reloaded page who is signed in, and its CSRF
 // token.
 func currentSession(c *call) (J, error) {

@@ -21,8 +21,6 @@ func updateOwnSettings(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	if cookie, err := c.r.Cookie(sessionCookie); err == nil {
-		ch.Session = cookie.Value
-	}
+	ch.Session = sessionToken(c)
 	return nil, c.api.svc.UpdateOwnSettings(c.user, ch)
 }

@@ -67,7 +67,7 @@ func TestPresence(t *testing.T) {
 	}
 
 	// 141 seconds later alice counts as offline.
-	s.Service.SetClock(func() time.Time { return time.Now().Add(141 * time.Second) })
+	s.Service().SetClock(func() time.Time { return time.Now().Add(141 * time.Second) })
 	p := bob.Get("/api/v1/users/alice@example.com/presence", nil).OK().Body["presence"].(map[string]any)
 	if p["aggregated"].(map[string]any)["status"] != "offline" {
 		t.Errorf("after 141 s: %v", p["aggregated"])

@@ -166,3 +166,11 @@ func writeFile(c *call, contentType string, data []byte, extra map[string]string
 	c.wrote = true
 	c.w.Write(data)
 }
+
+// WriteUnavailable answers a request the server cannot serve for a moment
+// (an import replacing the organization): a 503 in the API's error shape,
+// with a Retry-After.
+func WriteUnavailable(w http.ResponseWriter, r *http.Request, msg string) {
+	w.Header().Set("Retry-After", "2")
+	writeError(w, r, &statusError{http.StatusServiceUnavailable, domain.BadRequest("%s", msg)})
+}

@@ -84,6 +84,11 @@ type Options struct {
 	// UploadReadTimeout bounds reading an authenticated upload; 0 means
 	// DefaultUploadReadTimeout.
 	UploadReadTimeout time.Duration
+	// Importer replaces the organization with an imported one (nil: the
+	// server cannot); MaxImportSize bounds the uploaded archive (0 means
+	// DefaultMaxImportSize).
+	Importer      Importer
+	MaxImportSize int64
 }
 
 // DefaultUploadReadTimeout lets a 25 MiB file arrive at under 100 kB/s.
@@ -114,6 +119,7 @@ func New(svc *domain.Service, opts Options) *API {
 		opts.Log = slog.Default()
 	}
 	opts.UploadReadTimeout = cmp.Or(opts.UploadReadTimeout, DefaultUploadReadTimeout)
+	opts.MaxImportSize = cmp.Or(opts.MaxImportSize, DefaultMaxImportSize)
 	a := &API{svc: svc, opts: opts, log: opts.Log, mux: http.NewServeMux(),
 		failures: newLimiter(opts.LoginFailuresPerMinute, time.Minute),
 		requests: newLimiter(opts.RequestsPerMinute, time.Minute), uploads: newUploadSlots()}

@@ -53,6 +53,9 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
 
 		{method: "PATCH", path: "/api/v1/realm", auth: authUser, handle: updateRealm},
+		// Lanchat's own: an owner replaces a new organization with an export's.
+		{method: "POST", path: "/api/v1/realm/import", auth: authUser, upload: true, maxBody: a.opts.MaxImportSize, handle: startImport},
+		{method: "GET", path: "/api/v1/realm/import", auth: authUser, handle: importStatus},
 		{method: "GET", path: "/api/v1/realm/linkifiers", auth: authUser, handle: listLinkifiers},
 		{method: "GET", path: "/api/v1/realm/filters", auth: authUser, handle: listFilters},
 		{method: "POST", path: "/api/v1/realm/filters", auth: authUser, handle: addLinkifier},

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -26,8 +27,14 @@ func newBrowser(t *testing.T, base string) *browser {
 
 func (b *browser) do(method, path string, form url.Values, withCSRF bool) (int, map[string]any, http.Header) {
 	b.t.Helper()
-	req, _ := http.NewRequest(method, b.base+path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return b.send(method, path, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()), withCSRF)
+}
+
+// send is do with any body.
+func (b *browser) send(method, path, contentType string, body io.Reader, withCSRF bool) (int, map[string]any, http.Header) {
+	b.t.Helper()
+	req, _ := http.NewRequest(method, b.base+path, body)
+	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("X-Requested-With", "XMLHttpRequest")
 	if withCSRF {
 		req.Header.Set("X-CSRF-Token", b.csrf)
@@ -37,9 +44,9 @@ func (b *browser) do(method, path string, form url.Values, withCSRF bool) (int, 
 		b.t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var body map[string]any
-	json.NewDecoder(resp.Body).Decode(&body)
-	return resp.StatusCode, body, resp.Header
+	var answer map[string]any
+	json.NewDecoder(resp.Body).Decode(&answer)
+	return resp.StatusCode, answer, resp.Header
 }
 
 func TestBrowserSessions(t *testing.T) {

@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-
-	"lanchat/backend/backup"
 )
 
 // ControlSocket is the Unix socket inside the data directory through which
@@ -60,7 +58,7 @@ func (s *Server) listenControl() error {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/gzip")
-		if err := backup.Write(w, s.Store, s.cfg.DataDir, nil); err != nil {
+		if err := s.Backup(w, nil); err != nil {
 			s.log.Error("backup over the control socket", "err", err)
 		}
 	})

@@ -14,9 +14,11 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"lanchat/backend/api"
+	"lanchat/backend/backup"
 	"lanchat/backend/discovery"
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
@@ -57,6 +59,9 @@ type Config struct {
 	// UploadQuota bounds each user's uploaded files together, in bytes (0:
 	// domain.DefaultUploadQuota, negative: no limit).
 	UploadQuota int64
+	// MaxImportSize bounds an export archive an owner uploads to replace
+	// the organization (0: api.DefaultMaxImportSize).
+	MaxImportSize int64
 }
 
 // recentErrors is how many warnings and errors RecentErrors keeps.
@@ -76,13 +81,18 @@ const ShutdownTimeout = 10 * time.Second
 
 // Server is an opened, not yet listening, Lanchat host.
 type Server struct {
-	cfg     Config
-	Store   *store.Store
-	Service *domain.Service
-	http    *http.Server
-	// stop ends long-polls and background work when shutdown begins:
-	// http.Server.Shutdown waits for requests but does not cancel them.
+	cfg Config
+	// mu guards org: requests and backups hold it shared while they use
+	// the organization, an import's swap exclusively (import.go).
+	mu   sync.RWMutex
+	org  *organization
+	http *http.Server
+	// ctx ends with the server: an import running then is abandoned
+	// (imports waits for it), as are requests (BaseContext).
+	ctx  context.Context
 	stop context.CancelFunc
+	// imports is the import replacing the organization, if any.
+	imports importer
 	// control serves host commands on the data directory's socket.
 	control *http.Server
 	log     *slog.Logger
@@ -97,6 +107,18 @@ type Server struct {
 	advert *discovery.Advertisement
 }
 
+// organization is what the server serves from its data directory: the
+// store, the service over it and the API. Its context ends its background
+// work and its requests' contexts (long-polls, WebSockets) when the server
+// stops or an import replaces it.
+type organization struct {
+	store   *store.Store
+	svc     *domain.Service
+	handler http.Handler
+	ctx     context.Context
+	close   context.CancelFunc
+}
+
 // Open opens the data directory and prepares the organization: the demo
 // organization on an empty development store, else a default-named one.
 func Open(cfg Config) (*Server, error) {
@@ -109,6 +131,44 @@ func Open(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx, stop := context.WithCancel(context.Background())
+	s := &Server{
+		cfg:       cfg,
+		ctx:       ctx,
+		stop:      stop,
+		log:       log,
+		recent:    recent,
+		tls:       tlsConfig,
+		authority: authority,
+	}
+	if s.org, err = s.openOrganization(); err != nil {
+		stop()
+		return nil, err
+	}
+	var handler http.Handler = http.HandlerFunc(s.serveOrganization)
+	if authority != nil {
+		handler = offerAuthority(authority, handler)
+	}
+	s.http = &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
+		IdleTimeout:       cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout),
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	if err := s.listenControl(); err != nil {
+		// Backups then open the store directly (bbolt allows shared
+		// readers of a read-only store).
+		log.Warn("no control socket: lanchatd backup cannot reach this server", "err", err)
+	}
+	return s, nil
+}
+
+// openOrganization opens the store in the data directory, prepares it and
+// builds the service and API over it.
+func (s *Server) openOrganization() (*organization, error) {
+	cfg := s.cfg
 	// Tuned after opening: a schema migration holds the whole store in
 	// memory once, which the soft limit would make the collector chase.
 	st, err := store.Open(cfg.DataDir)
@@ -133,39 +193,49 @@ func Open(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if st.ReadOnly() {
-		log.Warn("the data directory is read-only: serving reads, refusing writes", "dir", cfg.DataDir)
+		s.log.Warn("the data directory is read-only: serving reads, refusing writes", "dir", cfg.DataDir)
 	}
-	var handler http.Handler = api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: log,
+	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: s.log, Importer: s, MaxImportSize: cfg.MaxImportSize,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute})
-	if authority != nil {
-		handler = offerAuthority(authority, handler)
-	}
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(s.ctx)
 	go svc.RunEventGC(ctx)
-	s := &Server{
-		cfg:       cfg,
-		Store:     st,
-		Service:   svc,
-		stop:      stop,
-		log:       log,
-		recent:    recent,
-		tls:       tlsConfig,
-		authority: authority,
-		http: &http.Server{
-			Handler:           handler,
-			ReadHeaderTimeout: 10 * time.Second,
-			ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
-			IdleTimeout:       cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout),
-			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-			BaseContext:       func(net.Listener) context.Context { return ctx },
-		},
+	return &organization{store: st, svc: svc, handler: handler, ctx: ctx, close: cancel}, nil
+}
+
+// serveOrganization serves a request with the organization, under its
+// context; while an import swaps it, with a 503 that says so.
+func (s *Server) serveOrganization(w http.ResponseWriter, r *http.Request) {
+	if s.imports.swapping.Load() || !s.mu.TryRLock() {
+		api.WriteUnavailable(w, r, "This organization is being replaced by an import: try again in a moment.")
+		return
 	}
-	if err := s.listenControl(); err != nil {
-		// Backups then open the store directly (bbolt allows shared
-		// readers of a read-only store).
-		log.Warn("no control socket: lanchatd backup cannot reach this server", "err", err)
-	}
-	return s, nil
+	defer s.mu.RUnlock()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer context.AfterFunc(s.org.ctx, cancel)()
+	defer cancel()
+	s.org.handler.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// Service is the organization's domain service (the host's own actions).
+func (s *Server) Service() *domain.Service {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.org.svc
+}
+
+// Store is the organization's store.
+func (s *Server) Store() *store.Store {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.org.store
+}
+
+// Backup writes the organization's backup archive (backup.Write); an
+// import waits for it before replacing the organization.
+func (s *Server) Backup(w io.Writer, progress backup.Progress) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return backup.Write(w, s.org.store, s.cfg.DataDir, progress)
 }
 
 // Listen binds the configured address and returns the bound one (useful
@@ -200,7 +270,7 @@ func (s *Server) RecentErrors() []logring.Entry { return s.recent.Entries() }
 func (s *Server) Handler() http.Handler { return s.http.Handler }
 
 // SetupToken is the first-run setup secret, or "" once an owner exists.
-func (s *Server) SetupToken() string { return s.Service.SetupToken() }
+func (s *Server) SetupToken() string { return s.Service().SetupToken() }
 
 // Addresses are where a host listening on addr is reached.
 type Addresses struct {
@@ -269,7 +339,7 @@ func (s *Server) Advertise(addr *net.TCPAddr) error {
 	}
 	url := scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port))
 	name := func() string {
-		settings, err := s.Service.ServerSettings(url)
+		settings, err := s.Service().ServerSettings(url)
 		if name, ok := settings["realm_name"].(string); ok && err == nil {
 			return name
 		}
@@ -283,18 +353,22 @@ func (s *Server) Advertise(addr *net.TCPAddr) error {
 	return nil
 }
 
-// Shutdown lets in-flight requests finish, then closes the store.
+// Shutdown lets in-flight requests finish, abandons a running import,
+// then closes the store.
 func (s *Server) Shutdown(ctx context.Context) error {
 	if s.advert != nil {
 		s.advert.Stop()
 	}
 	s.stop()
 	httpErr := s.http.Shutdown(ctx)
+	s.imports.running.Wait()
 	var controlErr error
 	if s.control != nil {
 		controlErr = s.control.Shutdown(ctx)
 	}
-	storeErr := s.Store.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	storeErr := s.org.store.Close()
 	return errors.Join(httpErr, controlErr, storeErr)
 }
 

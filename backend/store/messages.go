@@ -289,3 +289,9 @@ func (tx *Tx) LookupRecipientID(streamID int64, sortedUserIDs []int64) (int64, b
 func (tx *Tx) PutMessageBody(m Message) error {
 	return tx.putMessage(m)
 }
+
+// HasMessages tells whether any message is stored.
+func (tx *Tx) HasMessages() bool {
+	k, _ := tx.bucket(bucketMessages).Cursor().First()
+	return k != nil
+}
