@@ -9,9 +9,10 @@ import (
 // Importer runs an import that replaces the organization: the server's,
 // which alone can swap the store under the API.
 type Importer interface {
-	// StartImport receives the archive (to a temporary file) and starts
-	// importing it for owner; it refuses while another import runs.
-	StartImport(owner domain.ImportingOwner, format string, archive io.Reader) error
+	// StartImport receives the archive of size bytes (-1: unknown) to a
+	// temporary file and starts importing it for owner; it refuses while
+	// another import runs.
+	StartImport(owner domain.ImportingOwner, format string, archive io.Reader, size int64) error
 	ImportStatus() domain.ImportStatus
 }
 
@@ -32,7 +33,7 @@ func startImport(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.api.opts.Importer.StartImport(owner, format, c.r.Body); err != nil {
+	if err := c.api.opts.Importer.StartImport(owner, format, c.r.Body, c.r.ContentLength); err != nil {
 		return nil, err
 	}
 	return J{"import": c.api.opts.Importer.ImportStatus()}, nil

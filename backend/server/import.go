@@ -41,7 +41,7 @@ type importer struct {
 // background into a new folder, then replaces the organization with it
 // (replaceOrganization), for owner, who keeps their access. The caller has
 // checked owner's right to (domain.BeginImport).
-func (s *Server) StartImport(owner domain.ImportingOwner, format string, body io.Reader) error {
+func (s *Server) StartImport(owner domain.ImportingOwner, format string, body io.Reader, size int64) error {
 	if formats := teamimport.Formats(); !slices.Contains(formats, format) {
 		return domain.InvalidArgument("format", fmt.Sprintf("%q is not an export format Lanchat reads (%s)", format, strings.Join(formats, ", ")))
 	}
@@ -51,9 +51,9 @@ func (s *Server) StartImport(owner domain.ImportingOwner, format string, body io
 		im.mu.Unlock()
 		return ErrImportRunning
 	}
-	im.busy, im.format, im.progress = true, format, archive.Progress{Phase: "upload", Started: time.Now()}
+	im.busy, im.format, im.progress = true, format, archive.Progress{Phase: "upload", TotalBytes: max(size, 0), Started: time.Now()}
 	im.mu.Unlock()
-	path, err := s.receiveArchive(body)
+	path, err := s.receiveArchive(&uploadCounter{r: body, im: im})
 	if err != nil {
 		im.finish(domain.ImportStatus{State: "failed", Format: format, Error: "The archive did not arrive: " + err.Error()})
 		return err
@@ -97,6 +97,20 @@ func (im *importer) finish(status domain.ImportStatus) {
 	im.mu.Lock()
 	defer im.mu.Unlock()
 	im.busy, im.status = false, status
+}
+
+// uploadCounter reports an upload's bytes as they arrive.
+type uploadCounter struct {
+	r  io.Reader
+	im *importer
+}
+
+func (c *uploadCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.im.mu.Lock()
+	c.im.progress.Bytes += int64(n)
+	c.im.mu.Unlock()
+	return n, err
 }
 
 // receiveArchive streams an uploaded archive to a temporary file beside

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { crc32 } from 'node:zlib'
 import { chromium } from 'playwright-core'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -119,4 +120,33 @@ export async function seriousViolations(page) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`)))
   return found
+}
+
+// zipFiles packs files ({name: string|Buffer}) into a zip archive, stored
+// uncompressed: enough for an export archive to import.
+export function zipFiles(files) {
+  const locals = []
+  const centrals = []
+  let offset = 0
+  for (const [name, content] of Object.entries(files)) {
+    const data = Buffer.from(content)
+    const fileName = Buffer.from(name)
+    const crc = crc32(data)
+    // Version 2.0, no flags, stored, no time, CRC, sizes, name length, no extra.
+    const head = Buffer.alloc(30)
+    head.writeUInt32LE(0x04034b50, 0); head.writeUInt16LE(20, 4); head.writeUInt32LE(crc, 14)
+    head.writeUInt32LE(data.length, 18); head.writeUInt32LE(data.length, 22); head.writeUInt16LE(fileName.length, 26)
+    const central = Buffer.alloc(46)
+    central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(20, 4); central.writeUInt16LE(20, 6); central.writeUInt32LE(crc, 16)
+    central.writeUInt32LE(data.length, 20); central.writeUInt32LE(data.length, 24); central.writeUInt16LE(fileName.length, 28)
+    central.writeUInt32LE(offset, 42)
+    locals.push(head, fileName, data)
+    centrals.push(central, fileName)
+    offset += head.length + fileName.length + data.length
+  }
+  const directory = Buffer.concat(centrals)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(centrals.length / 2, 8); end.writeUInt16LE(centrals.length / 2, 10)
+  end.writeUInt32LE(directory.length, 12); end.writeUInt32LE(offset, 16)
+  return Buffer.concat([...locals, directory, end])
 }

@@ -77,6 +77,12 @@ export async function upload(path: string, file: File): Promise<Json> {
   return send('POST', path, data)
 }
 
+// uploadBody sends a file as the request's whole body (an export archive,
+// which the server streams to disk as it arrives).
+export async function uploadBody(path: string, file: File): Promise<Json> {
+  return send('POST', path, file)
+}
+
 async function send(method: string, url: string, body?: BodyInit, signal?: AbortSignal): Promise<Json> {
   const res = await fetch(url, { method, body, headers: authHeaders(method), credentials: 'same-origin', signal })
   let json: Json

@@ -4,15 +4,17 @@ import type { Chat } from '../state/chat'
 import { ShortcutList } from './Shortcuts'
 import { explain } from '../state/errors'
 import { BotsSettings, EmojiAdmin, LinkifiersAdmin, OrganizationSettings, UsersAdmin } from './SettingsAdmin'
+import { ImportAdmin } from './SettingsImport'
 import { NotificationSettings, ProfileSettings } from './SettingsProfile'
 import { saveTheme } from './AccountTheme'
 
 export type Theme = 'light' | 'dark'
 
-// The settings tabs, as in Zulip's settings overlay; the last four only
-// for administrators.
+// The settings tabs, as in Zulip's settings overlay; the next four only
+// for administrators, and the import for owners.
 const tabs = [['preferences', 'Preferences'], ['profile', 'Profile'], ['notifications', 'Notifications'], ['bots', 'Bots'],
-  ['organization', 'Organization'], ['users', 'Users'], ['linkifiers', 'Linkifiers'], ['emoji', 'Custom emoji']] as const
+  ['organization', 'Organization'], ['users', 'Users'], ['linkifiers', 'Linkifiers'], ['emoji', 'Custom emoji'], ['import', 'Import']] as const
+const ownerRole = 100
 type Tab = (typeof tabs)[number][0]
 
 export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => void; onClose: () => void }) {
@@ -38,7 +40,7 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
         <header><h2>Settings</h2><button class="icon" onClick={p.onClose} title="Close" aria-label="Close">✕</button></header>
         <div class="settings-body">
         <nav class="settings-tabs" role="tablist" aria-label="Settings sections">
-          {tabs.slice(0, p.chat.isAdmin ? tabs.length : 4).map(([id, label]) => (
+          {tabs.slice(0, p.chat.me.role === ownerRole ? tabs.length : p.chat.isAdmin ? tabs.length - 1 : 4).map(([id, label]) => (
             <button role="tab" aria-selected={tab === id} class={tab === id ? 'on' : ''} data-testid={`settings-tab-${id}`} onClick={() => setTab(id)}>{label}</button>
           ))}
         </nav>
@@ -50,6 +52,7 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
         {tab === 'users' && <UsersAdmin chat={p.chat} />}
         {tab === 'linkifiers' && <LinkifiersAdmin />}
         {tab === 'emoji' && <EmojiAdmin chat={p.chat} />}
+        {tab === 'import' && <ImportAdmin />}
         {tab === 'preferences' && <>
         <section>
           <h3>Appearance</h3>
