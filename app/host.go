@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,8 +48,10 @@ type App struct {
 	joined            string // the joined team's URL
 
 	ctx context.Context
-	// saveDialog, emit and focus are Wails' runtime calls, swapped in tests.
+	// saveDialog, openDialog, emit and focus are Wails' runtime calls,
+	// swapped in tests.
 	saveDialog func(defaultName string) (string, error)
+	openDialog func(title string) (string, error)
 	emit       func(name string, data any)
 	focus      func()
 	setTitle   func(title string)
@@ -148,16 +151,38 @@ func (a *App) CreateAccount(fullName, email, role string) (Account, error) {
 	if srv == nil {
 		return Account{}, errNotHosting
 	}
-	password := rand.Text()[:16]
+	password := newPassword()
 	u, err := srv.Service().CreateUserAsHost(domain.NewUser{Email: email, FullName: fullName, Role: r, Password: password})
 	if err != nil {
-		var de *domain.Error
-		if errors.As(err, &de) {
-			return Account{}, errors.New(de.Msg)
-		}
-		return Account{}, err
+		return Account{}, plainError(err)
 	}
 	return Account{Email: u.Email, Password: password}, nil
+}
+
+// IssuePassword gives an existing account a new generated password, to
+// pass on: imported people have none. Their browser sessions end.
+func (a *App) IssuePassword(email string) (Account, error) {
+	srv := a.hosting()
+	if srv == nil {
+		return Account{}, errNotHosting
+	}
+	password := newPassword()
+	u, err := srv.Service().SetPasswordAsHost(strings.TrimSpace(email), password)
+	if err != nil {
+		return Account{}, plainError(err)
+	}
+	return Account{Email: u.Email, Password: password}, nil
+}
+
+func newPassword() string { return rand.Text()[:16] }
+
+// plainError is a refusal in the domain's words, for the window to show.
+func plainError(err error) error {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return errors.New(de.Msg)
+	}
+	return err
 }
 
 // Backup asks where to save and writes the same archive as `lanchatd

@@ -256,6 +256,33 @@ func (s *Service) CreateUserAsHost(n NewUser) (store.User, error) {
 	return u, nil
 }
 
+// SetPasswordAsHost gives an existing account a new password on the
+// host's authority (the desktop host panel): imported people have none
+// until it is issued. Their browser sessions end.
+func (s *Service) SetPasswordAsHost(email, password string) (store.User, error) {
+	hash, err := hashPassword(password)
+	if err != nil {
+		return store.User{}, err
+	}
+	var u store.User
+	err = s.store.Update(func(tx *store.Tx) error {
+		if u, err = tx.UserByEmail(email); errors.Is(err, store.ErrNotFound) {
+			return BadRequest("No account has the email %s", email)
+		} else if err != nil {
+			return err
+		}
+		if u.BotType != 0 {
+			return BadRequest("%s is a bot: bots sign in with their API key", email)
+		}
+		u.PasswordHash = hash
+		if err := tx.DeleteUserSessions(u.ID, ""); err != nil {
+			return err
+		}
+		return tx.PutUser(u)
+	})
+	return u, internal("set password", err)
+}
+
 // joinDefaultStreams subscribes a new person to the organization's default
 // streams; bots join streams only when asked.
 func joinDefaultStreams(tx *store.Tx, u store.User) error {

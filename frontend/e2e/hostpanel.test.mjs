@@ -1,6 +1,6 @@
 // The desktop host panel, driven in Chromium with the window's Go bridge
 // stood in for by a script: the panel must show the join addresses and QR
-// code (and, with HTTPS, the certificate authority to install), hand back a created account's password, show a backup's progress
+// code (and, with HTTPS, the certificate authority to install), hand back a created account's password and one issued to an existing account, show a backup's progress
 // while it runs, and list the host's recent errors. (The Go side of each bound method is tested in
 // app/host_test.go; the real window under Xvfb in app/desktop_test.go.)
 import { test } from 'node:test'
@@ -35,6 +35,10 @@ function bridge() {
         CreateAccount: async (fullName, email, role) => {
           window.hostCalls.push({ fullName, email, role })
           return { email, password: 'generated-secret' }
+        },
+        IssuePassword: async (email) => {
+          window.hostCalls.push({ issue: email })
+          return { email, password: 'issued-secret' }
         },
         Backup: () => new Promise((resolve) => { finishBackup = resolve }),
         OpenDataFolder: async () => {},
@@ -81,6 +85,13 @@ test('the window follows the page title and notification clicks; the host panel 
     await page.getByTestId('host-created').waitFor()
     assert.match(await page.getByTestId('host-created').textContent(), /nina@example\.com.*generated-secret/)
     assert.deepEqual(await page.evaluate(() => window.hostCalls), [{ fullName: 'Nina New', email: 'nina@example.com', role: 'guest' }])
+
+    // An imported person gets a password.
+    await page.getByTestId('host-issue-email').fill(' ana@slack.test ')
+    await page.getByTestId('host-issue-submit').click()
+    await page.getByTestId('host-issued').waitFor()
+    assert.match(await page.getByTestId('host-issued').textContent(), /ana@slack\.test.*issued-secret/)
+    assert.deepEqual((await page.evaluate(() => window.hostCalls)).at(-1), { issue: 'ana@slack.test' })
 
     // While the backup runs the button is disabled and the bar follows
     // the progress events; when it ends the bar goes and the path shows.

@@ -18,6 +18,9 @@ export interface DesktopHost {
   SetupToken(): Promise<string>
   HostInfo(): Promise<HostInfo>
   CreateAccount(fullName: string, email: string, role: string): Promise<{ email: string; password: string }>
+  // IssuePassword gives an existing account (an imported person's) a new
+  // generated password. Hosts that predate it lack it.
+  IssuePassword?(email: string): Promise<{ email: string; password: string }>
   Backup(): Promise<string>
   OpenDataFolder(): Promise<void>
   RecentErrors(): Promise<LogEntry[]>

@@ -9,6 +9,8 @@ export function HostPanel(p: { onClose: () => void }) {
   const [caQr, setCaQr] = useState('')
   const [form, setForm] = useState({ name: '', email: '', role: 'member' })
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null)
+  const [issueTo, setIssueTo] = useState('')
+  const [issued, setIssued] = useState<{ email: string; password: string } | null>(null)
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null)
   const [status, setStatus] = useState('')
   const [errors, setErrors] = useState<LogEntry[] | null>(null)
@@ -31,6 +33,15 @@ export function HostPanel(p: { onClose: () => void }) {
     try {
       setCreated(await host.CreateAccount(form.name.trim(), form.email.trim(), form.role))
       setForm({ name: '', email: '', role: 'member' })
+    } catch (err) {
+      setStatus(String(err))
+    }
+  }
+  const issue = async (e: Event) => {
+    e.preventDefault()
+    try {
+      setIssued(await host.IssuePassword!(issueTo.trim()))
+      setIssueTo('')
     } catch (err) {
       setStatus(String(err))
     }
@@ -104,6 +115,18 @@ export function HostPanel(p: { onClose: () => void }) {
           </form>
           {created && <p data-testid="host-created">Created <code>{created.email}</code> with password <code>{created.password}</code>: pass it on.</p>}
         </section>
+        {host.IssuePassword && (
+          <section>
+            <h3>Issue a password</h3>
+            <p class="hint">For someone who has an account but no password (everyone imported from another chat server), or forgot it.
+              Their open sessions end.</p>
+            <form class="row" onSubmit={issue}>
+              <input data-testid="host-issue-email" type="email" aria-label="Their email" placeholder="Email" value={issueTo} onInput={(e) => setIssueTo((e.target as HTMLInputElement).value)} />
+              <button class="primary" data-testid="host-issue-submit">Issue a password</button>
+            </form>
+            {issued && <p data-testid="host-issued"><code>{issued.email}</code> now signs in with password <code>{issued.password}</code>: pass it on.</p>}
+          </section>
+        )}
         <section>
           <h3>Data</h3>
           <p>Folder: <code data-testid="host-data-dir">{info?.dataDir}</code> <button onClick={() => host.OpenDataFolder()}>Open</button></p>
