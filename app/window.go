@@ -27,6 +27,10 @@ func showWindow(ctx context.Context, a *App, handler http.Handler) error {
 				return runtime.SaveFileDialog(wctx, runtime.SaveDialogOptions{Title: "Back up Lanchat", DefaultFilename: name,
 					Filters: []runtime.FileFilter{{DisplayName: "Lanchat backup (*.tar.gz)", Pattern: "*.tar.gz"}}})
 			}
+			a.openDialog = func(title string) (string, error) {
+				return runtime.OpenFileDialog(wctx, runtime.OpenDialogOptions{Title: title,
+					Filters: []runtime.FileFilter{{DisplayName: "Export archive (*.zip)", Pattern: "*.zip"}}})
+			}
 			a.emit = func(name string, data any) { runtime.EventsEmit(wctx, name, data) }
 			a.focus = func() {
 				runtime.WindowUnminimise(wctx)

@@ -1,9 +1,7 @@
 package api_test
 
 import (
-	"archive/zip"
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/url"
 	"os"
@@ -13,51 +11,24 @@ import (
 	"time"
 
 	"lanchat/backend/apitest"
+	"lanchat/backend/archive/archivetest"
 	"lanchat/backend/server"
 )
 
-// slackPerson is one member of a generated Slack export.
-type slackPerson struct{ id, name, email string }
+var (
+	ana = archivetest.SlackPerson{ID: "U01", Name: "Ana Lima", Email: "ana@slack.test"}
+	ben = archivetest.SlackPerson{ID: "U02", Name: "Ben Okoro", Email: "ben@slack.test"}
+)
 
-// slackExport is a small Slack workspace export (users.json, channels.json
-// and one day of #general), with a thread and a reaction.
-func slackExport(t *testing.T, people ...slackPerson) []byte {
+// slackExport is a Slack export of people with two messages.
+func slackExport(t *testing.T, people ...archivetest.SlackPerson) []byte {
 	t.Helper()
-	var users []map[string]any
-	var members []string
-	for _, p := range people {
-		users = append(users, map[string]any{"id": p.id, "name": p.name, "real_name": p.name, "deleted": false, "is_bot": false,
-			"tz": "Europe/Berlin", "profile": map[string]any{"email": p.email, "real_name": p.name}})
-		members = append(members, p.id)
-	}
-	channels := []map[string]any{{"id": "C1", "name": "general", "created": 1600000000, "creator": people[0].id, "is_archived": false,
-		"is_general": true, "members": members, "topic": map[string]any{"value": ""}, "purpose": map[string]any{"value": "Everyone"}}}
-	day := []map[string]any{
-		{"type": "message", "user": people[0].id, "text": "Welcome to the team", "ts": "1600000100.000100"},
-		{"type": "message", "user": people[1].id, "text": "Glad to be here <@" + people[0].id + ">", "ts": "1600000200.000200",
-			"reactions": []map[string]any{{"name": "tada", "users": []string{people[0].id}, "count": 1}}},
-	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, v := range map[string]any{"users.json": users, "channels.json": channels, "general/2020-09-13.json": day} {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.NewEncoder(w).Encode(v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
+	zip, err := archivetest.SlackExport(people, 2)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	return zip
 }
-
-var (
-	ana = slackPerson{"U01", "Ana Lima", "ana@slack.test"}
-	ben = slackPerson{"U02", "Ben Okoro", "ben@slack.test"}
-)
 
 // newOwner sets up a new organization on s (no message yet) and signs its
 // owner in, in a browser and with an API key.
@@ -94,12 +65,12 @@ func awaitImport(t *testing.T, c *apitest.Client) map[string]any {
 func TestImportReplacesANewOrganization(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		people []slackPerson
+		people []archivetest.SlackPerson
 		// users: imported people and the owner.
 		users int
 	}{
-		{"the owner joins the imported people", []slackPerson{ana, ben}, 3},
-		{"the owner is one of the imported people", []slackPerson{ana, {"U03", "Olive Imported", "olive@acme.test"}}, 2},
+		{"the owner joins the imported people", []archivetest.SlackPerson{ana, ben}, 3},
+		{"the owner is one of the imported people", []archivetest.SlackPerson{ana, {ID: "U03", Name: "Olive Imported", Email: "olive@acme.test"}}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")

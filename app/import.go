@@ -1,0 +1,52 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"lanchat/backend/archive"
+	"lanchat/backend/domain"
+	"lanchat/backend/teamimport"
+)
+
+// HostFromExport makes this app the host of a team brought from another
+// chat server: it asks for the export file, imports it into the data
+// folder (teamimport.Run takes only an empty one: this is first launch),
+// sending import:progress events, then hosts the imported organization.
+// The answer's summary says what was imported and what was left out; its
+// state is "none" when no file was chosen. Nobody has a password yet: the
+// window issues one (IssuePassword).
+func (a *App) HostFromExport(format string) (domain.ImportStatus, error) {
+	if formats := teamimport.Formats(); !slices.Contains(formats, format) {
+		return domain.ImportStatus{}, fmt.Errorf("unknown export format %q (this build reads: %s)", format, strings.Join(formats, ", "))
+	}
+	a.mu.Lock()
+	busy := a.srv != nil || a.joined != ""
+	a.mu.Unlock()
+	if busy {
+		return domain.ImportStatus{}, errors.New("this app already hosts or joined a team: an import starts a new one")
+	}
+	path, err := a.openDialog("Choose the " + format + " export to host")
+	if err != nil || path == "" {
+		return domain.ImportStatus{State: "none"}, err
+	}
+	var last time.Time
+	progress := func(p archive.Progress) {
+		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.Phase == "done" {
+			last = now
+			a.emit("import:progress", domain.ImportRunning(format, p, now))
+		}
+	}
+	summary, err := teamimport.Run(context.Background(), teamimport.Options{DataDir: a.dataDir, Format: format, Archive: path, Progress: progress})
+	if err != nil {
+		return domain.ImportStatus{}, fmt.Errorf("the import failed, and nothing was kept: %w", err)
+	}
+	if err := a.startHost(); err != nil {
+		return domain.ImportStatus{}, err
+	}
+	return domain.ImportDone(format, summary), nil
+}

@@ -1,0 +1,110 @@
+package app
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"lanchat/backend/archive/archivetest"
+	"lanchat/backend/domain"
+	"lanchat/backend/store"
+)
+
+// importingApp is an app on first launch whose open-file dialog answers
+// chosen, and which records the events it sends.
+func importingApp(t *testing.T, chosen string) (*App, func() []domain.ImportStatus) {
+	a := newApp(Options{Addr: "127.0.0.1:0", DataDir: filepath.Join(t.TempDir(), "lanchat")}, io.Discard)
+	t.Cleanup(func() { a.shutdown() })
+	a.openDialog = func(string) (string, error) { return chosen, nil }
+	var mu sync.Mutex
+	var sent []domain.ImportStatus
+	a.emit = func(name string, data any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if s, ok := data.(domain.ImportStatus); ok && name == "import:progress" {
+			sent = append(sent, s)
+		}
+	}
+	return a, func() []domain.ImportStatus { mu.Lock(); defer mu.Unlock(); return sent }
+}
+
+func TestHostFromExport(t *testing.T) {
+	export, err := archivetest.SlackExport([]archivetest.SlackPerson{{ID: "U01", Name: "Ana Lima", Email: "ana@slack.test"},
+		{ID: "U02", Name: "Ben Okoro", Email: "ben@slack.test"}}, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "slack-export.zip")
+	if err := os.WriteFile(file, export, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, sent := importingApp(t, file)
+	status, err := a.HostFromExport("slack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status.State != "done" || status.Summary.Users != 2 || status.Summary.Streams != 1 || status.Summary.Messages != 40 || status.Summary.Reactions != 1 {
+		t.Errorf("summary: %+v %+v", status, status.Summary)
+	}
+	if len(sent()) == 0 {
+		t.Error("no import:progress event")
+	}
+	if a.hosting() == nil || !hosted(a.dataDir) {
+		t.Fatal("the imported organization is not hosted")
+	}
+
+	// Imported people have no password until the host issues one.
+	svc := a.hosting().Service()
+	if _, err := svc.FetchAPIKey("ana@slack.test", ""); err == nil {
+		t.Error("an imported person signs in with no password")
+	}
+	acct, err := a.IssuePassword(" ana@slack.test ")
+	if err != nil || len(acct.Password) < 16 {
+		t.Fatalf("IssuePassword: %+v %v", acct, err)
+	}
+	if _, err := svc.FetchAPIKey("ana@slack.test", acct.Password); err != nil {
+		t.Errorf("the issued password does not sign in: %v", err)
+	}
+	if _, err := a.IssuePassword("nobody@slack.test"); err == nil || err.Error() != "No account has the email nobody@slack.test" {
+		t.Errorf("unknown email: %v", err)
+	}
+	// A second import has no empty folder to go to.
+	if _, err := a.HostFromExport("slack"); err == nil {
+		t.Error("a second import over a hosted team")
+	}
+}
+
+func TestHostFromExportRefusals(t *testing.T) {
+	broken := filepath.Join(t.TempDir(), "broken.zip")
+	if err := os.WriteFile(broken, []byte("not a zip"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, format, chosen string
+		state                string // the answer's, when it is no error
+	}{
+		{"no file chosen", "slack", "", "none"},
+		{"an unknown format", "hipchat", broken, ""},
+		{"a broken archive", "slack", broken, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, _ := importingApp(t, tc.chosen)
+			status, err := a.HostFromExport(tc.format)
+			if (err == nil) != (tc.state != "") || status.State != tc.state {
+				t.Errorf("%+v, %v", status, err)
+			}
+			if a.hosting() != nil {
+				t.Error("hosting after a refused import")
+			}
+			if _, err := os.Stat(filepath.Join(a.dataDir, store.FileName)); err == nil {
+				t.Error("a refused import left a store")
+			}
+			// Hosting a new team is still possible.
+			if err := a.HostTeam(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

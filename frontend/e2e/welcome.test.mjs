@@ -1,0 +1,79 @@
+// The desktop app's first-launch page (app/welcome.html), in Chromium with
+// the window's Go bridge stood in for by a script, as in hostpanel.test.mjs:
+// hosting from an export shows the import's progress, then its summary and
+// a password for the host's own account; joining by address calls
+// JoinTeam. (The Go side is tested in app/import_test.go and
+// app/join_test.go; the real window under Xvfb in app/desktop_test.go.)
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { resolve, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { launchBrowser, newPage, seriousViolations, shot } from './harness.mjs'
+
+const welcome = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../app/welcome.html'), 'utf8')
+
+function bridge() {
+  const listeners = {}
+  window.hostCalls = []
+  window.runtime = { EventsOn(name, cb) { (listeners[name] ??= []).push(cb); return () => {} } }
+  window.emitHostEvent = (name, data) => (listeners[name] ?? []).forEach((cb) => cb(data))
+  let finishImport
+  window.finishImport = (status) => finishImport(status)
+  window.go = {
+    app: {
+      App: {
+        Teams: async () => [],
+        SetTitle: async () => {},
+        HostTeam: async () => {},
+        JoinTeam: async (address) => { window.hostCalls.push({ join: address }); throw new Error('no team answers at ' + address) },
+        HostFromExport: (format) => { window.hostCalls.push({ import: format }); return new Promise((resolve) => { finishImport = resolve }) },
+        IssuePassword: async (email) => { window.hostCalls.push({ issue: email }); return { email, password: 'issued-secret' } },
+      },
+    },
+  }
+}
+
+test('first launch: host from an export, with progress, summary and a password; join by address', async () => {
+  const browser = await launchBrowser()
+  try {
+    const page = await newPage(browser)
+    await page.addInitScript(bridge)
+    // Served as the window serves it (app/welcome.go), so that the bridge's
+    // script runs first.
+    await page.route('http://welcome.test/', (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: welcome }))
+    await page.goto('http://welcome.test/')
+    assert.deepEqual(await seriousViolations(page), [])
+
+    await page.getByTestId('welcome-address').fill('http://192.168.1.20:9991')
+    await page.getByTestId('welcome-join').click()
+    await page.getByText('no team answers at http://192.168.1.20:9991').waitFor()
+
+    await page.getByTestId('welcome-import-mattermost').check()
+    await page.getByTestId('welcome-import').click()
+    await page.getByTestId('welcome-import-progress').waitFor()
+    await page.evaluate(() => window.emitHostEvent('import:progress', { state: 'running', format: 'mattermost', phase: 'messages',
+      records: 12400, bytes: 5.2e6, total_bytes: 13e6, remaining_seconds: 95 }))
+    await page.getByText('12,400 records written · 5.2 MB of 13.0 MB · about 2 min left').waitFor()
+    assert.equal(await page.getByTestId('welcome-import').isDisabled(), true)
+    await shot(page, 'welcome-import-progress.png')
+
+    await page.evaluate(() => window.finishImport({ state: 'done', format: 'mattermost', summary: { users: 14, streams: 6, messages: 31000,
+      reactions: 820, files: 57, emoji: 3, user_groups: 2, linkifiers: 0,
+      skipped: [{ record: 'posts[77]', reason: 'a reply to a post that is not in the export' }] } }))
+    const summary = page.getByTestId('welcome-import-summary')
+    await summary.waitFor()
+    assert.equal(await page.locator('[data-testid=welcome-import-count][data-kind=Messages] td').textContent(), '31,000')
+    await page.getByText('1 record was left out').click()
+    await page.getByText('posts[77]: a reply to a post that is not in the export').waitFor()
+    await page.getByTestId('welcome-claim-email').fill('olive@acme.test')
+    await page.getByTestId('welcome-claim').click()
+    await page.getByTestId('welcome-claimed').getByText('issued-secret').waitFor()
+    assert.deepEqual(await seriousViolations(page), [])
+    await shot(page, 'welcome-import-summary.png')
+    assert.deepEqual(await page.evaluate(() => window.hostCalls),
+      [{ join: 'http://192.168.1.20:9991' }, { import: 'mattermost' }, { issue: 'olive@acme.test' }])
+  } finally {
+    await browser.close()
+  }
+})
