@@ -86,6 +86,20 @@ func reactivateUser(c *call) (J, error) {
 	return nil, c.api.svc.ReactivateUser(c.user, id)
 }
 
+// issuePassword is Lanchat's own: an administrator gives a person a
+// generated password (imported people have none).
+func issuePassword(c *call) (J, error) {
+	id := c.p.pathInt("user_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	password, err := c.api.svc.IssuePassword(c.user, id)
+	if err != nil {
+		return nil, err
+	}
+	return J{"password": password}, nil
+}
+
 func regenerateAPIKey(c *call) (J, error) {
 	key, err := c.api.svc.RegenerateAPIKey(c.user)
 	if err != nil {

@@ -264,3 +264,47 @@ func TestRoleChangeEndsQueues(t *testing.T) {
 	bob.Get("/api/v1/events", apitest.Form{"queue_id": public.id, "last_event_id": public.lastID, "dont_block": true}).Fails(400, "BAD_EVENT_QUEUE_ID")
 	bob.Post("/api/v1/register", apitest.Form{"all_public_streams": true}).Fails(400, "BAD_REQUEST")
 }
+
+// An administrator issues a person a password (imported people have
+// none): the old one and the person's sessions end; only an owner may for
+// an owner, and bots have none.
+func TestIssuePassword(t *testing.T) {
+	s := apitest.StartIn(t, t.TempDir(), false)
+	b, owner := newOwner(t, s)
+	owner.Post("/api/v1/users", apitest.Form{"email": "ada@acme.test", "password": "ada-pass-1", "full_name": "Ada Admin"}).OK()
+	bob := owner.Post("/api/v1/users", apitest.Form{"email": "bob@acme.test", "password": "bob-pass-1", "full_name": "Bob Member"}).OK().Int("user_id")
+	ada := s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "ada@acme.test", "password": "ada-pass-1"}).OK()
+	owner.Patch(fmt.Sprintf("/api/v1/users/%d", ada.Int("user_id")), apitest.Form{"role": 200}).OK()
+	admin := s.As("ada@acme.test", ada.Str("api_key"))
+	bot := owner.Post("/api/v1/bots", apitest.Form{"full_name": "Helper", "short_name": "helper"}).OK().Int("user_id")
+	me := owner.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	member := s.As("bob@acme.test", s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "bob@acme.test", "password": "bob-pass-1"}).OK().Str("api_key"))
+
+	for _, tc := range []struct {
+		name   string
+		as     *apitest.Client
+		target int64
+		code   string
+	}{
+		{"a member may not", member, ada.Int("user_id"), "BAD_REQUEST"},
+		{"an administrator may not for an owner", admin, me, "UNAUTHORIZED_PRINCIPAL"},
+		{"a bot has no password", admin, bot, "BAD_REQUEST"},
+		{"no such user", admin, 9999, "BAD_REQUEST"},
+	} {
+		if res := tc.as.Post(fmt.Sprintf("/api/v1/users/%d/password", tc.target), nil); res.Status != 400 || res.Body["code"] != tc.code {
+			t.Errorf("%s: %s", tc.name, res)
+		}
+	}
+
+	password := admin.Post(fmt.Sprintf("/api/v1/users/%d/password", bob), nil).OK().Str("password")
+	if len(password) < 16 {
+		t.Errorf("issued password %q", password)
+	}
+	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "bob@acme.test", "password": "bob-pass-1"}).Fails(401, "AUTHENTICATION_FAILED")
+	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "bob@acme.test", "password": password}).OK()
+	// The owner's own, issued by the owner, ends the owner's browser session.
+	owner.Post(fmt.Sprintf("/api/v1/users/%d/password", me), nil).OK()
+	if status, _, _ := b.do("GET", "/api/v1/users/me", nil, false); status != 401 {
+		t.Errorf("the owner's session outlived a new password: %d", status)
+	}
+}

@@ -24,6 +24,9 @@ func peopleRules() map[string]rule {
 		"POST /api/v1/users/{user_id}/reactivate": {admin, func(w world) []probe {
 			return []probe{{name: "reactivate user", path: id("/api/v1/users/%d/reactivate", w.carolID)}}
 		}},
+		"POST /api/v1/users/{user_id}/password": {admin, func(w world) []probe {
+			return []probe{{name: "issue a password", path: id("/api/v1/users/%d/password", w.carolID)}}
+		}},
 		// Zulip refuses bots here altogether: a bot's name is its owner's
 		// to change, and it has no password.
 		"PATCH /api/v1/settings": {humans, fixed(

@@ -258,21 +258,37 @@ func (s *Service) CreateUserAsHost(n NewUser) (store.User, error) {
 
 // SetPasswordAsHost gives an existing account a new password on the
 // host's authority (the desktop host panel): imported people have none
-// until it is issued. Their browser sessions end.
+// until it is issued. IssuePassword is the administrators' checked path.
 func (s *Service) SetPasswordAsHost(email, password string) (store.User, error) {
+	return s.setPassword(func(tx *store.Tx) (store.User, error) {
+		u, err := tx.UserByEmail(email)
+		if errors.Is(err, store.ErrNotFound) {
+			return u, BadRequest("No account has the email %s", email)
+		}
+		return u, err
+	}, password, nil)
+}
+
+// setPassword is the one place a person's password is set for them: the
+// account find returns gets it, once allowed (if given) accepts it, and
+// their browser sessions end. Bots have no password.
+func (s *Service) setPassword(find func(*store.Tx) (store.User, error), password string, allowed func(store.User) error) (store.User, error) {
 	hash, err := hashPassword(password)
 	if err != nil {
 		return store.User{}, err
 	}
 	var u store.User
 	err = s.store.Update(func(tx *store.Tx) error {
-		if u, err = tx.UserByEmail(email); errors.Is(err, store.ErrNotFound) {
-			return BadRequest("No account has the email %s", email)
-		} else if err != nil {
+		if u, err = find(tx); err != nil {
 			return err
 		}
 		if u.BotType != 0 {
-			return BadRequest("%s is a bot: bots sign in with their API key", email)
+			return BadRequest("%s is a bot: bots sign in with their API key", u.Email)
+		}
+		if allowed != nil {
+			if err := allowed(u); err != nil {
+				return err
+			}
 		}
 		u.PasswordHash = hash
 		if err := tx.DeleteUserSessions(u.ID, ""); err != nil {

@@ -146,6 +146,32 @@ func (s *Service) ReactivateUser(actor store.User, id int64) error {
 	return s.setActive(id, true, nil)
 }
 
+// IssuePassword is an administrator giving a person a new generated
+// password to pass on (imported people have none, and there is no mail to
+// reset one by); only an owner may for an owner.
+func (s *Service) IssuePassword(actor store.User, id int64) (string, error) {
+	if !isAdmin(actor) {
+		return "", ErrNotAdmin
+	}
+	password := randomString(16, apiKeyAlphabet)
+	_, err := s.setPassword(func(tx *store.Tx) (store.User, error) {
+		u, err := tx.User(id)
+		if err != nil {
+			return u, BadRequest("No such user")
+		}
+		return u, nil
+	}, password, func(u store.User) error {
+		if isOwner(u) && !isOwner(actor) {
+			return ErrNotOwner
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return password, nil
+}
+
 // setActive is the one place accounts are switched on and off, in one
 // transaction once allowed (if given) accepts the account. Deactivating a
 // person deactivates their bots too, as Zulip does, so a departed user's

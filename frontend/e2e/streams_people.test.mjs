@@ -268,6 +268,11 @@ test('administration: organization, users, linkifiers, custom emoji and bots', a
   assert.equal(await admin.getByTestId('settings-status').textContent(), "Email 'carol@example.com' already in use. Use a different one.")
   await carol.getByTestId('admin-user-reactivate').click()
   await eventually(async () => assert.equal(await carol.getAttribute('data-active'), 'true'))
+  // A person with no password (or a forgotten one) is given one.
+  await carol.getByTestId('admin-user-password').click()
+  const issued = (await admin.getByTestId('admin-issued-password').locator('code').textContent())
+  const signedIn = await fetch(`${server.url}/api/v1/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: 'carol@example.com', password: issued }) })
+  assert.equal(signedIn.status, 200)
   await admin.getByTestId('users-filter').fill('carol')
   assert.deepEqual(await admin.getByTestId('admin-user').evaluateAll((rows) => rows.map((r) => r.dataset.email)), ['carol@example.com'])
   await admin.getByTestId('users-filter').fill('')

@@ -32,6 +32,7 @@ export function UsersAdmin(p: { chat: Chat }) {
   const { chat } = p
   const [find, setFind] = useState('')
   const [form, setForm] = useState({ full_name: '', email: '', password: '' })
+  const [issued, setIssued] = useState<{ name: string; password: string } | null>(null)
   const [run, status] = useStatus()
   const people = [...chat.users.values()].filter((u) => !u.is_bot)
     .filter((u) => `${u.full_name} ${u.email}`.toLowerCase().includes(find.trim().toLowerCase()))
@@ -54,16 +55,22 @@ export function UsersAdmin(p: { chat: Chat }) {
                     {roleChoices.map(([n, label]) => <option value={String(n)}>{label}</option>)}
                   </select>
                 </td>
-                <td>
+                <td><div class="row">
+                  {u.user_id !== chat.me.user_id && active && (u.role !== 100 || chat.me.role === 100) && (
+                    <button data-testid="admin-user-password" title="Imported people have no password until they are given one"
+                      onClick={() => run(() => api.post(`/api/v1/users/${u.user_id}/password`).then((r) => setIssued({ name: u.full_name, password: r.password })))}>
+                      Issue password
+                    </button>)}
                   {u.user_id !== chat.me.user_id && (active
                     ? <button data-testid="admin-user-deactivate" onClick={() => run(() => api.del(`/api/v1/users/${u.user_id}`), `${u.full_name} was deactivated.`)}>Deactivate</button>
                     : <button data-testid="admin-user-reactivate" onClick={() => run(() => api.post(`/api/v1/users/${u.user_id}/reactivate`), `${u.full_name} was reactivated.`)}>Reactivate</button>)}
-                </td>
+                </div></td>
               </tr>
             )
           })}
         </tbody>
       </table>
+      {issued && <p role="status" data-testid="admin-issued-password">{issued.name} now signs in with the password <code>{issued.password}</code>: pass it on. Their open sessions ended.</p>}
       <h3>Add a user</h3>
       <form class="row" onSubmit={(e) => {
         e.preventDefault()

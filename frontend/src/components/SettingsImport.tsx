@@ -130,7 +130,7 @@ export function ImportSummary(p: { status: ImportStatus }) {
       </table>
       {sum.skipped.length > 0 ? (
         <details data-testid="import-skipped" open={sum.skipped.length <= 10}>
-          <summary>{sum.skipped.length.toLocaleString()} records were left out</summary>
+          <summary>{sum.skipped.length === 1 ? '1 record was left out' : `${sum.skipped.length.toLocaleString()} records were left out`}</summary>
           <ul class="import-skips">
             {sum.skipped.slice(0, shownSkips).map((s) => <li><code>{s.record}</code>: {s.reason}</li>)}
             {sum.skipped.length > shownSkips && <li class="hint">and {(sum.skipped.length - shownSkips).toLocaleString()} more</li>}
