@@ -12,6 +12,7 @@ import (
 
 	"lanchat/backend/apitest"
 	"lanchat/backend/archive/archivetest"
+	"lanchat/backend/events"
 	"lanchat/backend/server"
 )
 
@@ -74,9 +75,14 @@ func TestImportReplacesANewOrganization(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
-			s := apitest.StartIn(t, dir, false)
+			// No heartbeat ends a long-poll here: the swap must end it.
+			settings := events.DefaultSettings
+			settings.Heartbeat = time.Hour
+			s := apitest.StartConfig(t, server.Config{DataDir: dir, Events: settings})
 			b, owner := newOwner(t, s)
 			queue := owner.Post("/api/v1/register", apitest.Form{"event_types": []string{"message"}}).OK().Str("queue_id")
+			polled := make(chan *apitest.Response, 1)
+			go func() { polled <- owner.Get("/api/v1/events", apitest.Form{"queue_id": queue, "last_event_id": -1}) }()
 
 			status, body, _ := b.send("POST", "/api/v1/realm/import?format=slack", "application/zip", bytes.NewReader(slackExport(t, tc.people...)), true)
 			if status != 200 || body["import"].(map[string]any)["state"] != "running" {
@@ -103,7 +109,11 @@ func TestImportReplacesANewOrganization(t *testing.T) {
 			if len(msgs) != 2 {
 				t.Errorf("messages in general after the import: %v", msgs)
 			}
-			// Clients register again: their queue belonged to the old organization.
+			// The long-poll ended with the old organization, and clients
+			// register again: their queue belonged to it.
+			if res := <-polled; res.Status != 200 || len(res.List("events")) != 0 {
+				t.Errorf("the long-poll across the swap: %s", res)
+			}
 			owner.Get("/api/v1/events", apitest.Form{"queue_id": queue, "last_event_id": -1, "dont_block": true}).Fails(400, "BAD_EVENT_QUEUE_ID")
 			// Signing in with the password works as before.
 			if status, body, _ := newBrowser(t, s.URL).do("POST", "/accounts/login", url.Values{"username": {"olive@acme.test"}, "password": {"olive-pass-1"}}, false); status != 200 {
