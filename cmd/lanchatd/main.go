@@ -91,6 +91,7 @@ func serve(args []string, stderr io.Writer) error {
 	fs.IntVar(&cfg.RequestsPerMinute, "rate-limit", 0, "API requests allowed per user per minute (0: no limit)")
 	fs.Int64Var(&cfg.MaxEmojiFileSize, "max-emoji-file-size", domain.DefaultMaxEmojiFileSize, "largest custom emoji image, in bytes (MAX_EMOJI_FILE_SIZE)")
 	fs.Int64Var(&cfg.MaxUploadSize, "max-upload-size", domain.DefaultMaxUploadSize, "largest uploaded file, in bytes")
+	fs.Int64Var(&cfg.MaxImportSize, "max-import-size", api.DefaultMaxImportSize, "largest export archive an owner may upload to import, in bytes")
 	fs.Int64Var(&cfg.UploadQuota, "upload-quota", domain.DefaultUploadQuota, "each user's uploaded files together, in bytes (-1: no limit)")
 	cfg.Events = events.DefaultSettings
 	fs.IntVar(&cfg.Events.MaxQueuesPerUser, "max-queues-per-user", events.DefaultSettings.MaxQueuesPerUser, "event queues per user; one more drops the user's least recently read (0: no limit)")
