@@ -72,6 +72,16 @@ export async function signIn(page, url, email) {
   await page.getByTestId('stream-list').waitFor()
 }
 
+// fillSetup fills in first-run setup at a server's setup address, with the owner
+// Olive Owner, up to the submit button (the setup test shoots the form).
+export async function fillSetup(page, setupUrl, orgName) {
+  await page.goto(setupUrl)
+  await page.getByTestId('setup-org').fill(orgName)
+  await page.getByTestId('setup-name').fill('Olive Owner')
+  await page.getByTestId('setup-email').fill('olive@acme.test')
+  await page.getByTestId('setup-password').fill('correct horse battery')
+}
+
 export async function shot(page, name) {
   mkdirSync(screenshotDir, { recursive: true })
   await page.screenshot({ path: join(screenshotDir, name) })

@@ -3,7 +3,7 @@
 // opens the imported organization, still signed in.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { eventually, launchBrowser, newPage, seriousViolations, shot, startServer, zipFiles } from './harness.mjs'
+import { eventually, launchBrowser, newPage, seriousViolations, fillSetup, shot, startServer, zipFiles } from './harness.mjs'
 
 // slackExport is a Slack workspace export: two people, #general with a
 // day of messages padded to some size (so that its upload can be watched).
@@ -24,11 +24,7 @@ test('an owner imports a Slack export into a new organization', async () => {
   const browser = await launchBrowser()
   try {
     const page = await newPage(browser)
-    await page.goto(server.setupUrl)
-    await page.getByTestId('setup-org').fill('Acme Robotics')
-    await page.getByTestId('setup-name').fill('Olive Owner')
-    await page.getByTestId('setup-email').fill('olive@acme.test')
-    await page.getByTestId('setup-password').fill('correct horse battery')
+    await fillSetup(page, server.setupUrl, 'Acme Robotics')
     await page.getByTestId('setup-submit').click()
     await page.locator('[data-testid=stream-row][data-stream="general"]').waitFor()
 

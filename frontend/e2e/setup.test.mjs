@@ -2,7 +2,7 @@
 // the organization and its owner.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { launchBrowser, newPage, shot, startServer } from './harness.mjs'
+import { launchBrowser, newPage, fillSetup, shot, startServer } from './harness.mjs'
 
 test('first-run setup creates the organization and signs the owner in', async () => {
   const server = await startServer({ dev: false })
@@ -10,11 +10,7 @@ test('first-run setup creates the organization and signs the owner in', async ()
   try {
     assert.match(server.setupUrl, /#setup=/)
     const page = await newPage(browser)
-    await page.goto(server.setupUrl)
-    await page.getByTestId('setup-org').fill('Acme Robotics')
-    await page.getByTestId('setup-name').fill('Olive Owner')
-    await page.getByTestId('setup-email').fill('olive@acme.test')
-    await page.getByTestId('setup-password').fill('correct horse battery')
+    await fillSetup(page, server.setupUrl, 'Acme Robotics')
     await shot(page, 'setup.png')
     await page.getByTestId('setup-submit').click()
     await page.locator('[data-testid=stream-row][data-stream="general"]').waitFor()
