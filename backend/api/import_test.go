@@ -84,6 +84,10 @@ func TestImportReplacesANewOrganization(t *testing.T) {
 			polled := make(chan *apitest.Response, 1)
 			go func() { polled <- owner.Get("/api/v1/events", apitest.Form{"queue_id": queue, "last_event_id": -1}) }()
 
+			// A browser's upload needs the session's CSRF token, as every write.
+			if status, body, _ := b.send("POST", "/api/v1/realm/import?format=slack", "application/zip", bytes.NewReader(slackExport(t, tc.people...)), false); status != 403 || body["code"] != "CSRF_FAILED" {
+				t.Errorf("without the CSRF token: %d %v", status, body)
+			}
 			status, body, _ := b.send("POST", "/api/v1/realm/import?format=slack", "application/zip", bytes.NewReader(slackExport(t, tc.people...)), true)
 			if status != 200 || body["import"].(map[string]any)["state"] != "running" {
 				t.Fatalf("start: %d %v", status, body)
