@@ -33,7 +33,7 @@ func TestOpenRoutes(t *testing.T) {
 	}
 }
 
-// TestRoleRules runs every admin, owner, author, members and humans probe
+// TestRoleRules runs every admin, owners, owner, author, members and humans probe
 // as each account its rule refuses (each must get a 400 error), checks that
 // the refusals changed nothing, then runs it as the accounts the rule
 // allows (each must succeed), so every refusal is about who asks.
@@ -45,6 +45,7 @@ func TestRoleRules(t *testing.T) {
 	}{
 		// A bot is never an administrator, even an administrator's bot.
 		{admin, []*apitest.Client{w.alice, w.guest, w.echo}},
+		{owners, []*apitest.Client{w.alice, w.guest, w.echo, w.admin}},
 		// Nor does a bot act for its owner, on itself or on its siblings.
 		{owner, []*apitest.Client{w.bob, w.guest, w.echo, w.aliceBot, w.aliceBot2}},
 		{author, []*apitest.Client{w.bob, w.guest, w.echo, w.aliceBot, w.admin}},

@@ -113,11 +113,9 @@ func permissions() map[string]rule {
 			return []probe{{form: apitest.Form{"content": "#**" + w.stream + "**"}, hides: []string{"data-stream-id"}}}
 		}},
 
-		"PATCH /api/v1/realm": {admin, fixed(probe{name: "rename organization", form: apitest.Form{"name": "Taken Over"}})},
-		// Owners only, and this world has none: everyone is refused (an
-		// owner's import: import_test.go).
-		"POST /api/v1/realm/import":    {anyone, fixed(probe{form: apitest.Form{"format": "slack"}, status: 400, code: "UNAUTHORIZED_PRINCIPAL"})},
-		"GET /api/v1/realm/import":     {anyone, fixed(probe{status: 400, code: "UNAUTHORIZED_PRINCIPAL"})},
+		"PATCH /api/v1/realm":          {admin, fixed(probe{name: "rename organization", form: apitest.Form{"name": "Taken Over"}})},
+		"POST /api/v1/realm/import":    {owners, fixed(probe{name: "import over the organization", form: apitest.Form{"format": "slack"}})},
+		"GET /api/v1/realm/import":     {owners, fixed(probe{name: "watch an import"})},
 		"GET /api/v1/realm/linkifiers": {anyone, fixed(probe{})},
 		"GET /api/v1/realm/filters":    {anyone, fixed(probe{})},
 		"POST /api/v1/realm/filters": {admin, fixed(probe{name: "add linkifier",

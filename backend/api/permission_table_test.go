@@ -26,6 +26,7 @@ const (
 	owner   class = "owner"   // the thing's owner (a bot's, an emoji's author, a message's sender) or an administrator
 	author  class = "author"  // the thing's author only, not even an administrator
 	admin   class = "admin"   // administrators only
+	owners  class = "owners"  // organization owners only: the world has none, so every account is refused (an owner's turn: import_test.go)
 	webhook class = "webhook" // a bot's key in the URL
 )
 
