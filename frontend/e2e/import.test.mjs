@@ -6,7 +6,8 @@ import assert from 'node:assert/strict'
 import { eventually, launchBrowser, newPage, seriousViolations, fillSetup, shot, startServer, zipFiles } from './harness.mjs'
 
 // slackExport is a Slack workspace export: two people, #general with a
-// day of messages padded to some size (so that its upload can be watched).
+// day of messages padded to some size (so that its upload can be watched),
+// a reaction and an integration's post.
 function slackExport(messages) {
   const people = [['U01', 'Ana Lima', 'ana@slack.test'], ['U02', 'Ben Okoro', 'ben@slack.test']]
   const users = people.map(([id, name, email]) => ({ id, name: name.split(' ')[0].toLowerCase(), real_name: name, deleted: false, is_bot: false,
@@ -16,6 +17,9 @@ function slackExport(messages) {
   const day = Array.from({ length: messages }, (_, i) => ({ type: 'message', user: people[i % 2][0],
     text: i === 0 ? 'Welcome to the team' : `Note ${i}: ${'the quick brown fox jumps over the lazy dog '.repeat(20)}`,
     ts: `${1600000100 + i}.000100` }))
+  day[0].reactions = [{ name: 'tada', users: ['U02'], count: 1 }]
+  // An integration's post has no sender to import: it is left out, and said so.
+  day.push({ type: 'message', subtype: 'bot_message', bot_id: 'B01', username: 'deploys', text: 'Deploy finished', ts: `${1600000100 + messages}.000100` })
   return zipFiles({ 'users.json': JSON.stringify(users), 'channels.json': JSON.stringify(channels), 'general/2020-09-13.json': JSON.stringify(day) })
 }
 
@@ -49,7 +53,11 @@ test('an owner imports a Slack export into a new organization', async () => {
     assert.equal(await count('People'), 2)
     assert.equal(await count('Streams'), 1)
     assert.equal(await count('Messages'), messages)
+    assert.equal(await count('Reactions'), 1)
+    assert.match(await page.getByTestId('import-skipped').textContent(), /1 record was left out.*no user sent it/)
     assert.deepEqual(await seriousViolations(page), [])
+    // The page registers again on its own, with the imported people.
+    await page.getByText('Ben Okoro').first().waitFor({ timeout: 30000 })
     await shot(page, 'import-summary.png')
 
     // The owner is still signed in, now in the imported organization.
