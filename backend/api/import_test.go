@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,12 +180,34 @@ func TestImportRefusals(t *testing.T) {
 	if name := owner.Get("/api/v1/server_settings", nil).OK().Str("realm_name"); name != "Acme" {
 		t.Errorf("organization after a failed import: %q", name)
 	}
-	if left, _ := filepath.Glob(s.DataDir + ".*"); len(left) != 0 {
-		t.Errorf("a failed import left %v", left)
+	onlyData := func(when string) {
+		t.Helper()
+		if entries, _ := os.ReadDir(filepath.Dir(s.DataDir)); len(entries) != 1 || entries[0].Name() != filepath.Base(s.DataDir) {
+			t.Errorf("%s, beside the data folder: %v", when, entries)
+		}
 	}
+	onlyData("after a failed import")
+
+	// A message sent while the export arrives (or is imported) makes the
+	// organization one with history: the import is not swapped in.
+	arriving, send = io.Pipe()
+	go func() { first <- owner.Do("POST", "/api/v1/realm/import?format=slack", "application/zip", arriving) }()
+	for owner.Get("/api/v1/realm/import", nil).OK().Body["import"].(map[string]any)["state"] != "running" {
+		time.Sleep(10 * time.Millisecond)
+	}
+	owner.Post("/api/v1/messages", apitest.Form{"type": "stream", "to": "general", "topic": "hi", "content": "first"}).OK()
+	send.Write(export)
+	send.Close()
+	(<-first).OK()
+	if late := awaitImport(t, owner); late["state"] != "failed" || !strings.Contains(late["error"].(string), "already has messages") {
+		t.Errorf("an import finishing after a message: %v", late)
+	}
+	if msgs := owner.Get("/api/v1/messages", apitest.Form{"anchor": "newest", "num_before": 5, "num_after": 0}).OK().List("messages"); len(msgs) != 1 {
+		t.Errorf("the organization's messages after the refused swap: %v", msgs)
+	}
+	onlyData("after a refused swap")
 
 	// An organization with history is never replaced.
-	owner.Post("/api/v1/messages", apitest.Form{"type": "stream", "to": "general", "topic": "hi", "content": "first"}).OK()
 	owner.Do("POST", "/api/v1/realm/import?format=slack", "application/zip", bytes.NewReader(export)).Fails(400, "BAD_REQUEST")
 	if _, err := os.Stat(filepath.Join(s.DataDir, "lanchat.db")); err != nil {
 		t.Error(err)

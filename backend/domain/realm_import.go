@@ -83,11 +83,11 @@ func (s *Service) BeginImport(actor store.User, session string) (ImportingOwner,
 	if !isOwner(actor) {
 		return ImportingOwner{}, ErrNotOwner
 	}
+	if err := s.ReplaceableByImport(); err != nil {
+		return ImportingOwner{}, err
+	}
 	o := ImportingOwner{Email: actor.Email, FullName: actor.FullName, hash: actor.PasswordHash, apiKey: actor.APIKey}
 	err := s.store.View(func(tx *store.Tx) error {
-		if tx.HasMessages() {
-			return ErrHasMessages
-		}
 		if session == "" {
 			return nil
 		}
@@ -102,6 +102,18 @@ func (s *Service) BeginImport(actor store.User, session string) (ImportingOwner,
 		return nil
 	})
 	return o, internal("begin import", err)
+}
+
+// ReplaceableByImport refuses (ErrHasMessages) an organization that has
+// kept a message: checked when an import starts, and again when it is
+// swapped in, since people may have talked meanwhile.
+func (s *Service) ReplaceableByImport() error {
+	return internal("check for messages", s.store.View(func(tx *store.Tx) error {
+		if tx.HasMessages() {
+			return ErrHasMessages
+		}
+		return nil
+	}))
 }
 
 // KeepImportingOwner gives the owner who imported this organization their

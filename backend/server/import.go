@@ -185,7 +185,10 @@ func (s *Server) replaceOrganization(imported string) error {
 			s.log.Warn("no control socket: lanchatd backup cannot reach this server", "err", err)
 		}
 	}()
-	if err := s.org.store.Close(); err != nil {
+	// People may have talked since the import began; no request runs now,
+	// so no message can arrive between this check and the swap.
+	replaceable := s.org.svc.ReplaceableByImport()
+	if err := errors.Join(replaceable, s.org.store.Close()); err != nil {
 		return s.reopen(err)
 	}
 	data := filepath.Clean(s.cfg.DataDir)
