@@ -29,7 +29,7 @@ func showWindow(ctx context.Context, a *App, handler http.Handler) error {
 			}
 			a.openDialog = func(title string) (string, error) {
 				return runtime.OpenFileDialog(wctx, runtime.OpenDialogOptions{Title: title,
-					Filters: []runtime.FileFilter{{DisplayName: "Export archive (*.zip)", Pattern: "*.zip"}}})
+					Filters: []runtime.FileFilter{{DisplayName: "Export archive (*.zip, *.tar.gz)", Pattern: "*.zip;*.tar.gz;*.tgz"}}})
 			}
 			a.emit = func(name string, data any) { runtime.EventsEmit(wctx, name, data) }
 			a.focus = func() {

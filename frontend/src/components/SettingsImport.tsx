@@ -81,8 +81,8 @@ export function ImportAdmin() {
               </label>
             ))}
           </fieldset>
-          <label class="field">Export file (.zip)
-            <input type="file" accept=".zip,application/zip" data-testid="import-file" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
+          <label class="field">Export file (.zip or .tar.gz)
+            <input type="file" accept=".zip,.tar.gz,.tgz,application/zip,application/gzip" data-testid="import-file" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
           </label>
           <div><button class="primary" data-testid="import-start">Import and replace this organization</button></div>
         </form>
