@@ -55,7 +55,7 @@ func (s *Server) StartImport(owner domain.ImportingOwner, format string, body io
 	im.mu.Unlock()
 	path, err := s.receiveArchive(&uploadCounter{r: body, im: im})
 	if err != nil {
-		im.finish(domain.ImportStatus{State: "failed", Format: format, Error: "The archive did not arrive: " + err.Error()})
+		im.finish(domain.ImportStatus{State: "failed", Format: format, Error: "The archive could not be received: " + err.Error()})
 		return err
 	}
 	im.running.Add(1)
