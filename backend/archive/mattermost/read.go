@@ -376,6 +376,11 @@ func (r *reader) message(e entry, root *post) (archive.Message, bool) {
 	if e.reply >= 0 {
 		p, ref = &root.Replies[e.reply], ref+"."+strconv.Itoa(int(e.reply)+1)
 	}
+	if strings.HasPrefix(p.Type, "system_") {
+		// Lanchat would show it as written by its user.
+		r.sink.Skip(r.record(int(e.num), "post")+" message "+ref, "a system message ("+p.Type+")")
+		return archive.Message{}, false
+	}
 	m := archive.Message{Ref: ref, SenderRef: p.User, Timestamp: p.CreateAt / 1000}
 	if p.EditAt > 0 {
 		m.EditTimestamp = p.EditAt / 1000

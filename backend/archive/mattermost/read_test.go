@@ -316,12 +316,18 @@ func TestReadOrderThreadsFlagsAndKinds(t *testing.T) {
 	}
 }
 
-func TestReadSkipsEmptyPosts(t *testing.T) {
+func TestReadSkips(t *testing.T) {
 	rec := read(t, export(t, version, aTeam, town, alice,
 		`{"type":"post","post":{"team":"t","channel":"town-square","user":"alice","message":"","create_at":1700000001000,"attachments":[{"path":"gone.png"}]}}`,
+		`{"type":"post","post":{"team":"t","channel":"town-square","user":"alice","type":"system_join_channel","message":"alice joined the channel.","create_at":1700000002000}}`,
 	))
-	if len(rec.Messages) != 0 || len(rec.Skipped) != 2 {
-		t.Errorf("messages %+v, skipped %v", rec.Messages, rec.Skipped)
+	want := []string{
+		"import.jsonl line 5 (attachment) gone.png: not in the archive (exported without attachments?)",
+		"import.jsonl line 5 (post) message 5: no text, and no attachment in the archive",
+		"import.jsonl line 6 (post) message 6: a system message (system_join_channel)",
+	}
+	if len(rec.Messages) != 0 || !slices.Equal(rec.Skipped, want) {
+		t.Errorf("messages %+v, skipped %q", rec.Messages, rec.Skipped)
 	}
 }
 

@@ -76,17 +76,20 @@ type directChannel struct {
 // post is a channel post (Team and Channel), a direct one (ChannelMembers)
 // or, without either, a reply inside its root's Replies.
 type post struct {
-	Team           string       `json:"team"`
-	Channel        string       `json:"channel"`
-	ChannelMembers []string     `json:"channel_members"`
-	User           string       `json:"user"`
-	Message        string       `json:"message"`
-	CreateAt       int64        `json:"create_at"` // Unix milliseconds
-	EditAt         int64        `json:"edit_at"`
-	FlaggedBy      []string     `json:"flagged_by"`
-	Reactions      []reaction   `json:"reactions"`
-	Replies        []post       `json:"replies"`
-	Attachments    []attachment `json:"attachments"`
+	Team           string   `json:"team"`
+	Channel        string   `json:"channel"`
+	ChannelMembers []string `json:"channel_members"`
+	User           string   `json:"user"`
+	// Type is "" for what people wrote, "system_…" for what the server
+	// wrote (joins, leaves, header changes).
+	Type        string       `json:"type"`
+	Message     string       `json:"message"`
+	CreateAt    int64        `json:"create_at"` // Unix milliseconds
+	EditAt      int64        `json:"edit_at"`
+	FlaggedBy   []string     `json:"flagged_by"`
+	Reactions   []reaction   `json:"reactions"`
+	Replies     []post       `json:"replies"`
+	Attachments []attachment `json:"attachments"`
 	// direct is set for a direct_post line.
 	direct bool
 }
