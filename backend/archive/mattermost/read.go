@@ -421,11 +421,13 @@ func (r *reader) message(e entry, root *post) (archive.Message, bool) {
 	}
 	if len(p.FlaggedBy) > 0 {
 		// Flags given at all replace "read by everyone": everyone who
-		// gets the message has read it, as with no flags.
-		starred := unique(p.FlaggedBy)
-		m.UserFlags = map[string][]string{
-			"read":    unique(append(append(slices.Clone(audience), p.User), starred...)),
-			"starred": starred,
+		// gets the message has still read it.
+		m.UserFlags = map[string][]string{p.User: {"read"}}
+		for _, u := range audience {
+			m.UserFlags[u] = []string{"read"}
+		}
+		for _, u := range p.FlaggedBy {
+			m.UserFlags[u] = []string{"read", "starred"}
 		}
 	}
 	return m, true
