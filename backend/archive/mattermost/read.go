@@ -385,17 +385,14 @@ func (r *reader) message(e entry, root *post) (archive.Message, bool) {
 	if p.EditAt > 0 {
 		m.EditTimestamp = p.EditAt / 1000
 	}
-	var audience []string
 	if !root.direct {
 		m.StreamRef = root.Team + "/" + root.Channel
 		m.Topic = defaultTopic
 		if len(root.Replies) > 0 {
 			m.Topic = threadTopic(root)
 		}
-		audience = r.streams[m.StreamRef].members
 	} else {
 		m.PrivateRefs = unique(append(slices.Clone(root.ChannelMembers), p.User))
-		audience = m.PrivateRefs
 	}
 	m.Content = strings.TrimSpace(convert(p.Message, root.Team, r))
 	for _, a := range p.Attachments {
@@ -420,14 +417,11 @@ func (r *reader) message(e entry, root *post) (archive.Message, bool) {
 		m.Reactions = append(m.Reactions, archive.Reaction{UserRef: re.User, EmojiName: re.EmojiName, ReactionType: kind})
 	}
 	if len(p.FlaggedBy) > 0 {
-		// Flags given at all replace "read by everyone": everyone who
-		// gets the message has still read it.
-		m.UserFlags = map[string][]string{p.User: {"read"}}
-		for _, u := range audience {
-			m.UserFlags[u] = []string{"read"}
-		}
+		// Mattermost keeps who saved a post, not who read it: the
+		// message stays read for everyone.
+		m.UserFlags = make(map[string][]string, len(p.FlaggedBy))
 		for _, u := range p.FlaggedBy {
-			m.UserFlags[u] = []string{"read", "starred"}
+			m.UserFlags[u] = []string{"starred"}
 		}
 	}
 	return m, true
