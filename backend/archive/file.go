@@ -1,7 +1,9 @@
 package archive
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,20 +27,44 @@ func OpenFile(name string) (*Archive, error) {
 type oneFile struct{ name, path string }
 
 func (o oneFile) Open(name string) (fs.File, error) {
-	if name != o.name {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	switch name {
+	case o.name:
+		return os.Open(o.path)
+	case ".":
+		st, err := os.Stat(o.path)
+		if err != nil {
+			return nil, err
+		}
+		dir, err := os.Stat(filepath.Dir(o.path))
+		if err != nil {
+			return nil, err
+		}
+		return &oneDir{info: dir, entry: fs.FileInfoToDirEntry(st)}, nil
 	}
-	return os.Open(o.path)
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }
 
-// ReadDir lists the one file, so readers find it as they would in a folder.
-func (o oneFile) ReadDir(name string) ([]fs.DirEntry, error) {
-	if name != "." {
-		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+// oneDir is the root folder of a oneFile, listing the one file.
+type oneDir struct {
+	info  fs.FileInfo
+	entry fs.DirEntry
+	read  bool
+}
+
+func (d *oneDir) Stat() (fs.FileInfo, error) { return d.info, nil }
+func (d *oneDir) Close() error               { return nil }
+
+func (d *oneDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: ".", Err: errors.New("is a directory")}
+}
+
+func (d *oneDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	if d.read {
+		if n > 0 {
+			return nil, io.EOF
+		}
+		return nil, nil
 	}
-	st, err := os.Stat(o.path)
-	if err != nil {
-		return nil, err
-	}
-	return []fs.DirEntry{fs.FileInfoToDirEntry(st)}, nil
+	d.read = true
+	return []fs.DirEntry{d.entry}, nil
 }

@@ -393,6 +393,13 @@ func TestReadFindsTheJSONL(t *testing.T) {
 	if rec := read(t, openDir(t, dir)); len(rec.Messages) != 21 {
 		t.Errorf("%d messages", len(rec.Messages))
 	}
+	bare, err := archive.OpenFile(filepath.Join(dir, "export-2024.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := read(t, bare); len(rec.Messages) != 21 {
+		t.Errorf("%d messages from the bare file", len(rec.Messages))
+	}
 	if err := os.WriteFile(filepath.Join(dir, "other.jsonl"), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
