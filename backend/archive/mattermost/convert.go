@@ -1,6 +1,7 @@
 package mattermost
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -263,4 +264,39 @@ func channelLink(s, team string, nm names) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// richText writes integrations' message attachments as markdown: the
+// pretext, the title (a link when it has one), the text and the fields,
+// or the plain-text fallback when there is nothing else.
+func richText(atts []richAttachment, team string, nm names) string {
+	var parts []string
+	for _, a := range atts {
+		var lines []string
+		add := func(s string) {
+			if s = strings.TrimSpace(s); s != "" {
+				lines = append(lines, convert(s, team, nm))
+			}
+		}
+		add(a.Pretext)
+		switch {
+		case a.Title != "" && a.TitleLink != "":
+			lines = append(lines, "**["+a.Title+"]("+a.TitleLink+")**")
+		case a.Title != "":
+			add("**" + a.Title + "**")
+		}
+		add(a.Text)
+		for _, f := range a.Fields {
+			if v := strings.TrimSpace(fmt.Sprint(f.Value)); f.Value != nil && v != "" {
+				add("**" + f.Title + "**: " + v)
+			}
+		}
+		if len(lines) == 0 {
+			add(a.Fallback)
+		}
+		if len(lines) > 0 {
+			parts = append(parts, strings.Join(lines, "\n"))
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }

@@ -86,3 +86,19 @@ func FuzzConvert(f *testing.F) {
 		}
 	})
 }
+
+func TestRichText(t *testing.T) {
+	atts := []richAttachment{
+		{Pretext: "Build for @ron:", Title: "#42 failed", TitleLink: "https://ci.example/42", Text: "_flaky_ test",
+			Fields: []struct {
+				Title string `json:"title"`
+				Value any    `json:"value"`
+			}{{Title: "Branch", Value: "main"}, {Title: "Retries", Value: 3.0}, {Title: "Empty", Value: nil}}},
+		{Fallback: "only a fallback"},
+		{},
+	}
+	want := "Build for @**Ron Weasley**:\n**[#42 failed](https://ci.example/42)**\n*flaky* test\n**Branch**: main\n**Retries**: 3\n\nonly a fallback"
+	if got := richText(atts, "t", fakeNames{}); got != want {
+		t.Errorf("richText\n got %q\nwant %q", got, want)
+	}
+}

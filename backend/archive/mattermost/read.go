@@ -394,7 +394,7 @@ func (r *reader) message(e entry, root *post) (archive.Message, bool) {
 	} else {
 		m.PrivateRefs = unique(append(slices.Clone(root.ChannelMembers), p.User))
 	}
-	m.Content = strings.TrimSpace(convert(p.Message, root.Team, r))
+	m.Content = strings.TrimSpace(convert(p.Message, root.Team, r) + "\n\n" + richText(p.Props.Attachments, root.Team, r))
 	for _, a := range p.Attachments {
 		if url, ok := r.urls[a.Path]; ok {
 			m.Content = strings.TrimSpace(m.Content + "\n" + fileLink(path.Base(a.Path), url))

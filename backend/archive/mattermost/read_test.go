@@ -320,13 +320,15 @@ func TestReadSkips(t *testing.T) {
 	rec := read(t, export(t, version, aTeam, town, alice,
 		`{"type":"post","post":{"team":"t","channel":"town-square","user":"alice","message":"","create_at":1700000001000,"attachments":[{"path":"gone.png"}]}}`,
 		`{"type":"post","post":{"team":"t","channel":"town-square","user":"alice","type":"system_join_channel","message":"alice joined the channel.","create_at":1700000002000}}`,
+		// A bot's post whose only text is in its props is kept.
+		`{"type":"post","post":{"team":"t","channel":"town-square","user":"alice","message":"","props":{"attachments":[{"fallback":"Build 42 failed"}]},"create_at":1700000003000}}`,
 	))
 	want := []string{
 		"import.jsonl line 5 (attachment) gone.png: not in the archive (exported without attachments?)",
 		"import.jsonl line 5 (post) message 5: no text, and no attachment in the archive",
 		"import.jsonl line 6 (post) message 6: a system message (system_join_channel)",
 	}
-	if len(rec.Messages) != 0 || !slices.Equal(rec.Skipped, want) {
+	if len(rec.Messages) != 1 || rec.Messages[0].Content != "Build 42 failed" || !slices.Equal(rec.Skipped, want) {
 		t.Errorf("messages %+v, skipped %q", rec.Messages, rec.Skipped)
 	}
 }

@@ -82,8 +82,13 @@ type post struct {
 	User           string   `json:"user"`
 	// Type is "" for what people wrote, "system_…" for what the server
 	// wrote (joins, leaves, header changes).
-	Type        string       `json:"type"`
-	Message     string       `json:"message"`
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Props   struct {
+		// Attachments are integrations' rich messages, often the only
+		// text a bot's post has.
+		Attachments []richAttachment `json:"attachments"`
+	} `json:"props"`
 	CreateAt    int64        `json:"create_at"` // Unix milliseconds
 	EditAt      int64        `json:"edit_at"`
 	FlaggedBy   []string     `json:"flagged_by"`
@@ -102,4 +107,17 @@ type reaction struct {
 type attachment struct {
 	// Path is under the export's data/ folder.
 	Path string `json:"path"`
+}
+
+// richAttachment is Mattermost's (and Slack's) message attachment.
+type richAttachment struct {
+	Fallback  string `json:"fallback"`
+	Pretext   string `json:"pretext"`
+	Title     string `json:"title"`
+	TitleLink string `json:"title_link"`
+	Text      string `json:"text"`
+	Fields    []struct {
+		Title string `json:"title"`
+		Value any    `json:"value"`
+	} `json:"fields"`
 }
