@@ -251,7 +251,7 @@ func (r *reader) nameStreams() {
 		teamNames[t.Name] = cmp.Or(t.DisplayName, t.Name)
 	}
 	for _, c := range ix.channels {
-		base := cmp.Or(strings.TrimSpace(c.DisplayName), c.Name)
+		base := cmp.Or(oneLine(c.DisplayName), c.Name)
 		if len(ix.teams) > 1 {
 			base = teamNames[c.Team] + " / " + base
 		}
@@ -427,14 +427,18 @@ func (r *reader) message(e entry, root *post) (archive.Message, bool) {
 	return m, true
 }
 
+// oneLine is s with its runs of spaces and control characters made one
+// space: stream names and topics are one line.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r)
+	}), " ")
+}
+
 // threadTopic names a thread after how its root post starts.
 func threadTopic(root *post) string {
 	for _, ln := range strings.Split(root.Message, "\n") {
-		ln = strings.TrimLeft(strings.TrimSpace(ln), "#>*-+` ")
-		ln = strings.Join(strings.FieldsFunc(ln, func(r rune) bool {
-			return unicode.IsSpace(r) || unicode.IsControl(r)
-		}), " ")
-		if ln != "" {
+		if ln = oneLine(strings.TrimLeft(strings.TrimSpace(ln), "#>*-+` ")); ln != "" {
 			return truncate(ln, maxTopic)
 		}
 	}

@@ -316,6 +316,23 @@ func TestReadOrderThreadsFlagsAndKinds(t *testing.T) {
 	}
 }
 
+func TestReadNamesStreams(t *testing.T) {
+	long := strings.Repeat("long name ", 7)
+	channel := func(name, display string) string {
+		return `{"type":"channel","channel":{"team":"t","name":"` + name + `","display_name":"` + display + `","type":"O"}}`
+	}
+	rec := read(t, export(t, version, aTeam,
+		channel("a", "Dev"), channel("b", "dev"), channel("c", "Bad\\tname\\u0001 "), channel("d", long), channel("e", long), channel("f", "")))
+	var names []string
+	for _, s := range rec.Streams {
+		names = append(names, s.Name)
+	}
+	want := []string{"Dev", "dev (2)", "Bad name", strings.TrimSpace(long[:59]) + "…", strings.TrimSpace(long[:55]) + "… (2)", "f"}
+	if !slices.Equal(names, want) {
+		t.Errorf("stream names\n%q\nwant\n%q", names, want)
+	}
+}
+
 func TestReadSkips(t *testing.T) {
 	rec := read(t, export(t, version, aTeam, town, alice,
 		`{"type":"post","post":{"team":"t","channel":"town-square","user":"alice","message":"","create_at":1700000001000,"attachments":[{"path":"gone.png"}]}}`,
