@@ -16,8 +16,9 @@ import (
 //   - ~channel links become #**stream name**;
 //   - _emphasis_ and __strong__ become *emphasis* and **strong** (Zulip's
 //     underscores never emphasise);
-//   - images ![alt](url) become links: Zulip shows a preview of uploads
-//     only, and would print the "!" before the link;
+//   - images ![alt](url) (and Mattermost's sized ![alt](url =WxH)) become
+//     links: Zulip shows a preview of uploads only, and would print the
+//     "!" before the link;
 //   - ```latex (or tex) fences become ```math.
 
 // names answers the converter's questions about the export.
@@ -148,7 +149,16 @@ func inline(out *strings.Builder, s, team string, nm names) {
 				continue
 			}
 		case c == '!' && strings.HasPrefix(s[i+1:], "[") && strings.Contains(s[i+1:], "]("):
-			i++ // the link stays, without the image's "!"
+			// The link stays, without the image's "!" and the size
+			// Mattermost may give it: ![alt](url =200x100).
+			i++
+			mid := i + strings.Index(s[i:], "](") + 2
+			if end := strings.IndexByte(s[mid:], ')'); end >= 0 {
+				if dest, size, ok := strings.Cut(s[mid:mid+end], " ="); ok && strings.Trim(size, "0123456789x") == "" {
+					out.WriteString(s[i:mid] + dest + ")")
+					i = mid + end + 1
+				}
+			}
 			continue
 		case c == '_' && boundary(s, i):
 			if n := run(s[i:], '_'); n <= 2 {

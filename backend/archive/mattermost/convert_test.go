@@ -39,6 +39,8 @@ func TestConvert(t *testing.T) {
 		{"a _ b _ c, __init__.py, _unclosed", "a _ b _ c, **init**.py, _unclosed"},
 		{"![diagram](https://example.com/d.png)", "[diagram](https://example.com/d.png)"},
 		{"wow! [link](x)", "wow! [link](x)"},
+		{"![logo](https://example.com/l.png =200x100) and ![x](y =50)", "[logo](https://example.com/l.png) and [x](y)"},
+		{"![a](b =huge)", "[a](b =huge)"},
 		{"```latex\nx^2\n```", "```math\nx^2\n```"},
 		{"```tex foo\nx\n```", "```math\nx\n```"},
 		{`\@ron \_x\_`, `\@ron \_x\_`},
