@@ -27,7 +27,7 @@ type index struct {
 	emojiSet   map[string]bool
 	files      []fileRef
 	fileSet    map[string]bool // by path
-	posts      []entry
+	posts      entries
 }
 
 type userLine struct {
@@ -245,13 +245,13 @@ func (ix *index) addPost(p *post, ls *lines, record string, direct bool) error {
 	if err := ix.checkPost(p, ls.num, record); err != nil {
 		return err
 	}
-	ix.posts = append(ix.posts, entry{at: p.CreateAt, off: ls.off, size: int32(ls.size), num: int32(ls.num), reply: -1})
+	ix.posts.add(entry{at: p.CreateAt, off: ls.off, size: int32(ls.size), num: int32(ls.num), reply: -1})
 	for i := range p.Replies {
 		r := &p.Replies[i]
 		if err := ix.checkPost(r, ls.num, record+" reply "+strconv.Itoa(i+1)); err != nil {
 			return err
 		}
-		ix.posts = append(ix.posts, entry{at: r.CreateAt, off: ls.off, size: int32(ls.size), num: int32(ls.num), reply: int32(i)})
+		ix.posts.add(entry{at: r.CreateAt, off: ls.off, size: int32(ls.size), num: int32(ls.num), reply: int32(i)})
 	}
 	return nil
 }

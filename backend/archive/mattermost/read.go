@@ -57,7 +57,8 @@ const postCacheSize = 16
 
 // Read reads a Mattermost bulk export into sink: a first pass over
 // import.jsonl checks every record and notes where each post is and when
-// it was written; the second reads the posts again, one by one, in the
+// it was written (32 bytes a post or reply: 1,300,000 of them peak at 95
+// MB resident); the second reads the posts again, one by one, in the
 // order they were written. A zip's import.jsonl is copied to a temporary
 // file during the first pass, for the second to seek in.
 func Read(a *archive.Archive, sink archive.Sink) error {
@@ -318,24 +319,16 @@ func (r *reader) files() error {
 
 // messages hands the sink every post and reply, oldest first.
 func (r *reader) messages() error {
-	posts := r.ix.posts
-	slices.SortFunc(posts, func(a, b entry) int {
-		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.num, b.num), cmp.Compare(a.reply, b.reply))
-	})
-	for _, e := range posts {
+	return r.ix.posts.inOrder(func(e entry) error {
 		root, err := r.load(e)
 		if err != nil {
 			return err
 		}
-		m, ok := r.message(e, root)
-		if !ok {
-			continue
+		if m, ok := r.message(e, root); ok {
+			return r.sink.Message(m)
 		}
-		if err := r.sink.Message(m); err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // load reads an entry's line again (the post whole, replies included).
