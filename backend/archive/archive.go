@@ -103,7 +103,9 @@ type Message struct {
 	// UserFlags are per-user flags by API name ("read", "starred", …)
 	// where the source keeps them (Zulip). Nil means the source has none:
 	// the message is read for everyone, as after Zulip's own imports
-	// from other servers.
+	// from other servers. Flags that name no one's "read" (Mattermost
+	// keeps who saved a post, not who read it) leave it read for everyone
+	// too.
 	UserFlags map[string][]string
 }
 

@@ -467,7 +467,7 @@ func (im *Importer) storeImported(tx *store.Tx, senders map[int64]store.User, m 
 	}
 	reactions := im.reactions(tx, record, m.Reactions)
 	read := readByEveryone
-	if m.UserFlags != nil {
+	if keepsReadState(m.UserFlags) {
 		im.flagged, read = true, readBySender
 	}
 	stored, flags, err := im.s.storeMessage(tx, sender, target,
@@ -477,7 +477,19 @@ func (im *Importer) storeImported(tx *store.Tx, senders map[int64]store.User, m 
 		return 0, recordError(record, err)
 	}
 	im.lastID = stored.ID
-	return len(reactions), im.userFlags(tx, record, stored.ID, flags, m.UserFlags)
+	return len(reactions), im.userFlags(tx, record, stored.ID, flags, m.UserFlags, read)
+}
+
+// keepsReadState says whether a message's flags say who read it (Zulip's
+// do); flags without "read" (Mattermost's saved posts) leave the message
+// read for everyone.
+func keepsReadState(byUser map[string][]string) bool {
+	for _, names := range byUser {
+		if slices.Contains(names, "read") {
+			return true
+		}
+	}
+	return false
 }
 
 // target is where an imported message goes: its stream and topic, or its
@@ -529,15 +541,18 @@ func (im *Importer) reactions(tx *store.Tx, record string, in []archive.Reaction
 	return out
 }
 
-// userFlags sets the per-user flags a source keeps (Zulip's), beside the
-// mentions the rendering found.
-func (im *Importer) userFlags(tx *store.Tx, record string, msgID int64, rendered map[int64]store.Flags, byUser map[string][]string) error {
+// userFlags sets the per-user flags a source keeps (Zulip's, or
+// Mattermost's saved posts), beside the mentions the rendering found.
+func (im *Importer) userFlags(tx *store.Tx, record string, msgID int64, rendered map[int64]store.Flags, byUser map[string][]string, read readState) error {
 	for ref, names := range byUser {
 		uid, ok := im.users[ref]
 		if !ok {
 			return archive.Errorf(record, "has flags of user %q, who is not in the archive", ref)
 		}
 		f := rendered[uid]
+		if read == readByEveryone {
+			f |= store.FlagRead
+		}
 		for _, name := range names {
 			flag, ok := flagNamed(name)
 			if !ok {
