@@ -215,11 +215,10 @@ func (r *reader) user(ul userLine) archive.User {
 	return out
 }
 
+// fullName is a user's name as Lanchat will keep it (archive.CleanName),
+// so that mentions written with it find the account.
 func fullName(u user) string {
-	if n := strings.TrimSpace(u.FirstName + " " + u.LastName); n != "" {
-		return n
-	}
-	return cmp.Or(strings.TrimSpace(u.Nickname), u.Username)
+	return archive.CleanName(cmp.Or(strings.TrimSpace(u.FirstName+" "+u.LastName), u.Nickname), u.Username)
 }
 
 // role maps Mattermost's roles to Zulip's: the server's administrators own

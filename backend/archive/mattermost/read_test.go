@@ -333,6 +333,19 @@ func TestReadNamesStreams(t *testing.T) {
 	}
 }
 
+func TestReadCleansNames(t *testing.T) {
+	rec := read(t, export(t, version, aTeam, town,
+		`{"type":"user","user":{"username":"ada","email":"ada@example.com","first_name":"*Ada*","last_name":"\"L\" @home","teams":[{"name":"t","channels":[{"name":"town-square"}]}]}}`,
+		`{"type":"post","post":{"team":"t","channel":"town-square","user":"ada","message":"I am @ada","create_at":1700000001000}}`,
+	))
+	if got := rec.Users[0].FullName; got != "Ada L home" {
+		t.Errorf("full name %q", got)
+	}
+	if got := rec.Messages[0].Content; got != "I am @**Ada L home**" {
+		t.Errorf("mention %q", got)
+	}
+}
+
 func TestReadSkips(t *testing.T) {
 	rec := read(t, export(t, version, aTeam, town, alice,
 		`{"type":"post","post":{"team":"t","channel":"town-square","user":"alice","message":"","create_at":1700000001000,"attachments":[{"path":"gone.png"}]}}`,
