@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"lanchat/backend/archive"
+	"lanchat/backend/archive/mattermost"
 	"lanchat/backend/archive/slack"
 	"lanchat/backend/domain"
 	"lanchat/backend/store"
@@ -26,7 +27,8 @@ type Reader func(*archive.Archive, archive.Sink) error
 
 // readers are the formats an import reads, by name.
 var readers = map[string]Reader{
-	"slack": slack.Read,
+	"slack":      slack.Read,
+	"mattermost": mattermost.Read,
 }
 
 // Formats lists the formats Run reads.
@@ -98,8 +100,9 @@ func Run(ctx context.Context, o Options) (archive.Summary, error) {
 	return summary, nil
 }
 
-// open opens a zip or tar.gz export (told apart by their first bytes),
-// or an unpacked folder; a tar.gz is unpacked into scratch.
+// open opens a zip or tar.gz export or a bare JSON-lines file (told apart
+// by their first bytes), or an unpacked folder; a tar.gz is unpacked into
+// scratch.
 func open(name, scratch string, limits archive.Limits) (*archive.Archive, error) {
 	if limits == (archive.Limits{}) {
 		limits = archive.DefaultLimits
@@ -118,8 +121,12 @@ func open(name, scratch string, limits archive.Limits) (*archive.Archive, error)
 	magic := make([]byte, 2)
 	_, err = io.ReadFull(f, magic)
 	f.Close()
-	if err == nil && string(magic) == "\x1f\x8b" {
+	switch {
+	case err == nil && string(magic) == "\x1f\x8b":
 		return archive.OpenTarGz(name, scratch, limits)
+	case err == nil && magic[0] == '{':
+		// JSON lines alone: Mattermost's import.jsonl without its zip.
+		return archive.OpenFile(name)
 	}
 	return archive.OpenZip(name, limits)
 }
