@@ -1,7 +1,6 @@
 package teamimport_test
 
 import (
-	"archive/zip"
 	"context"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"lanchat/backend/apitest"
 	"lanchat/backend/archive"
+	"lanchat/backend/archive/archivetest"
 	"lanchat/backend/teamimport"
 )
 
@@ -130,20 +130,7 @@ func TestRunImportsMattermost(t *testing.T) {
 }
 
 func TestRunImportsMattermostDirectMessagesAndFilesFromAZip(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "mattermost.zip")
-	f, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
-	if err := zw.AddFS(os.DirFS(mattermostFixtures + "direct_channel")); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-
+	name := archivetest.ZipDir(t, mattermostFixtures+"direct_channel")
 	summary, srv := importMattermost(t, name)
 	if summary.Messages != 11 || summary.Files != 2 || summary.Users != 4 || len(summary.Skipped) != 0 {
 		t.Errorf("summary %+v", summary)

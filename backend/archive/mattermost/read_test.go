@@ -1,7 +1,6 @@
 package mattermost
 
 import (
-	"archive/zip"
 	"errors"
 	"io"
 	"io/fs"
@@ -40,20 +39,7 @@ func openDir(t *testing.T, dir string) *archive.Archive {
 // zipDir packs a folder into a zip as mmctl would, and opens it.
 func zipDir(t *testing.T, dir string) *archive.Archive {
 	t.Helper()
-	name := filepath.Join(t.TempDir(), "export.zip")
-	f, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
-	if err := zw.AddFS(os.DirFS(dir)); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	a, err := archive.OpenZip(name, archive.DefaultLimits)
+	a, err := archive.OpenZip(archivetest.ZipDir(t, dir), archive.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
