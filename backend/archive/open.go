@@ -38,6 +38,10 @@ type Archive struct {
 	// Claimed is what a zip's files add up to uncompressed, by their
 	// headers; 0 for a folder.
 	Claimed int64
+	// Scratch is a folder a reader may keep temporary files in while it
+	// reads, on the disk the import goes to ("" for the system's
+	// temporary folder, which may be memory).
+	Scratch string
 	closer  io.Closer
 	read    *countingReaderAt
 }

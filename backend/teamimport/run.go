@@ -85,6 +85,7 @@ func Run(ctx context.Context, o Options) (archive.Summary, error) {
 		return archive.Summary{}, err
 	}
 	defer a.Close()
+	a.Scratch = tmp
 	if err := checkRoom(tmp, a); err != nil {
 		os.RemoveAll(tmp)
 		return archive.Summary{}, err

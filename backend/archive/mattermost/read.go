@@ -60,7 +60,7 @@ const postCacheSize = 16
 // it was written (32 bytes a post or reply: 1,300,000 of them peak at 95
 // MB resident); the second reads the posts again, one by one, in the
 // order they were written. A zip's import.jsonl is copied to a temporary
-// file during the first pass, for the second to seek in.
+// file (in a.Scratch) during the first pass, for the second to seek in.
 func Read(a *archive.Archive, sink archive.Sink) error {
 	name, err := findJSONL(a)
 	if err != nil {
@@ -77,7 +77,7 @@ func Read(a *archive.Archive, sink archive.Sink) error {
 		ra = of
 		ix, err = scan(name, of)
 	} else {
-		tmp, terr := os.CreateTemp("", "lanchat-mattermost-*.jsonl")
+		tmp, terr := os.CreateTemp(a.Scratch, ".mattermost-*.jsonl")
 		if terr != nil {
 			return terr
 		}

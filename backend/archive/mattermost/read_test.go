@@ -225,6 +225,40 @@ func TestReadDirectMessagesAndAttachmentsFromZip(t *testing.T) {
 	}
 }
 
+// scratchLister is a recorder that lists the archive's scratch folder
+// when the first message comes.
+type scratchLister struct {
+	archivetest.Recorder
+	scratch string
+	seen    []string
+}
+
+func (s *scratchLister) Message(m archive.Message) error {
+	if s.seen == nil {
+		entries, _ := os.ReadDir(s.scratch)
+		for _, e := range entries {
+			s.seen = append(s.seen, e.Name())
+		}
+	}
+	return s.Recorder.Message(m)
+}
+
+func TestReadCopiesAZipsJSONLIntoScratch(t *testing.T) {
+	a := zipDir(t, "testdata/export")
+	defer a.Close()
+	a.Scratch = t.TempDir()
+	rec := &scratchLister{scratch: a.Scratch}
+	if err := Read(a, rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.seen) != 1 || !strings.HasPrefix(rec.seen[0], ".mattermost-") {
+		t.Errorf("scratch folder during the read: %v", rec.seen)
+	}
+	if left, _ := os.ReadDir(a.Scratch); len(left) != 0 {
+		t.Errorf("left in the scratch folder: %v", left)
+	}
+}
+
 // export writes lines as an import.jsonl of its own folder.
 func export(t *testing.T, lines ...string) *archive.Archive {
 	t.Helper()
