@@ -1,6 +1,7 @@
 package mattermost
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -79,7 +80,11 @@ func scan(name string, r io.Reader) (*index, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(strings.TrimSpace(string(b))) == 0 {
+		if ls.num == 1 {
+			// Some editors and tools open a UTF-8 file with a byte order mark.
+			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		}
+		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
 		record := ls.record(ls.num)

@@ -353,6 +353,13 @@ func TestReadNamesStreams(t *testing.T) {
 	}
 }
 
+func TestReadSkipsAByteOrderMarkAndBlankLines(t *testing.T) {
+	rec := read(t, export(t, "\ufeff"+version, "", aTeam, "  ", town, alice))
+	if rec.RealmRecord.Name != "Team" || len(rec.Streams) != 1 || len(rec.Users) != 1 {
+		t.Errorf("read %+v", rec)
+	}
+}
+
 func TestReadCleansNames(t *testing.T) {
 	rec := read(t, export(t, version, aTeam, town,
 		`{"type":"user","user":{"username":"ada","email":"ada@example.com","first_name":"*Ada*","last_name":"\"L\" @home","teams":[{"name":"t","channels":[{"name":"town-square"}]}]}}`,
