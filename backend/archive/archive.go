@@ -104,8 +104,8 @@ type Message struct {
 	// where the source keeps them (Zulip). Nil means the source has none:
 	// the message is read for everyone, as after Zulip's own imports
 	// from other servers. Flags that name no one's "read" (Mattermost
-	// keeps who saved a post, not who read it) leave it read for everyone
-	// too.
+	// keeps who saved a post, not who read or holds it) leave it read for
+	// everyone too, and held by every recipient.
 	UserFlags map[string][]string
 }
 
