@@ -396,12 +396,7 @@ func (r *reader) message(e entry, root *post) (archive.Message, bool) {
 		r.sink.Skip(r.record(int(e.num), "post")+" message "+ref, "no text, and no attachment in the archive")
 		return m, false
 	}
-	seen := map[[2]string]bool{}
 	for _, re := range p.Reactions {
-		if seen[[2]string{re.User, re.EmojiName}] {
-			continue
-		}
-		seen[[2]string{re.User, re.EmojiName}] = true
 		kind := "unicode_emoji"
 		if r.ix.emojiSet[re.EmojiName] {
 			kind = "realm_emoji"
