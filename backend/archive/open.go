@@ -205,14 +205,21 @@ func unpackTarGz(r io.Reader, dir string, limits Limits) error {
 	seen := map[string]bool{}
 	var total int64
 	guard := &ratioGuard{r: tr, in: in, limits: limits}
+	last := "the archive's start"
 	for {
 		hdr, err := tr.Next()
 		if errors.Is(err, io.EOF) {
+			// The gzip trailer's checksum and length catch a cut after
+			// the tar's end.
+			if _, err := io.Copy(io.Discard, gz); err != nil {
+				return Errorf(last, "the archive breaks after this entry (truncated): %v", err)
+			}
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("read the archive after %d entries: %w", len(seen), err)
+			return Errorf(last, "the archive breaks after this entry (truncated or not a tar): %v", err)
 		}
+		last = hdr.Name
 		if hdr.Typeflag == tar.TypeXGlobalHeader {
 			continue
 		}
