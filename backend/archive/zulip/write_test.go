@@ -2,9 +2,14 @@ package zulip_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"lanchat/backend/archive/zulip"
+	"lanchat/backend/domain"
+	"lanchat/backend/store"
 )
 
 // importRealm is what Zulip's importer reads of an export, file by file
@@ -118,5 +123,65 @@ func TestExportHasWhatZulipImportReads(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Messages go ChunkSize to a file, in ID order, each file with the rows of
+// its own messages only, as Zulip's export writes them.
+func TestExportChunksMessages(t *testing.T) {
+	tm := startTeam(t)
+	var before int
+	tm.Store.View(func(tx *store.Tx) error {
+		tx.Scan(store.AllMessagesRange(), 0, false, func(int64) bool { before++; return true })
+		return nil
+	})
+	var alice int64
+	tm.Store.View(func(tx *store.Tx) error {
+		u, err := tx.UserByEmail("alice@example.com")
+		alice = u.ID
+		return err
+	})
+	more := 2*zulip.ChunkSize + 10 - before
+	batch := make([]domain.ImportedMessage, more)
+	for i := range batch {
+		batch[i] = domain.ImportedMessage{SenderID: alice, Timestamp: 1700000000 + int64(i),
+			OutgoingMessage: domain.OutgoingMessage{Type: "stream", Stream: "general", Topic: "bulk", Content: fmt.Sprint("message ", i)}}
+	}
+	if _, err := tm.Service.ImportMessages(batch); err != nil {
+		t.Fatal(err)
+	}
+	files := untar(t, tm.export(t))
+	var last int64
+	for i, want := range []int{zulip.ChunkSize, zulip.ChunkSize, 10} {
+		name := fmt.Sprintf("zulip-export-test/messages-%06d.json", i+1)
+		var f struct {
+			Messages     []struct{ ID int64 }                   `json:"zerver_message"`
+			UserMessages []struct{ Message, UserProfile int64 } `json:"zerver_usermessage"`
+		}
+		if err := json.Unmarshal(files[name], &f); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(f.Messages) != want {
+			t.Errorf("%s holds %d messages, want %d", name, len(f.Messages), want)
+		}
+		ids := map[int64]bool{}
+		for _, m := range f.Messages {
+			if m.ID <= last {
+				t.Errorf("%s: message %d after %d", name, m.ID, last)
+			}
+			last = m.ID
+			ids[m.ID] = true
+		}
+		for _, um := range f.UserMessages {
+			if !ids[um.Message] {
+				t.Errorf("%s has a row of message %d, which another file holds", name, um.Message)
+			}
+		}
+		if len(f.UserMessages) < len(f.Messages) {
+			t.Errorf("%s: %d rows for %d messages", name, len(f.UserMessages), len(f.Messages))
+		}
+	}
+	if _, ok := files["zulip-export-test/messages-000004.json"]; ok {
+		t.Error("a fourth message file")
 	}
 }
