@@ -72,7 +72,14 @@ func (r *reader) run() error {
 		return archive.Errorf("realm.json zerver_realm", "holds %d organizations, not one", len(r.d.Realm))
 	}
 	realm := r.d.Realm[0]
-	if err := r.sink.Realm(archive.Realm{Name: realm.Name, Description: realm.Description, DateCreated: int64(realm.DateCreated)}); err != nil {
+	ar := archive.Realm{Name: realm.Name, Description: realm.Description, DateCreated: int64(realm.DateCreated)}
+	switch realm.AddCustomEmojiPolicy {
+	case policyMembers:
+		ar.EmojiAddPolicy = "members"
+	case policyAdmins:
+		ar.EmojiAddPolicy = "admins"
+	}
+	if err := r.sink.Realm(ar); err != nil {
 		return err
 	}
 	steps := []func() error{r.readUsers, r.readRecipients, r.readStreams, r.readGroups, r.readLinkifiers, r.readEmoji, r.readReactions, r.readFiles, r.readMessages}
@@ -129,11 +136,19 @@ func (r *reader) readUsers() error {
 		}
 		r.users[u.ID] = true
 	}
+	alertWords := map[int64][]string{}
+	for _, w := range r.d.AlertWords {
+		if _, err := r.user(w.UserProfile, fmt.Sprintf("realm.json zerver_alertword id %d", w.ID)); err != nil {
+			return err
+		}
+		alertWords[w.UserProfile] = append(alertWords[w.UserProfile], w.Word)
+	}
 	for _, u := range users {
 		record := fmt.Sprintf("realm.json zerver_userprofile id %d", u.ID)
 		au := archive.User{
 			Ref: ref(u.ID), Email: u.DeliveryEmail, FullName: u.FullName, Role: u.Role,
 			Active: u.IsActive && !u.IsMirrorDummy, Timezone: u.Timezone, DateJoined: int64(u.DateJoined),
+			AlertWords: alertWords[u.ID],
 		}
 		if au.Email == "" {
 			au.Email = u.Email
@@ -216,9 +231,10 @@ func (r *reader) readStreams() error {
 		streams[s.ID] = true
 	}
 	members := map[int64][]string{}
+	settings := map[int64]map[string]archive.Subscription{}
 	for _, s := range r.d.Subscriptions {
 		rc := r.recipients[s.Recipient]
-		if rc.Type != recipientStream || !s.Active {
+		if rc.Type != recipientStream {
 			continue
 		}
 		record := fmt.Sprintf("realm.json zerver_subscription id %d", s.ID)
@@ -229,7 +245,18 @@ func (r *reader) readStreams() error {
 		if err != nil {
 			return err
 		}
-		members[rc.TypeID] = append(members[rc.TypeID], u)
+		if s.Active {
+			members[rc.TypeID] = append(members[rc.TypeID], u)
+		}
+		if settings[rc.TypeID] == nil {
+			settings[rc.TypeID] = map[string]archive.Subscription{}
+		}
+		settings[rc.TypeID][u] = archive.Subscription{
+			Color: s.Color, Muted: s.IsMuted, PinToTop: s.PinToTop,
+			DesktopNotifications: s.DesktopNotifications, AudibleNotifications: s.AudibleNotifications,
+			PushNotifications: s.PushNotifications, EmailNotifications: s.EmailNotifications,
+			WildcardMentionsNotify: s.WildcardMentionsNotify,
+		}
 	}
 	defaults := map[int64]bool{}
 	for _, ds := range r.d.DefaultStreams {
@@ -242,7 +269,7 @@ func (r *reader) readStreams() error {
 		err := r.sink.Stream(archive.Stream{
 			Ref: ref(s.ID), Name: s.Name, Description: s.Description, InviteOnly: s.InviteOnly,
 			DateCreated: int64(s.DateCreated), Archived: s.Deactivated, Default: defaults[s.ID],
-			MemberRefs: members[s.ID],
+			MemberRefs: members[s.ID], Subscriptions: settings[s.ID],
 		})
 		if err != nil {
 			return err
@@ -464,6 +491,13 @@ func (r *reader) message(record string, m messageRow) (archive.Message, error) {
 	if m.LastEditTime != nil {
 		am.EditTimestamp = int64(*m.LastEditTime)
 	}
+	if m.EditHistory != nil {
+		edits, err := r.edits(record, *m.EditHistory)
+		if err != nil {
+			return archive.Message{}, err
+		}
+		am.Edits = edits
+	}
 	rc, ok := r.recipients[m.Recipient]
 	if !ok {
 		return archive.Message{}, archive.Errorf(record, "names recipient %d, which is not in zerver_recipient", m.Recipient)
@@ -509,4 +543,29 @@ func (r *reader) relink(content string) string {
 	}
 	b.WriteString(content[last:])
 	return b.String()
+}
+
+// edits reads a message's edit_history (newest first) into its edits,
+// oldest first. Entries by users outside the archive keep no author.
+func (r *reader) edits(record, history string) ([]archive.Edit, error) {
+	var rows []editRow
+	if err := json.Unmarshal([]byte(history), &rows); err != nil {
+		return nil, archive.Errorf(record, "has an edit_history that is not a list of edits: %v", err)
+	}
+	out := make([]archive.Edit, 0, len(rows))
+	for i := len(rows) - 1; i >= 0; i-- {
+		h := rows[i]
+		e := archive.Edit{Timestamp: h.Timestamp, PrevContent: r.relink(h.PrevContent), PrevRendered: h.PrevRenderedContent, PrevTopic: h.PrevTopic}
+		if e.PrevTopic == "" {
+			e.PrevTopic = h.PrevSubject
+		}
+		if h.UserID != nil && r.users[*h.UserID] {
+			e.UserRef = ref(*h.UserID)
+		}
+		if h.PrevStream != 0 {
+			e.PrevStreamRef = ref(h.PrevStream)
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }

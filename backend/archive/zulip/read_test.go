@@ -80,6 +80,9 @@ func TestReadBackWhatWasWritten(t *testing.T) {
 		}
 		want := archive.User{Ref: ref(u.ID), Email: u.Email, FullName: u.FullName, Role: u.Role, Active: u.IsActive,
 			BotType: u.BotType, BotOwnerRef: owner, Timezone: u.Timezone, DateJoined: u.DateJoined}
+		if !slices.Equal(got.AlertWords, u.AlertWords) {
+			t.Errorf("user %s: alert words %v, want %v", u.Email, got.AlertWords, u.AlertWords)
+		}
 		hasAvatar := got.Avatar != nil
 		got.Avatar = nil
 		if got.Ref != want.Ref || got.Email != want.Email || got.FullName != want.FullName || got.Role != want.Role ||
@@ -107,6 +110,16 @@ func TestReadBackWhatWasWritten(t *testing.T) {
 				got.DateCreated != s.DateCreated || got.Archived != s.Deactivated || got.Default != slices.Contains(realm.DefaultStreamIDs, s.ID) ||
 				!slices.Equal(got.MemberRefs, members) {
 				t.Errorf("stream %s: %+v, want members %v", s.Name, got, members)
+			}
+			for _, u := range users {
+				sub, err := tx.Subscription(u.ID, s.ID)
+				if err != nil {
+					continue
+				}
+				g, ok := got.Subscriptions[ref(u.ID)]
+				if !ok || g.Color != sub.Color || g.Muted != sub.IsMuted || g.PinToTop != sub.PinToTop {
+					t.Errorf("stream %s user %s: settings %+v, want %+v", s.Name, u.Email, g, sub)
+				}
 			}
 		}
 		return nil
@@ -156,6 +169,18 @@ func TestReadBackWhatWasWritten(t *testing.T) {
 			!slices.Equal(got.PrivateRefs, private) || got.Content != content || got.Timestamp != m.Timestamp ||
 			got.EditTimestamp != m.LastEditTimestamp {
 			t.Errorf("message %d: %+v\nwant %+v", m.ID, got, m)
+		}
+		if len(got.Edits) != len(m.Edits) {
+			t.Errorf("message %d edits %+v, want %+v", m.ID, got.Edits, m.Edits)
+		}
+		for j, e := range m.Edits {
+			if j >= len(got.Edits) {
+				break
+			}
+			g := got.Edits[j]
+			if g.Timestamp != e.Timestamp || g.UserRef != ref(e.UserID) || g.PrevContent != e.PrevContent || g.PrevRendered != e.PrevRendered || g.PrevTopic != e.PrevTopic {
+				t.Errorf("message %d edit %d: %+v, want %+v", m.ID, j, g, e)
+			}
 		}
 		if len(got.Reactions) != len(m.Reactions) {
 			t.Errorf("message %d reactions %+v, want %+v", m.ID, got.Reactions, m.Reactions)

@@ -41,6 +41,16 @@ func TestReadZulipServerExport(t *testing.T) {
 	if got := read(t, rec.Users[0].Avatar); got != "PNGORIGINAL" {
 		t.Errorf("owner's avatar %q, want the .original", got)
 	}
+	if rec.RealmRecord.EmojiAddPolicy != "members" || strings.Join(rec.Users[1].AlertWords, ",") != "deploy" {
+		t.Errorf("emoji policy %q, alert words %v", rec.RealmRecord.EmojiAddPolicy, rec.Users[1].AlertWords)
+	}
+	general := rec.Streams[0].Subscriptions
+	if general["9"].Color != "#fae589" || !general["9"].Muted || !general["8"].PinToTop || general["8"].DesktopNotifications == nil || !*general["8"].DesktopNotifications {
+		t.Errorf("general's settings %+v", general)
+	}
+	if _, ok := general["11"]; !ok {
+		t.Error("a former member's settings are lost")
+	}
 	if rec.Users[1].Avatar != nil {
 		t.Error("a Gravatar user got an avatar")
 	}
@@ -77,6 +87,9 @@ func TestReadZulipServerExport(t *testing.T) {
 	if release.Content != "Shipping [the notes](/user_uploads/test/40/notes.txt) today, see #12" || release.EditTimestamp != 1600001060 ||
 		release.Timestamp != 1600001000 || release.StreamRef != "7" || release.Topic != "release" {
 		t.Errorf("message 300 %+v", release)
+	}
+	if len(release.Edits) != 1 || release.Edits[0].PrevContent != "Shipping" || release.Edits[0].UserRef != "8" || release.Edits[0].Timestamp != 1600001060 {
+		t.Errorf("edits %+v", release.Edits)
 	}
 	if len(release.Reactions) != 2 || release.Reactions[0].EmojiCode != "1f44d" || release.Reactions[1].EmojiName != "shipit" || release.Reactions[1].EmojiCode != "" {
 		t.Errorf("reactions %+v", release.Reactions)

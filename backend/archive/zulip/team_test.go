@@ -21,7 +21,8 @@ import (
 // team is a demo organization with a bit of everything an export carries:
 // roles and bots (the demo's), a private stream, stream messages, direct
 // messages one-to-one, to oneself and to a group, reactions with a unicode
-// and a custom emoji, an edit, stars and read state, an upload linked from a
+// and a custom emoji, edits of content and topic, stars and read state, an
+// alert word, a muted and recoloured subscription, an upload linked from a
 // message, an avatar, a user group and a linkifier.
 type team struct {
 	*apitest.Server
@@ -42,6 +43,12 @@ func startTeam(t *testing.T) team {
 	admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `#(?P<id>[0-9]+)`, "url_template": "https://git.lan/issues/{id}"}).OK()
 	alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "design", "description": "Pixels", "members": []int64{userID(t, alice)}}).OK()
 
+	bob.Post("/api/v1/users/me/alert_words", apitest.Form{"alert_words": []string{"deploy"}}).OK()
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	bob.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{"subscription_data": []map[string]any{
+		{"stream_id": general, "property": "is_muted", "value": true}, {"stream_id": general, "property": "color", "value": "#fae589"},
+	}}).OK()
+
 	send := func(c *apitest.Client, f apitest.Form) int64 { return c.Post("/api/v1/messages", f).OK().Int("id") }
 	hello := send(alice, apitest.Form{"type": "stream", "to": "general", "topic": "greetings", "content": "hello @**Bob Brown**, see #12"})
 	secret := send(admin, apitest.Form{"type": "stream", "to": "vault", "topic": "keys", "content": fmt.Sprintf("[notes](%s)", uri)})
@@ -52,6 +59,8 @@ func startTeam(t *testing.T) team {
 	bob.Post(fmt.Sprintf("/api/v1/messages/%d/reactions", hello), apitest.Form{"emoji_name": "smile"}).OK()
 	admin.Post(fmt.Sprintf("/api/v1/messages/%d/reactions", hello), apitest.Form{"emoji_name": "party_parrot"}).OK()
 	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", hello), apitest.Form{"content": "hello @**Bob Brown**, see #13"}).OK()
+	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", hello), apitest.Form{"topic": "welcome"}).OK()
+	send(bob, apitest.Form{"type": "stream", "to": "general", "topic": "welcome", "content": "we deploy at noon"})
 	bob.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{hello, group}, "op": "add", "flag": "starred"}).OK()
 	bob.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{hello}, "op": "add", "flag": "read"}).OK()
 	alice.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{dm, secret}, "op": "add", "flag": "read"}).OK()

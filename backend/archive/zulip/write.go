@@ -81,6 +81,7 @@ type realmData struct {
 	GroupMemberships      []groupMembershipRow      `json:"zerver_usergroupmembership"`
 	GroupGroupMemberships []groupGroupMembershipRow `json:"zerver_groupgroupmembership"`
 	Reactions             []reactionRow             `json:"zerver_reaction"`
+	AlertWords            []alertWordRow            `json:"zerver_alertword"`
 	UserPresence          []struct{}                `json:"zerver_userpresence"`
 	UserActivity          []struct{}                `json:"zerver_useractivity"`
 	UserActivityInterval  []struct{}                `json:"zerver_useractivityinterval"`
@@ -142,8 +143,12 @@ func (ex *exporter) readRealm(tx *store.Tx) error {
 	d.MirrorDummies, d.CrossRealm, d.Huddles = []userRow{}, []crossRealmRow{}, []huddleRow{}
 	ex.personal, ex.stream, ex.huddles = map[int64]int64{}, map[int64]int64{}, map[string]int64{}
 	ex.clients = map[string]int64{}
+	d.AlertWords = []alertWordRow{}
 	for _, u := range users {
 		d.Users = append(d.Users, ex.userRow(u))
+		for _, w := range u.AlertWords {
+			d.AlertWords = append(d.AlertWords, alertWordRow{ID: int64(len(d.AlertWords) + 1), Realm: realmID, UserProfile: u.ID, Word: w})
+		}
 		rid := ex.recipient(recipientPersonal, u.ID)
 		ex.personal[u.ID] = rid
 		// Everyone is subscribed to their own personal recipient.
@@ -481,22 +486,12 @@ func (ex *exporter) messageRow(m store.Message) messageRow {
 // editHistory is Zulip's edit_history: a JSON list, newest edit first, of
 // what each edit replaced.
 func editHistory(m store.Message) string {
-	type entry struct {
-		UserID              int64  `json:"user_id"`
-		Timestamp           int64  `json:"timestamp"`
-		PrevContent         string `json:"prev_content,omitempty"`
-		PrevRenderedContent string `json:"prev_rendered_content,omitempty"`
-		PrevRenderedVersion int    `json:"prev_rendered_content_version,omitempty"`
-		PrevTopic           string `json:"prev_topic,omitempty"`
-		Topic               string `json:"topic,omitempty"`
-		PrevStream          int64  `json:"prev_stream,omitempty"`
-		Stream              int64  `json:"stream,omitempty"`
-	}
-	out := []entry{}
+	out := []editRow{}
 	topic, stream := m.Topic, m.StreamID
 	for i := len(m.Edits) - 1; i >= 0; i-- {
 		e := m.Edits[i]
-		h := entry{UserID: e.UserID, Timestamp: e.Timestamp, PrevContent: e.PrevContent, PrevRenderedContent: e.PrevRendered}
+		user := e.UserID
+		h := editRow{UserID: &user, Timestamp: e.Timestamp, PrevContent: e.PrevContent, PrevRenderedContent: e.PrevRendered}
 		if e.PrevContent != "" {
 			h.PrevRenderedVersion = 1
 		}

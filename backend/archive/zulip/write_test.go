@@ -54,6 +54,7 @@ var importRealm = []struct {
 	{"realm.json", "zerver_huddle", []string{"id", "huddle_hash"}, []string{"id", "huddle_hash"}, "import_realm.py:1091-1096,1174-1180; models.py:4207-4223"},
 	{"realm.json", "zerver_reaction", []string{"id", "message", "user_profile", "emoji_name", "emoji_code", "reaction_type"},
 		[]string{"id", "message", "user_profile", "emoji_name", "emoji_code", "reaction_type"}, "import_realm.py:1360-1364,530-548"},
+	{"realm.json", "zerver_alertword", []string{"id", "user_profile", "realm", "word"}, []string{"id", "user_profile", "realm", "word"}, "import_realm.py:1182-1186"},
 	{"realm.json", "zerver_userpresence", nil, nil, "import_realm.py:1265-1269"},
 	{"realm.json", "zerver_useractivity", nil, nil, "import_realm.py:1271-1275"},
 	{"realm.json", "zerver_useractivityinterval", nil, nil, "import_realm.py:1277-1282"},
