@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -84,12 +86,43 @@ func TestOpenTarGzRefusesHostileArchives(t *testing.T) {
 			}
 		})
 	}
-	t.Run("truncated", func(t *testing.T) {
-		path := writeTarGz(t, []tarEntry{{name: "a.json", content: strings.Repeat("abc", 10000)}})
-		data, _ := os.ReadFile(path)
-		os.WriteFile(path, data[:len(data)/2], 0o600)
-		if _, err := OpenTarGz(path, filepath.Join(t.TempDir(), "u"), DefaultLimits); err == nil || !strings.Contains(err.Error(), "not a readable tar.gz") {
-			t.Fatalf("error %v", err)
-		}
-	})
+	// Cut anywhere, even in the gzip trailer after the tar's end (whose
+	// checksum is then all that tells), the archive is refused naming the
+	// last entry read.
+	entries := []tarEntry{{name: "a.json", content: strings.Repeat("abc", 10000)}, {name: "b.json", content: "{}"}}
+	full, _ := os.ReadFile(writeTarGz(t, entries))
+	for _, cut := range []int{len(full) / 2, len(full) - 4} {
+		t.Run(fmt.Sprintf("truncated at %d of %d", cut, len(full)), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "cut.tar.gz")
+			os.WriteFile(path, full[:cut], 0o600)
+			_, err := OpenTarGz(path, filepath.Join(t.TempDir(), "u"), DefaultLimits)
+			var ae *Error
+			if !errors.As(err, &ae) || !strings.Contains(err.Error(), "not a readable tar.gz") {
+				t.Fatalf("error %v, want an archive.Error", err)
+			}
+		})
+	}
+}
+
+// An unpacked tarball's size is what it unpacked to, and reading its files
+// counts toward BytesRead, for an import's progress.
+func TestOpenTarGzCountsWhatIsRead(t *testing.T) {
+	path := writeTarGz(t, []tarEntry{{name: "export/realm.json", content: `{"a":1}`}, {name: "export/big", content: strings.Repeat("x", 1000)}})
+	a, err := OpenTarGz(path, filepath.Join(t.TempDir(), "u"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.Size != 1007 {
+		t.Errorf("size %d, want the 1007 bytes unpacked", a.Size)
+	}
+	if _, err := fs.ReadFile(a, "export/realm.json"); err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := fs.ReadDir(a, "export"); err != nil || len(entries) != 2 {
+		t.Errorf("read dir: %v %v", entries, err)
+	}
+	if got := a.BytesRead(); got != 7 {
+		t.Errorf("read %d bytes, want 7", got)
+	}
 }

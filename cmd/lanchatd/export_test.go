@@ -24,7 +24,7 @@ func TestExportToZulip(t *testing.T) {
 	}
 	check := func(name string) {
 		t.Helper()
-		a, err := archive.OpenTarGz(name, t.TempDir(), archive.DefaultLimits)
+		a, err := archive.OpenTarGz(name, filepath.Join(t.TempDir(), "unpacked"), archive.DefaultLimits)
 		if err != nil {
 			t.Fatal(err)
 		}

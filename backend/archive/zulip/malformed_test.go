@@ -1,9 +1,6 @@
 package zulip_test
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"os"
@@ -24,102 +21,6 @@ func writeFile(t *testing.T, name string, data []byte) {
 	}
 	if err := os.WriteFile(name, data, 0o600); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// tarEntry is one entry of a hand-made tarball.
-type tarEntry struct {
-	name     string
-	typeflag byte
-	body     string
-	link     string
-}
-
-func tarGz(t *testing.T, entries ...tarEntry) string {
-	t.Helper()
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	for _, e := range entries {
-		hdr := &tar.Header{Name: e.name, Typeflag: e.typeflag, Mode: 0o644, Linkname: e.link}
-		if e.typeflag == tar.TypeReg {
-			hdr.Size = int64(len(e.body))
-		}
-		if err := tw.WriteHeader(hdr); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(e.body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tw.Close()
-	gz.Close()
-	name := filepath.Join(t.TempDir(), "x.tar.gz")
-	writeFile(t, name, buf.Bytes())
-	return name
-}
-
-func TestOpenTarGzRefusesHostileArchives(t *testing.T) {
-	realm := tarEntry{name: "e/realm.json", typeflag: tar.TypeReg, body: "{}"}
-	cases := []struct {
-		name    string
-		entries []tarEntry
-		record  string
-	}{
-		{"parent", []tarEntry{realm, {name: "e/../../evil", typeflag: tar.TypeReg, body: "x"}}, "e/../../evil"},
-		{"absolute", []tarEntry{{name: "/etc/evil", typeflag: tar.TypeReg, body: "x"}}, "/etc/evil"},
-		{"symlink", []tarEntry{{name: "e/link", typeflag: tar.TypeSymlink, link: "/etc/passwd"}}, "e/link"},
-		{"hardlink", []tarEntry{realm, {name: "e/hard", typeflag: tar.TypeLink, link: "e/realm.json"}}, "e/hard"},
-		{"repeat", []tarEntry{realm, realm}, "e/realm.json"},
-		{"device", []tarEntry{{name: "e/dev", typeflag: tar.TypeChar}}, "e/dev"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			parent := t.TempDir()
-			_, err := archive.OpenTarGz(tarGz(t, tc.entries...), parent, archive.DefaultLimits)
-			var ae *archive.Error
-			if !errors.As(err, &ae) || ae.Record != tc.record {
-				t.Fatalf("got %v, want an archive.Error naming %s", err, tc.record)
-			}
-			if left, _ := os.ReadDir(parent); len(left) != 0 {
-				t.Errorf("left %v behind", left)
-			}
-		})
-	}
-}
-
-func TestOpenTarGzRefusesBombsAndClaims(t *testing.T) {
-	big := strings.Repeat("a", 4<<20) // compresses a thousandfold
-	name := tarGz(t, tarEntry{name: "e/realm.json", typeflag: tar.TypeReg, body: big})
-	_, err := archive.OpenTarGz(name, t.TempDir(), archive.DefaultLimits)
-	var ae *archive.Error
-	if !errors.As(err, &ae) || ae.Record != "e/realm.json" || !strings.Contains(ae.Reason, "bomb") {
-		t.Errorf("bomb: got %v", err)
-	}
-	_, err = archive.OpenTarGz(name, t.TempDir(), archive.Limits{MaxTotal: 1 << 20, MaxRatio: 1 << 20})
-	if !errors.As(err, &ae) || !strings.Contains(ae.Reason, "claims more than") {
-		t.Errorf("claim: got %v", err)
-	}
-}
-
-func TestOpenTarGzRefusesTruncatedArchive(t *testing.T) {
-	tm := startTeam(t)
-	data, err := os.ReadFile(tm.export(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cut := range []int{len(data) / 3, len(data) / 2, len(data) - 10} {
-		name := filepath.Join(t.TempDir(), "cut.tar.gz")
-		writeFile(t, name, data[:cut])
-		parent := t.TempDir()
-		_, err := archive.OpenTarGz(name, parent, archive.DefaultLimits)
-		var ae *archive.Error
-		if !errors.As(err, &ae) {
-			t.Errorf("cut at %d of %d: got %v, want an archive.Error", cut, len(data), err)
-		}
-		if left, _ := os.ReadDir(parent); len(left) != 0 {
-			t.Errorf("left %v behind", left)
-		}
 	}
 }
 

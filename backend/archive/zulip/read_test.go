@@ -16,7 +16,7 @@ import (
 // readExport opens an export file and reads it into a recorder.
 func readExport(t *testing.T, name string) (*archivetest.Recorder, error) {
 	t.Helper()
-	a, err := archive.OpenTarGz(name, t.TempDir(), archive.DefaultLimits)
+	a, err := archive.OpenTarGz(name, filepath.Join(t.TempDir(), "unpacked"), archive.DefaultLimits)
 	if err != nil {
 		return nil, err
 	}
