@@ -17,6 +17,7 @@ import (
 
 	"lanchat/backend/archive"
 	"lanchat/backend/archive/slack"
+	"lanchat/backend/archive/zulip"
 	"lanchat/backend/domain"
 	"lanchat/backend/store"
 )
@@ -27,6 +28,7 @@ type Reader func(*archive.Archive, archive.Sink) error
 // readers are the formats an import reads, by name.
 var readers = map[string]Reader{
 	"slack": slack.Read,
+	"zulip": zulip.Read,
 }
 
 // Formats lists the formats Run reads.
