@@ -21,7 +21,9 @@ import (
 // team is a demo organization with a bit of everything an export carries:
 // roles and bots (the demo's), a private stream, stream messages, direct
 // messages one-to-one, to oneself and to a group, reactions with a unicode
-// and a custom emoji, edits of content and topic, stars and read state, an
+// and a custom emoji, edits of content and topic, a message moved to
+// another stream, a member who joined after a stream's messages, an archived
+// stream, a deactivated user, stars and read state, an
 // alert word, a muted and recoloured subscription, an upload linked from a
 // message, an avatar, a user group and a linkifier.
 type team struct {
@@ -61,6 +63,15 @@ func startTeam(t *testing.T) team {
 	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", hello), apitest.Form{"content": "hello @**Bob Brown**, see #13"}).OK()
 	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", hello), apitest.Form{"topic": "welcome"}).OK()
 	send(bob, apitest.Form{"type": "stream", "to": "general", "topic": "welcome", "content": "we deploy at noon"})
+	deploy := send(bob, apitest.Form{"type": "stream", "to": "general", "topic": "welcome", "content": "deploy moved"})
+	vault := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "vault"}).OK().Int("stream_id")
+	admin.Patch(fmt.Sprintf("/api/v1/messages/%d", deploy), apitest.Form{"stream_id": vault, "propagate_mode": "change_one"}).OK()
+	// Bob joins the vault after its messages: he does not hold them.
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "vault"}}, "principals": []string{"bob@example.com"}}).OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "attic"}}}).OK()
+	send(admin, apitest.Form{"type": "stream", "to": "attic", "topic": "boxes", "content": "dusty"})
+	admin.Delete(fmt.Sprintf("/api/v1/streams/%d", admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "attic"}).OK().Int("stream_id")), nil).OK()
+	admin.Delete(fmt.Sprintf("/api/v1/users/%d", userID(t, s.Login("guest@example.com"))), nil).OK()
 	bob.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{hello, group}, "op": "add", "flag": "starred"}).OK()
 	bob.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{hello}, "op": "add", "flag": "read"}).OK()
 	alice.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{dm, secret}, "op": "add", "flag": "read"}).OK()
