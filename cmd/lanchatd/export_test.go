@@ -13,7 +13,8 @@ import (
 )
 
 // lanchatd export writes a Zulip export whether the server runs (through
-// its control socket) or not (from the store), and refuses other formats.
+// its control socket) or not (from the store), which lanchatd import takes
+// back; other formats are refused.
 func TestExportToZulip(t *testing.T) {
 	dataDir := t.TempDir()
 	cmd, base := startServer(t, dataDir, "--dev")
@@ -55,7 +56,13 @@ func TestExportToZulip(t *testing.T) {
 		t.Fatalf("export of a stopped server: %v %s", err, out)
 	}
 	check(stopped)
-	out, err := exec.Command(binary, "export", "--data", dataDir, "--format", "slack", stopped+"2").CombinedOutput()
+	// And back in, as a Zulip export.
+	imported := filepath.Join(t.TempDir(), "imported")
+	out, err := exec.Command(binary, "import", "--data", imported, "--from", "zulip", stopped).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "imported into "+imported) {
+		t.Fatalf("import --from zulip: %v %s", err, out)
+	}
+	out, err = exec.Command(binary, "export", "--data", dataDir, "--format", "slack", stopped+"2").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "--format is zulip") {
 		t.Errorf("export --format slack: %v %s", err, out)
 	}
