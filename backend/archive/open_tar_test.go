@@ -28,7 +28,7 @@ func writeTarGz(t *testing.T, entries []tarEntry) string {
 		switch e.kind {
 		case 0:
 			h.Typeflag = tar.TypeReg
-		case tar.TypeSymlink:
+		case tar.TypeSymlink, tar.TypeLink:
 			h.Linkname, h.Size = "/etc/passwd", 0
 		case tar.TypeDir:
 			h.Size = 0
@@ -71,6 +71,8 @@ func TestOpenTarGzRefusesHostileArchives(t *testing.T) {
 		{"dot-dot", []tarEntry{{name: "../evil", content: "x"}}, DefaultLimits, "../evil: leaves the archive"},
 		{"absolute", []tarEntry{{name: "/etc/evil", content: "x"}}, DefaultLimits, "/etc/evil: leaves the archive"},
 		{"symlink", []tarEntry{{name: "export/link", kind: tar.TypeSymlink}}, DefaultLimits, "export/link: is a link or a device"},
+		{"hardlink", []tarEntry{{name: "export/hard", kind: tar.TypeLink}}, DefaultLimits, "export/hard: is a link or a device"},
+		{"device", []tarEntry{{name: "export/tty", kind: tar.TypeChar}}, DefaultLimits, "export/tty: is a link or a device"},
 		{"repeated", []tarEntry{{name: "a.json", content: "1"}, {name: "./a.json", content: "2"}}, DefaultLimits, "a.json: appears twice"},
 		{"entry over the limit", []tarEntry{{name: "big", content: strings.Repeat("x", 100)}}, Limits{MaxTotal: 1 << 40, MaxRatio: 200, MaxEntry: 10}, "big: claims 100 bytes"},
 		{"bomb", []tarEntry{{name: "zeros", content: strings.Repeat("\x00", 100<<20)}}, DefaultLimits, "zeros: the archive expands past"},
