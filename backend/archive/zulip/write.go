@@ -2,6 +2,7 @@ package zulip
 
 import (
 	"archive/tar"
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"crypto/sha1"
@@ -371,52 +372,77 @@ type messageFile struct {
 }
 
 // writeMessages streams the messages in ID order, ChunkSize a file, each
-// with its recipients' rows, collecting reactions and upload links.
+// with its recipients' rows, collecting reactions and upload links. A
+// file's rows grow with the team (every recipient of a thousand
+// messages), so each file is spooled to a temporary file, not memory,
+// before it goes into the tar, whose header needs its size.
 func (ex *exporter) writeMessages(tx *store.Tx) error {
+	spool, err := os.CreateTemp("", "lanchat-export-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(spool.Name())
+	defer spool.Close()
 	var chunk []store.Message
 	file, umID := 1, int64(0)
 	flush := func() error {
 		if len(chunk) == 0 {
 			return nil
 		}
-		out := messageFile{Messages: make([]messageRow, 0, len(chunk)), UserMessages: []userMessageRow{}}
-		for _, m := range chunk {
-			out.Messages = append(out.Messages, ex.messageRow(m))
+		if _, err := spool.Seek(0, io.SeekStart); err != nil {
+			return err
 		}
-		lo, hi := chunk[0].ID, chunk[len(chunk)-1].ID
-		private := map[int64]bool{}
-		for _, m := range chunk {
-			private[m.ID] = m.IsPrivate()
+		if err := spool.Truncate(0); err != nil {
+			return err
 		}
+		w := bufio.NewWriter(spool)
+		rows := make([]messageRow, 0, len(chunk))
+		byID := make(map[int64]*store.Message, len(chunk))
+		for i, m := range chunk {
+			rows = append(rows, ex.messageRow(m))
+			byID[m.ID] = &chunk[i]
+		}
+		w.WriteString(`{"zerver_message":`)
+		if err := json.NewEncoder(w).Encode(rows); err != nil {
+			return err
+		}
+		w.WriteString(`,"zerver_usermessage":[`)
 		// Each user's received messages within the chunk, from their
 		// spans and rows: as much work as there are rows to write.
+		lo, hi := chunk[0].ID, chunk[len(chunk)-1].ID
+		var row []byte
 		for _, u := range ex.users {
 			tx.Scan(store.UserRange(u.ID), lo, false, func(id int64) bool {
-				if id > hi {
-					return false
+				m := byID[id]
+				if m == nil {
+					return id < hi
 				}
-				if f, ok := tx.Flags(u.ID, id); ok {
-					out.UserMessages = append(out.UserMessages, userMessageRow{UserProfile: u.ID, Message: id, FlagsMask: flagsMask(f, private[id])})
+				if f, ok := tx.MessageFlags(u.ID, *m); ok {
+					if umID++; row != nil {
+						w.WriteByte(',')
+					}
+					row = append(row[:0], `{"id":`...)
+					row = strconv.AppendInt(row, umID, 10)
+					row = append(row, `,"user_profile":`...)
+					row = strconv.AppendInt(row, u.ID, 10)
+					row = append(row, `,"message":`...)
+					row = strconv.AppendInt(row, id, 10)
+					row = append(row, `,"flags_mask":`...)
+					row = strconv.AppendInt(row, flagsMask(f, m.IsPrivate()), 10)
+					w.Write(append(row, '}'))
 				}
-				return true
+				return id < hi
 			})
 		}
-		slices.SortFunc(out.UserMessages, func(a, b userMessageRow) int {
-			if a.Message != b.Message {
-				return int(a.Message - b.Message)
-			}
-			return int(a.UserProfile - b.UserProfile)
-		})
-		for i := range out.UserMessages {
-			umID++
-			out.UserMessages[i].ID = umID
+		w.WriteString("]}\n")
+		if err := w.Flush(); err != nil {
+			return err
 		}
 		chunk = chunk[:0]
 		name := fmt.Sprintf("messages-%06d.json", file)
 		file++
-		return ex.writeJSON(name, out)
+		return ex.copySpool(name, spool)
 	}
-	var err error
 	tx.Scan(store.AllMessagesRange(), 0, false, func(id int64) bool {
 		var m store.Message
 		if m, err = tx.Message(id); err != nil {
@@ -432,6 +458,22 @@ func (ex *exporter) writeMessages(tx *store.Tx) error {
 		return err
 	}
 	return flush()
+}
+
+// copySpool puts what the spool holds into the tar as name.
+func (ex *exporter) copySpool(name string, spool *os.File) error {
+	size, err := spool.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return err
+	}
+	if _, err := spool.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if err := ex.tw.WriteHeader(&tar.Header{Name: ex.folder + "/" + name, Mode: 0o644, Size: size, ModTime: ex.now}); err != nil {
+		return err
+	}
+	_, err = io.CopyN(ex.tw, spool, size)
+	return err
 }
 
 func (ex *exporter) messageRow(m store.Message) messageRow {
