@@ -2,12 +2,8 @@ package zulip_test
 
 import (
 	"archive/tar"
-	"bytes"
 	"compress/gzip"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -39,8 +35,8 @@ func startTeam(t *testing.T) team {
 		"subscriptions": []map[string]string{{"name": "vault", "description": "Secrets"}}, "invite_only": true,
 		"principals": []string{"admin@example.com", "alice@example.com"},
 	}).OK()
-	admin.PostMultipart("/api/v1/realm/emoji/party_parrot", nil, map[string][2]string{"file": {"p.png", pngImage(t, 8)}}).OK()
-	alice.PostMultipart("/api/v1/users/me/avatar", nil, map[string][2]string{"file": {"me.png", pngImage(t, 16)}}).OK()
+	admin.PostMultipart("/api/v1/realm/emoji/party_parrot", nil, map[string][2]string{"file": {"p.png", apitest.PNG(t, 8)}}).OK()
+	alice.PostMultipart("/api/v1/users/me/avatar", nil, map[string][2]string{"file": {"me.png", apitest.PNG(t, 16)}}).OK()
 	uri := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"file": {"notes.txt", "the notes"}}).OK().Str("uri")
 	admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `#(?P<id>[0-9]+)`, "url_template": "https://git.lan/issues/{id}"}).OK()
 	alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "design", "description": "Pixels", "members": []int64{userID(t, alice)}}).OK()
@@ -97,21 +93,6 @@ func startTeam(t *testing.T) team {
 func userID(t *testing.T, c *apitest.Client) int64 {
 	t.Helper()
 	return c.Get("/api/v1/users/me", nil).OK().Int("user_id")
-}
-
-func pngImage(t *testing.T, size int) string {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, size, size))
-	for x := range size {
-		for y := range size {
-			img.Set(x, y, color.RGBA{uint8(x * 7), uint8(y * 13), uint8(x ^ y), 255})
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
 }
 
 // export writes the team's Zulip export into a file and returns its path.
