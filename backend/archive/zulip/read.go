@@ -56,8 +56,11 @@ type reader struct {
 	d    realmData
 
 	users      map[int64]bool
-	crossRealm map[int64]string       // system bot ID → email
-	recipients map[int64]recipientRow // by ID
+	crossRealm map[int64]string // system bot ID → email
+	// botRecipients are the system bots' personal recipients, which
+	// messages people sent them name.
+	botRecipients map[int64]string
+	recipients    map[int64]recipientRow // by ID
 	// members of each huddle's recipient, from the subscriptions.
 	huddleMembers map[int64][]string
 	reactions     map[int64][]archive.Reaction // by message ID
@@ -173,9 +176,10 @@ func (r *reader) readUsers() error {
 			return err
 		}
 	}
-	r.crossRealm = map[int64]string{}
+	r.crossRealm, r.botRecipients = map[int64]string{}, map[int64]string{}
 	for _, b := range r.d.CrossRealm {
 		r.crossRealm[b.ID] = b.Email
+		r.botRecipients[b.RecipientID] = b.Email
 	}
 	return nil
 }
@@ -462,6 +466,10 @@ func (r *reader) readMessageFile(name string, file messageFile) error {
 			r.sink.Skip(record, fmt.Sprintf("sent by Zulip's system bot %s, which has no account here", bot))
 			continue
 		}
+		if bot, ok := r.botRecipients[m.Recipient]; ok {
+			r.sink.Skip(record, fmt.Sprintf("sent to Zulip's system bot %s, which has no account here", bot))
+			continue
+		}
 		am, err := r.message(record, m)
 		if err != nil {
 			return err
@@ -555,7 +563,7 @@ func (r *reader) edits(record, history string) ([]archive.Edit, error) {
 	out := make([]archive.Edit, 0, len(rows))
 	for i := len(rows) - 1; i >= 0; i-- {
 		h := rows[i]
-		e := archive.Edit{Timestamp: h.Timestamp, PrevContent: r.relink(h.PrevContent), PrevRendered: h.PrevRenderedContent, PrevTopic: h.PrevTopic}
+		e := archive.Edit{Timestamp: int64(h.Timestamp), PrevContent: r.relink(h.PrevContent), PrevRendered: h.PrevRenderedContent, PrevTopic: h.PrevTopic}
 		if e.PrevTopic == "" {
 			e.PrevTopic = h.PrevSubject
 		}

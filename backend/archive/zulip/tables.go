@@ -197,16 +197,16 @@ type alertWordRow struct {
 // editRow is one entry of a message's edit_history (a JSON list in a
 // string column, newest first). Zulip before 5 named topics "subject".
 type editRow struct {
-	UserID              *int64 `json:"user_id"`
-	Timestamp           int64  `json:"timestamp"`
-	PrevContent         string `json:"prev_content,omitempty"`
-	PrevRenderedContent string `json:"prev_rendered_content,omitempty"`
-	PrevRenderedVersion int    `json:"prev_rendered_content_version,omitempty"`
-	PrevTopic           string `json:"prev_topic,omitempty"`
-	Topic               string `json:"topic,omitempty"`
-	PrevSubject         string `json:"prev_subject,omitempty"`
-	PrevStream          int64  `json:"prev_stream,omitempty"`
-	Stream              int64  `json:"stream,omitempty"`
+	UserID              *int64  `json:"user_id"`
+	Timestamp           float64 `json:"timestamp"`
+	PrevContent         string  `json:"prev_content,omitempty"`
+	PrevRenderedContent string  `json:"prev_rendered_content,omitempty"`
+	PrevRenderedVersion int     `json:"prev_rendered_content_version,omitempty"`
+	PrevTopic           string  `json:"prev_topic,omitempty"`
+	Topic               string  `json:"topic,omitempty"`
+	PrevSubject         string  `json:"prev_subject,omitempty"`
+	PrevStream          int64   `json:"prev_stream,omitempty"`
+	Stream              int64   `json:"stream,omitempty"`
 }
 
 type reactionRow struct {

@@ -533,7 +533,7 @@ func editHistory(m store.Message) string {
 	for i := len(m.Edits) - 1; i >= 0; i-- {
 		e := m.Edits[i]
 		user := e.UserID
-		h := editRow{UserID: &user, Timestamp: e.Timestamp, PrevContent: e.PrevContent, PrevRenderedContent: e.PrevRendered}
+		h := editRow{UserID: &user, Timestamp: float64(e.Timestamp), PrevContent: e.PrevContent, PrevRenderedContent: e.PrevRendered}
 		if e.PrevContent != "" {
 			h.PrevRenderedVersion = 1
 		}
