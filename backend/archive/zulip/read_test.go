@@ -42,7 +42,7 @@ func TestReadBackWhatWasWritten(t *testing.T) {
 		emoji    []store.RealmEmoji
 	)
 	flags := map[int64]map[string][]string{}
-	err = tm.Store.View(func(tx *store.Tx) error {
+	err = tm.Store().View(func(tx *store.Tx) error {
 		realm, _ = tx.Realm()
 		users, _ = tx.Users()
 		streams, _ = tx.AllStreams()
@@ -97,7 +97,7 @@ func TestReadBackWhatWasWritten(t *testing.T) {
 	if len(rec.Streams) != len(streams) {
 		t.Fatalf("%d streams, want %d", len(rec.Streams), len(streams))
 	}
-	err = tm.Store.View(func(tx *store.Tx) error {
+	err = tm.Store().View(func(tx *store.Tx) error {
 		for i, s := range streams {
 			got := rec.Streams[i]
 			var members []string

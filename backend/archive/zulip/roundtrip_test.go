@@ -140,7 +140,7 @@ func viewOf(t *testing.T, st *store.Store, dataDir string) storeView {
 func TestRoundTripThroughZulipFormat(t *testing.T) {
 	tm := startTeam(t)
 	export := tm.export(t)
-	before := viewOf(t, tm.Store, tm.DataDir)
+	before := viewOf(t, tm.Store(), tm.DataDir)
 
 	dir := filepath.Join(t.TempDir(), "imported")
 	summary, err := teamimport.Run(context.Background(), teamimport.Options{DataDir: dir, Format: "zulip", Archive: export})

@@ -72,7 +72,7 @@ func startTeam(t *testing.T) team {
 	bob.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{hello}, "op": "add", "flag": "read"}).OK()
 	alice.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{dm, secret}, "op": "add", "flag": "read"}).OK()
 	// No API names default streams yet; the store does.
-	err := s.Store.Update(func(tx *store.Tx) error {
+	err := s.Store().Update(func(tx *store.Tx) error {
 		realm, err := tx.Realm()
 		if err != nil {
 			return err
@@ -103,7 +103,7 @@ func (tm team) export(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := zulip.Write(f, tm.Store, tm.DataDir, "zulip-export-test"); err != nil {
+	if err := zulip.Write(f, tm.Store(), tm.DataDir, "zulip-export-test"); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {

@@ -132,12 +132,12 @@ func TestExportHasWhatZulipImportReads(t *testing.T) {
 func TestExportChunksMessages(t *testing.T) {
 	tm := startTeam(t)
 	var before int
-	tm.Store.View(func(tx *store.Tx) error {
+	tm.Store().View(func(tx *store.Tx) error {
 		tx.Scan(store.AllMessagesRange(), 0, false, func(int64) bool { before++; return true })
 		return nil
 	})
 	var alice int64
-	tm.Store.View(func(tx *store.Tx) error {
+	tm.Store().View(func(tx *store.Tx) error {
 		u, err := tx.UserByEmail("alice@example.com")
 		alice = u.ID
 		return err
@@ -148,7 +148,7 @@ func TestExportChunksMessages(t *testing.T) {
 		batch[i] = domain.ImportedMessage{SenderID: alice, Timestamp: 1700000000 + int64(i),
 			OutgoingMessage: domain.OutgoingMessage{Type: "stream", Stream: "general", Topic: "bulk", Content: fmt.Sprint("message ", i)}}
 	}
-	if _, err := tm.Service.ImportMessages(batch); err != nil {
+	if _, err := tm.Service().ImportMessages(batch); err != nil {
 		t.Fatal(err)
 	}
 	files := untar(t, tm.export(t))
