@@ -37,7 +37,7 @@ func TestAvatars(t *testing.T) {
 		t.Error("avatar by email / unknown user")
 	}
 	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm_user"}})
-	res := alice.PostMultipart("/api/v1/users/me/avatar", nil, map[string][2]string{"file": {"me.png", pngImage(t, 32)}}).OK()
+	res := alice.PostMultipart("/api/v1/users/me/avatar", nil, map[string][2]string{"file": {"me.png", apitest.PNG(t, 32)}}).OK()
 	newURL := res.Str("avatar_url")
 	if newURL == url || !strings.Contains(newURL, "version=1") {
 		t.Errorf("avatar_url after upload %q (was %q)", newURL, url)
@@ -54,7 +54,7 @@ func TestAvatars(t *testing.T) {
 		msg   string
 	}{
 		{"not an image", map[string][2]string{"file": {"me.png", "not an image"}}, "Invalid image format"},
-		{"two files", map[string][2]string{"a": {"a.png", pngImage(t, 4)}, "b": {"b.png", pngImage(t, 4)}}, "You must upload exactly one avatar."},
+		{"two files", map[string][2]string{"a": {"a.png", apitest.PNG(t, 4)}, "b": {"b.png", apitest.PNG(t, 4)}}, "You must upload exactly one avatar."},
 		{"over 5 MiB", map[string][2]string{"file": {"big.png", "\x89PNG\r\n\x1a\n" + strings.Repeat("x", 5<<20)}}, "Uploaded file is larger than the allowed limit of 5 MiB"},
 	}
 	for _, r := range refusals {

@@ -5,28 +5,12 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
-	"image/png"
 	"strings"
 	"testing"
 
 	"lanchat/backend/apitest"
 	"lanchat/backend/server"
 )
-
-func pngImage(t *testing.T, size int) string {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, size, size))
-	for x := range size {
-		for y := range size {
-			img.Set(x, y, color.RGBA{uint8(x * 7), uint8(y * 13), uint8(x ^ y), 255})
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
-}
 
 func gifImage(t *testing.T) string {
 	t.Helper()
@@ -44,7 +28,7 @@ func TestCustomEmoji(t *testing.T) {
 	alice, bob, admin, guest := s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("admin@example.com"), s.Login("guest@example.com")
 	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm_emoji"}})
 
-	upload(alice, "Party Parrot", "parrot.png", pngImage(t, 16)).OK()
+	upload(alice, "Party Parrot", "parrot.png", apitest.PNG(t, 16)).OK()
 	upload(bob, "dancing", "anim.gif", gifImage(t)).OK()
 	upload(bob, "webp-one", "x.bin", "RIFF\x1a\x00\x00\x00WEBPVP8 \x0e\x00\x00\x000\x01\x00\x9d\x01*\x01\x00\x01\x00\x02\x004%\xa4\x00\x03p\x00\xfe\xfb\x94\x00\x00").OK()
 	cases := []struct {
@@ -54,15 +38,15 @@ func TestCustomEmoji(t *testing.T) {
 		file   string
 		msg    string
 	}{
-		{"same name, other spelling", bob, "party_PARROT", pngImage(t, 8), "A custom emoji with this name already exists."},
+		{"same name, other spelling", bob, "party_PARROT", apitest.PNG(t, 8), "A custom emoji with this name already exists."},
 		{"not an image", bob, "fake", "<svg onload=alert(1)>", "Invalid image format"},
 		{"too large", bob, "huge", "\x89PNG\r\n\x1a\n" + strings.Repeat("x", 70000), "Uploaded file is larger than the allowed limit of 65536 bytes"},
-		{"bad characters", bob, "wh@t", pngImage(t, 8), "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores."},
-		{"ends badly", bob, "dash-", pngImage(t, 8), "Emoji names must end with either a letter or digit."},
-		{"ends with a space made underscore", bob, "dash%20_", pngImage(t, 8), "Emoji names must end with either a letter or digit."},
-		{"blank name", bob, "%20", pngImage(t, 8), "Emoji name is missing"},
-		{"guest", guest, "guesty", pngImage(t, 8), "Insufficient permission"},
-		{"shadows a built-in", bob, "smile", pngImage(t, 8), "Only administrators can override default emoji."},
+		{"bad characters", bob, "wh@t", apitest.PNG(t, 8), "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores."},
+		{"ends badly", bob, "dash-", apitest.PNG(t, 8), "Emoji names must end with either a letter or digit."},
+		{"ends with a space made underscore", bob, "dash%20_", apitest.PNG(t, 8), "Emoji names must end with either a letter or digit."},
+		{"blank name", bob, "%20", apitest.PNG(t, 8), "Emoji name is missing"},
+		{"guest", guest, "guesty", apitest.PNG(t, 8), "Insufficient permission"},
+		{"shadows a built-in", bob, "smile", apitest.PNG(t, 8), "Only administrators can override default emoji."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,14 +56,14 @@ func TestCustomEmoji(t *testing.T) {
 		})
 	}
 	for name, files := range map[string]map[string][2]string{
-		"two files": {"a": {"a.png", pngImage(t, 8)}, "b": {"b.png", pngImage(t, 8)}},
+		"two files": {"a": {"a.png", apitest.PNG(t, 8)}, "b": {"b.png", apitest.PNG(t, 8)}},
 		"no file":   nil,
 	} {
 		if got := bob.PostMultipart("/api/v1/realm/emoji/files", nil, files).Fails(400, "BAD_REQUEST").Msg(); got != "You must upload exactly one file." {
 			t.Errorf("%s: %q", name, got)
 		}
 	}
-	upload(admin, "smile", "s.png", pngImage(t, 8)).OK()
+	upload(admin, "smile", "s.png", apitest.PNG(t, 8)).OK()
 
 	all := bob.Get("/api/v1/realm/emoji", nil).OK().Body["emoji"].(map[string]any)
 	if len(all) != 4 {
@@ -140,12 +124,12 @@ func TestEmojiPolicyIsAnOrganizationSetting(t *testing.T) {
 	bob.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 2}).Fails(400, "BAD_REQUEST")
 	admin.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 7}).Fails(400, "REQUEST_VARIABLE_INVALID")
 	admin.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 2}).OK()
-	if got := upload(bob, "mine", "m.png", pngImage(t, 8)).Fails(400, "BAD_REQUEST").Msg(); got != "Insufficient permission" {
+	if got := upload(bob, "mine", "m.png", apitest.PNG(t, 8)).Fails(400, "BAD_REQUEST").Msg(); got != "Insufficient permission" {
 		t.Errorf("member under admins-only policy: %q", got)
 	}
-	upload(admin, "theirs", "t.png", pngImage(t, 8)).OK()
+	upload(admin, "theirs", "t.png", apitest.PNG(t, 8)).OK()
 	admin.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 1}).OK()
-	upload(bob, "mine", "m.png", pngImage(t, 8)).OK()
+	upload(bob, "mine", "m.png", apitest.PNG(t, 8)).OK()
 	// The default MAX_EMOJI_FILE_SIZE is 5 MiB.
 	huge := "\x89PNG\r\n\x1a\n" + strings.Repeat("x", 5<<20)
 	if got := upload(bob, "huge", "h.png", huge).Fails(400, "BAD_REQUEST").Msg(); got != "Uploaded file is larger than the allowed limit of 5 MiB" {

@@ -53,7 +53,7 @@ func startWorld(t *testing.T) (*apitest.Server, world) {
 // newWorld builds the world on s.
 func newWorld(t *testing.T, s *apitest.Server) world {
 	t.Helper()
-	w := world{png: pngImage(t, 8), storageKey: "alice-key", alertWord: "zebrafish"}
+	w := world{png: apitest.PNG(t, 8), storageKey: "alice-key", alertWord: "zebrafish"}
 	w.admin, w.alice, w.bob, w.guest, w.echo = s.Login("admin@example.com"), s.Login("alice@example.com"),
 		s.Login("bob@example.com"), s.Login("guest@example.com"), s.Login("echo-bot@example.com")
 	w.webhookBot = s.Login("webhook-bot@example.com")

@@ -55,7 +55,7 @@ func TestUploads(t *testing.T) {
 	cases := []struct {
 		name, content, ctype, disposition, policy string
 	}{
-		{"pic.png", pngImage(t, 4), "image/png", "inline; filename=pic.png", "sandbox"},
+		{"pic.png", apitest.PNG(t, 4), "image/png", "inline; filename=pic.png", "sandbox"},
 		{"notes.txt", "plain words", "text/plain; charset=utf-8", "inline; filename=notes.txt", "sandbox"},
 		{"x.html", "<html><script>alert(1)</script>", "application/octet-stream", "attachment; filename=x.html", "sandbox"},
 		{"fake.png", "<svg onload=alert(1)>", "text/plain; charset=utf-8", "inline; filename=fake.png", "sandbox"}, // shown as text, never drawn

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -202,3 +205,20 @@ func (r *Response) Decode(v any) {
 
 // String describes the response for failure messages.
 func (r *Response) String() string { return fmt.Sprintf("%s → %d %s", r.req, r.Status, r.Raw) }
+
+// PNG is a size×size PNG image with a pattern, for avatar, emoji and
+// upload tests.
+func PNG(t testing.TB, size int) string {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, size, size))
+	for x := range size {
+		for y := range size {
+			img.Set(x, y, color.RGBA{uint8(x * 7), uint8(y * 13), uint8(x ^ y), 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}

@@ -16,6 +16,9 @@ type Realm struct {
 	Name        string
 	Description string
 	DateCreated int64 // Unix seconds; 0 when unknown
+	// EmojiAddPolicy says who may add custom emoji ("members" or
+	// "admins"); "" keeps Lanchat's default.
+	EmojiAddPolicy string
 }
 
 // User is a person or a bot.
@@ -32,6 +35,8 @@ type User struct {
 	BotOwnerRef string
 	Timezone    string
 	DateJoined  int64
+	// AlertWords flag the messages holding them for this user.
+	AlertWords []string
 	// Avatar opens the user's picture; nil when there is none.
 	Avatar Opener
 }
@@ -48,6 +53,20 @@ type Stream struct {
 	// Default streams are the ones new people join.
 	Default    bool
 	MemberRefs []string
+	// Subscriptions are users' own settings for the stream, by user Ref:
+	// members', and those of former members (not in MemberRefs), whose
+	// settings wait for them to come back. Members without one keep the
+	// defaults.
+	Subscriptions map[string]Subscription
+}
+
+// Subscription is one user's settings for a stream.
+type Subscription struct {
+	Color    string // "" picks one
+	Muted    bool
+	PinToTop bool
+	// Notification overrides; nil follows the user's own defaults.
+	DesktopNotifications, AudibleNotifications, PushNotifications, EmailNotifications, WildcardMentionsNotify *bool
 }
 
 // File is an uploaded file. Its content is read once, when the sink
@@ -99,7 +118,10 @@ type Message struct {
 	Timestamp int64
 	// EditTimestamp is when it was last edited; 0 when never.
 	EditTimestamp int64
-	Reactions     []Reaction
+	// Edits are its earlier versions, oldest first, where the source
+	// keeps them.
+	Edits     []Edit
+	Reactions []Reaction
 	// UserFlags are per-user flags by API name ("read", "starred", …)
 	// where the source keeps them (Zulip). Nil means the source has none:
 	// the message is read for everyone, as after Zulip's own imports
@@ -107,6 +129,17 @@ type Message struct {
 	// keeps who saved a post, not who read or holds it) leave it read for
 	// everyone too, and held by every recipient.
 	UserFlags map[string][]string
+}
+
+// Edit is one change to a message and what it replaced; the fields of
+// what it left alone are empty.
+type Edit struct {
+	Timestamp     int64
+	UserRef       string
+	PrevContent   string
+	PrevRendered  string
+	PrevTopic     string
+	PrevStreamRef string
 }
 
 // Reaction is one user's emoji on a message.

@@ -33,17 +33,18 @@ var DefaultLimits = Limits{MaxTotal: 1 << 40, MaxRatio: 200, MaxEntry: 4 << 30}
 // checked names, and the bytes read from it so far (for progress).
 type Archive struct {
 	fs.FS
-	// Size is the archive's size on disk.
+	// Size is the archive's size on disk; for a tarball, what it
+	// unpacked to, in which BytesRead counts too.
 	Size int64
-	// Claimed is what a zip's files add up to uncompressed, by their
-	// headers; 0 for a folder.
+	// Claimed is what a zip's or tarball's files add up to uncompressed,
+	// by their headers; 0 for a folder.
 	Claimed int64
 	// Scratch is a folder a reader may keep temporary files in while it
 	// reads, on the disk the import goes to ("" for the system's
 	// temporary folder, which may be memory).
 	Scratch string
 	closer  io.Closer
-	read    *countingReaderAt
+	read    *atomic.Int64 // bytes read so far; nil when not counted
 }
 
 // BytesRead is how much of the archive has been read.
@@ -51,7 +52,7 @@ func (a *Archive) BytesRead() int64 {
 	if a.read == nil {
 		return 0
 	}
-	return a.read.n.Load()
+	return a.read.Load()
 }
 
 // Close releases the archive's file.
@@ -87,7 +88,7 @@ func OpenZip(name string, limits Limits) (*Archive, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Archive{FS: zr, Size: st.Size(), Claimed: claimed, closer: f, read: counter}, nil
+	return &Archive{FS: zr, Size: st.Size(), Claimed: claimed, closer: f, read: &counter.n}, nil
 }
 
 // checkZip checks the zip's names and claimed sizes, and returns their

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // tarSlack is what any tar.gz may expand to beyond MaxRatio times its
@@ -33,71 +35,109 @@ func OpenTarGz(name, dir string, limits Limits) (*Archive, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, err
 	}
-	if err := unpackTarGz(f, st.Size(), dir, limits); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	a, err := OpenDir(dir)
+	unpacked, err := unpackTarGz(f, st.Size(), dir, limits)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	a.Size, a.closer = st.Size(), removeOnClose(dir)
-	return a, nil
+	// The reader's progress is measured in the unpacked files it reads.
+	fsys := &countingFS{FS: os.DirFS(dir)}
+	return &Archive{FS: fsys, Size: unpacked, Claimed: unpacked, closer: removeOnClose(dir), read: &fsys.n}, nil
+}
+
+// countingFS counts the bytes read from its files.
+type countingFS struct {
+	fs.FS
+	n atomic.Int64
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return countingFile{File: f, n: &c.n}, nil
+}
+
+type countingFile struct {
+	fs.File
+	n *atomic.Int64
+}
+
+func (c countingFile) Read(p []byte) (int, error) {
+	n, err := c.File.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// ReadDir passes a folder's listing through, which the wrapper would hide.
+func (c countingFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	if d, ok := c.File.(fs.ReadDirFile); ok {
+		return d.ReadDir(n)
+	}
+	return nil, &fs.PathError{Op: "readdir", Path: ".", Err: errors.ErrUnsupported}
 }
 
 type removeOnClose string
 
 func (d removeOnClose) Close() error { return os.RemoveAll(string(d)) }
 
-func unpackTarGz(r io.Reader, size int64, dir string, limits Limits) error {
+// unpackTarGz writes a tarball's files under dir and returns their size.
+// A cut or damaged archive is named by the last entry read before it
+// broke; one cut after the tar's end is caught by gzip's trailer.
+func unpackTarGz(r io.Reader, size int64, dir string, limits Limits) (int64, error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
-		return fmt.Errorf("not a readable tar.gz archive: %w", err)
+		return 0, fmt.Errorf("not a readable tar.gz archive: %w", err)
 	}
 	tr := tar.NewReader(gz)
 	budget := min(limits.MaxTotal, limits.MaxRatio*size+tarSlack)
 	var total int64
 	seen := map[string]bool{}
+	last := "the archive's start"
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
-			return nil
+			_, err = io.Copy(io.Discard, gz)
+		}
+		if errors.Is(err, io.EOF) || (err == nil && h == nil) {
+			return total, nil
 		}
 		if err != nil {
-			return fmt.Errorf("not a readable tar.gz archive (cut short or damaged): %w", err)
+			return 0, Errorf(last, "not a readable tar.gz archive after this entry (cut short or damaged): %v", err)
 		}
+		last = h.Name
 		name := strings.TrimPrefix(h.Name, "./")
 		if name == "" || name == "." {
 			continue
 		}
 		if err := CheckName(name); err != nil {
-			return err
+			return 0, err
 		}
 		clean := strings.TrimSuffix(name, "/")
 		if seen[clean] {
-			return Errorf(name, "appears twice in the archive")
+			return 0, Errorf(name, "appears twice in the archive")
 		}
 		seen[clean] = true
 		target := filepath.Join(dir, filepath.FromSlash(clean))
 		switch h.Typeflag {
 		case tar.TypeDir:
 			if err := os.MkdirAll(target, 0o700); err != nil {
-				return err
+				return 0, err
 			}
 			continue
 		case tar.TypeReg:
 		default:
-			return Errorf(name, "is a link or a device, which an export never holds")
+			return 0, Errorf(name, "is a link or a device, which an export never holds")
 		}
 		if limits.MaxEntry > 0 && h.Size > limits.MaxEntry {
-			return Errorf(name, "claims %d bytes, more than the %d one file of an export may have", h.Size, limits.MaxEntry)
+			return 0, Errorf(name, "claims %d bytes, more than the %d one file of an export may have", h.Size, limits.MaxEntry)
 		}
 		if total += h.Size; total > budget {
-			return Errorf(name, "the archive expands past %d bytes from %d: refused as a bomb", budget, size)
+			return 0, Errorf(name, "the archive expands past %d bytes from %d: refused as a bomb", budget, size)
 		}
 		if err := unpackFile(target, tr, h.Size); err != nil {
-			return Errorf(name, "cannot be unpacked: %v", err)
+			return 0, Errorf(name, "cannot be unpacked: %v", err)
 		}
 	}
 }

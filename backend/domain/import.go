@@ -137,6 +137,10 @@ func (im *Importer) Realm(r archive.Realm) error {
 			return err
 		}
 		realm.Name, realm.Description, realm.DateCreated = name, r.Description, created
+		switch r.EmojiAddPolicy {
+		case "members", "admins":
+			realm.EmojiAddPolicy = r.EmojiAddPolicy
+		}
 		return tx.PutRealm(realm)
 	})
 }
@@ -159,7 +163,7 @@ func (im *Importer) User(u archive.User) error {
 		if err != nil {
 			return err
 		}
-		created.IsActive, created.Timezone = u.Active, u.Timezone
+		created.IsActive, created.Timezone, created.AlertWords = u.Active, u.Timezone, importedAlertWords(u.AlertWords)
 		if u.DateJoined != 0 {
 			created.DateJoined = u.DateJoined
 		}
@@ -172,6 +176,9 @@ func (im *Importer) User(u archive.User) error {
 		return recordError(record, err)
 	}
 	im.users[u.Ref] = created.ID
+	if len(created.AlertWords) > 0 {
+		im.s.alertWords.set(created.ID, created.AlertWords)
+	}
 	if u.BotOwnerRef != "" {
 		im.owners[created.ID] = u.BotOwnerRef
 	}
@@ -228,6 +235,9 @@ func (im *Importer) Stream(st archive.Stream) error {
 				return err
 			}
 		}
+		if err := im.subscriptionSettings(tx, record, created.ID, st.Subscriptions); err != nil {
+			return err
+		}
 		if !st.Default {
 			return nil
 		}
@@ -247,6 +257,47 @@ func (im *Importer) Stream(st archive.Stream) error {
 	}
 	im.summary.Streams++
 	return nil
+}
+
+// subscriptionSettings gives members their own settings for a stream, and
+// keeps former members' (an inactive subscription) for when they return.
+func (im *Importer) subscriptionSettings(tx *store.Tx, record string, streamID int64, settings map[string]archive.Subscription) error {
+	for ref, set := range settings {
+		ids, err := im.userIDs(record, []string{ref})
+		if err != nil {
+			return err
+		}
+		sub, err := tx.Subscription(ids[0], streamID)
+		if errors.Is(err, store.ErrNotFound) {
+			sub, err = store.Subscription{UserID: ids[0], StreamID: streamID, Color: defaultColor(streamID)}, nil
+		}
+		if err != nil {
+			return err
+		}
+		if set.Color != "" {
+			sub.Color = set.Color
+		}
+		sub.IsMuted, sub.PinToTop = set.Muted, set.PinToTop
+		sub.DesktopNotifications, sub.AudibleNotifications, sub.PushNotifications = set.DesktopNotifications, set.AudibleNotifications, set.PushNotifications
+		sub.EmailNotifications, sub.WildcardMentionsNotify = set.EmailNotifications, set.WildcardMentionsNotify
+		if err := tx.PutSubscription(sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importedAlertWords keeps a user's alert words as Lanchat keeps its own:
+// trimmed, none empty, none twice (ignoring case).
+func importedAlertWords(words []string) []string {
+	var out []string
+	for _, w := range words {
+		w = strings.TrimSpace(w)
+		if w != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, w) }) && len(out) < MaxAlertWords {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // UserGroup creates a user group.
@@ -471,7 +522,7 @@ func (im *Importer) storeImported(tx *store.Tx, senders map[int64]store.User, m 
 		im.flagged, read = true, readBySender
 	}
 	stored, flags, err := im.s.storeMessage(tx, sender, target,
-		store.Message{Content: content, Timestamp: m.Timestamp, Client: "import", LastEditTimestamp: m.EditTimestamp, Reactions: reactions},
+		store.Message{Content: content, Timestamp: m.Timestamp, Client: "import", LastEditTimestamp: m.EditTimestamp, Reactions: reactions, Edits: im.edits(m.Edits)},
 		im.s.render(tx, sender, content), read)
 	if err != nil {
 		return 0, recordError(record, err)
@@ -490,6 +541,19 @@ func keepsReadState(byUser map[string][]string) bool {
 		}
 	}
 	return false
+}
+
+// edits maps a message's earlier versions to the store's IDs; an author or
+// stream the archive does not have stays unnamed (0).
+func (im *Importer) edits(in []archive.Edit) []store.Edit {
+	var out []store.Edit
+	for _, e := range in {
+		out = append(out, store.Edit{
+			Timestamp: e.Timestamp, UserID: im.users[e.UserRef], PrevContent: e.PrevContent,
+			PrevRendered: e.PrevRendered, PrevTopic: e.PrevTopic, PrevStreamID: im.streams[e.PrevStreamRef].ID,
+		})
+	}
+	return out
 }
 
 // target is where an imported message goes: its stream and topic, or its
@@ -542,13 +606,22 @@ func (im *Importer) reactions(tx *store.Tx, record string, in []archive.Reaction
 }
 
 // userFlags sets the per-user flags a source keeps (Zulip's, or
-// Mattermost's saved posts), beside the mentions the rendering found.
+// Mattermost's saved posts), beside the mentions the rendering found. A
+// source that keeps read state (Zulip's) lists everyone who holds the
+// message: a member it does not list (who joined the stream after the
+// message was sent) loses the copy their subscription gave them. Flags
+// without read state (saved posts) leave every copy, read.
 func (im *Importer) userFlags(tx *store.Tx, record string, msgID int64, rendered map[int64]store.Flags, byUser map[string][]string, read readState) error {
+	if byUser == nil {
+		return nil
+	}
+	holders := map[int64]bool{}
 	for ref, names := range byUser {
 		uid, ok := im.users[ref]
 		if !ok {
 			return archive.Errorf(record, "has flags of user %q, who is not in the archive", ref)
 		}
+		holders[uid] = true
 		f := rendered[uid]
 		if read == readByEveryone {
 			f |= store.FlagRead
@@ -562,6 +635,16 @@ func (im *Importer) userFlags(tx *store.Tx, record string, msgID int64, rendered
 		}
 		if err := tx.SetFlags(uid, msgID, f); err != nil {
 			return err
+		}
+	}
+	if read == readByEveryone {
+		return nil
+	}
+	for uid := range rendered {
+		if !holders[uid] {
+			if err := tx.DeleteFlags(uid, msgID); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -52,13 +52,16 @@ func (s *Service) createStream(tx *store.Tx, name, description string, inviteOnl
 	return st, tx.CreateStream(&st)
 }
 
+// defaultColor is a new subscription's colour, one per stream.
+func defaultColor(streamID int64) string { return streamColors[int(streamID)%len(streamColors)] }
+
 // subscribe makes userID an active subscriber of the stream, keeping the
 // settings of an earlier subscription. It reports whether anything changed.
 func subscribe(tx *store.Tx, userID int64, st store.Stream) (bool, error) {
 	sub, err := tx.Subscription(userID, st.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		sub = store.Subscription{UserID: userID, StreamID: st.ID, Color: streamColors[int(st.ID)%len(streamColors)]}
+		sub = store.Subscription{UserID: userID, StreamID: st.ID, Color: defaultColor(st.ID)}
 	case err != nil:
 		return false, err
 	case sub.Active:

@@ -8,10 +8,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ControlSocket is the Unix socket inside the data directory through which
-// host tools (lanchatd backup) reach a running server. The data directory
+// host tools (lanchatd backup, lanchatd export) reach a running server. The data directory
 // and the socket are private to their owner (privateDir), so the socket
 // needs no other authentication.
 const ControlSocket = "control.sock"
@@ -60,6 +61,20 @@ func (s *Server) listenControl() error {
 		w.Header().Set("Content-Type", "application/gzip")
 		if err := s.Backup(w, nil); err != nil {
 			s.log.Error("backup over the control socket", "err", err)
+		}
+	})
+	mux.HandleFunc("GET /export/zulip", func(w http.ResponseWriter, r *http.Request) {
+		folder := r.URL.Query().Get("folder")
+		if folder == "" || strings.ContainsAny(folder, "/\\") || folder == "." || folder == ".." {
+			http.Error(w, "folder is one plain name", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/gzip")
+		if err := s.ExportZulip(w, folder); err != nil {
+			s.log.Error("Zulip export over the control socket", "err", err)
+			// Cut the connection: a cleanly ended answer would pass
+			// for a whole export.
+			panic(http.ErrAbortHandler)
 		}
 	})
 	s.control = &http.Server{Handler: mux}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"lanchat/backend/api"
+	"lanchat/backend/archive/zulip"
 	"lanchat/backend/backup"
 	"lanchat/backend/discovery"
 	"lanchat/backend/domain"
@@ -236,6 +237,15 @@ func (s *Server) Backup(w io.Writer, progress backup.Progress) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return backup.Write(w, s.org.store, s.cfg.DataDir, progress)
+}
+
+// ExportZulip writes the organization as Zulip's export (zulip.Write),
+// its tarball holding one folder named folder; an import waits for it
+// before replacing the organization.
+func (s *Server) ExportZulip(w io.Writer, folder string) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return zulip.Write(w, s.org.store, s.cfg.DataDir, folder)
 }
 
 // Listen binds the configured address and returns the bound one (useful

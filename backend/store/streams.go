@@ -49,6 +49,14 @@ func (tx *Tx) Streams() ([]Stream, error) {
 	return out, err
 }
 
+// AllStreams lists every stream in ID order, deactivated ones included
+// (their messages stay, and an export carries them).
+func (tx *Tx) AllStreams() ([]Stream, error) {
+	var out []Stream
+	err := each(tx, bucketStreams, func(s Stream) bool { out = append(out, s); return true })
+	return out, err
+}
+
 // CreateStream assigns the next stream ID and stores the stream. The caller
 // checks that the name is free.
 func (tx *Tx) CreateStream(s *Stream) error {

@@ -18,6 +18,7 @@ import (
 	"lanchat/backend/archive"
 	"lanchat/backend/archive/mattermost"
 	"lanchat/backend/archive/slack"
+	"lanchat/backend/archive/zulip"
 	"lanchat/backend/domain"
 	"lanchat/backend/store"
 )
@@ -29,6 +30,7 @@ type Reader func(*archive.Archive, archive.Sink) error
 var readers = map[string]Reader{
 	"slack":      slack.Read,
 	"mattermost": mattermost.Read,
+	"zulip":      zulip.Read,
 }
 
 // Formats lists the formats Run reads.

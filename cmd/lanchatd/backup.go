@@ -32,26 +32,32 @@ func backupCmd(args []string, stderr io.Writer) error {
 }
 
 func writeBackup(w io.Writer, dataDir string) error {
+	return fromStore(w, dataDir, "/backup", func(st *store.Store) error { return backup.Write(w, st, dataDir, nil) })
+}
+
+// fromStore writes what the running server's control socket answers at
+// path to w or, when no server answers, what write makes from the store,
+// which is then ours to open.
+func fromStore(w io.Writer, dataDir, path string, write func(*store.Store) error) error {
 	socket := filepath.Join(dataDir, server.ControlSocket)
 	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, "unix", socket)
 	}}}
-	resp, err := client.Get("http://lanchatd/backup")
+	resp, err := client.Get("http://lanchatd" + path)
 	if err == nil {
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("the running server refused the backup: %s", resp.Status)
+			return fmt.Errorf("the running server refused: %s", resp.Status)
 		}
 		_, err = io.Copy(w, resp.Body)
 		return err
 	}
-	// No server answers: the store is ours to open.
 	st, err := store.Open(dataDir)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	return backup.Write(w, st, dataDir, nil)
+	return write(st)
 }
 
 // restoreCmd unpacks FILE into an empty DIR for a stopped server.

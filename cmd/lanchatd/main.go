@@ -27,6 +27,7 @@ const usage = `usage:
   lanchatd backup --data DIR FILE     (while the server runs, or not)
   lanchatd restore --data DIR FILE    (into an empty DIR, server stopped)
   lanchatd import --data DIR --from slack|mattermost|zulip FILE   (into an empty DIR, server stopped)
+  lanchatd export --data DIR --format zulip FILE   (Zulip's organization export, a tar.gz; server running or not)
 `
 
 func main() {
@@ -59,6 +60,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return restoreCmd(args[1:], stderr)
 	case len(args) >= 1 && args[0] == "import":
 		return importCmd(args[1:], stdout, stderr)
+	case len(args) >= 1 && args[0] == "export":
+		return exportCmd(args[1:], stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return errUsage
