@@ -58,6 +58,9 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) ./markdown
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./backend/store
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendString$$' -fuzztime $(FUZZTIME) ./backend/domain
+	$(GO) test -run '^$$' -fuzz '^FuzzConvert$$' -fuzztime $(FUZZTIME) ./backend/archive/slack
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./backend/archive/slack
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFiles$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./backend/archive/slack
 
 # test-compat: the zulip-js flows and the OpenAPI conformance test (needs ../shared beside the repository).
 test-compat: server

@@ -72,6 +72,11 @@ const DefaultMaxImportFileSize = 4 << 30
 // transaction's dirty pages stay a few megabytes.
 const importBatch = 2000
 
+// reopenEvery is how many import transactions pass between reopening the
+// store, which lets go of the mapped file's pages they read: without it an
+// import's resident memory grows with the store (store.Reopen).
+const reopenEvery = 10
+
 // maxSkipped bounds the skipped records a summary lists one by one.
 const maxSkipped = 1000
 
@@ -100,6 +105,7 @@ type Importer struct {
 	// source keeps read state, so Finish marks nothing read wholesale.
 	flagged bool
 	lastID  int64
+	writes  int
 	summary archive.Summary
 	skipped int
 }
@@ -489,7 +495,15 @@ func (im *Importer) flush() error {
 	im.summary.Messages += written
 	im.summary.Reactions += reactions
 	im.pending = im.pending[:0]
-	return nil
+	return im.wrote()
+}
+
+// wrote counts a bulk transaction, reopening the store every reopenEvery.
+func (im *Importer) wrote() error {
+	if im.writes++; im.writes%reopenEvery != 0 {
+		return nil
+	}
+	return im.s.store.Reopen()
 }
 
 // storeImported writes one message inside tx and returns how many of its
@@ -702,6 +716,9 @@ func (im *Importer) Finish() (archive.Summary, error) {
 		// a person's runs are a key per block of each of their streams.
 		for _, uid := range im.users {
 			if err := im.s.store.Update(func(tx *store.Tx) error { return tx.MarkAllRead(uid, im.lastID) }); err != nil {
+				return archive.Summary{}, err
+			}
+			if err := im.wrote(); err != nil {
 				return archive.Summary{}, err
 			}
 		}

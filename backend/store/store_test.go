@@ -188,3 +188,26 @@ func TestAccountsVersionMovesOnCommittedAccountWrites(t *testing.T) {
 		}
 	}
 }
+
+// Store.Reopen swaps the database file's handle in place: what was
+// written stays, and the same Store goes on reading and writing.
+func TestReopenInPlaceGoesOnWriting(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	for i, email := range []string{"a@example.com", "b@example.com"} {
+		if i > 0 {
+			if err := s.Reopen(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Update(func(tx *Tx) error { return tx.CreateUser(&User{Email: email, IsActive: true}) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.View(func(tx *Tx) error {
+		if users, err := tx.Users(); err != nil || len(users) != 2 {
+			t.Errorf("users after reopening %v %v", users, err)
+		}
+		return nil
+	})
+}
