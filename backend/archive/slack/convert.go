@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"cmp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -169,11 +170,11 @@ func entity(inner string, n names) string {
 		if name, ok := n.users[target[1:]]; ok {
 			return "@**" + name + "**"
 		}
-		return "@" + strings.TrimPrefix(firstOf(label, target[1:]), "@")
+		return "@" + strings.TrimPrefix(cmp.Or(label, target[1:]), "@")
 	case strings.HasPrefix(target, "#"):
 		name, ok := n.channels[target[1:]]
 		if !ok {
-			name = firstOf(label, target[1:])
+			name = cmp.Or(label, target[1:])
 		}
 		return "#**" + name + "**"
 	case strings.HasPrefix(target, "!"):
@@ -200,11 +201,4 @@ func stripScheme(url string) string {
 		return rest
 	}
 	return url
-}
-
-func firstOf(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"lanchat/backend/archive"
-	"lanchat/backend/archive/archivetest"
 )
 
 // writeExport writes files (name → content) as a zip.
@@ -67,15 +64,7 @@ var smallExport = map[string]string{
 }
 
 func TestReadEveryConversationInTimeOrder(t *testing.T) {
-	a, err := archive.OpenZip(writeExport(t, t.TempDir(), smallExport), archive.DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	rec := &archivetest.Recorder{}
-	if err := Read(a, rec); err != nil {
-		t.Fatal(err)
-	}
+	rec := readZip(t, writeExport(t, t.TempDir(), smallExport))
 	if bot := rec.Users[3]; bot.BotType != 1 || bot.Email != "deploy-bot-bot-b1@slack.invalid" || bot.FullName != "Deploy Bot" {
 		t.Errorf("bot %+v", bot)
 	}

@@ -7,6 +7,7 @@
 package slack
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -141,7 +142,7 @@ func (r *reader) users() error {
 		if u.ID == "" {
 			return archive.Errorf(fmt.Sprintf("users.json[%d]", i), "has no id")
 		}
-		name := archive.CleanName(firstOf(u.RealName, firstOf(u.Profile.RealName, u.Name)), u.Name)
+		name := archive.CleanName(cmp.Or(u.RealName, u.Profile.RealName, u.Name), u.Name)
 		r.n.users[u.ID] = name
 		user := archive.User{Ref: u.ID, Email: u.Profile.Email, FullName: name, Role: role(u), Active: !u.Deleted,
 			Timezone: u.TZ, DateJoined: int64(u.Updated)}
@@ -431,7 +432,7 @@ func (r *reader) fileLink(record, content string, f slackFile) string {
 	if link == "" || strings.Contains(content, link) {
 		return ""
 	}
-	title := firstOf(f.Title, f.Name)
+	title := cmp.Or(f.Title, f.Name)
 	return "\n[" + strings.ReplaceAll(title, "]", `\]`) + "](" + parens.Replace(link) + ")"
 }
 

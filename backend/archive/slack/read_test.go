@@ -9,9 +9,10 @@ import (
 	"lanchat/backend/archive/archivetest"
 )
 
-func readFixture(t *testing.T, name string) *archivetest.Recorder {
+// readZip reads a Slack export zip into a Recorder.
+func readZip(t *testing.T, path string) *archivetest.Recorder {
 	t.Helper()
-	a, err := archive.OpenZip("testdata/"+name, archive.DefaultLimits)
+	a, err := archive.OpenZip(path, archive.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func readFixture(t *testing.T, name string) *archivetest.Recorder {
 // channel in time order, threads in topics of their own, notices left out,
 // mentions, reactions and edits converted, files kept as links.
 func TestReadZulipFixture(t *testing.T) {
-	rec := readFixture(t, "test_slack_importer.zip")
+	rec := readZip(t, "testdata/test_slack_importer.zip")
 	var users []string
 	for _, u := range rec.Users {
 		users = append(users, u.Ref+" "+u.FullName)
@@ -87,7 +88,7 @@ func TestReadZulipFixture(t *testing.T) {
 }
 
 func TestReadUnicodeChannel(t *testing.T) {
-	rec := readFixture(t, "test_unicode_slack_importer.zip")
+	rec := readZip(t, "testdata/test_unicode_slack_importer.zip")
 	var names []string
 	for _, s := range rec.Streams {
 		names = append(names, s.Name)
