@@ -75,7 +75,7 @@ const importBatch = 2000
 // reopenEvery is how many import transactions pass between reopening the
 // store, which lets go of the mapped file's pages they read: without it an
 // import's resident memory grows with the store (store.Reopen).
-const reopenEvery = 10
+const reopenEvery = 5
 
 // maxSkipped bounds the skipped records a summary lists one by one.
 const maxSkipped = 1000
@@ -105,6 +105,9 @@ type Importer struct {
 	// source keeps read state, so Finish marks nothing read wholesale.
 	flagged bool
 	lastID  int64
+	// blocks are each conversation's read-run blocks holding imported
+	// messages, for Finish to mark read.
+	blocks  map[int64][]int64
 	writes  int
 	summary archive.Summary
 	skipped int
@@ -113,7 +116,8 @@ type Importer struct {
 // NewImporter starts an import into the service's store, which should be
 // new and empty.
 func (s *Service) NewImporter() *Importer {
-	return &Importer{s: s, users: map[string]int64{}, streams: map[string]store.Stream{}, owners: map[int64]string{}}
+	return &Importer{s: s, users: map[string]int64{}, streams: map[string]store.Stream{}, owners: map[int64]string{},
+		blocks: map[int64][]int64{}}
 }
 
 // Skip notes a record left out of the import.
@@ -542,6 +546,9 @@ func (im *Importer) storeImported(tx *store.Tx, senders map[int64]store.User, m 
 		return 0, recordError(record, err)
 	}
 	im.lastID = stored.ID
+	if bs, b := im.blocks[stored.RecipientID], store.ReadRunBlock(stored.ID); len(bs) == 0 || bs[len(bs)-1] != b {
+		im.blocks[stored.RecipientID] = append(bs, b)
+	}
 	return len(reactions), im.userFlags(tx, record, stored.ID, flags, m.UserFlags, read)
 }
 
@@ -715,7 +722,9 @@ func (im *Importer) Finish() (archive.Summary, error) {
 		// One transaction per person keeps each write's dirty pages small:
 		// a person's runs are a key per block of each of their streams.
 		for _, uid := range im.users {
-			if err := im.s.store.Update(func(tx *store.Tx) error { return tx.MarkAllRead(uid, im.lastID) }); err != nil {
+			if err := im.s.store.Update(func(tx *store.Tx) error {
+				return tx.MarkAllRead(uid, im.lastID, func(rid int64) []int64 { return im.blocks[rid] })
+			}); err != nil {
 				return archive.Summary{}, err
 			}
 			if err := im.wrote(); err != nil {

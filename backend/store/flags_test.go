@@ -193,7 +193,24 @@ func TestMarkAllReadCoversEveryBlockUpToTheLastID(t *testing.T) {
 	ids = append(ids, send(t, s, streamID, rid, 1, map[int64]Flags{2: FlagMentioned | FlagRead}))
 	last := ids[len(ids)-1]
 	later := send(t, s, streamID, rid, 1, nil)
-	if err := s.Update(func(tx *Tx) error { return tx.MarkAllRead(2, last) }); err != nil {
+	var blocks []int64
+	for _, id := range ids {
+		if b := ReadRunBlock(id); !slices.Contains(blocks, b) {
+			blocks = append(blocks, b)
+		}
+	}
+	if len(blocks) != 2 {
+		t.Fatalf("messages in blocks %v, want two", blocks)
+	}
+	err := s.Update(func(tx *Tx) error {
+		return tx.MarkAllRead(2, last, func(r int64) []int64 {
+			if r != rid {
+				return nil
+			}
+			return blocks
+		})
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	s.View(func(tx *Tx) error {

@@ -159,29 +159,28 @@ func (rs readRuns) with(a, b int64) readRuns {
 	return append(append(out, a, b), rs[i:]...)
 }
 
+// ReadRunBlock is the block of read runs a message ID falls in.
+func ReadRunBlock(msgID int64) int64 { return msgID >> readRunBlockBits }
+
 // MarkAllRead marks read every message up to lastID that the user receives
-// through a span: one run per block of each conversation with a message in
-// it, so it costs a write per block, not per message. Imports use it, whose
-// history arrives read.
-func (tx *Tx) MarkAllRead(userID, lastID int64) error {
-	c := tx.bucket(bucketMsgByRecipient).Cursor()
+// through a span: one run per block of each conversation, so it costs a
+// write per block, not per message. blocks lists, per conversation, the
+// blocks (ReadRunBlock) that hold its messages, ascending: the caller wrote
+// them and knows, and reading the conversation's index to find them would
+// cost more than the runs. Imports use it, whose history arrives read.
+func (tx *Tx) MarkAllRead(userID, lastID int64, blocks func(recipientID int64) []int64) error {
 	for rid, ss := range tx.userSpans(userID) {
 		for _, s := range ss {
-			to := min(s.end()-1, lastID)
-			next := s.From
-			for {
-				k, _ := c.Seek(pairKey(rid, next))
-				if len(k) != 16 || btoi(k[:8]) != rid || btoi(k[8:]) > to {
-					break
+			from, to := s.From, min(s.end()-1, lastID)
+			for _, block := range blocks(rid) {
+				start, end := max(from, block<<readRunBlockBits), min(to, (block+1)<<readRunBlockBits-1)
+				if start > end {
+					continue
 				}
-				id := btoi(k[8:])
-				block := id >> readRunBlockBits
-				end := min(to, (block+1)<<readRunBlockBits-1)
 				key := readRunKey{userID, rid, block}
-				if err := tx.putReadRuns(key, tx.readRuns(key).with(id, end)); err != nil {
+				if err := tx.putReadRuns(key, tx.readRuns(key).with(start, end)); err != nil {
 					return err
 				}
-				next = end + 1
 			}
 		}
 	}
