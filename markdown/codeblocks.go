@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -10,15 +11,55 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// lexerByAlias finds chroma lexers the way Pygments' find_lexer_class_by_name
-// does in Zulip: by alias (or lower-case name), never by file name.
-var lexerByAlias = func() map[string]chroma.Lexer {
-	m := map[string]chroma.Lexer{}
+// codeLanguage is a chroma lexer and, for a regex lexer, its rules
+// compiled for codeLexer on first use.
+type codeLanguage struct {
+	lexer    chroma.Lexer
+	compiled func() (*codeLexer, error)
+}
+
+// tokens lexes code, or reports false when the lexer fails or runs on:
+// some chroma lexers never end on some text (Jungle's pushes a state on
+// an empty match, for ever), while a sane one takes a few steps per byte.
+func (l *codeLanguage) tokens(code string) ([]chroma.Token, bool) {
+	limit := 16*len(code) + 1024
+	if l.compiled != nil {
+		c, err := l.compiled()
+		if err != nil {
+			return nil, false
+		}
+		return c.tokens(code, limit)
+	}
+	it, err := l.lexer.Tokenise(nil, code)
+	if err != nil {
+		return nil, false
+	}
+	var tokens []chroma.Token
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		if len(tokens) == limit {
+			return nil, false
+		}
+		tokens = append(tokens, tok)
+	}
+	return tokens, true
+}
+
+// languageByAlias finds chroma lexers the way Pygments'
+// find_lexer_class_by_name does in Zulip: by alias (or lower-case name),
+// never by file name.
+var languageByAlias = func() map[string]*codeLanguage {
+	m := map[string]*codeLanguage{}
 	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		language := &codeLanguage{lexer: l}
+		if regex, ok := l.(*chroma.RegexLexer); ok {
+			language.compiled = sync.OnceValues(func() (*codeLexer, error) {
+				return newCodeLexer(regex, lexers.GlobalLexerRegistry)
+			})
+		}
 		c := l.Config()
 		for _, alias := range append([]string{strings.ToLower(c.Name)}, c.Aliases...) {
 			if _, taken := m[alias]; !taken {
-				m[alias] = l
+				m[alias] = language
 			}
 		}
 	}
@@ -59,12 +100,12 @@ func renderCode(w util.BufWriter, source []byte, node ast.Node, entering bool) (
 	if fenced, ok := node.(*ast.FencedCodeBlock); ok && fenced.Info != nil {
 		language = fenceLanguage(fenced.Info.Segment.Value(source))
 	}
-	lexer := lexerByAlias[language]
+	lang := languageByAlias[language]
 	_, _ = w.WriteString(`<div class="codehilite"`)
 	if language != "" {
 		name := language
-		if lexer != nil {
-			name = lexer.Config().Name
+		if lang != nil {
+			name = lang.lexer.Config().Name
 			if p, ok := pygmentsNames[name]; ok {
 				name = p
 			}
@@ -72,7 +113,7 @@ func renderCode(w util.BufWriter, source []byte, node ast.Node, entering bool) (
 		_, _ = w.WriteString(` data-code-language="` + escapeAttr(name) + `"`)
 	}
 	_, _ = w.WriteString("><pre><span></span><code>")
-	if lexer == nil || len(code) > maxHighlight || !highlight(w, lexer, code) {
+	if lang == nil || len(code) > maxHighlight || !highlight(w, lang, code) {
 		_, _ = w.WriteString(pygmentsEscaper.Replace(code))
 	}
 	_, _ = w.WriteString("</code></pre></div>\n")
@@ -87,10 +128,11 @@ const maxHighlight = 20000
 var pygmentsEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 
 // highlight writes code's tokens as Pygments' HTML formatter would: a span
-// per run of one CSS class, closed at each line end, plain text bare.
-func highlight(w util.BufWriter, lexer chroma.Lexer, code string) bool {
-	tokens, err := lexer.Tokenise(nil, code)
-	if err != nil {
+// per run of one CSS class, closed at each line end, plain text bare. It
+// reports false, having written nothing, when the lexer fails or runs on.
+func highlight(w util.BufWriter, lang *codeLanguage, code string) bool {
+	tokens, ok := lang.tokens(code)
+	if !ok {
 		return false
 	}
 	open := ""
@@ -100,24 +142,25 @@ func highlight(w util.BufWriter, lexer chroma.Lexer, code string) bool {
 			open = ""
 		}
 	}
-	for tok := tokens(); tok != chroma.EOF; tok = tokens() {
+	for _, tok := range tokens {
 		class := tokenClass(tok.Type)
-		for i, part := range strings.Split(tok.Value, "\n") {
-			if i > 0 {
+		for rest, more := tok.Value, true; more; {
+			var part string
+			part, rest, more = strings.Cut(rest, "\n")
+			if part != "" {
+				if class != open {
+					closeSpan()
+					if class != "" {
+						_, _ = w.WriteString(`<span class="` + class + `">`)
+						open = class
+					}
+				}
+				_, _ = w.WriteString(pygmentsEscaper.Replace(part))
+			}
+			if more {
 				closeSpan()
 				_, _ = w.WriteString("\n")
 			}
-			if part == "" {
-				continue
-			}
-			if class != open {
-				closeSpan()
-				if class != "" {
-					_, _ = w.WriteString(`<span class="` + class + `">`)
-					open = class
-				}
-			}
-			_, _ = w.WriteString(pygmentsEscaper.Replace(part))
 		}
 	}
 	closeSpan()

@@ -1,0 +1,266 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// codeLexer runs a chroma RegexLexer's rules as chroma does, token for
+// token, but tries a rule only where the character at hand can begin a
+// match of it. Chroma tries every rule of a state, in order, at every
+// position, and each try is a full regexp2 run; in the profile that was
+// three quarters of rendering chat with code in it (a Python line tried
+// about 28 rules per token, most of which could not start there).
+type codeLexer struct {
+	lexer    *chroma.RegexLexer
+	registry *chroma.LexerRegistry
+	rules    chroma.CompiledRules
+	info     map[string][]ruleInfo // per state, beside rules
+}
+
+// ruleInfo is what codeLexer knows of a rule beyond chroma.
+type ruleInfo struct {
+	first firstChars
+	// plain: the rule emits at most one token of a fixed type and at most
+	// pushes or pops states, so only the whole match is needed.
+	plain bool
+}
+
+func isPlain(rule *chroma.CompiledRule) bool {
+	if _, ok := rule.Type.(chroma.TokenType); rule.Type != nil && !ok {
+		return false
+	}
+	if rule.Mutator == nil {
+		return true
+	}
+	m, ok := rule.Mutator.(chroma.SerialisableMutator)
+	return ok && (m.MutatorKind() == "push" || m.MutatorKind() == "pop")
+}
+
+// newCodeLexer compiles the lexer's rules as chroma's RegexLexer does
+// (same pattern text, flags and timeout, then its include and combine
+// steps) and works out each rule's first characters.
+func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*codeLexer, error) {
+	raw, err := lexer.Rules()
+	if err != nil {
+		return nil, err
+	}
+	config := lexer.Config()
+	flags := ""
+	if !config.NotMultiline {
+		flags += "m"
+	}
+	if config.CaseInsensitive {
+		flags += "i"
+	}
+	if config.DotAll {
+		flags += "s"
+	}
+	c := &codeLexer{lexer: lexer, registry: registry, rules: chroma.CompiledRules{}, info: map[string][]ruleInfo{}}
+	first := map[*chroma.CompiledRule]firstChars{}
+	for state, rules := range raw {
+		for i, rule := range rules {
+			pattern := "(?:" + rule.Pattern + ")"
+			if flags != "" {
+				pattern = "(?" + flags + ")" + pattern
+			}
+			pattern = `\G` + pattern
+			compiled := &chroma.CompiledRule{Rule: rule}
+			if compiled.Regexp, err = regexp2.Compile(pattern); err != nil {
+				return nil, fmt.Errorf("%s: rule %s.%d: %w", config.Name, state, i, err)
+			}
+			compiled.Regexp.MatchTimeout = 250 * time.Millisecond
+			tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+			if err != nil {
+				return nil, err
+			}
+			first[compiled] = firstCharsOf(tree.Root)
+			c.rules[state] = append(c.rules[state], compiled)
+		}
+	}
+	if err := expandLexerMutators(c.rules); err != nil {
+		return nil, fmt.Errorf("%s: %w", config.Name, err)
+	}
+	for state, rules := range c.rules {
+		for _, rule := range rules {
+			c.info[state] = append(c.info[state], ruleInfo{first: first[rule], plain: isPlain(rule)})
+		}
+	}
+	return c, nil
+}
+
+// expandLexerMutators applies include and combine rules one at a time,
+// starting over after each since each rewrites the state lists, as
+// chroma does when it compiles.
+func expandLexerMutators(rules chroma.CompiledRules) error {
+	for {
+		state, index, mutator := findLexerMutator(rules)
+		if mutator == nil {
+			return nil
+		}
+		if err := mutator.MutateLexer(rules, state, index); err != nil {
+			return err
+		}
+	}
+}
+
+func findLexerMutator(rules chroma.CompiledRules) (string, int, chroma.LexerMutator) {
+	for state, list := range rules {
+		for i, rule := range list {
+			if m, ok := rule.Mutator.(chroma.LexerMutator); ok {
+				return state, i, m
+			}
+		}
+	}
+	return "", 0, nil
+}
+
+// tokens are chroma's RegexLexer.Tokenise's with its default options, or
+// false when lexing takes more than limit steps (rule matches or errors).
+func (c *codeLexer) tokens(code string, limit int) ([]chroma.Token, bool) {
+	if strings.IndexByte(code, '\r') >= 0 {
+		code = lineEnds.Replace(code)
+	}
+	end := -1
+	if c.lexer.Config().EnsureNL && !strings.HasSuffix(code, "\n") {
+		code += "\n"
+		end = -2 // the added newline is not lexed
+	}
+	text := []rune(code)
+	run := &codeLexerRun{c: c, end: len(text) + 1 + end, steps: limit, state: &chroma.LexerState{
+		Lexer:          c.lexer,
+		Registry:       c.registry,
+		Text:           text,
+		Stack:          []string{"root"},
+		Rules:          c.rules,
+		MutatorContext: map[any]any{},
+	}}
+	var tokens []chroma.Token
+	for tok := run.next(); tok != chroma.EOF; tok = run.next() {
+		if len(tokens) == limit {
+			return nil, false
+		}
+		tokens = append(tokens, tok)
+	}
+	return tokens, run.steps >= 0
+}
+
+var lineEnds = strings.NewReplacer("\r\n", "\n", "\r", "\n")
+
+// codeLexerRun is one tokenise's position: chroma's LexerState plus the
+// emitters' pending tokens.
+type codeLexerRun struct {
+	c       *codeLexer
+	state   *chroma.LexerState
+	end     int
+	steps   int // left before giving up; negative once given up
+	pending []chroma.Iterator
+}
+
+// next is chroma's LexerState.Iterator, step for step, except that rules
+// are tried only where they can start, and a plain rule's token is made
+// without building the groups nobody reads.
+func (r *codeLexerRun) next() chroma.Token {
+	l := r.state
+	for l.Pos < r.end && len(l.Stack) > 0 {
+		if t, ok := r.drain(); ok {
+			return t
+		}
+		if r.steps--; r.steps < 0 {
+			return chroma.EOF
+		}
+		l.State = l.Stack[len(l.Stack)-1]
+		rules, ok := l.Rules[l.State]
+		if !ok {
+			panic("unknown state " + l.State)
+		}
+		index, m := matchRule(l.Text, l.Pos, rules, r.c.info[l.State])
+		if m == nil {
+			// As chroma and Pygments do: an unmatched newline outside the
+			// root state empties the stack; anything else is an error token.
+			if l.Text[l.Pos] == '\n' && l.State != "root" {
+				l.Stack = []string{"root"}
+				continue
+			}
+			l.Pos++
+			return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}
+		}
+		rule := rules[index]
+		l.Rule = index
+		l.Pos += m.RuneLength
+		if r.c.info[l.State][index].plain {
+			if rule.Mutator != nil {
+				if err := rule.Mutator.Mutate(l); err != nil {
+					panic(err)
+				}
+			}
+			if t, ok := rule.Type.(chroma.TokenType); ok && t != chroma.Ignore {
+				if token := (chroma.Token{Type: t, Value: m.String()}); token != chroma.EOF {
+					return token
+				}
+			}
+			continue
+		}
+		l.Groups = []string{}
+		l.NamedGroups = map[string]string{}
+		for _, g := range m.Groups() {
+			l.NamedGroups[g.Name] = g.String()
+			l.Groups = append(l.Groups, g.String())
+		}
+		if rule.Mutator != nil {
+			if err := rule.Mutator.Mutate(l); err != nil {
+				panic(err)
+			}
+		}
+		if rule.Type != nil {
+			r.pending = append(r.pending, rule.Type.Emit(l.Groups, l))
+		}
+	}
+	if t, ok := r.drain(); ok {
+		return t
+	}
+	if l.Pos != len(l.Text) && len(l.Stack) == 0 {
+		value := string(l.Text[l.Pos:])
+		l.Pos = len(l.Text)
+		return chroma.Token{Type: chroma.Error, Value: value}
+	}
+	return chroma.EOF
+}
+
+// drain returns the next token the emitters have queued, if any.
+func (r *codeLexerRun) drain() (chroma.Token, bool) {
+	for len(r.pending) > 0 {
+		n := len(r.pending) - 1
+		t := r.pending[n]()
+		if t.Type == chroma.Ignore {
+			continue
+		}
+		if t == chroma.EOF {
+			r.pending = r.pending[:n]
+			continue
+		}
+		return t, true
+	}
+	return chroma.Token{}, false
+}
+
+// matchRule finds the first rule that matches at pos, as chroma's
+// matchRules does, skipping rules that cannot begin with the rune there.
+func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, info []ruleInfo) (int, *regexp2.Match) {
+	at := text[pos]
+	for i, rule := range rules {
+		if !info[i].first.has(at) {
+			continue
+		}
+		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
+		if m != nil && err == nil && m.RuneIndex == pos {
+			return i, m
+		}
+	}
+	return 0, nil
+}

@@ -1,0 +1,105 @@
+package markdown
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/alecthomas/chroma/v2"
+)
+
+// lexerSamples are what people paste, in many languages, plus the odd
+// things chat code holds: unclosed strings, stray backslashes, non-ASCII,
+// tabs, carriage returns and a missing final newline. Every lexer sees
+// every sample, so each is also lexed in a language it is not.
+var lexerSamples = []string{
+	"def retry(fn, n=3):\n    for i in range(n):\n        try:\n            return fn()\n        except IOError as e:\n            print(f\"retry {i}: {e!r}\")\n",
+	"@dataclass\nclass Point:\n    x: int = 0\n    '''doc'''\n    s = r'\\d+' + b\"\\x00\" + u'é'\n",
+	"func main() {\n\tfmt.Println(\"hi\", 0x1F, 1.5e3, 'x', `raw`)\n\tgo func() { ch <- struct{}{} }()\n}\n",
+	"const f = async (a, b) => { await fetch(`/api/${a}`); return /re[g]+x/gi.test(b) ?? null; } // done\n",
+	"#include <stdio.h>\nint main(int argc, char **argv) { /* c */ printf(\"%d\\n\", argc); return 0; }\n",
+	"#!/bin/sh\nset -eu\nfor f in *.log; do echo \"$f\" | grep -v '^#' > \"${f%.log}.txt\"; done\n",
+	"SELECT u.id, count(*) FROM users u LEFT JOIN messages m ON m.sender = u.id WHERE u.name LIKE 'a%' GROUP BY 1;\n",
+	"<div class=\"x\"><script>var a = 1 < 2;</script><!-- c --><p>&amp; text</p></div>\n",
+	"{\"a\": [1, 2.5, true, null], \"b\": {\"c\": \"d\\\"e\"}}\n",
+	"key: value\nlist:\n  - one\n  - \"two\" # comment\nanchor: &a {x: 1}\n",
+	"fn main() -> Result<(), Box<dyn Error>> { let v: Vec<u8> = vec![1, 2]; println!(\"{:?}\", v); Ok(()) }\n",
+	"public class A { @Override public String toString() { return \"A\" + 1L; } }\n",
+	"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-old\n+new\n",
+	"Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: bad\n",
+	"s = \"unclosed\nnext line ' also unclosed\n/* open comment\n",
+	"\\\\\\ \\n \\\n$ @ ` ~ ^ | ; : , ? ! % & * ( ) [ ] { } < > = + - / #\n",
+	"naïve café — 日本語 ünïcödé 🎉 \u00a0nbsp\n",
+	"\tindented\twith\ttabs\n\n\n   trailing   \n",
+	"line one\r\nline two\rline three",
+	"x",
+	"",
+}
+
+// chromaTokens are chroma's own tokens for code, at most limit of them
+// (false past that), and whether it panicked.
+func chromaTokens(lexer chroma.Lexer, code string, limit int) (tokens []chroma.Token, finished bool, panicked any) {
+	defer func() { panicked = recover() }()
+	it, err := lexer.Tokenise(nil, code)
+	if err != nil {
+		return nil, false, err
+	}
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		if len(tokens) == limit {
+			return tokens, false, nil
+		}
+		tokens = append(tokens, tok)
+	}
+	return tokens, true, nil
+}
+
+func codeLexerTokens(c *codeLexer, code string, limit int) (tokens []chroma.Token, finished bool, panicked any) {
+	defer func() { panicked = recover() }()
+	tokens, finished = c.tokens(code, limit)
+	return tokens, finished, nil
+}
+
+// TestCodeLexerMatchesChroma holds codeLexer to chroma's own tokens, for
+// every regex lexer and every sample: same types, same text, same panics,
+// and the same lexers running on without end.
+func TestCodeLexerMatchesChroma(t *testing.T) {
+	seen := map[*codeLanguage]bool{}
+	for _, lang := range languageByAlias {
+		if lang.compiled == nil || seen[lang] {
+			continue
+		}
+		seen[lang] = true
+		name := lang.lexer.Config().Name
+		c, err := lang.compiled()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		for i, sample := range lexerSamples {
+			limit := 16*len(sample) + 1024
+			want, wantFinished, wantPanic := chromaTokens(lang.lexer, sample, limit)
+			got, gotFinished, gotPanic := codeLexerTokens(c, sample, limit)
+			switch {
+			case (wantPanic == nil) != (gotPanic == nil):
+				t.Errorf("%s, sample %d: panic %v, chroma's %v", name, i, gotPanic, wantPanic)
+			case gotFinished != wantFinished:
+				t.Errorf("%s, sample %d: finished %v, chroma %v", name, i, gotFinished, wantFinished)
+			case gotFinished && !slices.Equal(got, want):
+				t.Errorf("%s, sample %d:\n got %v\nwant %v", name, i, got, want)
+			}
+		}
+	}
+	if len(seen) < 100 {
+		t.Errorf("only %d regex lexers checked", len(seen))
+	}
+}
+
+// TestEndlessLexerShownPlain: chroma's Jungle lexer pushes a state on an
+// empty match for ever on ordinary text, so the block is shown plain
+// instead of hanging the render (and growing its memory) without end.
+func TestEndlessLexerShownPlain(t *testing.T) {
+	got := New().Render("```jungle\ndef f(x):\n    pass\n```", fakeLookup{}, nil).HTML
+	want := `<div class="codehilite" data-code-language="Jungle"><pre><span></span><code>def f(x):` + "\n    pass\n</code></pre></div>"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

@@ -1,0 +1,114 @@
+package markdown
+
+import (
+	"unicode"
+
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// firstChars is what a pattern's match can begin with: exactly, for ASCII,
+// and "maybe" for every other rune when any of them might.
+type firstChars struct {
+	ascii [2]uint64
+	other bool
+}
+
+func (f firstChars) has(r rune) bool {
+	if r < 128 {
+		return f.ascii[r/64]&(1<<(r%64)) != 0
+	}
+	return f.other
+}
+
+// firstCharsOf is a sound over-estimate of the runes a match of the
+// parsed pattern can start with: a rule skipped because of it could not
+// have matched. A pattern that can match the empty string may start
+// anywhere; so may any construct not understood here.
+func firstCharsOf(root *syntax.RegexNode) firstChars {
+	var f firstChars
+	if f.add(root) {
+		f.addAny()
+	}
+	return f
+}
+
+func (f *firstChars) addAny() {
+	f.ascii = [2]uint64{^uint64(0), ^uint64(0)}
+	f.other = true
+}
+
+// addMatching adds the ASCII runes a leaf accepts; under IgnoreCase a rune
+// counts when either of its cases does, and any other rune may match.
+func (f *firstChars) addMatching(n *syntax.RegexNode, accepts func(rune) bool) {
+	fold := n.Options&syntax.IgnoreCase != 0
+	for r := rune(0); r < 128; r++ {
+		if accepts(r) || fold && (accepts(unicode.ToLower(r)) || accepts(unicode.ToUpper(r))) {
+			f.ascii[r/64] |= 1 << (r % 64)
+		}
+	}
+	if fold {
+		f.other = true
+	}
+}
+
+// add adds the runes node's match can start with and reports whether it
+// can match empty (then what follows it can supply the first rune).
+func (f *firstChars) add(n *syntax.RegexNode) (nullable bool) {
+	switch n.T {
+	case syntax.NtPosLook, syntax.NtNegLook:
+		// Zero-width (a look-behind runs right to left inside, which
+		// does not matter here): the rune comes from what follows.
+		return true
+	}
+	if n.Options&syntax.RightToLeft != 0 {
+		f.addAny()
+		return true
+	}
+	switch n.T {
+	case syntax.NtOne, syntax.NtOneloop, syntax.NtOnelazy, syntax.NtOneloopatomic:
+		f.addMatching(n, func(r rune) bool { return r == n.Ch })
+		f.other = f.other || n.Ch >= 128
+		return n.T != syntax.NtOne && n.M == 0
+	case syntax.NtNotone, syntax.NtNotoneloop, syntax.NtNotonelazy, syntax.NtNotoneloopatomic:
+		f.addMatching(n, func(r rune) bool { return r != n.Ch })
+		f.other = true
+		return n.T != syntax.NtNotone && n.M == 0
+	case syntax.NtSet, syntax.NtSetloop, syntax.NtSetlazy, syntax.NtSetloopatomic:
+		f.addMatching(n, n.Set.CharIn)
+		f.other = true
+		return n.T != syntax.NtSet && n.M == 0
+	case syntax.NtMulti:
+		first := n.Str[0]
+		f.addMatching(n, func(r rune) bool { return r == first })
+		f.other = f.other || first >= 128
+		return false
+	case syntax.NtNothing:
+		return false
+	case syntax.NtEmpty, syntax.NtBol, syntax.NtEol, syntax.NtBoundary, syntax.NtNonboundary,
+		syntax.NtECMABoundary, syntax.NtNonECMABoundary, syntax.NtBeginning, syntax.NtStart,
+		syntax.NtEndZ, syntax.NtEnd, syntax.NtUpdateBumpalong:
+		// Zero-width: the rune comes from what follows.
+		return true
+	case syntax.NtAlternate:
+		for _, c := range n.Children {
+			if f.add(c) {
+				nullable = true
+			}
+		}
+		return nullable
+	case syntax.NtConcatenate:
+		for _, c := range n.Children {
+			if !f.add(c) {
+				return false
+			}
+		}
+		return true
+	case syntax.NtLoop, syntax.NtLazyloop:
+		return f.add(n.Children[0]) || n.M == 0
+	case syntax.NtCapture, syntax.NtGroup, syntax.NtAtomic:
+		return f.add(n.Children[0])
+	}
+	// Back-references, conditionals and anything newer: anywhere.
+	f.addAny()
+	return true
+}
