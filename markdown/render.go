@@ -1,9 +1,11 @@
 package markdown
 
 import (
+	"bufio"
 	"bytes"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -121,14 +123,39 @@ func (r *Renderer) Render(src string, lookup Lookup, links *Linkifiers) (res Res
 	pc := parser.NewContext()
 	pc.Set(envKey, &env{lookup: lookup, links: links})
 	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
-	var buf bytes.Buffer
-	if err := r.md.Renderer().Render(&buf, source, doc); err != nil {
+	out := outputs.Get().(*output)
+	defer out.release()
+	out.buf.Reset()
+	out.w.Reset(&out.buf)
+	if err := r.md.Renderer().Render(out.w, source, doc); err != nil {
 		return Result{HTML: "<p>" + escapeText(src) + "</p>"}
 	}
 	res = analyze(doc)
-	res.HTML = strings.TrimRight(buf.String(), "\n")
+	res.HTML = strings.TrimRight(out.buf.String(), "\n")
 	res.IsMeMessage = isMeMessage(doc, source)
 	return res
+}
+
+// output is a render's buffer and the buffered writer goldmark writes
+// through, kept for the next render: goldmark makes a 4 KB writer for
+// every message unless it is handed one.
+type output struct {
+	buf bytes.Buffer
+	w   *bufio.Writer
+}
+
+var outputs = sync.Pool{New: func() any {
+	out := &output{}
+	out.w = bufio.NewWriter(&out.buf)
+	return out
+}}
+
+// release keeps the output for another render unless a large message
+// grew it: the pool should not pin a rare big buffer.
+func (out *output) release() {
+	if out.buf.Cap() <= 64<<10 {
+		outputs.Put(out)
+	}
 }
 
 // isMeMessage is Zulip's /me rule: one paragraph starting with "/me ".
