@@ -151,11 +151,13 @@ func highlight(w util.BufWriter, lang *codeLanguage, code string) bool {
 				if class != open {
 					closeSpan()
 					if class != "" {
-						_, _ = w.WriteString(`<span class="` + class + `">`)
+						_, _ = w.WriteString(`<span class="`)
+						_, _ = w.WriteString(class)
+						_, _ = w.WriteString(`">`)
 						open = class
 					}
 				}
-				_, _ = w.WriteString(pygmentsEscaper.Replace(part))
+				_, _ = pygmentsEscaper.WriteString(w, part)
 			}
 			if more {
 				closeSpan()

@@ -140,7 +140,7 @@ func (c *codeLexer) tokens(code string, limit int) ([]chroma.Token, bool) {
 		Rules:          c.rules,
 		MutatorContext: map[any]any{},
 	}}
-	var tokens []chroma.Token
+	tokens := make([]chroma.Token, 0, len(text)/4+8) // about a token per four runes
 	for tok := run.next(); tok != chroma.EOF; tok = run.next() {
 		if len(tokens) == limit {
 			return nil, false
@@ -252,9 +252,8 @@ func (r *codeLexerRun) drain() (chroma.Token, bool) {
 // matchRule finds the first rule that matches at pos, as chroma's
 // matchRules does, skipping rules that cannot begin with the rune there.
 func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, info []ruleInfo) (int, *regexp2.Match) {
-	at := text[pos]
 	for i, rule := range rules {
-		if !info[i].first.has(at) {
+		if !info[i].first.mayMatchAt(text, pos) {
 			continue
 		}
 		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)

@@ -6,15 +6,21 @@ import (
 	"github.com/dlclark/regexp2/v2/syntax"
 )
 
-// firstChars is what a pattern's match can begin with: exactly, for ASCII,
-// and "maybe" for every other rune when any of them might.
+// firstChars is where a pattern's match can begin: the runes it can
+// start with (exactly, for ASCII, and "maybe" for every other rune when
+// any of them might) and whether it needs a line start (a leading ^).
 type firstChars struct {
-	ascii [2]uint64
-	other bool
+	ascii     [2]uint64
+	other     bool
+	lineStart bool
 }
 
-func (f firstChars) has(r rune) bool {
-	if r < 128 {
+// mayMatchAt reports whether a match can begin at text[pos].
+func (f firstChars) mayMatchAt(text []rune, pos int) bool {
+	if f.lineStart && pos > 0 && text[pos-1] != '\n' {
+		return false
+	}
+	if r := text[pos]; r < 128 {
 		return f.ascii[r/64]&(1<<(r%64)) != 0
 	}
 	return f.other
@@ -25,11 +31,37 @@ func (f firstChars) has(r rune) bool {
 // have matched. A pattern that can match the empty string may start
 // anywhere; so may any construct not understood here.
 func firstCharsOf(root *syntax.RegexNode) firstChars {
-	var f firstChars
+	f := firstChars{lineStart: startsWithBol(root)}
 	if f.add(root) {
 		f.addAny()
 	}
 	return f
+}
+
+// startsWithBol reports whether every match of n begins with a multi-line
+// ^, so can only start at the text's start or after a newline.
+func startsWithBol(n *syntax.RegexNode) bool {
+	switch n.T {
+	case syntax.NtBol:
+		return true
+	case syntax.NtGroup, syntax.NtCapture, syntax.NtAtomic:
+		return startsWithBol(n.Children[0])
+	case syntax.NtAlternate:
+		for _, c := range n.Children {
+			if !startsWithBol(c) {
+				return false
+			}
+		}
+		return true
+	case syntax.NtConcatenate:
+		for _, c := range n.Children {
+			// \G and empty nodes hold no place: look past them.
+			if c.T != syntax.NtStart && c.T != syntax.NtEmpty && c.T != syntax.NtUpdateBumpalong {
+				return startsWithBol(c)
+			}
+		}
+	}
+	return false
 }
 
 func (f *firstChars) addAny() {
