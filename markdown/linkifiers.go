@@ -29,6 +29,7 @@ type Linkifiers struct {
 type compiledLinkifier struct {
 	re       *regexp.Regexp // the pattern with Zulip's boundaries around it
 	match    int            // index of the group holding the pattern's match
+	literal  string         // what every match of the pattern starts with
 	template uriTemplate
 }
 
@@ -120,7 +121,10 @@ func CompileLinkifiers(list []Linkifier) (*Linkifiers, error) {
 		if err != nil {
 			return nil, fmt.Errorf("linkifier %d: %w", l.ID, err)
 		}
-		out.list = append(out.list, compiledLinkifier{re: re, match: re.SubexpIndex(matchGroup), template: t})
+		// A text without the pattern's literal prefix ("#" of "#123") is
+		// most text, and needs no search.
+		literal, _ := regexp.MustCompile(l.Pattern).LiteralPrefix()
+		out.list = append(out.list, compiledLinkifier{re: re, match: re.SubexpIndex(matchGroup), literal: literal, template: t})
 	}
 	return out, nil
 }
@@ -142,6 +146,9 @@ const maxScans = 64
 // find returns l's hits in s, where before is the character before s
 // (' ' at the start of a block).
 func (l compiledLinkifier) find(s string, before rune) []match {
+	if !strings.Contains(s, l.literal) {
+		return nil
+	}
 	prefix := string(before)
 	t := prefix + s
 	var out []match

@@ -21,6 +21,7 @@ func TestLinkifiersInMessages(t *testing.T) {
 		Linkifier{2, `RFC(?P<num>[0-9]+)`, "https://tools.ietf.org/html/rfc%(num)s"},
 		Linkifier{3, `(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)`, "https://github.com/{org}/{repo}/pull/{id}"},
 		Linkifier{4, `ticket:(?P<q>[a-z ]+)!`, "https://t.example/search{?q}"},
+		Linkifier{5, `(?i)jira-(?P<key>[0-9]+)`, "https://jira.example/{key}"},
 	)
 	cases := []struct{ in, want string }{
 		{"fixes #123", `<p>fixes <a href="https://github.com/o/r/issues/123">#123</a></p>`},
@@ -34,6 +35,8 @@ func TestLinkifiersInMessages(t *testing.T) {
 		{"**#5**", `<p><strong>#5</strong></p>`},
 		{"- #5\n> #6", "<ul>\n<li><a href=\"https://github.com/o/r/issues/5\">#5</a></li>\n</ul>\n<blockquote>\n<p><a href=\"https://github.com/o/r/issues/6\">#6</a></p>\n</blockquote>"},
 		{"a\n#5", "<p>a<br>\n<a href=\"https://github.com/o/r/issues/5\">#5</a></p>"},
+		// No literal prefix under (?i): every case links.
+		{"JIRA-7, Jira-8", `<p><a href="https://jira.example/7">JIRA-7</a>, <a href="https://jira.example/8">Jira-8</a></p>`},
 	}
 	r := New()
 	for _, tc := range cases {
