@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/dlclark/regexp2/v2"
@@ -132,7 +133,7 @@ func (c *codeLexer) tokens(code string, limit int) ([]chroma.Token, bool) {
 		end = -2 // the added newline is not lexed
 	}
 	text := []rune(code)
-	run := &codeLexerRun{c: c, end: len(text) + 1 + end, steps: limit, state: &chroma.LexerState{
+	run := &codeLexerRun{c: c, end: len(text) + 1 + end, steps: limit, code: code, state: &chroma.LexerState{
 		Lexer:          c.lexer,
 		Registry:       c.registry,
 		Text:           text,
@@ -140,6 +141,14 @@ func (c *codeLexer) tokens(code string, limit int) ([]chroma.Token, bool) {
 		Rules:          c.rules,
 		MutatorContext: map[any]any{},
 	}}
+	if utf8.ValidString(code) {
+		// Where every rune is its own bytes, a match is a slice of code.
+		run.offsets = make([]int, 0, len(text)+1)
+		for i := range code {
+			run.offsets = append(run.offsets, i)
+		}
+		run.offsets = append(run.offsets, len(code))
+	}
 	tokens := make([]chroma.Token, 0, len(text)/4+8) // about a token per four runes
 	for tok := run.next(); tok != chroma.EOF; tok = run.next() {
 		if len(tokens) == limit {
@@ -160,6 +169,16 @@ type codeLexerRun struct {
 	end     int
 	steps   int // left before giving up; negative once given up
 	pending []chroma.Iterator
+	code    string
+	offsets []int // byte offset of each rune of code and of its end; nil if code is not valid UTF-8
+}
+
+// matched is the text of m.
+func (r *codeLexerRun) matched(m *regexp2.Match) string {
+	if r.offsets == nil {
+		return m.String()
+	}
+	return r.code[r.offsets[m.RuneIndex]:r.offsets[m.RuneIndex+m.RuneLength]]
 }
 
 // next is chroma's LexerState.Iterator, step for step, except that rules
@@ -200,7 +219,7 @@ func (r *codeLexerRun) next() chroma.Token {
 				}
 			}
 			if t, ok := rule.Type.(chroma.TokenType); ok && t != chroma.Ignore {
-				if token := (chroma.Token{Type: t, Value: m.String()}); token != chroma.EOF {
+				if token := (chroma.Token{Type: t, Value: r.matched(m)}); token != chroma.EOF {
 					return token
 				}
 			}

@@ -9,7 +9,7 @@ import (
 
 // lexerSamples are what people paste, in many languages, plus the odd
 // things chat code holds: unclosed strings, stray backslashes, non-ASCII,
-// tabs, carriage returns and a missing final newline. Every lexer sees
+// tabs, carriage returns, invalid UTF-8 and a missing final newline. Every lexer sees
 // every sample, so each is also lexed in a language it is not.
 var lexerSamples = []string{
 	"def retry(fn, n=3):\n    for i in range(n):\n        try:\n            return fn()\n        except IOError as e:\n            print(f\"retry {i}: {e!r}\")\n",
@@ -29,6 +29,7 @@ var lexerSamples = []string{
 	"s = \"unclosed\nnext line ' also unclosed\n/* open comment\n",
 	"\\\\\\ \\n \\\n$ @ ` ~ ^ | ; : , ? ! % & * ( ) [ ] { } < > = + - / #\n",
 	"naïve café — 日本語 ünïcödé 🎉 \u00a0nbsp\n",
+	"invalid \xff\xfe UTF-8 \xc3(\n",
 	"\tindented\twith\ttabs\n\n\n   trailing   \n",
 	"line one\r\nline two\rline three",
 	"x",
