@@ -30,6 +30,8 @@ type ruleInfo struct {
 	// plain: the rule emits at most one token of a fixed type and at most
 	// pushes or pops states, so only the whole match is needed.
 	plain bool
+	// simple: a plain rule's pattern matched without regexp2, or nil.
+	simple *simpleRule
 }
 
 func isPlain(rule *chroma.CompiledRule) bool {
@@ -63,7 +65,7 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 		flags += "s"
 	}
 	c := &codeLexer{lexer: lexer, registry: registry, rules: chroma.CompiledRules{}, info: map[string][]ruleInfo{}}
-	first := map[*chroma.CompiledRule]firstChars{}
+	trees := map[*chroma.CompiledRule]*syntax.RegexNode{}
 	for state, rules := range raw {
 		for i, rule := range rules {
 			pattern := "(?:" + rule.Pattern + ")"
@@ -80,7 +82,7 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 			if err != nil {
 				return nil, err
 			}
-			first[compiled] = firstCharsOf(tree.Root)
+			trees[compiled] = tree.Root
 			c.rules[state] = append(c.rules[state], compiled)
 		}
 	}
@@ -89,7 +91,11 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 	}
 	for state, rules := range c.rules {
 		for _, rule := range rules {
-			c.info[state] = append(c.info[state], ruleInfo{first: first[rule], plain: isPlain(rule)})
+			info := ruleInfo{first: firstCharsOf(trees[rule]), plain: isPlain(rule)}
+			if info.plain {
+				info.simple = newSimpleRule(trees[rule])
+			}
+			c.info[state] = append(c.info[state], info)
 		}
 	}
 	return c, nil
@@ -173,12 +179,12 @@ type codeLexerRun struct {
 	offsets []int // byte offset of each rune of code and of its end; nil if code is not valid UTF-8
 }
 
-// matched is the text of m.
-func (r *codeLexerRun) matched(m *regexp2.Match) string {
+// matched is the text of length runes at pos.
+func (r *codeLexerRun) matched(pos, length int) string {
 	if r.offsets == nil {
-		return m.String()
+		return string(r.state.Text[pos : pos+length])
 	}
-	return r.code[r.offsets[m.RuneIndex]:r.offsets[m.RuneIndex+m.RuneLength]]
+	return r.code[r.offsets[pos]:r.offsets[pos+length]]
 }
 
 // next is chroma's LexerState.Iterator, step for step, except that rules
@@ -198,8 +204,8 @@ func (r *codeLexerRun) next() chroma.Token {
 		if !ok {
 			panic("unknown state " + l.State)
 		}
-		index, m := matchRule(l.Text, l.Pos, rules, r.c.info[l.State])
-		if m == nil {
+		index, length, m := matchRule(l.Text, l.Pos, rules, r.c.info[l.State])
+		if length < 0 {
 			// As chroma and Pygments do: an unmatched newline outside the
 			// root state empties the stack; anything else is an error token.
 			if l.Text[l.Pos] == '\n' && l.State != "root" {
@@ -211,7 +217,8 @@ func (r *codeLexerRun) next() chroma.Token {
 		}
 		rule := rules[index]
 		l.Rule = index
-		l.Pos += m.RuneLength
+		start := l.Pos
+		l.Pos += length
 		if r.c.info[l.State][index].plain {
 			if rule.Mutator != nil {
 				if err := rule.Mutator.Mutate(l); err != nil {
@@ -219,7 +226,7 @@ func (r *codeLexerRun) next() chroma.Token {
 				}
 			}
 			if t, ok := rule.Type.(chroma.TokenType); ok && t != chroma.Ignore {
-				if token := (chroma.Token{Type: t, Value: r.matched(m)}); token != chroma.EOF {
+				if token := (chroma.Token{Type: t, Value: r.matched(start, length)}); token != chroma.EOF {
 					return token
 				}
 			}
@@ -269,16 +276,24 @@ func (r *codeLexerRun) drain() (chroma.Token, bool) {
 }
 
 // matchRule finds the first rule that matches at pos, as chroma's
-// matchRules does, skipping rules that cannot begin with the rune there.
-func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, info []ruleInfo) (int, *regexp2.Match) {
+// matchRules does, skipping rules that cannot begin with the rune there:
+// the rule's index and the match's length in runes (-1 if none matched),
+// and the regexp2 match unless a simple rule matched without one.
+func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, info []ruleInfo) (int, int, *regexp2.Match) {
 	for i, rule := range rules {
 		if !info[i].first.mayMatchAt(text, pos) {
 			continue
 		}
+		if simple := info[i].simple; simple != nil {
+			if n := simple.match(text, pos); n >= 0 {
+				return i, n, nil
+			}
+			continue
+		}
 		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
 		if m != nil && err == nil && m.RuneIndex == pos {
-			return i, m
+			return i, m.RuneLength, m
 		}
 	}
-	return 0, nil
+	return 0, -1, nil
 }
