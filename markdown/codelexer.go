@@ -30,8 +30,8 @@ type ruleInfo struct {
 	// plain: the rule emits at most one token of a fixed type and at most
 	// pushes or pops states, so only the whole match is needed.
 	plain bool
-	// simple: a plain rule's pattern matched without regexp2, or nil.
-	simple *simpleRule
+	// pattern: a plain rule's pattern matched without regexp2, or nil.
+	pattern *plainPattern
 }
 
 func isPlain(rule *chroma.CompiledRule) bool {
@@ -93,7 +93,7 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 		for _, rule := range rules {
 			info := ruleInfo{first: firstCharsOf(trees[rule]), plain: isPlain(rule)}
 			if info.plain {
-				info.simple = newSimpleRule(trees[rule])
+				info.pattern = newPlainPattern(trees[rule])
 			}
 			c.info[state] = append(c.info[state], info)
 		}
@@ -278,17 +278,19 @@ func (r *codeLexerRun) drain() (chroma.Token, bool) {
 // matchRule finds the first rule that matches at pos, as chroma's
 // matchRules does, skipping rules that cannot begin with the rune there:
 // the rule's index and the match's length in runes (-1 if none matched),
-// and the regexp2 match unless a simple rule matched without one.
+// and the regexp2 match unless a plain pattern matched without one.
 func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, info []ruleInfo) (int, int, *regexp2.Match) {
 	for i, rule := range rules {
 		if !info[i].first.mayMatchAt(text, pos) {
 			continue
 		}
-		if simple := info[i].simple; simple != nil {
-			if n := simple.match(text, pos); n >= 0 {
-				return i, n, nil
+		if pattern := info[i].pattern; pattern != nil {
+			if n, ok := pattern.match(text, pos); ok {
+				if n >= 0 {
+					return i, n, nil
+				}
+				continue
 			}
-			continue
 		}
 		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
 		if m != nil && err == nil && m.RuneIndex == pos {

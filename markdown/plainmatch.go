@@ -1,0 +1,189 @@
+package markdown
+
+import (
+	"math"
+
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// plainPattern matches a plain rule's pattern by walking regexp2's own
+// parse tree, with regexp2's character sets and word test, backtracking
+// as regexp2 does (alternatives in order, greedy loops longest first).
+// It covers what most lexer rules are made of (literals, sets, loops of
+// one character, alternation, groups, ^ $ \b \G); a regexp2 run costs a
+// microsecond or so of setup, more than most tokens take to match here.
+type plainPattern struct {
+	root *syntax.RegexNode
+}
+
+// newPlainPattern returns nil when the pattern uses anything else
+// (look-around, back-references, case folding, general loops...).
+func newPlainPattern(root *syntax.RegexNode) *plainPattern {
+	if !walkable(root) {
+		return nil
+	}
+	return &plainPattern{root: root}
+}
+
+func walkable(n *syntax.RegexNode) bool {
+	if n.Options&(syntax.IgnoreCase|syntax.RightToLeft|syntax.ECMAScript) != 0 {
+		return false
+	}
+	switch n.T {
+	case syntax.NtOne, syntax.NtNotone, syntax.NtSet, syntax.NtMulti, syntax.NtEmpty, syntax.NtNothing,
+		syntax.NtStart, syntax.NtBol, syntax.NtEol, syntax.NtBoundary, syntax.NtNonboundary:
+		return true
+	case syntax.NtConcatenate, syntax.NtAlternate, syntax.NtCapture, syntax.NtGroup, syntax.NtAtomic:
+		for _, c := range n.Children {
+			if !walkable(c) {
+				return false
+			}
+		}
+		return true
+	}
+	_, ok := loopKind(n)
+	return ok
+}
+
+type loop int
+
+const (
+	greedyLoop loop = iota
+	lazyLoop
+	atomicLoop
+)
+
+func loopKind(n *syntax.RegexNode) (loop, bool) {
+	switch n.T {
+	case syntax.NtOneloop, syntax.NtNotoneloop, syntax.NtSetloop:
+		return greedyLoop, true
+	case syntax.NtOnelazy, syntax.NtNotonelazy, syntax.NtSetlazy:
+		return lazyLoop, true
+	case syntax.NtOneloopatomic, syntax.NtNotoneloopatomic, syntax.NtSetloopatomic:
+		return atomicLoop, true
+	}
+	return 0, false
+}
+
+// maxPlainSteps bounds one walk; past it the rule is left to regexp2,
+// which gives the same answer (and has its own timeout).
+const maxPlainSteps = 2000
+
+// patternWalk is one attempt to match at start.
+type patternWalk struct {
+	text  []rune
+	start int
+	steps int
+}
+
+// match returns the length in runes of the match at pos, -1 for none, or
+// ok false when the walk went past its bound.
+func (p *plainPattern) match(text []rune, pos int) (length int, ok bool) {
+	w := &patternWalk{text: text, start: pos}
+	end := -1
+	w.node(p.root, pos, func(e int) bool { end = e; return true })
+	if w.steps > maxPlainSteps {
+		return 0, false
+	}
+	if end < 0 {
+		return -1, true
+	}
+	return end - pos, true
+}
+
+// node matches n at i and then the rest of the pattern, k.
+func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
+	if w.steps++; w.steps > maxPlainSteps {
+		return false
+	}
+	text := w.text
+	switch n.T {
+	case syntax.NtOne, syntax.NtNotone, syntax.NtSet:
+		return i < len(text) && accepts(n, text[i]) && k(i+1)
+	case syntax.NtMulti:
+		for j, r := range n.Str {
+			if i+j >= len(text) || text[i+j] != r {
+				return false
+			}
+		}
+		return k(i + len(n.Str))
+	case syntax.NtEmpty:
+		return k(i)
+	case syntax.NtNothing:
+		return false
+	case syntax.NtStart:
+		return i == w.start && k(i)
+	case syntax.NtBol:
+		return (i == 0 || text[i-1] == '\n') && k(i)
+	case syntax.NtEol:
+		return (i == len(text) || text[i] == '\n') && k(i)
+	case syntax.NtBoundary, syntax.NtNonboundary:
+		boundary := (i > 0 && syntax.IsWordChar(text[i-1])) != (i < len(text) && syntax.IsWordChar(text[i]))
+		return boundary == (n.T == syntax.NtBoundary) && k(i)
+	case syntax.NtConcatenate:
+		return w.sequence(n.Children, i, k)
+	case syntax.NtAlternate:
+		for _, c := range n.Children {
+			if w.node(c, i, k) {
+				return true
+			}
+		}
+		return false
+	case syntax.NtCapture, syntax.NtGroup:
+		return w.node(n.Children[0], i, k)
+	case syntax.NtAtomic:
+		// The group's first way through is its only one.
+		end := -1
+		if !w.node(n.Children[0], i, func(e int) bool { end = e; return true }) {
+			return false
+		}
+		return k(end)
+	}
+	kind, _ := loopKind(n)
+	most := n.N
+	if most == math.MaxInt32 || most > len(text)-i {
+		most = len(text) - i
+	}
+	run := 0
+	for run < most && accepts(n, text[i+run]) {
+		run++
+	}
+	if run < n.M {
+		return false
+	}
+	switch kind {
+	case atomicLoop:
+		return k(i + run)
+	case lazyLoop:
+		for c := n.M; c <= run; c++ {
+			if k(i + c) {
+				return true
+			}
+		}
+		return false
+	}
+	for c := run; c >= n.M; c-- {
+		if k(i + c) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *patternWalk) sequence(nodes []*syntax.RegexNode, i int, k func(int) bool) bool {
+	if len(nodes) == 0 {
+		return k(i)
+	}
+	return w.node(nodes[0], i, func(j int) bool { return w.sequence(nodes[1:], j, k) })
+}
+
+// accepts reports whether a one-character node or loop takes r.
+func accepts(n *syntax.RegexNode, r rune) bool {
+	switch n.T {
+	case syntax.NtOne, syntax.NtOneloop, syntax.NtOnelazy, syntax.NtOneloopatomic:
+		return r == n.Ch
+	case syntax.NtNotone, syntax.NtNotoneloop, syntax.NtNotonelazy, syntax.NtNotoneloopatomic:
+		return r != n.Ch
+	}
+	return n.Set.CharIn(r)
+}
