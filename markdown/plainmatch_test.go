@@ -1,0 +1,45 @@
+package markdown
+
+import (
+	"testing"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// TestPlainPatternMatchesRegexp2 holds the tree walk to regexp2 on the
+// constructs it takes, at every position of texts that make them
+// backtrack: the same match length, or no match, everywhere.
+func TestPlainPatternMatchesRegexp2(t *testing.T) {
+	patterns := []string{
+		`(for|format|form)\b`, `(a|ab)(c|bcd)`, `[a-z]+[0-9]`, `[a-z]+?[0-9]`, `(?>a+)a`, `a++b|a`,
+		`x*`, `.{2,3}$`, `^\s*#`, `\Bb\w*`, `\w+\b!?`, `(?:a|b)*c`, `0[xX][0-9a-f]{1,4}`, `[^\W\d]\w*`,
+		`//[^\n]*`, `[]{}:(),;[]`, `(?:\n|\s)+`, `a\Gb`, `(?:)`, `[^\S\n]+`, `ö+\w`,
+	}
+	texts := []string{"format for forms\nab abcd bcd abc", "aaab a0 abc1 xy9z", "  # x\n0x1f 0XAB0000 00 x", "naïve öö ö_ 9a b\n\n", ""}
+	for _, p := range patterns {
+		pattern := `\G(?m)(?:` + p + `)`
+		re := regexp2.MustCompile(pattern)
+		tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		walk := newPlainPattern(tree.Root)
+		if walk == nil {
+			t.Errorf("%s: not walkable", p)
+			continue
+		}
+		for _, text := range texts {
+			runes := []rune(text)
+			for pos := 0; pos < len(runes); pos++ {
+				want := -1
+				if m, err := re.FindRunesMatchStartingAt(runes, pos); err == nil && m != nil && m.RuneIndex == pos {
+					want = m.RuneLength
+				}
+				if got, ok := walk.match(runes, pos); !ok || got != want {
+					t.Errorf("%s on %q at %d: %d (ok %v), regexp2 %d", p, text, pos, got, ok, want)
+				}
+			}
+		}
+	}
+}
