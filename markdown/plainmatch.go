@@ -10,7 +10,8 @@ import (
 // parse tree, with regexp2's character sets and word test, backtracking
 // as regexp2 does (alternatives in order, greedy loops longest first).
 // It covers what most lexer rules are made of (literals, sets, loops of
-// one character, alternation, groups, ^ $ \b \G); a regexp2 run costs a
+// one character, alternation, groups, look-aheads, one-character
+// look-behinds, ^ $ \b \G); a regexp2 run costs a
 // microsecond or so of setup, more than most tokens take to match here.
 type plainPattern struct {
 	root *syntax.RegexNode
@@ -26,10 +27,15 @@ func newPlainPattern(root *syntax.RegexNode) *plainPattern {
 }
 
 func walkable(n *syntax.RegexNode) bool {
+	if lookBehindChar(n) != nil {
+		return true
+	}
 	if n.Options&(syntax.IgnoreCase|syntax.RightToLeft|syntax.ECMAScript) != 0 {
 		return false
 	}
 	switch n.T {
+	case syntax.NtPosLook, syntax.NtNegLook:
+		return walkable(n.Children[0])
 	case syntax.NtOne, syntax.NtNotone, syntax.NtSet, syntax.NtMulti, syntax.NtEmpty, syntax.NtNothing,
 		syntax.NtStart, syntax.NtBol, syntax.NtEol, syntax.NtBoundary, syntax.NtNonboundary:
 		return true
@@ -43,6 +49,23 @@ func walkable(n *syntax.RegexNode) bool {
 	}
 	_, ok := loopKind(n)
 	return ok
+}
+
+// lookBehindChar is the one-character node a look-behind of one character
+// tests, as in (?<!\.), or nil.
+func lookBehindChar(n *syntax.RegexNode) *syntax.RegexNode {
+	if n.T != syntax.NtPosLook && n.T != syntax.NtNegLook || n.Options&syntax.RightToLeft == 0 {
+		return nil
+	}
+	c := n.Children[0]
+	if c.Options&(syntax.IgnoreCase|syntax.ECMAScript) != 0 {
+		return nil
+	}
+	switch c.T {
+	case syntax.NtOne, syntax.NtNotone, syntax.NtSet:
+		return c
+	}
+	return nil
 }
 
 type loop int
@@ -131,6 +154,15 @@ func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
 		return false
 	case syntax.NtCapture, syntax.NtGroup:
 		return w.node(n.Children[0], i, k)
+	case syntax.NtPosLook, syntax.NtNegLook:
+		// Zero-width: the look's own way through is not kept.
+		var seen bool
+		if c := lookBehindChar(n); c != nil {
+			seen = i > 0 && accepts(c, text[i-1])
+		} else {
+			seen = w.node(n.Children[0], i, func(int) bool { return true })
+		}
+		return seen == (n.T == syntax.NtPosLook) && k(i)
 	case syntax.NtAtomic:
 		// The group's first way through is its only one.
 		end := -1

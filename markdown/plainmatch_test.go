@@ -15,8 +15,9 @@ func TestPlainPatternMatchesRegexp2(t *testing.T) {
 		`(for|format|form)\b`, `(a|ab)(c|bcd)`, `[a-z]+[0-9]`, `[a-z]+?[0-9]`, `(?>a+)a`, `a++b|a`,
 		`x*`, `.{2,3}$`, `^\s*#`, `\Bb\w*`, `\w+\b!?`, `(?:a|b)*c`, `0[xX][0-9a-f]{1,4}`, `[^\W\d]\w*`,
 		`//[^\n]*`, `[]{}:(),;[]`, `(?:\n|\s)+`, `a\Gb`, `(?:)`, `[^\S\n]+`, `ö+\w`,
+		`(?<!\.)(ab|abc)\b`, `(?<=[a-z])\d`, `(?=a)\w+`, `(?!for\b)[a-z]+`, `\w(?=\s*\()`,
 	}
-	texts := []string{"format for forms\nab abcd bcd abc", "aaab a0 abc1 xy9z", "  # x\n0x1f 0XAB0000 00 x", "naïve öö ö_ 9a b\n\n", ""}
+	texts := []string{"format for forms\nab abcd bcd abc", "aaab a0 abc1 xy9z", "  # x\n0x1f 0XAB0000 00 x", "naïve öö ö_ 9a b\n\n", "x.ab abc .abc a1 format for( fo (", ""}
 	for _, p := range patterns {
 		pattern := `\G(?m)(?:` + p + `)`
 		re := regexp2.MustCompile(pattern)
