@@ -30,7 +30,7 @@ type ruleInfo struct {
 	// plain: the rule emits at most one token of a fixed type and at most
 	// pushes or pops states, so only the whole match is needed.
 	plain bool
-	// pattern: a plain rule's pattern matched without regexp2, or nil.
+	// pattern: the rule's pattern matched without regexp2, or nil.
 	pattern *plainPattern
 }
 
@@ -92,9 +92,7 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 	for state, rules := range c.rules {
 		for _, rule := range rules {
 			info := ruleInfo{first: firstCharsOf(trees[rule]), plain: isPlain(rule)}
-			if info.plain {
-				info.pattern = newPlainPattern(trees[rule])
-			}
+			info.pattern = newPlainPattern(trees[rule], rule.Regexp, !info.plain)
 			c.info[state] = append(c.info[state], info)
 		}
 	}
@@ -204,7 +202,7 @@ func (r *codeLexerRun) next() chroma.Token {
 		if !ok {
 			panic("unknown state " + l.State)
 		}
-		index, length, m := matchRule(l.Text, l.Pos, rules, r.c.info[l.State])
+		index, length, m, spans := matchRule(l.Text, l.Pos, rules, r.c.info[l.State])
 		if length < 0 {
 			// As chroma and Pygments do: an unmatched newline outside the
 			// root state empties the stack; anything else is an error token.
@@ -234,9 +232,20 @@ func (r *codeLexerRun) next() chroma.Token {
 		}
 		l.Groups = []string{}
 		l.NamedGroups = map[string]string{}
-		for _, g := range m.Groups() {
-			l.NamedGroups[g.Name] = g.String()
-			l.Groups = append(l.Groups, g.String())
+		if m != nil {
+			for _, g := range m.Groups() {
+				l.NamedGroups[g.Name] = g.String()
+				l.Groups = append(l.Groups, g.String())
+			}
+		} else {
+			for slot := 0; slot < len(spans); slot += 2 {
+				value := ""
+				if spans[slot] >= 0 {
+					value = r.matched(spans[slot], spans[slot+1]-spans[slot])
+				}
+				l.NamedGroups[rule.Regexp.GroupNameFromNumber(slot/2)] = value
+				l.Groups = append(l.Groups, value)
+			}
 		}
 		if rule.Mutator != nil {
 			if err := rule.Mutator.Mutate(l); err != nil {
@@ -278,24 +287,24 @@ func (r *codeLexerRun) drain() (chroma.Token, bool) {
 // matchRule finds the first rule that matches at pos, as chroma's
 // matchRules does, skipping rules that cannot begin with the rune there:
 // the rule's index and the match's length in runes (-1 if none matched),
-// and the regexp2 match unless a plain pattern matched without one.
-func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, info []ruleInfo) (int, int, *regexp2.Match) {
+// and the regexp2 match, or the groups' spans when the pattern was walked.
+func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, info []ruleInfo) (int, int, *regexp2.Match, []int) {
 	for i, rule := range rules {
 		if !info[i].first.mayMatchAt(text, pos) {
 			continue
 		}
 		if pattern := info[i].pattern; pattern != nil {
-			if n, ok := pattern.match(text, pos); ok {
+			if n, spans, ok := pattern.match(text, pos); ok {
 				if n >= 0 {
-					return i, n, nil
+					return i, n, nil, spans
 				}
 				continue
 			}
 		}
 		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
 		if m != nil && err == nil && m.RuneIndex == pos {
-			return i, m.RuneLength, m
+			return i, m.RuneLength, m, nil
 		}
 	}
-	return 0, -1, nil
+	return 0, -1, nil, nil
 }

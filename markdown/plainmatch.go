@@ -3,6 +3,7 @@ package markdown
 import (
 	"math"
 
+	"github.com/dlclark/regexp2/v2"
 	"github.com/dlclark/regexp2/v2/syntax"
 )
 
@@ -15,15 +16,45 @@ import (
 // microsecond or so of setup, more than most tokens take to match here.
 type plainPattern struct {
 	root *syntax.RegexNode
+	// groups is the number of capture groups kept for rules that read
+	// them (0: only the whole match is wanted).
+	groups int
 }
 
 // newPlainPattern returns nil when the pattern uses anything else
-// (look-around, back-references, case folding, general loops...).
-func newPlainPattern(root *syntax.RegexNode) *plainPattern {
+// (back-references, case folding, general loops...). groups are kept if
+// captures is set; then a pattern whose group numbers are not simply 0 to
+// n, or that captures inside a look-around, is left to regexp2.
+func newPlainPattern(root *syntax.RegexNode, re *regexp2.Regexp, captures bool) *plainPattern {
 	if !walkable(root) {
 		return nil
 	}
-	return &plainPattern{root: root}
+	if !captures {
+		return &plainPattern{root: root}
+	}
+	numbers := re.GetGroupNumbers()
+	for slot, number := range numbers {
+		if slot != number {
+			return nil
+		}
+	}
+	if captureInLook(root, false) {
+		return nil
+	}
+	return &plainPattern{root: root, groups: len(numbers)}
+}
+
+func captureInLook(n *syntax.RegexNode, inLook bool) bool {
+	if n.T == syntax.NtCapture && (inLook || n.N != -1) {
+		return true
+	}
+	inLook = inLook || n.T == syntax.NtPosLook || n.T == syntax.NtNegLook
+	for _, c := range n.Children {
+		if captureInLook(c, inLook) {
+			return true
+		}
+	}
+	return false
 }
 
 func walkable(n *syntax.RegexNode) bool {
@@ -36,6 +67,11 @@ func walkable(n *syntax.RegexNode) bool {
 	switch n.T {
 	case syntax.NtPosLook, syntax.NtNegLook:
 		return walkable(n.Children[0])
+	case syntax.NtLoop, syntax.NtLazyloop:
+		// Each turn must take a rune: regexp2's rules for a turn that
+		// matches empty are its own.
+		var f firstChars
+		return !f.add(n.Children[0]) && walkable(n.Children[0])
 	case syntax.NtOne, syntax.NtNotone, syntax.NtSet, syntax.NtMulti, syntax.NtEmpty, syntax.NtNothing,
 		syntax.NtStart, syntax.NtBol, syntax.NtEol, syntax.NtBoundary, syntax.NtNonboundary:
 		return true
@@ -97,21 +133,29 @@ type patternWalk struct {
 	text  []rune
 	start int
 	steps int
+	spans []int // start and end of each group's capture, -1 if none
 }
 
 // match returns the length in runes of the match at pos, -1 for none, or
-// ok false when the walk went past its bound.
-func (p *plainPattern) match(text []rune, pos int) (length int, ok bool) {
+// ok false when the walk went past its bound; and, for a pattern keeping
+// groups, each group's start and end (-1 where it took no part).
+func (p *plainPattern) match(text []rune, pos int) (length int, spans []int, ok bool) {
 	w := &patternWalk{text: text, start: pos}
+	if p.groups > 0 {
+		w.spans = make([]int, 2*p.groups)
+		for i := range w.spans {
+			w.spans[i] = -1
+		}
+	}
 	end := -1
 	w.node(p.root, pos, func(e int) bool { end = e; return true })
 	if w.steps > maxPlainSteps {
-		return 0, false
+		return 0, nil, false
 	}
 	if end < 0 {
-		return -1, true
+		return -1, nil, true
 	}
-	return end - pos, true
+	return end - pos, w.spans, true
 }
 
 // node matches n at i and then the rest of the pattern, k.
@@ -152,8 +196,26 @@ func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
 			}
 		}
 		return false
-	case syntax.NtCapture, syntax.NtGroup:
+	case syntax.NtCapture:
+		if w.spans == nil {
+			return w.node(n.Children[0], i, k)
+		}
+		// The group's span holds while the rest matches, and is put back
+		// when the rest fails and the walk backtracks through it.
+		slot := 2 * n.M
+		return w.node(n.Children[0], i, func(e int) bool {
+			start, end := w.spans[slot], w.spans[slot+1]
+			w.spans[slot], w.spans[slot+1] = i, e
+			if k(e) {
+				return true
+			}
+			w.spans[slot], w.spans[slot+1] = start, end
+			return false
+		})
+	case syntax.NtGroup:
 		return w.node(n.Children[0], i, k)
+	case syntax.NtLoop, syntax.NtLazyloop:
+		return w.turns(n, i, 0, k)
 	case syntax.NtPosLook, syntax.NtNegLook:
 		// Zero-width: the look's own way through is not kept.
 		var seen bool
@@ -200,6 +262,21 @@ func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
 		}
 	}
 	return false
+}
+
+// turns matches loop n's child again at i, having matched it done times:
+// greedy loops try another turn first, lazy ones the rest first.
+func (w *patternWalk) turns(n *syntax.RegexNode, i, done int, k func(int) bool) bool {
+	more := func() bool {
+		return done < n.N && w.node(n.Children[0], i, func(e int) bool { return w.turns(n, e, done+1, k) })
+	}
+	if done < n.M {
+		return more()
+	}
+	if n.T == syntax.NtLazyloop {
+		return k(i) || more()
+	}
+	return more() || k(i)
 }
 
 func (w *patternWalk) sequence(nodes []*syntax.RegexNode, i int, k func(int) bool) bool {

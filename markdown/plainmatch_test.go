@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/dlclark/regexp2/v2"
@@ -9,13 +10,14 @@ import (
 
 // TestPlainPatternMatchesRegexp2 holds the tree walk to regexp2 on the
 // constructs it takes, at every position of texts that make them
-// backtrack: the same match length, or no match, everywhere.
+// backtrack: the same match length and groups, or no match, everywhere.
 func TestPlainPatternMatchesRegexp2(t *testing.T) {
 	patterns := []string{
 		`(for|format|form)\b`, `(a|ab)(c|bcd)`, `[a-z]+[0-9]`, `[a-z]+?[0-9]`, `(?>a+)a`, `a++b|a`,
 		`x*`, `.{2,3}$`, `^\s*#`, `\Bb\w*`, `\w+\b!?`, `(?:a|b)*c`, `0[xX][0-9a-f]{1,4}`, `[^\W\d]\w*`,
 		`//[^\n]*`, `[]{}:(),;[]`, `(?:\n|\s)+`, `a\Gb`, `(?:)`, `[^\S\n]+`, `ö+\w`,
 		`(?<!\.)(ab|abc)\b`, `(?<=[a-z])\d`, `(?=a)\w+`, `(?!for\b)[a-z]+`, `\w(?=\s*\()`,
+		`(def)(\s+)([a-z]*)`, `((a)|(b))+c|(x)?(y)`, `(?>(a+))(b)?`, `(?<name>\w+)(:)?`, `(\s*)(#.*)?$`,
 	}
 	texts := []string{"format for forms\nab abcd bcd abc", "aaab a0 abc1 xy9z", "  # x\n0x1f 0XAB0000 00 x", "naïve öö ö_ 9a b\n\n", "x.ab abc .abc a1 format for( fo (", ""}
 	for _, p := range patterns {
@@ -25,7 +27,7 @@ func TestPlainPatternMatchesRegexp2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		walk := newPlainPattern(tree.Root)
+		walk := newPlainPattern(tree.Root, re, true)
 		if walk == nil {
 			t.Errorf("%s: not walkable", p)
 			continue
@@ -33,12 +35,24 @@ func TestPlainPatternMatchesRegexp2(t *testing.T) {
 		for _, text := range texts {
 			runes := []rune(text)
 			for pos := 0; pos < len(runes); pos++ {
-				want := -1
+				want, wantGroups := -1, []string(nil)
 				if m, err := re.FindRunesMatchStartingAt(runes, pos); err == nil && m != nil && m.RuneIndex == pos {
 					want = m.RuneLength
+					for _, g := range m.Groups() {
+						wantGroups = append(wantGroups, g.String())
+					}
 				}
-				if got, ok := walk.match(runes, pos); !ok || got != want {
-					t.Errorf("%s on %q at %d: %d (ok %v), regexp2 %d", p, text, pos, got, ok, want)
+				got, spans, ok := walk.match(runes, pos)
+				var gotGroups []string
+				for i := 0; i < len(spans); i += 2 {
+					g := ""
+					if spans[i] >= 0 {
+						g = string(runes[spans[i]:spans[i+1]])
+					}
+					gotGroups = append(gotGroups, g)
+				}
+				if !ok || got != want || !slices.Equal(gotGroups, wantGroups) {
+					t.Errorf("%s on %q at %d: %d %q (ok %v), regexp2 %d %q", p, text, pos, got, gotGroups, ok, want, wantGroups)
 				}
 			}
 		}
