@@ -13,10 +13,12 @@ import (
 
 // codeLexer runs a chroma RegexLexer's rules as chroma does, token for
 // token, but tries a rule only where the character at hand can begin a
-// match of it. Chroma tries every rule of a state, in order, at every
-// position, and each try is a full regexp2 run; in the profile that was
-// three quarters of rendering chat with code in it (a Python line tried
-// about 28 rules per token, most of which could not start there).
+// match of it, and matches most rules by walking their parse tree rather
+// than with a regexp2 run. Chroma tries every rule of a state, in order,
+// at every position, and each try is a full regexp2 run; in the profile
+// that was three quarters of rendering chat with code in it (a Python
+// line tried about 28 rules per token, most of which could not start
+// there).
 type codeLexer struct {
 	lexer    *chroma.RegexLexer
 	registry *chroma.LexerRegistry
@@ -131,13 +133,12 @@ func (c *codeLexer) tokens(code string, limit int) ([]chroma.Token, bool) {
 	if strings.IndexByte(code, '\r') >= 0 {
 		code = lineEnds.Replace(code)
 	}
-	end := -1
-	if c.lexer.Config().EnsureNL && !strings.HasSuffix(code, "\n") {
+	added := c.lexer.Config().EnsureNL && !strings.HasSuffix(code, "\n")
+	if added {
 		code += "\n"
-		end = -2 // the added newline is not lexed
 	}
 	text := []rune(code)
-	run := &codeLexerRun{c: c, end: len(text) + 1 + end, steps: limit, code: code, state: &chroma.LexerState{
+	run := &codeLexerRun{c: c, end: len(text), steps: limit, code: code, state: &chroma.LexerState{
 		Lexer:          c.lexer,
 		Registry:       c.registry,
 		Text:           text,
@@ -145,6 +146,9 @@ func (c *codeLexer) tokens(code string, limit int) ([]chroma.Token, bool) {
 		Rules:          c.rules,
 		MutatorContext: map[any]any{},
 	}}
+	if added {
+		run.end-- // the added newline is not lexed
+	}
 	if utf8.ValidString(code) {
 		// Where every rune is its own bytes, a match is a slice of code.
 		run.offsets = make([]int, 0, len(text)+1)
@@ -177,7 +181,8 @@ type codeLexerRun struct {
 	offsets []int // byte offset of each rune of code and of its end; nil if code is not valid UTF-8
 }
 
-// matched is the text of length runes at pos.
+// matched is the text of length runes at pos (for invalid UTF-8, with
+// U+FFFD for bad bytes, as chroma's and regexp2's strings have it).
 func (r *codeLexerRun) matched(pos, length int) string {
 	if r.offsets == nil {
 		return string(r.state.Text[pos : pos+length])
@@ -186,8 +191,8 @@ func (r *codeLexerRun) matched(pos, length int) string {
 }
 
 // next is chroma's LexerState.Iterator, step for step, except that rules
-// are tried only where they can start, and a plain rule's token is made
-// without building the groups nobody reads.
+// are tried only where they can start, walked where they can be, and a
+// plain rule's token is made without building the groups nobody reads.
 func (r *codeLexerRun) next() chroma.Token {
 	l := r.state
 	for l.Pos < r.end && len(l.Stack) > 0 {
