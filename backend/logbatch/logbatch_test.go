@@ -1,11 +1,12 @@
 package logbatch
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
+
+	"lanchat/backend/apitest"
 )
 
 // gate is an underlying writer whose first write waits until it is opened,
@@ -59,7 +60,7 @@ func TestLinesWrittenDuringAWriteGoOutTogether(t *testing.T) {
 // TestConcurrentLinesArriveWhole: lines written from many goroutines all
 // arrive once, none cut into another, by the time Close returns.
 func TestConcurrentLinesArriveWhole(t *testing.T) {
-	var out syncBuffer
+	var out apitest.SyncBuffer
 	w := New(&out)
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -94,7 +95,7 @@ func TestConcurrentLinesArriveWhole(t *testing.T) {
 // TestWriteAfterCloseGoesStraightThrough: what logs after Close (a last
 // error on the way out) is not lost.
 func TestWriteAfterCloseGoesStraightThrough(t *testing.T) {
-	var out syncBuffer
+	var out apitest.SyncBuffer
 	w := New(&out)
 	w.Write([]byte("before\n"))
 	w.Close()
@@ -142,21 +143,4 @@ func TestFullBufferWaitsForTheWriter(t *testing.T) {
 	if want := len("first\n") + (maxPending/len(line)+1)*len(line); total != want {
 		t.Fatalf("%d bytes written, want %d", total, want)
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
