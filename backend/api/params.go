@@ -35,10 +35,8 @@ type params struct {
 // parseParams merges the query string and the body. Body values win over
 // query values of the same name.
 func parseParams(r *http.Request) (*params, error) {
-	p := &params{values: url.Values{}, r: r}
-	for k, v := range r.URL.Query() {
-		p.values[k] = v
-	}
+	// Query parses afresh on every call, so its map is the request's own.
+	p := &params{values: r.URL.Query(), r: r}
 	ctype, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch ctype {
 	case "application/x-www-form-urlencoded":

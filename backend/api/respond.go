@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"sync"
 
 	"lanchat/backend/domain"
 	"lanchat/backend/store"
@@ -78,8 +79,9 @@ func writeSuccess(w http.ResponseWriter, fields J) {
 // long-poll's answer has no other fields, so waking thousands of pollers
 // encodes nothing at all.
 func writeSuccessSpliced(c *call, fields J, name string, appendBulk func([]byte) []byte) {
-	body := make([]byte, 0, 4096)
-	body = append(body, successHead...)
+	buf := answerBuffers.Get().(*[]byte)
+	defer putAnswerBuffer(buf)
+	body := append((*buf)[:0], successHead...)
 	if len(fields) > 0 {
 		more, err := json.Marshal(fields)
 		if err != nil {
@@ -89,8 +91,23 @@ func writeSuccessSpliced(c *call, fields J, name string, appendBulk func([]byte)
 		body = append(append(body, ','), more[1:len(more)-1]...)
 	}
 	body = append(append(append(body, `,"`...), name...), `":`...)
-	writeEncoded(c.w, http.StatusOK, append(appendBulk(body), '}'))
+	body = append(appendBulk(body), '}')
+	*buf = body
+	writeEncoded(c.w, http.StatusOK, body)
 	c.wrote = true
+}
+
+// answerBuffers hold spliced answers while they are written (the response
+// writer copies them): a fresh buffer per long-poll answer was most of what
+// the event path allocated, and so of the collector's work.
+var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// putAnswerBuffer returns a buffer to the pool, unless a large history page
+// grew it: the pool would keep that memory for small answers.
+func putAnswerBuffer(b *[]byte) {
+	if cap(*b) <= 64<<10 {
+		answerBuffers.Put(b)
+	}
 }
 
 // successHead opens every success answer.

@@ -16,6 +16,7 @@ import (
 	"lanchat/backend/api"
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
+	"lanchat/backend/logbatch"
 	"lanchat/backend/server"
 	"lanchat/backend/store"
 )
@@ -107,6 +108,11 @@ func serve(args []string, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	// A line per request, long-polls included: written in batches, not a
+	// write(2) each (backend/logbatch).
+	logs := logbatch.New(stderr)
+	defer logs.Close()
+	stderr = logs
 	switch *logFormat {
 	case "text":
 		cfg.Log = slog.New(slog.NewTextHandler(stderr, nil))
