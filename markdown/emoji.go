@@ -66,17 +66,6 @@ func (*emojiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	return &emojiNode{Name: name, Code: u.Code}
 }
 
-// unicodeEmojiTransformer turns emoji characters typed in text into Emoji
-// nodes, so they render like :name: does.
-type unicodeEmojiTransformer struct{}
-
-func (*unicodeEmojiTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	source := reader.Source()
-	for _, t := range proseTexts(doc) {
-		splitEmoji(t, source)
-	}
-}
-
 // splitEmoji replaces t by text and Emoji nodes around each known emoji in
 // it; unknown sequences stay text whole.
 func splitEmoji(t *ast.Text, source []byte) {

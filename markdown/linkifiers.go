@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -209,28 +208,18 @@ func overlaps(list []match, m match) bool {
 	return false
 }
 
-// linkifierTransformer applies linkifiers to text outside code and links,
-// splitting text nodes around each hit.
-type linkifierTransformer struct{}
-
-func (*linkifierTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	links := envOf(pc).links
-	if links == nil || len(links.list) == 0 {
-		return
+// linkify splits t around each linkifier hit in it.
+func linkify(t *ast.Text, links *Linkifiers, source []byte) {
+	var pieces []textPiece
+	for _, m := range links.findAll(string(t.Segment.Value(source)), charBefore(t, source)) {
+		link := ast.NewLink()
+		link.Destination = []byte(m.url)
+		label := ast.NewTextSegment(text.NewSegment(t.Segment.Start+m.start, t.Segment.Start+m.end))
+		label.SetRaw(true)
+		link.AppendChild(link, label)
+		pieces = append(pieces, textPiece{start: m.start, end: m.end, node: link})
 	}
-	source := reader.Source()
-	for _, t := range proseTexts(doc) {
-		var pieces []textPiece
-		for _, m := range links.findAll(string(t.Segment.Value(source)), charBefore(t, source)) {
-			link := ast.NewLink()
-			link.Destination = []byte(m.url)
-			label := ast.NewTextSegment(text.NewSegment(t.Segment.Start+m.start, t.Segment.Start+m.end))
-			label.SetRaw(true)
-			link.AppendChild(link, label)
-			pieces = append(pieces, textPiece{start: m.start, end: m.end, node: link})
-		}
-		replacePieces(t, pieces)
-	}
+	replacePieces(t, pieces)
 }
 
 // charBefore is what precedes a text node for the boundary rule: a space

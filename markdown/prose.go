@@ -6,8 +6,41 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// proseTexts lists the text nodes outside code, math and links: the text
-// that emoji and linkifier transformers may rewrite.
+// proseTransformer is the chat dialect's one walk over inline text: it
+// joins text nodes goldmark left split, then applies linkifiers and
+// emoji to the text outside code, math and links. These were three
+// walks; folding them saves two tree walks and a list per message.
+type proseTransformer struct{}
+
+func (*proseTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	source := reader.Source()
+	links := envOf(pc).links
+	if links != nil && len(links.list) == 0 {
+		links = nil
+	}
+	for _, t := range proseTexts(doc) {
+		parent, prev, next := t.Parent(), t.PreviousSibling(), t.NextSibling()
+		if links != nil {
+			linkify(t, links, source)
+		}
+		// The text parts linkify left in t's place (t itself when none
+		// matched) take the emoji; links and their labels do not.
+		c := parent.FirstChild()
+		if prev != nil {
+			c = prev.NextSibling()
+		}
+		for c != next {
+			after := c.NextSibling()
+			if part, ok := c.(*ast.Text); ok && !part.IsRaw() {
+				splitEmoji(part, source)
+			}
+			c = after
+		}
+	}
+}
+
+// proseTexts joins split text nodes throughout doc and lists the text
+// nodes outside code, math and links.
 func proseTexts(doc ast.Node) []*ast.Text {
 	var texts []*ast.Text
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -16,8 +49,10 @@ func proseTexts(doc ast.Node) []*ast.Text {
 		}
 		switch n.Kind() {
 		case ast.KindCodeSpan, ast.KindLink, ast.KindCodeBlock, ast.KindFencedCodeBlock, kindMathBlock:
+			mergeTextsUnder(n)
 			return ast.WalkSkipChildren, nil
 		}
+		mergeTexts(n)
 		if t, ok := n.(*ast.Text); ok && !t.IsRaw() {
 			texts = append(texts, t)
 		}
@@ -65,27 +100,30 @@ func nodeLine(n ast.Node, i int, source []byte) []byte {
 	return seg.Value(source)
 }
 
-// textMerger joins adjacent text nodes that goldmark leaves split where an
-// inline parser was tried and failed, so that patterns running across
-// such characters (linkifiers like org/repo#12) see the text whole.
-type textMerger struct{}
-
-func (*textMerger) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
+// mergeTexts joins adjacent text children of n that goldmark leaves split
+// where an inline parser was tried and failed, so that patterns running
+// across such characters (linkifiers like org/repo#12) see the text whole.
+func mergeTexts(n ast.Node) {
+	for c := n.FirstChild(); c != nil; {
+		t, ok := c.(*ast.Text)
+		next, nextOK := c.NextSibling().(*ast.Text)
+		if ok && nextOK && !t.IsRaw() && !next.IsRaw() && !t.SoftLineBreak() && !t.HardLineBreak() && t.Segment.Stop == next.Segment.Start {
+			t.Segment = t.Segment.WithStop(next.Segment.Stop)
+			t.SetSoftLineBreak(next.SoftLineBreak())
+			t.SetHardLineBreak(next.HardLineBreak())
+			n.RemoveChild(n, next)
+			continue
 		}
-		for c := n.FirstChild(); c != nil; {
-			t, ok := c.(*ast.Text)
-			next, nextOK := c.NextSibling().(*ast.Text)
-			if ok && nextOK && !t.IsRaw() && !next.IsRaw() && !t.SoftLineBreak() && !t.HardLineBreak() && t.Segment.Stop == next.Segment.Start {
-				t.Segment = t.Segment.WithStop(next.Segment.Stop)
-				t.SetSoftLineBreak(next.SoftLineBreak())
-				t.SetHardLineBreak(next.HardLineBreak())
-				n.RemoveChild(n, next)
-				continue
-			}
-			c = c.NextSibling()
+		c = c.NextSibling()
+	}
+}
+
+// mergeTextsUnder joins split text throughout n's subtree, which the prose
+// walk skips.
+func mergeTextsUnder(n ast.Node) {
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			mergeTexts(c)
 		}
 		return ast.WalkContinue, nil
 	})

@@ -47,9 +47,7 @@ func New() *Renderer {
 		parser.WithASTTransformers(
 			util.Prioritized(extension.NewTableASTTransformer(), 0),
 			util.Prioritized(&unsafeLinkTransformer{}, 50),
-			util.Prioritized(&textMerger{}, 60),
-			util.Prioritized(&linkifierTransformer{}, 100),
-			util.Prioritized(&unicodeEmojiTransformer{}, 200),
+			util.Prioritized(&proseTransformer{}, 100),
 			util.Prioritized(&quoteSilencer{}, 300),
 			util.Prioritized(&strongOutside{}, 400),
 			util.Prioritized(&inlineImageTransformer{}, 500),
