@@ -69,17 +69,11 @@ func pushDelimiter(block text.Reader, pc parser.Context, p parser.DelimiterProce
 
 // strongOutside writes ***x*** as <strong><em>x</em></strong>, Zulip's
 // nesting, where goldmark nests the other way.
-type strongOutside struct{}
-
-func (*strongOutside) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		outer, ok := n.(*ast.Emphasis)
-		if !entering || !ok || outer.Level != 1 || outer.ChildCount() != 1 {
-			return ast.WalkContinue, nil
-		}
-		if inner, ok := outer.FirstChild().(*ast.Emphasis); ok && inner.Level == 2 {
-			outer.Level, inner.Level = 2, 1
-		}
-		return ast.WalkContinue, nil
-	})
+func strongOutside(outer *ast.Emphasis) {
+	if outer.Level != 1 || outer.ChildCount() != 1 {
+		return
+	}
+	if inner, ok := outer.FirstChild().(*ast.Emphasis); ok && inner.Level == 2 {
+		outer.Level, inner.Level = 2, 1
+	}
 }

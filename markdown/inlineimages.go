@@ -5,9 +5,7 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -38,30 +36,31 @@ func previewedImage(dest string) bool {
 	return false
 }
 
-// inlineImageTransformer adds the previews, in the order of their links.
-type inlineImageTransformer struct{}
+// inlinePreviews adds the previews after their top-level blocks, in the
+// order of their links.
+type inlinePreviews struct {
+	doc  *ast.Document
+	last map[ast.Node]ast.Node // a top-level block → the last preview after it
+}
 
-func (*inlineImageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	source := reader.Source()
-	last := map[ast.Node]ast.Node{} // a top-level block → the last preview after it
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		link, ok := n.(*ast.Link)
-		if !entering || !ok || !previewedImage(string(link.Destination)) {
-			return ast.WalkContinue, nil
-		}
-		block := n
-		for block.Parent() != nil && block.Parent() != ast.Node(doc) {
-			block = block.Parent()
-		}
-		after := last[block]
-		if after == nil {
-			after = block
-		}
-		preview := &inlineImage{href: string(link.Destination), title: plainText(link, source)}
-		doc.InsertAfter(doc, after, preview)
-		last[block] = preview
-		return ast.WalkSkipChildren, nil
-	})
+func (p *inlinePreviews) add(link *ast.Link, source []byte) {
+	if !previewedImage(string(link.Destination)) {
+		return
+	}
+	var block ast.Node = link
+	for block.Parent() != nil && block.Parent() != ast.Node(p.doc) {
+		block = block.Parent()
+	}
+	after := p.last[block]
+	if after == nil {
+		after = block
+	}
+	preview := &inlineImage{href: string(link.Destination), title: plainText(link, source)}
+	p.doc.InsertAfter(p.doc, after, preview)
+	if p.last == nil {
+		p.last = map[ast.Node]ast.Node{}
+	}
+	p.last[block] = preview
 }
 
 // plainText is the text of n's descendants.

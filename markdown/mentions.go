@@ -112,17 +112,12 @@ func isDigits(s string) bool {
 	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
 
-// quoteSilencer makes mentions inside quotes silent, as Zulip does: quoting
-// someone's message must not notify anyone again.
-type quoteSilencer struct{}
-
-func (*quoteSilencer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if m, ok := n.(*mentionNode); ok && entering && insideQuote(m) {
-			m.Silent = true
-		}
-		return ast.WalkContinue, nil
-	})
+// silenceQuoted makes a mention inside a quote silent, as Zulip does:
+// quoting someone's message must not notify anyone again.
+func silenceQuoted(m *mentionNode) {
+	if insideQuote(m) {
+		m.Silent = true
+	}
 }
 
 func insideQuote(n ast.Node) bool {

@@ -48,9 +48,7 @@ func New() *Renderer {
 			util.Prioritized(extension.NewTableASTTransformer(), 0),
 			util.Prioritized(&unsafeLinkTransformer{}, 50),
 			util.Prioritized(&proseTransformer{}, 100),
-			util.Prioritized(&quoteSilencer{}, 300),
-			util.Prioritized(&strongOutside{}, 400),
-			util.Prioritized(&inlineImageTransformer{}, 500),
+			util.Prioritized(&finishTransformer{}, 300),
 		),
 	)
 	r := renderer.NewRenderer(renderer.WithNodeRenderers(

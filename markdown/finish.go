@@ -1,0 +1,32 @@
+package markdown
+
+import (
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// finishTransformer is the last walk over the tree, after links are all
+// made: mentions in quotes fall silent, ***x*** nests Zulip's way and
+// image links get their previews. One walk dispatching by node kind
+// where there were three.
+type finishTransformer struct{}
+
+func (*finishTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	source := reader.Source()
+	previews := inlinePreviews{doc: doc}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *mentionNode:
+			silenceQuoted(n)
+		case *ast.Emphasis:
+			strongOutside(n)
+		case *ast.Link:
+			previews.add(n, source)
+		}
+		return ast.WalkContinue, nil
+	})
+}
