@@ -72,11 +72,21 @@ func splitEmoji(t *ast.Text, source []byte) {
 	value := t.Segment.Value(source)
 	var pieces []textPiece
 	for i := 0; i < len(value); {
-		r, size := utf8.DecodeRune(value[i:])
-		// ASCII emoji (keycaps) need FE0F; other text is skipped cheaply.
-		if !assets.MayStartEmoji(r) || r < 0x80 && !bytes.HasPrefix(value[i+size:], []byte("\uFE0F")) {
-			i += size
-			continue
+		// ASCII emoji (keycaps) need FE0F, which is tested first: most
+		// text is ASCII, and the table lookup costs more than the bytes.
+		size := 1
+		if c := value[i]; c < utf8.RuneSelf {
+			if !bytes.HasPrefix(value[i+1:], []byte("\uFE0F")) || !assets.MayStartEmoji(rune(c)) {
+				i++
+				continue
+			}
+		} else {
+			var r rune
+			r, size = utf8.DecodeRune(value[i:])
+			if !assets.MayStartEmoji(r) {
+				i += size
+				continue
+			}
 		}
 		e, n, ok := assets.EmojiAt(string(value[i:min(len(value), i+maxEmojiBytes)]))
 		if n == 0 {
