@@ -208,10 +208,11 @@ func overlaps(list []match, m match) bool {
 	return false
 }
 
-// linkify splits t around each linkifier hit in it.
-func linkify(t *ast.Text, links *Linkifiers, source []byte) {
+// linkify splits t around each linkifier hit in it; sourceText is source as
+// a string, converted once per message rather than once per text node.
+func linkify(t *ast.Text, links *Linkifiers, source []byte, sourceText string) {
 	var pieces []textPiece
-	for _, m := range links.findAll(string(t.Segment.Value(source)), charBefore(t, source)) {
+	for _, m := range links.findAll(sourceText[t.Segment.Start:t.Segment.Stop], charBefore(t, source)) {
 		link := ast.NewLink()
 		link.Destination = []byte(m.url)
 		label := ast.NewTextSegment(text.NewSegment(t.Segment.Start+m.start, t.Segment.Start+m.end))
