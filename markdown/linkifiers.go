@@ -209,7 +209,7 @@ func overlaps(list []match, m match) bool {
 }
 
 // linkify splits t around each linkifier hit in it; sourceText is source as
-// a string, converted once per message rather than once per text node.
+// the string it was made from, so text nodes need no copies.
 func linkify(t *ast.Text, links *Linkifiers, source []byte, sourceText string) {
 	var pieces []textPiece
 	for _, m := range links.findAll(sourceText[t.Segment.Start:t.Segment.Stop], charBefore(t, source)) {

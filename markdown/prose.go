@@ -14,17 +14,15 @@ type proseTransformer struct{}
 
 func (*proseTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
-	links, linkText := envOf(pc).links, ""
+	e := envOf(pc)
+	links := e.links
 	if links != nil && len(links.list) == 0 {
 		links = nil
-	}
-	if links != nil {
-		linkText = string(source)
 	}
 	for _, t := range proseTexts(doc) {
 		parent, prev, next := t.Parent(), t.PreviousSibling(), t.NextSibling()
 		if links != nil {
-			linkify(t, links, source, linkText)
+			linkify(t, links, source, e.source)
 		}
 		// The text parts linkify left in t's place (t itself when none
 		// matched) take the emoji; links and their labels do not.

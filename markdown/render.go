@@ -91,6 +91,7 @@ func blockParsers() []util.PrioritizedValue {
 type env struct {
 	lookup Lookup
 	links  *Linkifiers
+	source string // the parsed source, for linkifiers, which match strings
 }
 
 var envKey = parser.NewContextKey()
@@ -115,9 +116,15 @@ func (r *Renderer) Render(src string, lookup Lookup, links *Linkifiers) (res Res
 	}()
 	// Line endings are normalized as in Zulip; NUL is replaced as
 	// CommonMark requires, everywhere (code and math included).
-	source := []byte(sourceCleaner.Replace(src))
+	// Most messages have nothing to clean, and the general replacer costs
+	// more than the scan.
+	cleaned := src
+	if strings.ContainsAny(src, "\r\x00") {
+		cleaned = sourceCleaner.Replace(src)
+	}
+	source := []byte(cleaned)
 	pc := parser.NewContext()
-	pc.Set(envKey, &env{lookup: lookup, links: links})
+	pc.Set(envKey, &env{lookup: lookup, links: links, source: cleaned})
 	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
 	out := outputs.Get().(*output)
 	defer out.release()
