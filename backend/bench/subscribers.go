@@ -59,6 +59,7 @@ func SubscriberScale(binary, dir string, subscribers, senders int, d time.Durati
 			return f, err
 		}
 	}
+	cpu := srv.CPU()
 	f.Sends, err = Run(senders, d, func(w int) error {
 		return clients[w].call("POST", "/api/v1/messages", url.Values{
 			"type": {"stream"}, "to": {ScaleStream}, "topic": {fmt.Sprintf("load %d", w%10)},
@@ -68,6 +69,9 @@ func SubscriberScale(binary, dir string, subscribers, senders int, d time.Durati
 	if err != nil {
 		return f, err
 	}
+	// CPU per send holds steadier than sends/s on a machine shared with
+	// other work.
+	f.Sends.ServerCPU = (srv.CPU() - cpu) / time.Duration(max(1, f.Sends.Count))
 	f.History = map[string]Latencies{}
 	for _, narrow := range history {
 		if f.History[narrow], err = History(srv, narrow, d); err != nil {

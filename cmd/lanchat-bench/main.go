@@ -34,6 +34,7 @@ type run struct {
 	d        time.Duration
 	senders  int
 	pollers  []int // the delivery figure's client counts
+	streams  []int // the subscribers figure's stream sizes
 	report   *bench.Report
 	noop     bench.Latencies
 	fsyncs   float64
@@ -50,6 +51,7 @@ func main() {
 	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
 	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, memory, history, import); empty: all")
 	pollers := flag.String("pollers", "1000,10000", "comma-separated client counts of the delivery figure (targets exist for 1000 and 10000)")
+	subscribers := flag.String("subscribers", "5,50,500", "comma-separated stream sizes of the subscribers figure (the target is at 50)")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
 	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling, http or raw (the bench runs itself so)")
 	flag.Parse()
@@ -57,13 +59,8 @@ func main() {
 		log.Fatal(serveLongPollCeiling(*ceilingServer))
 	}
 	r.extra = strings.Fields(*serverArgs)
-	for _, n := range strings.Split(*pollers, ",") {
-		count, err := strconv.Atoi(strings.TrimSpace(n))
-		if err != nil || count <= 0 {
-			log.Fatalf("-pollers: %q is not a client count", n)
-		}
-		r.pollers = append(r.pollers, count)
-	}
+	r.pollers = counts("pollers", *pollers)
+	r.streams = counts("subscribers", *subscribers)
 	r.report = &bench.Report{Command: "make bench (" + strings.Join(os.Args, " ") + ")"}
 	figures := []struct {
 		name string
@@ -89,6 +86,19 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+}
+
+// counts reads a flag's comma-separated positive counts.
+func counts(name, list string) []int {
+	var out []int
+	for _, n := range strings.Split(list, ",") {
+		count, err := strconv.Atoi(strings.TrimSpace(n))
+		if err != nil || count <= 0 {
+			log.Fatalf("-%s: %q is not a count", name, n)
+		}
+		out = append(out, count)
+	}
+	return out
 }
 
 func (r *run) ceilings() error {
