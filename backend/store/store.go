@@ -59,6 +59,8 @@ type Store struct {
 	batch    batcher
 	// accounts counts committed transactions that wrote an account.
 	accounts atomic.Uint64
+	users    decodeCache[User]
+	streams  decodeCache[Stream]
 }
 
 // Open creates dataDir and the database inside it when absent, then runs any
@@ -81,7 +83,8 @@ func Open(dataDir string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &Store{db: db, readOnly: readOnly}
+	s := &Store{db: db, readOnly: readOnly,
+		users: decodeCache[User]{own: ownUser}, streams: decodeCache[Stream]{own: ownStream}}
 	if readOnly {
 		err = s.checkVersion()
 	} else {

@@ -20,8 +20,7 @@ func streamNameKey(name string) []byte { return []byte(strings.ToLower(strings.T
 
 // Stream loads one active stream by ID.
 func (tx *Tx) Stream(id int64) (Stream, error) {
-	var s Stream
-	err := tx.get(bucketStreams, itob(id), &s)
+	s, err := getCached(tx, bucketStreams, id, &tx.s.streams)
 	if err == nil && s.Deactivated {
 		return Stream{}, ErrNotFound
 	}

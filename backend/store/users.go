@@ -62,9 +62,7 @@ func emailKey(email string) []byte { return []byte(strings.ToLower(strings.TrimS
 
 // User loads one account by ID.
 func (tx *Tx) User(id int64) (User, error) {
-	var u User
-	err := tx.get(bucketUsers, itob(id), &u)
-	return u, err
+	return getCached(tx, bucketUsers, id, &tx.s.users)
 }
 
 // UserByEmail loads an account by address, ignoring case.
