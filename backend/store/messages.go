@@ -103,6 +103,14 @@ func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
 	if err := tx.indexMessage(*m, true); err != nil {
 		return err
 	}
+	if !m.IsPrivate() {
+		// The newest message of all is its topic's newest: no need to
+		// look the topic index up as refreshTopic does.
+		prefix := topicPrefix(m.StreamID, m.Topic)
+		if err := tx.put(bucketTopics, prefix[:len(prefix)-1], Topic{Name: m.Topic, MaxID: m.ID}); err != nil {
+			return err
+		}
+	}
 	h := headOf(*m)
 	for uid, flags := range recipients {
 		if flags == 0 && uid != m.SenderID {
@@ -132,13 +140,22 @@ func (tx *Tx) UpdateMessage(old, m Message) error {
 	if err := tx.indexMessage(old, false); err != nil {
 		return err
 	}
-	return tx.indexMessage(m, true)
+	if err := tx.indexMessage(m, true); err != nil {
+		return err
+	}
+	if err := tx.refreshTopicOf(old); err != nil {
+		return err
+	}
+	return tx.refreshTopicOf(m)
 }
 
 // DeleteMessage removes a message, its index entries and every user's
 // flags on it.
 func (tx *Tx) DeleteMessage(m Message, userIDs []int64) error {
 	if err := tx.indexMessage(m, false); err != nil {
+		return err
+	}
+	if err := tx.refreshTopicOf(m); err != nil {
 		return err
 	}
 	for _, uid := range userIDs {
@@ -150,7 +167,7 @@ func (tx *Tx) DeleteMessage(m Message, userIDs []int64) error {
 }
 
 // indexMessage adds (or removes) the message's entries in the recipient,
-// topic, sender and search indexes, and keeps the topic list current.
+// topic, sender and search indexes. The topic list is its callers' to keep.
 func (tx *Tx) indexMessage(m Message, add bool) error {
 	id := itob(m.ID)
 	type indexKey struct{ bucket, key []byte }
@@ -175,6 +192,11 @@ func (tx *Tx) indexMessage(m Message, add bool) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// refreshTopicOf refreshes the topic of a stream message.
+func (tx *Tx) refreshTopicOf(m Message) error {
 	if m.IsPrivate() {
 		return nil
 	}
