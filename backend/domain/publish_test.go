@@ -11,7 +11,7 @@ import (
 
 // devService is a Service over a fresh store with the demo organization,
 // and a lookup of its users by email.
-func devService(t *testing.T) (*Service, func(email string) store.User) {
+func devService(t testing.TB) (*Service, func(email string) store.User) {
 	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
