@@ -76,14 +76,13 @@ func (tx *Tx) bucket(name []byte) *bolt.Bucket {
 		}
 		return b
 	}
-	if b, ok := tx.buckets[string(name)]; ok {
-		return b
+	for _, nb := range tx.buckets {
+		if bytes.Equal(nb.name, name) {
+			return nb.b
+		}
 	}
 	b := tx.btx.Bucket(name)
-	if tx.buckets == nil {
-		tx.buckets = make(map[string]*bolt.Bucket, len(allBuckets))
-	}
-	tx.buckets[string(name)] = b
+	tx.buckets = append(tx.buckets, namedBucket{name, b})
 	return b
 }
 

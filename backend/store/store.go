@@ -159,12 +159,18 @@ type Tx struct {
 	s   *Store
 	// buckets caches bucket handles of read transactions: bbolt looks a
 	// name up afresh on every call there, and history asks thousands of
-	// times.
-	buckets map[string]*bolt.Bucket
+	// times. A transaction uses a few buckets, so a short list beats a map
+	// made for every one of them.
+	buckets []namedBucket
 	// Spans and read runs are read many times per request and per send;
 	// writes go through these caches (each Tx of a batch has its own).
 	spanCache map[spanKey][]span
 	runs      map[readRunKey]readRuns
+}
+
+type namedBucket struct {
+	name []byte
+	b    *bolt.Bucket
 }
 
 // Snapshot gives fn the size of a consistent copy of the database and a
