@@ -72,11 +72,6 @@ const DefaultMaxImportFileSize = 4 << 30
 // transaction's dirty pages stay a few megabytes.
 const importBatch = 2000
 
-// reopenEvery is how many import transactions pass between reopening the
-// store, which lets go of the mapped file's pages they read: without it an
-// import's resident memory grows with the store (store.Reopen).
-const reopenEvery = 5
-
 // maxSkipped bounds the skipped records a summary lists one by one.
 const maxSkipped = 1000
 
@@ -108,7 +103,6 @@ type Importer struct {
 	// blocks are each conversation's read-run blocks holding imported
 	// messages, for Finish to mark read.
 	blocks  map[int64][]int64
-	writes  int
 	summary archive.Summary
 	skipped int
 }
@@ -502,13 +496,12 @@ func (im *Importer) flush() error {
 	return im.wrote()
 }
 
-// wrote counts a bulk transaction, reopening the store every reopenEvery.
-func (im *Importer) wrote() error {
-	if im.writes++; im.writes%reopenEvery != 0 {
-		return nil
-	}
-	return im.s.store.Reopen()
-}
+// wrote follows each bulk transaction: it reopens the store, letting go of
+// the mapped file's pages the transaction read (store.Reopen). Without it an
+// import's resident memory grows with the store; reopening every fifth
+// transaction still let a 1,000,000-message import reach 605 MB, every one
+// keeps it at 161 MB for the same time.
+func (im *Importer) wrote() error { return im.s.store.Reopen() }
 
 // storeImported writes one message inside tx and returns how many of its
 // reactions were kept, or -1 when the message itself was skipped.
