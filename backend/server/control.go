@@ -60,7 +60,7 @@ func (s *Server) listenControl() error {
 	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/gzip")
 		if err := s.Backup(w, nil); err != nil {
-			s.log.Error("backup over the control socket", "err", err)
+			s.abortControlAnswer("backup over the control socket", err)
 		}
 	})
 	mux.HandleFunc("GET /export/zulip", func(w http.ResponseWriter, r *http.Request) {
@@ -71,13 +71,18 @@ func (s *Server) listenControl() error {
 		}
 		w.Header().Set("Content-Type", "application/gzip")
 		if err := s.ExportZulip(w, folder); err != nil {
-			s.log.Error("Zulip export over the control socket", "err", err)
-			// Cut the connection: a cleanly ended answer would pass
-			// for a whole export.
-			panic(http.ErrAbortHandler)
+			s.abortControlAnswer("Zulip export over the control socket", err)
 		}
 	})
 	s.control = &http.Server{Handler: mux}
 	go s.control.Serve(ln)
 	return nil
+}
+
+// abortControlAnswer logs what failed and cuts the connection: a cleanly
+// ended answer would pass for a whole archive, which the host tools would
+// then save.
+func (s *Server) abortControlAnswer(what string, err error) {
+	s.log.Error(what, "err", err)
+	panic(http.ErrAbortHandler)
 }

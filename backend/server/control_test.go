@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -34,5 +37,30 @@ func TestControlSocketIsPrivate(t *testing.T) {
 		if got := info.Mode().Perm(); got != want {
 			t.Errorf("%s: mode %o, want %o", path, got, want)
 		}
+	}
+}
+
+// TestFailedBackupIsCutOff: a backup that fails must not reach the client
+// as a cleanly ended answer, which `lanchatd backup` would save as a whole
+// archive.
+func TestFailedBackupIsCutOff(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(Config{DataDir: dir, Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown(context.Background())
+	s.org.store.Close() // the snapshot fails
+	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", filepath.Join(dir, ControlSocket))
+	}}}
+	resp, err := client.Get("http://lanchatd/backup")
+	if err != nil {
+		return // cut before the status line
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err == nil {
+		t.Fatalf("a failed backup ended cleanly: %s, %d bytes", resp.Status, len(body))
 	}
 }
