@@ -48,6 +48,11 @@ type App struct {
 	joined            string // the joined team's URL
 
 	ctx context.Context
+	// quitting ends a running import when the app quits; imports are
+	// waited for, so that an interrupted one removes its scratch folders.
+	quitting context.Context
+	quit     context.CancelFunc
+	imports  sync.WaitGroup
 	// saveDialog, openDialog, emit and focus are Wails' runtime calls,
 	// swapped in tests.
 	saveDialog func(defaultName string) (string, error)

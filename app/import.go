@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -25,11 +24,18 @@ func (a *App) HostFromExport(format string) (domain.ImportStatus, error) {
 		return domain.ImportStatus{}, fmt.Errorf("unknown export format %q (this build reads: %s)", format, strings.Join(formats, ", "))
 	}
 	a.mu.Lock()
-	busy := a.srv != nil || a.joined != ""
-	a.mu.Unlock()
-	if busy {
-		return domain.ImportStatus{}, errors.New("this app already hosts or joined a team: an import starts a new one")
+	busy, quitting := a.srv != nil || a.joined != "", a.quitting.Err() != nil
+	if !busy && !quitting {
+		a.imports.Add(1) // under mu: shutdown waits only after it has quit
 	}
+	a.mu.Unlock()
+	switch {
+	case busy:
+		return domain.ImportStatus{}, errors.New("this app already hosts or joined a team: an import starts a new one")
+	case quitting:
+		return domain.ImportStatus{}, errors.New("the app is quitting")
+	}
+	defer a.imports.Done()
 	path, err := a.openDialog("Choose the " + format + " export to host")
 	if err != nil || path == "" {
 		return domain.ImportStatus{State: "none"}, err
@@ -41,7 +47,7 @@ func (a *App) HostFromExport(format string) (domain.ImportStatus, error) {
 			a.emit("import:progress", domain.ImportRunning(format, p, now))
 		}
 	}
-	summary, err := teamimport.Run(context.Background(), teamimport.Options{DataDir: a.dataDir, Format: format, Archive: path, Progress: progress})
+	summary, err := teamimport.Run(a.quitting, teamimport.Options{DataDir: a.dataDir, Format: format, Archive: path, Progress: progress})
 	if err != nil {
 		return domain.ImportStatus{}, fmt.Errorf("the import failed, and nothing was kept: %w", err)
 	}

@@ -108,3 +108,40 @@ func TestHostFromExportRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestQuittingDuringAnImportLeavesNothing: quitting the app while it
+// imports ends the import, which removes its scratch folders before the
+// app exits, and the data folder stays empty for the next launch.
+func TestQuittingDuringAnImportLeavesNothing(t *testing.T) {
+	export, err := archivetest.SlackExport([]archivetest.SlackPerson{{ID: "U01", Name: "Ana Lima", Email: "ana@slack.test"},
+		{ID: "U02", Name: "Ben Okoro", Email: "ben@slack.test"}}, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "slack-export.zip")
+	if err := os.WriteFile(file, export, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := importingApp(t, file)
+	quitOnce := sync.OnceFunc(func() { go a.shutdown() })
+	a.emit = func(name string, data any) {
+		// The first progress report quits the app and holds the import
+		// until the quit has reached it.
+		quitOnce()
+		<-a.quitting.Done()
+	}
+	if _, err := a.HostFromExport("slack"); err == nil {
+		t.Fatal("the import went on after the app quit")
+	}
+	a.shutdown()
+	if hosted(a.dataDir) || a.hosting() != nil {
+		t.Error("an interrupted import is hosted")
+	}
+	left, err := os.ReadDir(filepath.Dir(a.dataDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range left {
+		t.Errorf("left beside the data folder: %s", e.Name())
+	}
+}

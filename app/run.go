@@ -69,8 +69,10 @@ func Run(opts Options, stderr io.Writer) error {
 }
 
 func newApp(opts Options, stderr io.Writer) *App {
-	return &App{opts: opts, dataDir: opts.DataDir, stderr: stderr,
+	a := &App{opts: opts, dataDir: opts.DataDir, stderr: stderr,
 		connectBus: func() (*dbus.Conn, error) { return dbus.ConnectSessionBus() }}
+	a.quitting, a.quit = context.WithCancel(context.Background())
+	return a
 }
 
 // hosted tells whether dir holds an organization this app hosts.
@@ -123,8 +125,13 @@ func (a *App) startHost() error {
 	return nil
 }
 
-// shutdown stops hosting, if this app hosts.
+// shutdown ends a running import (waiting until it has cleaned up) and
+// stops hosting, if this app hosts.
 func (a *App) shutdown() error {
+	a.mu.Lock()
+	a.quit()
+	a.mu.Unlock()
+	a.imports.Wait()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.srv == nil {
