@@ -86,7 +86,7 @@ const noSidewaysScroll = (page) => page.evaluate(() => {
 }).then(({ scroll, width }) => assert.ok(scroll <= width, `page is ${scroll}px wide on a ${width}px screen`))
 
 // smallTargets lists the visible controls (outside message text) under 40 px high.
-const smallTargets = (page) => page.evaluate(() => [...document.querySelectorAll('.topbar button, .topbar a, .compose button, .compose select, .compose input, .sidebar a, .sidebar button, .recent-row')]
+const smallTargets = (page) => page.evaluate(() => [...document.querySelectorAll('.topbar button, .topbar a, .compose button, .compose select, .compose input, .sidebar a, .sidebar button, .recent-row, .settings-tabs button')]
   .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.right > 0 && r.left < innerWidth })
   .filter((el) => el.getBoundingClientRect().height < 40)
   .map((el) => `${el.className || el.tagName}: ${Math.round(el.getBoundingClientRect().height)}px`))
@@ -131,6 +131,17 @@ test('on a phone: one column, drawers, compose at the bottom, no sideways scroll
   await eventually(async () => assert.ok(await phone.locator('.buddies').evaluate((el) => el.getBoundingClientRect().right <= 390 + 1 && el.getBoundingClientRect().left < 390)))
   await phone.getByTestId('drawer-scrim').tap({ position: { x: 20, y: 400 } })
   await eventually(async () => assert.ok(await phone.locator('.buddies').evaluate((el) => el.getBoundingClientRect().left >= 390)))
+
+  // Settings: the tabs stay one compact block above the page, whatever the page holds.
+  await phone.getByTestId('settings-button').tap()
+  const tabsHeight = () => phone.locator('.settings-tabs').evaluate((el) => el.getBoundingClientRect().height)
+  const height = await tabsHeight()
+  for (const tab of await phone.locator('.settings-tabs [role=tab]').all()) {
+    await tab.tap()
+    assert.equal(await tabsHeight(), height, `the tabs' height on ${await tab.textContent()}`)
+  }
+  assert.deepEqual(await smallTargets(phone), [])
+  await shot(phone, 'phone-settings.png')
   await context.close()
 })
 
