@@ -8,7 +8,12 @@ import (
 )
 
 // SlackPerson is a member of a generated Slack export.
-type SlackPerson struct{ ID, Name, Email string }
+type SlackPerson struct {
+	ID, Name, Email string
+	// CustomAvatar: the person uploaded a picture, which the export only
+	// links on Slack's servers.
+	CustomAvatar bool
+}
 
 // SlackExport is a small Slack workspace export, as a zip: users.json,
 // channels.json with #general (everyone a member) and a day of it with
@@ -22,8 +27,13 @@ func SlackExport(people []SlackPerson, messages int) ([]byte, error) {
 	var users []map[string]any
 	var members []string
 	for _, p := range people {
+		profile := map[string]any{"email": p.Email, "real_name": p.Name}
+		if p.CustomAvatar {
+			profile["is_custom_image"] = true
+			profile["image_512"] = "https://avatars.slack-edge.com/2020-09-13/" + p.ID + "_512.png"
+		}
 		users = append(users, map[string]any{"id": p.ID, "name": p.Name, "real_name": p.Name, "deleted": false, "is_bot": false,
-			"tz": "Europe/Berlin", "profile": map[string]any{"email": p.Email, "real_name": p.Name}})
+			"tz": "Europe/Berlin", "profile": profile})
 		members = append(members, p.ID)
 	}
 	channels := []map[string]any{{"id": "C1", "name": "general", "created": 1600000000, "creator": people[0].ID, "is_archived": false,

@@ -89,8 +89,9 @@ type slackUser struct {
 	Deleted  bool   `json:"deleted"`
 	TZ       string `json:"tz"`
 	Profile  struct {
-		Email    string `json:"email"`
-		RealName string `json:"real_name"`
+		Email         string `json:"email"`
+		RealName      string `json:"real_name"`
+		IsCustomImage bool   `json:"is_custom_image"`
 	} `json:"profile"`
 	IsOwner         bool   `json:"is_owner"`
 	IsPrimaryOwner  bool   `json:"is_primary_owner"`
@@ -138,7 +139,8 @@ func (r *reader) users() error {
 	if _, err := fs.Stat(r.a, "users.json"); err != nil {
 		return archive.Errorf("users.json", "is missing: not a Slack export")
 	}
-	return each(r.a, "users.json", func(i int, u slackUser) error {
+	pictures := 0
+	err := each(r.a, "users.json", func(i int, u slackUser) error {
 		if u.ID == "" {
 			return archive.Errorf(fmt.Sprintf("users.json[%d]", i), "has no id")
 		}
@@ -152,8 +154,21 @@ func (r *reader) users() error {
 		if user.Email == "" {
 			user.Email = madeUpEmail(u)
 		}
+		if u.Profile.IsCustomImage {
+			pictures++
+		}
 		return r.sink.User(user)
 	})
+	if pictures > 0 {
+		// The export links uploaded pictures on Slack's servers only, which
+		// a host on its own network may not reach: said once, not per person.
+		record := fmt.Sprintf("the profile pictures of %d people", pictures)
+		if pictures == 1 {
+			record = "the profile picture of 1 person"
+		}
+		r.sink.Skip(record, "only linked on Slack's servers: the default avatar is shown instead")
+	}
+	return err
 }
 
 func role(u slackUser) int {

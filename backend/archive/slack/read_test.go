@@ -1,6 +1,8 @@
 package slack
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -98,5 +100,27 @@ func TestReadUnicodeChannel(t *testing.T) {
 	}
 	if !slices.ContainsFunc(rec.Messages, func(m archive.Message) bool { return m.Content == "例" }) {
 		t.Errorf("messages %+v", rec.Messages)
+	}
+}
+
+// Uploaded profile pictures are only links to Slack's servers: the import
+// says once how many it left out.
+func TestReadSaysProfilePicturesAreLeftOut(t *testing.T) {
+	export, err := archivetest.SlackExport([]archivetest.SlackPerson{{ID: "U01", Name: "Ana Lima", Email: "ana@slack.test", CustomAvatar: true},
+		{ID: "U02", Name: "Ben Okoro", Email: "ben@slack.test"}, {ID: "U03", Name: "Chen Wei", Email: "chen@slack.test", CustomAvatar: true}}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "export.zip")
+	if err := os.WriteFile(path, export, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec := readZip(t, path)
+	want := "the profile pictures of 2 people: only linked on Slack's servers: the default avatar is shown instead"
+	if !slices.Contains(rec.Skipped, want) {
+		t.Errorf("skipped %q, want %q among them", rec.Skipped, want)
+	}
+	if rec := readZip(t, "testdata/test_slack_importer.zip"); slices.ContainsFunc(rec.Skipped, func(s string) bool { return strings.Contains(s, "profile pictures") }) {
+		t.Errorf("Zulip's fixture has no uploaded pictures, yet: %q", rec.Skipped)
 	}
 }
