@@ -3,6 +3,7 @@ package markdown
 import (
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -20,23 +21,33 @@ type codeLanguage struct {
 
 // tokens lexes code, or reports false when the lexer fails or runs on:
 // some chroma lexers never end on some text (Jungle's pushes a state on
-// an empty match, for ever), while a sane one takes a few steps per byte.
-func (l *codeLanguage) tokens(code string) ([]chroma.Token, bool) {
+// an empty match, for ever), while a sane one takes a few steps per byte;
+// others take time far beyond their steps (a rule backtracking over the
+// rest of the text at each), so lexing also stops at deadline. A lexer
+// that panics (YANG's names a state it lacks) fails only its block.
+func (l *codeLanguage) tokens(code string, deadline time.Time) (tokens []chroma.Token, ok bool) {
+	defer func() {
+		if recover() != nil {
+			tokens, ok = nil, false
+		}
+	}()
+	if time.Now().After(deadline) {
+		return nil, false
+	}
 	limit := 16*len(code) + 1024
 	if l.compiled != nil {
 		c, err := l.compiled()
 		if err != nil {
 			return nil, false
 		}
-		return c.tokens(code, limit)
+		return c.tokens(code, limit, deadline)
 	}
 	it, err := l.lexer.Tokenise(nil, code)
 	if err != nil {
 		return nil, false
 	}
-	var tokens []chroma.Token
 	for tok := it(); tok != chroma.EOF; tok = it() {
-		if len(tokens) == limit {
+		if len(tokens) == limit || len(tokens)%8 == 0 && time.Now().After(deadline) {
 			return nil, false
 		}
 		tokens = append(tokens, tok)
@@ -113,7 +124,7 @@ func renderCode(w util.BufWriter, source []byte, node ast.Node, entering bool) (
 		_, _ = w.WriteString(` data-code-language="` + escapeAttr(name) + `"`)
 	}
 	_, _ = w.WriteString("><pre><span></span><code>")
-	if lang == nil || len(code) > maxHighlight || !highlight(w, lang, code) {
+	if lang == nil || len(code) > maxHighlight || !highlight(w, lang, code, highlightDeadline(node)) {
 		_, _ = w.WriteString(pygmentsEscaper.Replace(code))
 	}
 	_, _ = w.WriteString("</code></pre></div>\n")
@@ -124,14 +135,37 @@ func renderCode(w util.BufWriter, source []byte, node ast.Node, entering bool) (
 // blocks are shown plain.
 const maxHighlight = 20000
 
+// highlightBudget is the time a message's code blocks may take to
+// highlight, all together; blocks it does not cover are shown plain. A
+// 10 KB file of an ordinary language takes a few milliseconds, while some
+// lexers take minutes over hostile text, which any member could send.
+const highlightBudget = 250 * time.Millisecond
+
+var highlightDeadlineKey = []byte("lanchat-highlight-deadline")
+
+// highlightDeadline is when the message holding node must stop
+// highlighting: set on its document by its first code block.
+func highlightDeadline(node ast.Node) time.Time {
+	doc := node
+	for doc.Parent() != nil {
+		doc = doc.Parent()
+	}
+	if v, ok := doc.AttributeString(string(highlightDeadlineKey)); ok {
+		return v.(time.Time)
+	}
+	deadline := time.Now().Add(highlightBudget)
+	doc.SetAttribute(highlightDeadlineKey, deadline)
+	return deadline
+}
+
 // pygmentsEscaper escapes as Pygments' HTML formatter does.
 var pygmentsEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 
 // highlight writes code's tokens as Pygments' HTML formatter would: a span
 // per run of one CSS class, closed at each line end, plain text bare. It
 // reports false, having written nothing, when the lexer fails or runs on.
-func highlight(w util.BufWriter, lang *codeLanguage, code string) bool {
-	tokens, ok := lang.tokens(code)
+func highlight(w util.BufWriter, lang *codeLanguage, code string, deadline time.Time) bool {
+	tokens, ok := lang.tokens(code, deadline)
 	if !ok {
 		return false
 	}

@@ -79,7 +79,7 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 			if compiled.Regexp, err = regexp2.Compile(pattern); err != nil {
 				return nil, fmt.Errorf("%s: rule %s.%d: %w", config.Name, state, i, err)
 			}
-			compiled.Regexp.MatchTimeout = 250 * time.Millisecond
+			compiled.Regexp.MatchTimeout = maxRegexpRun
 			tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
 			if err != nil {
 				return nil, err
@@ -127,9 +127,14 @@ func findLexerMutator(rules chroma.CompiledRules) (string, int, chroma.LexerMuta
 	return "", 0, nil
 }
 
+// maxRegexpRun bounds one run of a rule's regexp, which the lexer's own
+// deadline is checked only between.
+const maxRegexpRun = 50 * time.Millisecond
+
 // tokens are chroma's RegexLexer.Tokenise's with its default options, or
-// false when lexing takes more than limit steps (rule matches or errors).
-func (c *codeLexer) tokens(code string, limit int) ([]chroma.Token, bool) {
+// false when lexing takes more than limit steps (rule matches or errors)
+// or runs past deadline.
+func (c *codeLexer) tokens(code string, limit int, deadline time.Time) ([]chroma.Token, bool) {
 	if strings.IndexByte(code, '\r') >= 0 {
 		code = lineEnds.Replace(code)
 	}
@@ -138,7 +143,7 @@ func (c *codeLexer) tokens(code string, limit int) ([]chroma.Token, bool) {
 		code += "\n"
 	}
 	text := []rune(code)
-	run := &codeLexerRun{c: c, end: len(text), steps: limit, code: code, state: &chroma.LexerState{
+	run := &codeLexerRun{c: c, end: len(text), steps: limit, deadline: deadline, code: code, state: &chroma.LexerState{
 		Lexer:          c.lexer,
 		Registry:       c.registry,
 		Text:           text,
@@ -172,13 +177,14 @@ var lineEnds = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 // codeLexerRun is one tokenise's position: chroma's LexerState plus the
 // emitters' pending tokens.
 type codeLexerRun struct {
-	c       *codeLexer
-	state   *chroma.LexerState
-	end     int
-	steps   int // left before giving up; negative once given up
-	pending []chroma.Iterator
-	code    string
-	offsets []int // byte offset of each rune of code and of its end; nil if code is not valid UTF-8
+	c        *codeLexer
+	state    *chroma.LexerState
+	end      int
+	steps    int // left before giving up; negative once given up
+	deadline time.Time
+	pending  []chroma.Iterator
+	code     string
+	offsets  []int // byte offset of each rune of code and of its end; nil if code is not valid UTF-8
 }
 
 // matched is the text of length runes at pos (for invalid UTF-8, with
@@ -199,7 +205,10 @@ func (r *codeLexerRun) next() chroma.Token {
 		if t, ok := r.drain(); ok {
 			return t
 		}
-		if r.steps--; r.steps < 0 {
+		// Some rules backtrack over the rest of the text at every step: the
+		// steps are few, their time is not, so the clock is read now and then.
+		if r.steps--; r.steps < 0 || r.steps%8 == 0 && time.Now().After(r.deadline) {
+			r.steps = -1
 			return chroma.EOF
 		}
 		l.State = l.Stack[len(l.Stack)-1]

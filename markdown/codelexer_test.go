@@ -2,7 +2,9 @@ package markdown
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 )
@@ -55,7 +57,7 @@ func chromaTokens(lexer chroma.Lexer, code string, limit int) (tokens []chroma.T
 
 func codeLexerTokens(c *codeLexer, code string, limit int) (tokens []chroma.Token, finished bool, panicked any) {
 	defer func() { panicked = recover() }()
-	tokens, finished = c.tokens(code, limit)
+	tokens, finished = c.tokens(code, limit, time.Now().Add(time.Hour))
 	return tokens, finished, nil
 }
 
@@ -103,4 +105,41 @@ func TestEndlessLexerShownPlain(t *testing.T) {
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
+}
+
+// TestSlowLexerShownPlain: chroma's V lexer backtracks over the rest of
+// the text at every step on this text (8 KB took 59 s), so a member could
+// hold a core for a minute per message; its highlighting stops at the
+// message's budget and the block is shown plain.
+func TestSlowLexerShownPlain(t *testing.T) {
+	code := strings.Repeat("/*#--<!--", 900)
+	got := New().Render("```v\n"+code+"\n```", fakeLookup{}, nil).HTML
+	want := `<div class="codehilite" data-code-language="V"><pre><span></span><code>` + pygmentsEscaper.Replace(code) + "\n</code></pre></div>"
+	if got != want {
+		t.Errorf("got %.200q…\nwant %.200q…", got, want)
+	}
+}
+
+// TestPanickingLexerShownPlain: chroma's YANG lexer enters a state it does
+// not define inside a comment and panics; only its block is shown plain,
+// the rest of the message renders.
+func TestPanickingLexerShownPlain(t *testing.T) {
+	got := New().Render("**before**\n```yang\n/*/*x\n```", fakeLookup{}, nil).HTML
+	want := "<p><strong>before</strong></p>\n" + `<div class="codehilite" data-code-language="YANG"><pre><span></span><code>/*/*x` + "\n</code></pre></div>"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestSlowLexersShareOneBudget: the budget is the message's, not each
+// block's: of nine blocks that each take a good part of it, the later ones
+// are shown plain (a message of ten such blocks fits in 10,000 bytes).
+func TestSlowLexersShareOneBudget(t *testing.T) {
+	block := "```v\n" + strings.Repeat("/*#--<!--", 110) + "\n```\n"
+	got := New().Render(strings.Repeat(block, 9), fakeLookup{}, nil).HTML
+	plain := strings.Count(got, "<code>/*#--") // a highlighted block starts with a span
+	if plain == 0 {
+		t.Errorf("nine slow blocks were all highlighted")
+	}
+	t.Logf("%d of 9 blocks plain", plain)
 }
