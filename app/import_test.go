@@ -30,7 +30,9 @@ func importingApp(t *testing.T, chosen string) (*App, func() []domain.ImportStat
 	return a, func() []domain.ImportStatus { mu.Lock(); defer mu.Unlock(); return sent }
 }
 
-func TestHostFromExport(t *testing.T) {
+// slackExportFile is a Slack export of two people and 40 messages in
+// #general, as a file.
+func slackExportFile(t *testing.T) string {
 	export, err := archivetest.SlackExport([]archivetest.SlackPerson{{ID: "U01", Name: "Ana Lima", Email: "ana@slack.test"},
 		{ID: "U02", Name: "Ben Okoro", Email: "ben@slack.test"}}, 40)
 	if err != nil {
@@ -40,7 +42,11 @@ func TestHostFromExport(t *testing.T) {
 	if err := os.WriteFile(file, export, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a, sent := importingApp(t, file)
+	return file
+}
+
+func TestHostFromExport(t *testing.T) {
+	a, sent := importingApp(t, slackExportFile(t))
 	status, err := a.HostFromExport("slack")
 	if err != nil {
 		t.Fatal(err)
@@ -113,16 +119,7 @@ func TestHostFromExportRefusals(t *testing.T) {
 // imports ends the import, which removes its scratch folders before the
 // app exits, and the data folder stays empty for the next launch.
 func TestQuittingDuringAnImportLeavesNothing(t *testing.T) {
-	export, err := archivetest.SlackExport([]archivetest.SlackPerson{{ID: "U01", Name: "Ana Lima", Email: "ana@slack.test"},
-		{ID: "U02", Name: "Ben Okoro", Email: "ben@slack.test"}}, 40)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "slack-export.zip")
-	if err := os.WriteFile(file, export, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a, _ := importingApp(t, file)
+	a, _ := importingApp(t, slackExportFile(t))
 	quitOnce := sync.OnceFunc(func() { go a.shutdown() })
 	a.emit = func(name string, data any) {
 		// The first progress report quits the app and holds the import
