@@ -23,7 +23,24 @@ type codeLexer struct {
 	lexer    *chroma.RegexLexer
 	registry *chroma.LexerRegistry
 	rules    chroma.CompiledRules
-	info     map[string][]ruleInfo // per state, beside rules
+	states   map[string]*lexerState // beside rules
+}
+
+// lexerState is what codeLexer knows of one state's rules: each rule's
+// info, and for each ASCII rune (and, last, for any other rune) the rules,
+// in order, that may begin a match there. A Python state holds up to 70
+// rules, of which a handful can start at a given rune.
+type lexerState struct {
+	info       []ruleInfo
+	candidates [129][]int
+}
+
+// candidatesAt are the rules that may begin a match at text[pos].
+func (s *lexerState) candidatesAt(text []rune, pos int) []int {
+	if r := text[pos]; r >= 0 && r < 128 {
+		return s.candidates[r]
+	}
+	return s.candidates[128]
 }
 
 // ruleInfo is what codeLexer knows of a rule beyond chroma.
@@ -66,7 +83,7 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 	if config.DotAll {
 		flags += "s"
 	}
-	c := &codeLexer{lexer: lexer, registry: registry, rules: chroma.CompiledRules{}, info: map[string][]ruleInfo{}}
+	c := &codeLexer{lexer: lexer, registry: registry, rules: chroma.CompiledRules{}, states: map[string]*lexerState{}}
 	trees := map[*chroma.CompiledRule]*syntax.RegexNode{}
 	for state, rules := range raw {
 		for i, rule := range rules {
@@ -92,11 +109,18 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 		return nil, fmt.Errorf("%s: %w", config.Name, err)
 	}
 	for state, rules := range c.rules {
-		for _, rule := range rules {
+		s := &lexerState{}
+		for i, rule := range rules {
 			info := ruleInfo{first: firstCharsOf(trees[rule]), plain: isPlain(rule)}
 			info.pattern = newPlainPattern(trees[rule], rule.Regexp, !info.plain)
-			c.info[state] = append(c.info[state], info)
+			s.info = append(s.info, info)
+			for r := range s.candidates {
+				if info.first.mayBegin(rune(r)) { // 128 stands for every other rune
+					s.candidates[r] = append(s.candidates[r], i)
+				}
+			}
 		}
+		c.states[state] = s
 	}
 	return c, nil
 }
@@ -216,7 +240,8 @@ func (r *codeLexerRun) next() chroma.Token {
 		if !ok {
 			panic("unknown state " + l.State)
 		}
-		index, length, m, spans := matchRule(l.Text, l.Pos, rules, r.c.info[l.State])
+		st := r.c.states[l.State]
+		index, length, m, spans := matchRule(l.Text, l.Pos, rules, st)
 		if length < 0 {
 			// As chroma and Pygments do: an unmatched newline outside the
 			// root state empties the stack; anything else is an error token.
@@ -231,7 +256,7 @@ func (r *codeLexerRun) next() chroma.Token {
 		l.Rule = index
 		start := l.Pos
 		l.Pos += length
-		if r.c.info[l.State][index].plain {
+		if st.info[index].plain {
 			if rule.Mutator != nil {
 				if err := rule.Mutator.Mutate(l); err != nil {
 					panic(err)
@@ -299,15 +324,17 @@ func (r *codeLexerRun) drain() (chroma.Token, bool) {
 }
 
 // matchRule finds the first rule that matches at pos, as chroma's
-// matchRules does, skipping rules that cannot begin with the rune there:
-// the rule's index and the match's length in runes (-1 if none matched),
-// and the regexp2 match, or the groups' spans when the pattern was walked.
-func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, info []ruleInfo) (int, int, *regexp2.Match, []int) {
-	for i, rule := range rules {
-		if !info[i].first.mayMatchAt(text, pos) {
+// matchRules does, trying only the rules that can begin with the rune
+// there: the rule's index and the match's length in runes (-1 if none
+// matched), and the regexp2 match, or the groups' spans when the pattern
+// was walked.
+func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, st *lexerState) (int, int, *regexp2.Match, []int) {
+	for _, i := range st.candidatesAt(text, pos) {
+		rule, info := rules[i], &st.info[i]
+		if info.first.lineStart && pos > 0 && text[pos-1] != '\n' {
 			continue
 		}
-		if pattern := info[i].pattern; pattern != nil {
+		if pattern := info.pattern; pattern != nil {
 			if n, spans, ok := pattern.match(text, pos); ok {
 				if n >= 0 {
 					return i, n, nil, spans

@@ -15,12 +15,10 @@ type firstChars struct {
 	lineStart bool
 }
 
-// mayMatchAt reports whether a match can begin at text[pos].
-func (f firstChars) mayMatchAt(text []rune, pos int) bool {
-	if f.lineStart && pos > 0 && text[pos-1] != '\n' {
-		return false
-	}
-	if r := text[pos]; r < 128 {
+// mayBegin reports whether a match can begin with r (wherever a leading
+// ^ allows it to begin at all).
+func (f firstChars) mayBegin(r rune) bool {
+	if r >= 0 && r < 128 {
 		return f.ascii[r/64]&(1<<(r%64)) != 0
 	}
 	return f.other
