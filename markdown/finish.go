@@ -7,13 +7,15 @@ import (
 )
 
 // finishTransformer is the last walk over the tree, after links are all
-// made: mentions in quotes fall silent, ***x*** nests Zulip's way and
-// image links get their previews. One walk dispatching by node kind
-// where there were three.
+// made: mentions in quotes fall silent, ***x*** nests Zulip's way, image
+// links get their previews, and what the message mentions and links to is
+// noted in the render's Result. One walk dispatching by node kind where
+// there were four.
 type finishTransformer struct{}
 
 func (*finishTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
+	res := &envOf(pc).result
 	previews := inlinePreviews{doc: doc}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -27,6 +29,8 @@ func (*finishTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 		case *ast.Link:
 			previews.add(n, source)
 		}
+		res.note(n)
 		return ast.WalkContinue, nil
 	})
+	res.settle()
 }

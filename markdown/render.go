@@ -92,6 +92,7 @@ type env struct {
 	lookup Lookup
 	links  *Linkifiers
 	source string // the parsed source, for linkifiers, which match strings
+	result Result // what the message mentions and links to, noted as the tree is finished
 }
 
 var envKey = parser.NewContextKey()
@@ -124,7 +125,8 @@ func (r *Renderer) Render(src string, lookup Lookup, links *Linkifiers) (res Res
 	}
 	source := []byte(cleaned)
 	pc := parser.NewContext()
-	pc.Set(envKey, &env{lookup: lookup, links: links, source: cleaned})
+	e := &env{lookup: lookup, links: links, source: cleaned}
+	pc.Set(envKey, e)
 	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
 	out := outputs.Get().(*output)
 	defer out.release()
@@ -133,7 +135,7 @@ func (r *Renderer) Render(src string, lookup Lookup, links *Linkifiers) (res Res
 	if err := r.md.Renderer().Render(out.w, source, doc); err != nil {
 		return Result{HTML: "<p>" + escapeText(src) + "</p>"}
 	}
-	res = analyze(doc)
+	res = e.result
 	res.HTML = strings.TrimRight(out.buf.String(), "\n")
 	res.IsMeMessage = isMeMessage(doc, source)
 	return res
