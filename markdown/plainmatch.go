@@ -19,6 +19,57 @@ type plainPattern struct {
 	// groups is the number of capture groups kept for rules that read
 	// them (0: only the whole match is wanted).
 	groups int
+	// alts are the branch lists of the pattern's alternations of many
+	// branches.
+	alts map[*syntax.RegexNode]*branches
+}
+
+// manyBranches is where an alternation starts to be worth a lookup of
+// the branches that may match: lexers' keyword and builtin lists hold
+// tens of words, of which a rune at hand begins few.
+const manyBranches = 4
+
+// branches are, for each ASCII rune (128: any other rune; 129: the end of
+// the text), the branches of an alternation, in order, that can match
+// there: those that can begin with the rune, and those that can match
+// empty.
+type branches [130][]int
+
+func newBranches(n *syntax.RegexNode) *branches {
+	b := &branches{}
+	for i, c := range n.Children {
+		var f firstChars
+		empty := f.add(c)
+		for r := range b {
+			if empty || r < 129 && f.mayBegin(rune(r)) {
+				b[r] = append(b[r], i)
+			}
+		}
+	}
+	return b
+}
+
+func (b *branches) at(text []rune, i int) []int {
+	switch {
+	case i >= len(text):
+		return b[129]
+	case text[i] >= 0 && text[i] < 128:
+		return b[text[i]]
+	}
+	return b[128]
+}
+
+// addBranches finds the alternations of many branches under n.
+func (p *plainPattern) addBranches(n *syntax.RegexNode) {
+	if n.T == syntax.NtAlternate && len(n.Children) >= manyBranches {
+		if p.alts == nil {
+			p.alts = map[*syntax.RegexNode]*branches{}
+		}
+		p.alts[n] = newBranches(n)
+	}
+	for _, c := range n.Children {
+		p.addBranches(c)
+	}
 }
 
 // newPlainPattern returns nil when the pattern uses anything else
@@ -29,19 +80,21 @@ func newPlainPattern(root *syntax.RegexNode, re *regexp2.Regexp, captures bool) 
 	if !walkable(root) {
 		return nil
 	}
-	if !captures {
-		return &plainPattern{root: root}
-	}
-	numbers := re.GetGroupNumbers()
-	for slot, number := range numbers {
-		if slot != number {
+	p := &plainPattern{root: root}
+	if captures {
+		numbers := re.GetGroupNumbers()
+		for slot, number := range numbers {
+			if slot != number {
+				return nil
+			}
+		}
+		if captureInLook(root, false) {
 			return nil
 		}
+		p.groups = len(numbers)
 	}
-	if captureInLook(root, false) {
-		return nil
-	}
-	return &plainPattern{root: root, groups: len(numbers)}
+	p.addBranches(root)
+	return p
 }
 
 func captureInLook(n *syntax.RegexNode, inLook bool) bool {
@@ -134,13 +187,14 @@ type patternWalk struct {
 	start int
 	steps int
 	spans []int // start and end of each group's capture, -1 if none
+	alts  map[*syntax.RegexNode]*branches
 }
 
 // match returns the length in runes of the match at pos, -1 for none, or
 // ok false when the walk went past its bound; and, for a pattern keeping
 // groups, each group's start and end (-1 where it took no part).
 func (p *plainPattern) match(text []rune, pos int) (length int, spans []int, ok bool) {
-	w := &patternWalk{text: text, start: pos}
+	w := &patternWalk{text: text, start: pos, alts: p.alts}
 	if p.groups > 0 {
 		w.spans = make([]int, 2*p.groups)
 		for i := range w.spans {
@@ -190,6 +244,14 @@ func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
 	case syntax.NtConcatenate:
 		return w.sequence(n.Children, i, k)
 	case syntax.NtAlternate:
+		if len(n.Children) >= manyBranches {
+			for _, c := range w.alts[n].at(text, i) {
+				if w.node(n.Children[c], i, k) {
+					return true
+				}
+			}
+			return false
+		}
 		for _, c := range n.Children {
 			if w.node(c, i, k) {
 				return true

@@ -18,8 +18,11 @@ func TestPlainPatternMatchesRegexp2(t *testing.T) {
 		`//[^\n]*`, `[]{}:(),;[]`, `(?:\n|\s)+`, `a\Gb`, `(?:)`, `[^\S\n]+`, `ö+\w`,
 		`(?<!\.)(ab|abc)\b`, `(?<=[a-z])\d`, `(?=a)\w+`, `(?!for\b)[a-z]+`, `\w(?=\s*\()`,
 		`(def)(\s+)([a-z]*)`, `((a)|(b))+c|(x)?(y)`, `(?>(a+))(b)?`, `(?<name>\w+)(:)?`, `(\s*)(#.*)?$`,
+		// Alternations of many branches: keyword lists, empty and
+		// zero-width branches, non-ASCII, the text's end.
+		`(for|format|form|fo|x|ab)\b`, `(ab|cd|ef|gh|)(x|$)`, `(?:if|do|else|for|(?=\d)|ö+)\w`, `(?:(?=f)\w+|ö+|\d+|\s|-)+?c`, `(?:if|in|is|import|)(?:\n|$|\.|,)`,
 	}
-	texts := []string{"format for forms\nab abcd bcd abc", "aaab a0 abc1 xy9z", "  # x\n0x1f 0XAB0000 00 x", "naïve öö ö_ 9a b\n\n", "x.ab abc .abc a1 format for( fo (", ""}
+	texts := []string{"format for forms\nab abcd bcd abc", "aaab a0 abc1 xy9z", "  # x\n0x1f 0XAB0000 00 x", "naïve öö ö_ 9a b\n\n", "x.ab abc .abc a1 format for( fo (", "abx cd efx gh ifx do9 else 7 öx ö", ""}
 	for _, p := range patterns {
 		pattern := `\G(?m)(?:` + p + `)`
 		re := regexp2.MustCompile(pattern)
