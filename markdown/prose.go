@@ -9,57 +9,69 @@ import (
 // proseTransformer is the chat dialect's one walk over inline text: it
 // joins text nodes goldmark left split, then applies linkifiers and
 // emoji to the text outside code, math and links. These were three
-// walks; folding them saves two tree walks and a list per message.
+// walks; folding them saves two tree walks and a list per message, and
+// the walk is our own, so no list of texts is kept either.
 type proseTransformer struct{}
 
 func (*proseTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	source := reader.Source()
 	e := envOf(pc)
-	links := e.links
-	if links != nil && len(links.list) == 0 {
-		links = nil
+	p := prose{source: reader.Source(), sourceText: e.source, links: e.links}
+	if p.links != nil && len(p.links.list) == 0 {
+		p.links = nil
 	}
-	for _, t := range proseTexts(doc) {
-		parent, prev, next := t.Parent(), t.PreviousSibling(), t.NextSibling()
-		if links != nil {
-			linkify(t, links, source, e.source)
+	p.walk(doc)
+}
+
+// prose is one message's walk.
+type prose struct {
+	source     []byte
+	sourceText string
+	links      *Linkifiers
+}
+
+// walk joins split text throughout n and takes each text outside code,
+// math and links as the walk meets it, in document order. A text's
+// replacements are not walked again: the walk goes on from the node that
+// followed it.
+func (p *prose) walk(n ast.Node) {
+	switch n.Kind() {
+	case ast.KindCodeSpan, ast.KindLink, ast.KindCodeBlock, ast.KindFencedCodeBlock, kindMathBlock:
+		mergeTextsUnder(n)
+		return
+	}
+	if t, ok := n.(*ast.Text); ok {
+		if !t.IsRaw() {
+			p.text(t)
 		}
-		// The text parts linkify left in t's place (t itself when none
-		// matched) take the emoji; links and their labels do not.
-		c := parent.FirstChild()
-		if prev != nil {
-			c = prev.NextSibling()
-		}
-		for c != next {
-			after := c.NextSibling()
-			if part, ok := c.(*ast.Text); ok && !part.IsRaw() {
-				splitEmoji(part, source)
-			}
-			c = after
-		}
+		return
+	}
+	mergeTexts(n)
+	for c := n.FirstChild(); c != nil; {
+		next := c.NextSibling()
+		p.walk(c)
+		c = next
 	}
 }
 
-// proseTexts joins split text nodes throughout doc and lists the text
-// nodes outside code, math and links.
-func proseTexts(doc ast.Node) []*ast.Text {
-	var texts []*ast.Text
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
+// text applies the linkifiers to t, then emoji to the text parts they
+// left in its place (t itself when none matched); links and their labels
+// take no emoji.
+func (p *prose) text(t *ast.Text) {
+	parent, prev, next := t.Parent(), t.PreviousSibling(), t.NextSibling()
+	if p.links != nil {
+		linkify(t, p.links, p.source, p.sourceText)
+	}
+	c := parent.FirstChild()
+	if prev != nil {
+		c = prev.NextSibling()
+	}
+	for c != next {
+		after := c.NextSibling()
+		if part, ok := c.(*ast.Text); ok && !part.IsRaw() {
+			splitEmoji(part, p.source)
 		}
-		switch n.Kind() {
-		case ast.KindCodeSpan, ast.KindLink, ast.KindCodeBlock, ast.KindFencedCodeBlock, kindMathBlock:
-			mergeTextsUnder(n)
-			return ast.WalkSkipChildren, nil
-		}
-		mergeTexts(n)
-		if t, ok := n.(*ast.Text); ok && !t.IsRaw() {
-			texts = append(texts, t)
-		}
-		return ast.WalkContinue, nil
-	})
-	return texts
+		c = after
+	}
 }
 
 // textPiece is a node that replaces bytes [start, end) of a text node.
