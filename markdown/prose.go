@@ -7,10 +7,10 @@ import (
 )
 
 // proseTransformer is the chat dialect's one walk over inline text: it
-// joins text nodes goldmark left split, then applies linkifiers and
-// emoji to the text outside code, math and links. These were three
-// walks; folding them saves two tree walks and a list per message, and
-// the walk is our own, so no list of texts is kept either.
+// checks markdown links, joins text nodes goldmark left split, then
+// applies linkifiers and emoji to the text outside code, math and links.
+// These were four walks; the walk is our own, so no list of links or
+// texts is kept either.
 type proseTransformer struct{}
 
 func (*proseTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
@@ -19,7 +19,7 @@ func (*proseTransformer) Transform(doc *ast.Document, reader text.Reader, pc par
 	if p.links != nil && len(p.links.list) == 0 {
 		p.links = nil
 	}
-	p.walk(doc)
+	p.walk(doc, true)
 }
 
 // prose is one message's walk.
@@ -29,26 +29,33 @@ type prose struct {
 	links      *Linkifiers
 }
 
-// walk joins split text throughout n and takes each text outside code,
-// math and links as the walk meets it, in document order. A text's
-// replacements are not walked again: the walk goes on from the node that
-// followed it.
-func (p *prose) walk(n ast.Node) {
-	switch n.Kind() {
-	case ast.KindCodeSpan, ast.KindLink, ast.KindCodeBlock, ast.KindFencedCodeBlock, kindMathBlock:
-		mergeTextsUnder(n)
-		return
-	}
-	if t, ok := n.(*ast.Text); ok {
-		if !t.IsRaw() {
-			p.text(t)
+// walk checks the links among n's children and joins their split text,
+// then goes down into them. Text outside code, math and links (inProse)
+// is taken as the walk meets it, in document order; its replacements are
+// not walked again: the walk goes on from the node that followed it.
+func (p *prose) walk(n ast.Node, inProse bool) {
+	for c := n.FirstChild(); c != nil; {
+		switch c.Kind() {
+		case ast.KindLink, ast.KindImage:
+			c = checkLink(n, c, p.source)
+		default:
+			c = c.NextSibling()
 		}
-		return
 	}
 	mergeTexts(n)
+	switch n.Kind() {
+	case ast.KindCodeSpan, ast.KindLink, ast.KindCodeBlock, ast.KindFencedCodeBlock, kindMathBlock:
+		inProse = false
+	}
 	for c := n.FirstChild(); c != nil; {
 		next := c.NextSibling()
-		p.walk(c)
+		if t, ok := c.(*ast.Text); ok {
+			if inProse && !t.IsRaw() {
+				p.text(t)
+			}
+		} else {
+			p.walk(c, inProse)
+		}
 		c = next
 	}
 }
@@ -129,15 +136,4 @@ func mergeTexts(n ast.Node) {
 		}
 		c = c.NextSibling()
 	}
-}
-
-// mergeTextsUnder joins split text throughout n's subtree, which the prose
-// walk skips.
-func mergeTextsUnder(n ast.Node) {
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if entering {
-			mergeTexts(c)
-		}
-		return ast.WalkContinue, nil
-	})
 }

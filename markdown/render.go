@@ -46,7 +46,6 @@ func New() *Renderer {
 		),
 		parser.WithASTTransformers(
 			util.Prioritized(extension.NewTableASTTransformer(), 0),
-			util.Prioritized(&unsafeLinkTransformer{}, 50),
 			util.Prioritized(&proseTransformer{}, 100),
 			util.Prioritized(&finishTransformer{}, 300),
 		),

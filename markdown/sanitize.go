@@ -6,9 +6,7 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -140,51 +138,43 @@ func isScheme(s string) bool {
 	return true
 }
 
-// unsafeLinkTransformer applies normalizeLink to every markdown link. A
+// checkLink applies normalizeLink to a markdown link or image n, a child
+// of parent, and returns the node after it (the first of its children
+// when it is taken apart, so that an image among them is checked too). A
 // link that may not be made stays its markdown source, as in Zulip;
 // ![alt](url) is "!" and a link, since Zulip has no image syntax; a link
-// without text shows its address.
-type unsafeLinkTransformer struct{}
-
-func (*unsafeLinkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	var links []ast.Node
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if entering && (n.Kind() == ast.KindLink || n.Kind() == ast.KindImage) {
-			links = append(links, n)
-		}
-		return ast.WalkContinue, nil
-	})
-	source := reader.Source()
-	for _, n := range links {
-		parent := n.Parent()
-		var dest []byte
-		if img, ok := n.(*ast.Image); ok {
-			dest = img.Destination
-			parent.InsertBefore(parent, n, rawString("!"))
-		} else {
-			dest = n.(*ast.Link).Destination
-		}
-		href, ok := normalizeLink(string(dest))
-		if !ok {
-			parent.InsertBefore(parent, n, rawString("["))
-			moveChildrenBefore(n, parent)
-			parent.InsertBefore(parent, n, rawString("]("+string(dest)+")"))
-			parent.RemoveChild(parent, n)
-			continue
-		}
-		link := ast.NewLink()
-		link.Destination = []byte(href)
-		if blankText(n, source) {
-			link.AppendChild(link, rawString(href))
-		} else {
-			for c := n.FirstChild(); c != nil; {
-				next := c.NextSibling()
-				link.AppendChild(link, c)
-				c = next
-			}
-		}
-		parent.ReplaceChild(parent, n, link)
+// without text shows its address. The prose walk calls it for each
+// node's children before it joins their text.
+func checkLink(parent, n ast.Node, source []byte) ast.Node {
+	var dest []byte
+	if img, ok := n.(*ast.Image); ok {
+		dest = img.Destination
+		parent.InsertBefore(parent, n, rawString("!"))
+	} else {
+		dest = n.(*ast.Link).Destination
 	}
+	href, ok := normalizeLink(string(dest))
+	if !ok {
+		open := rawString("[")
+		parent.InsertBefore(parent, n, open)
+		moveChildrenBefore(n, parent)
+		parent.InsertBefore(parent, n, rawString("]("+string(dest)+")"))
+		parent.RemoveChild(parent, n)
+		return open.NextSibling()
+	}
+	link := ast.NewLink()
+	link.Destination = []byte(href)
+	if blankText(n, source) {
+		link.AppendChild(link, rawString(href))
+	} else {
+		for c := n.FirstChild(); c != nil; {
+			next := c.NextSibling()
+			link.AppendChild(link, c)
+			c = next
+		}
+	}
+	parent.ReplaceChild(parent, n, link)
+	return link.NextSibling()
 }
 
 // rawString is literal text, escaped when written.
@@ -213,7 +203,7 @@ func blankText(n ast.Node, source []byte) bool {
 	return true
 }
 
-// linkRenderer writes links normalized by unsafeLinkTransformer: an href
+// linkRenderer writes links normalized by checkLink: an href
 // and nothing else (no title or target, as in Zulip).
 type linkRenderer struct{}
 
