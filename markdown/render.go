@@ -122,30 +122,34 @@ func (r *Renderer) Render(src string, lookup Lookup, links *Linkifiers) (res Res
 	if strings.ContainsAny(src, "\r\x00") {
 		cleaned = sourceCleaner.Replace(src)
 	}
-	source := []byte(cleaned)
-	pc := parser.NewContext()
-	e := &env{lookup: lookup, links: links, source: cleaned}
-	pc.Set(envKey, e)
-	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
 	out := outputs.Get().(*output)
 	defer out.release()
+	out.source = append(out.source[:0], cleaned...)
+	source := out.source
+	out.env = env{lookup: lookup, links: links, source: cleaned}
+	pc := parser.NewContext()
+	pc.Set(envKey, &out.env)
+	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
 	out.buf.Reset()
 	out.w.Reset(&out.buf)
 	if err := r.md.Renderer().Render(out.w, source, doc); err != nil {
 		return Result{HTML: "<p>" + escapeText(src) + "</p>"}
 	}
-	res = e.result
+	res = out.env.result
 	res.HTML = strings.TrimRight(out.buf.String(), "\n")
 	res.IsMeMessage = isMeMessage(doc, source)
 	return res
 }
 
 // output is a render's buffer and the buffered writer goldmark writes
-// through, kept for the next render: goldmark makes a 4 KB writer for
-// every message unless it is handed one.
+// through, kept for the next render (goldmark makes a 4 KB writer for
+// every message unless it is handed one), with the render's env and its
+// copy of the source, which nothing keeps once the HTML is a string.
 type output struct {
-	buf bytes.Buffer
-	w   *bufio.Writer
+	buf    bytes.Buffer
+	w      *bufio.Writer
+	env    env
+	source []byte
 }
 
 var outputs = sync.Pool{New: func() any {
@@ -157,7 +161,8 @@ var outputs = sync.Pool{New: func() any {
 // release keeps the output for another render unless a large message
 // grew it: the pool should not pin a rare big buffer.
 func (out *output) release() {
-	if out.buf.Cap() <= 64<<10 {
+	out.env = env{} // the lookup holds the caller's transaction
+	if out.buf.Cap() <= 64<<10 && cap(out.source) <= 64<<10 {
 		outputs.Put(out)
 	}
 }
