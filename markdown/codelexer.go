@@ -209,6 +209,7 @@ type codeLexerRun struct {
 	pending  []chroma.Iterator
 	code     string
 	offsets  []int // byte offset of each rune of code and of its end; nil if code is not valid UTF-8
+	spans    []int // room for the groups' spans of a walked rule, read before the next match
 }
 
 // matched is the text of length runes at pos (for invalid UTF-8, with
@@ -241,7 +242,10 @@ func (r *codeLexerRun) next() chroma.Token {
 			panic("unknown state " + l.State)
 		}
 		st := r.c.states[l.State]
-		index, length, m, spans := matchRule(l.Text, l.Pos, rules, st)
+		index, length, m, spans := matchRule(l.Text, l.Pos, rules, st, r.spans)
+		if spans != nil {
+			r.spans = spans
+		}
 		if length < 0 {
 			// As chroma and Pygments do: an unmatched newline outside the
 			// root state empties the stack; anything else is an error token.
@@ -328,14 +332,14 @@ func (r *codeLexerRun) drain() (chroma.Token, bool) {
 // there: the rule's index and the match's length in runes (-1 if none
 // matched), and the regexp2 match, or the groups' spans when the pattern
 // was walked.
-func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, st *lexerState) (int, int, *regexp2.Match, []int) {
+func matchRule(text []rune, pos int, rules []*chroma.CompiledRule, st *lexerState, spans []int) (int, int, *regexp2.Match, []int) {
 	for _, i := range st.candidatesAt(text, pos) {
 		rule, info := rules[i], &st.info[i]
 		if info.first.lineStart && pos > 0 && text[pos-1] != '\n' {
 			continue
 		}
 		if pattern := info.pattern; pattern != nil {
-			if n, spans, ok := pattern.match(text, pos); ok {
+			if n, spans, ok := pattern.match(text, pos, spans); ok {
 				if n >= 0 {
 					return i, n, nil, spans
 				}

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"math"
+	"slices"
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/dlclark/regexp2/v2/syntax"
@@ -192,11 +193,12 @@ type patternWalk struct {
 
 // match returns the length in runes of the match at pos, -1 for none, or
 // ok false when the walk went past its bound; and, for a pattern keeping
-// groups, each group's start and end (-1 where it took no part).
-func (p *plainPattern) match(text []rune, pos int) (length int, spans []int, ok bool) {
+// groups, each group's start and end (-1 where it took no part), in room
+// if it has enough.
+func (p *plainPattern) match(text []rune, pos int, room []int) (length int, spans []int, ok bool) {
 	w := &patternWalk{text: text, start: pos, alts: p.alts}
 	if p.groups > 0 {
-		w.spans = make([]int, 2*p.groups)
+		w.spans = slices.Grow(room[:0], 2*p.groups)[:2*p.groups]
 		for i := range w.spans {
 			w.spans[i] = -1
 		}

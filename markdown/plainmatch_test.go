@@ -45,7 +45,7 @@ func TestPlainPatternMatchesRegexp2(t *testing.T) {
 						wantGroups = append(wantGroups, g.String())
 					}
 				}
-				got, spans, ok := walk.match(runes, pos)
+				got, spans, ok := walk.match(runes, pos, nil)
 				var gotGroups []string
 				for i := 0; i < len(spans); i += 2 {
 					g := ""
