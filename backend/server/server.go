@@ -96,7 +96,11 @@ type Server struct {
 	imports importer
 	// control serves host commands on the data directory's socket.
 	control *http.Server
-	log     *slog.Logger
+	// polls serves long-polling clients' connections past their first
+	// poll (api.PollConns); its listener yields those handed back.
+	polls     *api.PollConns
+	pollsOnce sync.Once
+	log       *slog.Logger
 	// recent remembers what log wrote at warning level and above.
 	recent *logring.Ring
 	// tls serves HTTPS beside plain HTTP; nil: plain only.
@@ -150,11 +154,13 @@ func Open(cfg Config) (*Server, error) {
 	if authority != nil {
 		handler = offerAuthority(authority, handler)
 	}
+	idle := cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
+	s.polls = api.NewPollConns(handler, idle)
 	s.http = &http.Server{
-		Handler:           handler,
+		Handler:           s.polls,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
-		IdleTimeout:       cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout),
+		IdleTimeout:       idle,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
@@ -261,6 +267,7 @@ func (s *Server) Listen() (net.Listener, error) {
 // Serve answers requests on ln until Shutdown: plain HTTP, and HTTPS on
 // the same port when TLS is configured.
 func (s *Server) Serve(ln net.Listener) error {
+	s.pollsOnce.Do(func() { go s.http.Serve(s.polls.Listener()) })
 	if s.tls != nil {
 		return s.serveBoth(ln)
 	}
@@ -277,7 +284,11 @@ func (s *Server) RecentErrors() []logring.Entry { return s.recent.Entries() }
 
 // Handler is the HTTP API and UI, for hosts that serve it themselves too
 // (the desktop window's asset server).
-func (s *Server) Handler() http.Handler { return s.http.Handler }
+func (s *Server) Handler() http.Handler { return s.polls }
+
+// OwnedPollConnections is how many long-polling clients' connections the
+// server's own loop holds (api.PollConns).
+func (s *Server) OwnedPollConnections() int { return s.polls.Owned() }
 
 // SetupToken is the first-run setup secret, or "" once an owner exists.
 func (s *Server) SetupToken() string { return s.Service().SetupToken() }
@@ -370,6 +381,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.advert.Stop()
 	}
 	s.stop()
+	pollsErr := s.polls.Shutdown(ctx)
 	httpErr := s.http.Shutdown(ctx)
 	s.imports.running.Wait()
 	var controlErr error
@@ -379,7 +391,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	storeErr := s.org.store.Close()
-	return errors.Join(httpErr, controlErr, storeErr)
+	return errors.Join(pollsErr, httpErr, controlErr, storeErr)
 }
 
 // Run opens, listens, calls ready with where the host is reached, and

@@ -1,0 +1,395 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// PollConns serves the connections of clients that long-poll GET
+// /api/v1/events with a loop of its own instead of net/http's per-request
+// machinery (a background read to notice a hang-up, stopped and restarted
+// around every answer; writers flushed through three layers; the read that
+// re-arms keep-alive), which costs about as much CPU as the raw socket
+// work of a delivery itself.
+//
+// A connection's first poll is served by net/http as any request; once
+// answered, the connection is taken over (Hijack). Its goroutine then sits in
+// a Read, which both receives the next request and notices the client
+// hanging up (ending the poll's wait, as a request's context does); each
+// poll runs in a goroutine of its own, through the same handler as every
+// request (authentication, rate limits, the request log, the organization),
+// into a writer that sends exactly the bytes net/http would. Any other
+// request, or anything unusual, goes back to the same http.Server through
+// Listener, its bytes read so far first.
+type PollConns struct {
+	handler http.Handler
+	// idle bounds waiting for the next request (and reading it) between
+	// polls, as the server's IdleTimeout does.
+	idle time.Duration
+	back *backListener
+
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+	done  bool
+	loops sync.WaitGroup
+}
+
+// NewPollConns serves polls with handler (the one the http.Server serves)
+// and closes a connection idle for idle between requests.
+func NewPollConns(handler http.Handler, idle time.Duration) *PollConns {
+	return &PollConns{handler: handler, idle: idle, back: newBackListener(), conns: map[net.Conn]struct{}{}}
+}
+
+// Listener yields the connections handed back to net/http: the server that
+// serves PollConns must serve it too.
+func (p *PollConns) Listener() net.Listener { return p.back }
+
+// Owned is how many connections the loop holds.
+func (p *PollConns) Owned() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.conns)
+}
+
+// Shutdown closes the owned connections, which ends their polls' waits,
+// and waits for their loops (or ctx).
+func (p *PollConns) Shutdown(ctx context.Context) error {
+	p.mu.Lock()
+	p.done = true
+	for c := range p.conns {
+		c.Close()
+	}
+	p.mu.Unlock()
+	ended := make(chan struct{})
+	go func() { p.loops.Wait(); close(ended) }()
+	select {
+	case <-ended:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// ServeHTTP serves r with the handler, then takes the connection over if r
+// was a poll that left it open for more.
+func (p *PollConns) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.handler.ServeHTTP(w, r)
+	if !ownable(r) || hasToken(w.Header().Get("Connection"), "close") || w.Header().Get("Content-Length") == "" {
+		return
+	}
+	rc := http.NewResponseController(w)
+	if rc.Flush() != nil {
+		return
+	}
+	conn, brw, err := rc.Hijack()
+	if err != nil {
+		return
+	}
+	pc := &pollConn{p: p, conn: conn, ctx: r.Context(), remote: r.RemoteAddr}
+	if n := brw.Reader.Buffered(); n > 0 {
+		pending, _ := brw.Reader.Peek(n)
+		pc.buf = append(pc.buf, pending...)
+	}
+	if !p.own(conn) {
+		conn.Close()
+		return
+	}
+	defer p.disown(conn)
+	pc.serve()
+}
+
+func (p *PollConns) own(c net.Conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return false
+	}
+	p.conns[c] = struct{}{}
+	p.loops.Add(1)
+	return true
+}
+
+func (p *PollConns) disown(c net.Conn) {
+	p.mu.Lock()
+	delete(p.conns, c)
+	p.mu.Unlock()
+	p.loops.Done()
+}
+
+// ownable: a plain HTTP/1.1 keep-alive GET of the events route, without a
+// body or anything asking for more than a plain answer. HTTP/2 and TLS stay
+// with net/http.
+func ownable(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.URL.Path == "/api/v1/events" && r.ProtoMajor == 1 && r.ProtoMinor == 1 &&
+		!r.Close && r.TLS == nil && r.ContentLength == 0 && len(r.TransferEncoding) == 0 &&
+		r.Header.Get("Expect") == "" && r.Header.Get("Upgrade") == "" && validHost(r.Host)
+}
+
+// validHost accepts the host names and addresses net/http accepts without
+// doubt; anything else goes to net/http, which answers 400 where it must.
+func validHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(".-_:[]", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasToken(header, token string) bool {
+	for part := range strings.SplitSeq(header, ",") {
+		if strings.EqualFold(strings.TrimSpace(part), token) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxPollHead bounds the request head the loop gathers; a longer one goes
+// back to net/http, which applies its own limit (431).
+const maxPollHead = 64 << 10
+
+// pollConn is one owned connection.
+type pollConn struct {
+	p      *PollConns
+	conn   net.Conn
+	ctx    context.Context // the first request's: the server's values, ended with the server
+	remote string
+	buf    []byte // read and not yet consumed
+	// head reads a request out of buf.
+	head  bytes.Reader
+	headR *bufio.Reader
+	// headDeadline: a partial head has its deadline set already.
+	headDeadline bool
+}
+
+// serve is the connection's loop; it ends with the connection closed or
+// handed back.
+func (pc *pollConn) serve() {
+	var inflight chan struct{} // closed when the poll in flight is answered
+	var cancel context.CancelFunc
+	pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
+	for {
+		if len(pc.buf) > 0 {
+			if inflight != nil {
+				// Pipelined behind a poll: answered in order.
+				<-inflight
+				inflight, cancel = nil, nil
+			}
+			r, n, ok := pc.next()
+			switch {
+			case !ok:
+				pc.handBack()
+				return
+			case r != nil:
+				pc.buf = pc.buf[n:]
+				pc.headDeadline = false
+				var ctx context.Context
+				ctx, cancel = context.WithCancel(pc.ctx)
+				inflight = make(chan struct{})
+				pc.conn.SetReadDeadline(time.Time{})
+				go pc.answer(r.WithContext(ctx), cancel, inflight)
+				continue
+			case !pc.headDeadline:
+				// Half a request: it has as long as net/http would give it.
+				pc.headDeadline = true
+				pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
+			}
+		}
+		if len(pc.buf) == cap(pc.buf) {
+			pc.buf = append(pc.buf, make([]byte, 4096)...)[:len(pc.buf)]
+		}
+		n, err := pc.conn.Read(pc.buf[len(pc.buf):cap(pc.buf)])
+		pc.buf = pc.buf[:len(pc.buf)+n]
+		if err != nil && n == 0 {
+			// Hung up, idle too long, or shut down: the wait ends.
+			if cancel != nil {
+				cancel()
+				<-inflight
+			}
+			pc.conn.Close()
+			return
+		}
+	}
+}
+
+// next parses the request at the head of buf: r and its length if it is a
+// poll to serve here, nil and ok if the head is incomplete, !ok if the
+// request goes to net/http.
+func (pc *pollConn) next() (r *http.Request, n int, ok bool) {
+	end := bytes.Index(pc.buf, []byte("\r\n\r\n"))
+	if end < 0 {
+		return nil, 0, len(pc.buf) <= maxPollHead
+	}
+	n = end + 4
+	pc.head.Reset(pc.buf[:n])
+	if pc.headR == nil {
+		pc.headR = bufio.NewReaderSize(&pc.head, 1024)
+	} else {
+		pc.headR.Reset(&pc.head)
+	}
+	r, err := http.ReadRequest(pc.headR)
+	if err != nil || !ownable(r) || len(r.Header["Host"]) > 1 {
+		return nil, 0, false
+	}
+	delete(r.Header, "Host")
+	r.RemoteAddr = pc.remote
+	return r, n, true
+}
+
+// answer serves one poll and writes its answer; done is closed once the
+// connection is ready for the next request.
+func (pc *pollConn) answer(r *http.Request, cancel context.CancelFunc, done chan struct{}) {
+	defer close(done)
+	defer cancel()
+	w := &pollAnswer{header: http.Header{}}
+	pc.p.handler.ServeHTTP(w, r)
+	buf := answerBuffers.Get().(*[]byte)
+	defer putAnswerBuffer(buf)
+	*buf = w.appendTo((*buf)[:0], time.Now())
+	if _, err := pc.conn.Write(*buf); err != nil || hasToken(w.header.Get("Connection"), "close") {
+		pc.conn.Close()
+		return
+	}
+	pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
+}
+
+// handBack gives the connection, with what was read of it, to net/http.
+func (pc *pollConn) handBack() {
+	pc.conn.SetReadDeadline(time.Time{})
+	if !pc.p.back.give(&prefixedConn{Conn: pc.conn, prefix: pc.buf}) {
+		pc.conn.Close()
+	}
+}
+
+// pollAnswer is the response writer of an owned poll: it gathers the answer
+// and writes it as net/http does (appendTo).
+type pollAnswer struct {
+	header http.Header
+	status int
+	body   []byte
+}
+
+func (w *pollAnswer) Header() http.Header { return w.header }
+
+func (w *pollAnswer) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *pollAnswer) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	w.body = append(w.body, p...)
+	return len(p), nil
+}
+
+// appendTo appends the answer as net/http writes a complete one: the
+// status line, the handler's headers in sorted order, then the ones the
+// server adds (Date, and Content-Length and Content-Type when the handler
+// set none), then the body.
+func (w *pollAnswer) appendTo(b []byte, now time.Time) []byte {
+	w.WriteHeader(http.StatusOK)
+	b = append(b, "HTTP/1.1 "...)
+	b = strconv.AppendInt(b, int64(w.status), 10)
+	b = append(b, ' ')
+	if text := http.StatusText(w.status); text != "" {
+		b = append(b, text...)
+	} else {
+		b = strconv.AppendInt(append(b, "status code "...), int64(w.status), 10)
+	}
+	b = append(b, "\r\n"...)
+	out := appender{b}
+	w.header.Write(&out)
+	b = out.b
+	if _, ok := w.header["Date"]; !ok {
+		b = now.UTC().AppendFormat(append(b, "Date: "...), http.TimeFormat)
+		b = append(b, "\r\n"...)
+	}
+	if _, ok := w.header["Content-Length"]; !ok {
+		b = strconv.AppendInt(append(b, "Content-Length: "...), int64(len(w.body)), 10)
+		b = append(b, "\r\n"...)
+	}
+	if _, ok := w.header["Content-Type"]; !ok && len(w.body) > 0 {
+		b = append(append(append(b, "Content-Type: "...), http.DetectContentType(w.body)...), "\r\n"...)
+	}
+	return append(append(b, "\r\n"...), w.body...)
+}
+
+// appender is an io.Writer onto a byte slice.
+type appender struct{ b []byte }
+
+func (a *appender) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
+}
+
+// prefixedConn is a connection handed back: what the loop read of it comes
+// first.
+type prefixedConn struct {
+	net.Conn
+	prefix []byte
+}
+
+func (c *prefixedConn) Read(p []byte) (int, error) {
+	if len(c.prefix) > 0 {
+		n := copy(p, c.prefix)
+		c.prefix = c.prefix[n:]
+		return n, nil
+	}
+	return c.Conn.Read(p)
+}
+
+// backListener is the listener net/http accepts handed-back connections
+// from.
+type backListener struct {
+	conns  chan net.Conn
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newBackListener() *backListener {
+	return &backListener{conns: make(chan net.Conn), closed: make(chan struct{})}
+}
+
+// give hands c to the server; false once the listener is closed.
+func (l *backListener) give(c net.Conn) bool {
+	select {
+	case l.conns <- c:
+		return true
+	case <-l.closed:
+		return false
+	}
+}
+
+func (l *backListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *backListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return nil
+}
+
+func (l *backListener) Addr() net.Addr { return backAddr{} }
+
+type backAddr struct{}
+
+func (backAddr) Network() string { return "handed-back" }
+func (backAddr) String() string  { return "handed-back" }
