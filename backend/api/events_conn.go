@@ -172,20 +172,30 @@ type pollConn struct {
 	headR *bufio.Reader
 	// headDeadline: a partial head has its deadline set already.
 	headDeadline bool
+	// polls go to the connection's worker, which says when each is
+	// answered.
+	polls    chan *http.Request
+	answered chan struct{}
 }
 
 // serve is the connection's loop; it ends with the connection closed or
-// handed back.
+// handed back. Polls are answered by one goroutine per connection (work):
+// a goroutine started per poll would grow its stack through the handler's
+// calls every time.
 func (pc *pollConn) serve() {
-	var inflight chan struct{} // closed when the poll in flight is answered
-	var cancel context.CancelFunc
+	ctx, hangUp := context.WithCancel(pc.ctx)
+	defer hangUp()
+	pc.polls, pc.answered = make(chan *http.Request), make(chan struct{}, 1)
+	defer close(pc.polls)
+	go pc.work()
+	inflight := false
 	pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
 	for {
 		if len(pc.buf) > 0 {
-			if inflight != nil {
+			if inflight {
 				// Pipelined behind a poll: answered in order.
-				<-inflight
-				inflight, cancel = nil, nil
+				<-pc.answered
+				inflight = false
 			}
 			r, n, ok := pc.next()
 			switch {
@@ -195,11 +205,9 @@ func (pc *pollConn) serve() {
 			case r != nil:
 				pc.buf = pc.buf[n:]
 				pc.headDeadline = false
-				var ctx context.Context
-				ctx, cancel = context.WithCancel(pc.ctx)
-				inflight = make(chan struct{})
 				pc.conn.SetReadDeadline(time.Time{})
-				go pc.answer(r.WithContext(ctx), cancel, inflight)
+				pc.polls <- r.WithContext(ctx)
+				inflight = true
 				continue
 			case !pc.headDeadline:
 				// Half a request: it has as long as net/http would give it.
@@ -213,14 +221,24 @@ func (pc *pollConn) serve() {
 		n, err := pc.conn.Read(pc.buf[len(pc.buf):cap(pc.buf)])
 		pc.buf = pc.buf[:len(pc.buf)+n]
 		if err != nil && n == 0 {
-			// Hung up, idle too long, or shut down: the wait ends.
-			if cancel != nil {
-				cancel()
-				<-inflight
+			// Hung up, idle too long, or shut down: the wait ends (the
+			// connection's requests share a context: there is no other
+			// request to keep).
+			hangUp()
+			if inflight {
+				<-pc.answered
 			}
 			pc.conn.Close()
 			return
 		}
+	}
+}
+
+// work answers the connection's polls, one at a time.
+func (pc *pollConn) work() {
+	for r := range pc.polls {
+		pc.answer(r)
+		pc.answered <- struct{}{}
 	}
 }
 
@@ -248,11 +266,8 @@ func (pc *pollConn) next() (r *http.Request, n int, ok bool) {
 	return r, n, true
 }
 
-// answer serves one poll and writes its answer; done is closed once the
-// connection is ready for the next request.
-func (pc *pollConn) answer(r *http.Request, cancel context.CancelFunc, done chan struct{}) {
-	defer close(done)
-	defer cancel()
+// answer serves one poll and writes its answer.
+func (pc *pollConn) answer(r *http.Request) {
 	w := &pollAnswer{header: http.Header{}}
 	pc.p.handler.ServeHTTP(w, r)
 	buf := answerBuffers.Get().(*[]byte)

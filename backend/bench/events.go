@@ -161,11 +161,12 @@ type roundConn interface {
 // answers are read and handed to received only once every poller has its
 // first byte, so that the client's parsing stays out of the window. The
 // server's CPU time (serverCPU) over the same windows, per answer, is the
-// result's ServerCPU.
+// result's ServerCPU; over whole rounds, per answer, its CycleCPU.
 func broadcastRounds[C roundConn](pollers []C, rounds int, arm func(i int) error, received func(i int, body []byte) error, trigger func() error, serverCPU func() time.Duration) (Latencies, error) {
 	var samples []time.Duration
-	var cpu time.Duration
+	var cpu, cycles time.Duration
 	for range rounds {
+		cycle0 := serverCPU()
 		var done, arrived sync.WaitGroup
 		everyone := make(chan struct{})
 		at := make([]time.Time, len(pollers))
@@ -201,6 +202,7 @@ func broadcastRounds[C roundConn](pollers []C, rounds int, arm func(i int) error
 		cpu += serverCPU() - cpu0
 		close(everyone)
 		done.Wait()
+		cycles += serverCPU() - cycle0
 		if err := errors.Join(errs...); err != nil {
 			return Latencies{}, err
 		}
@@ -211,6 +213,7 @@ func broadcastRounds[C roundConn](pollers []C, rounds int, arm func(i int) error
 	l := summarize(samples, time.Duration(rounds)*time.Second)
 	l.PerSecond = 0
 	l.ServerCPU = cpu / time.Duration(max(1, len(samples)))
+	l.CycleCPU = cycles / time.Duration(max(1, len(samples)))
 	return l, nil
 }
 

@@ -14,6 +14,11 @@ type Latencies struct {
 	// ServerCPU is the server process's CPU time per operation, where
 	// measured (0 otherwise).
 	ServerCPU time.Duration
+	// CycleCPU is, for the delivery figures, the server's CPU time per
+	// client per whole round (arming every client, the wait, the wake-up,
+	// every answer read): what one poll cycle costs in all, where ServerCPU
+	// is only the wake-up's share.
+	CycleCPU time.Duration
 }
 
 // summarize computes percentiles over samples taken during wall.
