@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"net"
@@ -167,9 +166,6 @@ type pollConn struct {
 	ctx    context.Context // the first request's: the server's values, ended with the server
 	remote string
 	buf    []byte // read and not yet consumed
-	// head reads a request out of buf.
-	head  bytes.Reader
-	headR *bufio.Reader
 	// headDeadline: a partial head has its deadline set already.
 	headDeadline bool
 	// polls go to the connection's worker, which says when each is
@@ -251,24 +247,18 @@ func (pc *pollConn) next() (r *http.Request, n int, ok bool) {
 		return nil, 0, len(pc.buf) <= maxPollHead
 	}
 	n = end + 4
-	pc.head.Reset(pc.buf[:n])
-	if pc.headR == nil {
-		pc.headR = bufio.NewReaderSize(&pc.head, 1024)
-	} else {
-		pc.headR.Reset(&pc.head)
-	}
-	r, err := http.ReadRequest(pc.headR)
-	if err != nil || !ownable(r) || len(r.Header["Host"]) > 1 {
+	r, ok = pollHead(string(pc.buf[:n]))
+	if !ok {
 		return nil, 0, false
 	}
-	delete(r.Header, "Host")
 	r.RemoteAddr = pc.remote
 	return r, n, true
 }
 
 // answer serves one poll and writes its answer.
 func (pc *pollConn) answer(r *http.Request) {
-	w := &pollAnswer{header: http.Header{}}
+	w := &pollAnswer{header: make(http.Header, 10)}
+	defer w.release()
 	pc.p.handler.ServeHTTP(w, r)
 	buf := answerBuffers.Get().(*[]byte)
 	defer putAnswerBuffer(buf)
@@ -294,6 +284,16 @@ type pollAnswer struct {
 	header http.Header
 	status int
 	body   []byte
+	// pooled holds body, from answerBuffers: taken at the first Write, as
+	// a poll holds its writer for the whole wait.
+	pooled *[]byte
+}
+
+func (w *pollAnswer) release() {
+	if w.pooled != nil {
+		*w.pooled = w.body
+		putAnswerBuffer(w.pooled)
+	}
 }
 
 func (w *pollAnswer) Header() http.Header { return w.header }
@@ -306,6 +306,10 @@ func (w *pollAnswer) WriteHeader(code int) {
 
 func (w *pollAnswer) Write(p []byte) (int, error) {
 	w.WriteHeader(http.StatusOK)
+	if w.pooled == nil {
+		w.pooled = answerBuffers.Get().(*[]byte)
+		w.body = (*w.pooled)[:0]
+	}
 	w.body = append(w.body, p...)
 	return len(p), nil
 }
