@@ -3,11 +3,14 @@ package api
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -166,8 +169,10 @@ type pollConn struct {
 	ctx    context.Context // the first request's: the server's values, ended with the server
 	remote string
 	buf    []byte // read and not yet consumed
-	// headDeadline: a partial head has its deadline set already.
-	headDeadline bool
+	// inflight: a poll is with the worker; lastAnswer is when the last
+	// answer went out (Unix nanoseconds).
+	inflight   bool
+	lastAnswer atomic.Int64
 	// polls go to the connection's worker, which says when each is
 	// answered.
 	polls    chan *http.Request
@@ -178,20 +183,24 @@ type pollConn struct {
 // handed back. Polls are answered by one goroutine per connection (work):
 // a goroutine started per poll would grow its stack through the handler's
 // calls every time.
+//
+// The idle timeout is one read deadline, moved only when it expires (see
+// expired): setting and clearing it around every poll would cost two timer
+// updates per poll, one of them in the wake-up.
 func (pc *pollConn) serve() {
 	ctx, hangUp := context.WithCancel(pc.ctx)
 	defer hangUp()
 	pc.polls, pc.answered = make(chan *http.Request), make(chan struct{}, 1)
 	defer close(pc.polls)
 	go pc.work()
-	inflight := false
+	pc.lastAnswer.Store(time.Now().UnixNano())
 	pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
 	for {
 		if len(pc.buf) > 0 {
-			if inflight {
+			if pc.inflight {
 				// Pipelined behind a poll: answered in order.
 				<-pc.answered
-				inflight = false
+				pc.inflight = false
 			}
 			r, n, ok := pc.next()
 			switch {
@@ -200,15 +209,9 @@ func (pc *pollConn) serve() {
 				return
 			case r != nil:
 				pc.buf = pc.buf[n:]
-				pc.headDeadline = false
-				pc.conn.SetReadDeadline(time.Time{})
 				pc.polls <- r.WithContext(ctx)
-				inflight = true
+				pc.inflight = true
 				continue
-			case !pc.headDeadline:
-				// Half a request: it has as long as net/http would give it.
-				pc.headDeadline = true
-				pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
 			}
 		}
 		if len(pc.buf) == cap(pc.buf) {
@@ -216,18 +219,40 @@ func (pc *pollConn) serve() {
 		}
 		n, err := pc.conn.Read(pc.buf[len(pc.buf):cap(pc.buf)])
 		pc.buf = pc.buf[:len(pc.buf)+n]
-		if err != nil && n == 0 {
+		if err != nil && n == 0 && !(errors.Is(err, os.ErrDeadlineExceeded) && pc.expired()) {
 			// Hung up, idle too long, or shut down: the wait ends (the
 			// connection's requests share a context: there is no other
 			// request to keep).
 			hangUp()
-			if inflight {
+			if pc.inflight {
 				<-pc.answered
 			}
 			pc.conn.Close()
 			return
 		}
 	}
+}
+
+// expired moves the read deadline on when it expired early: a poll is in
+// flight (it is bounded by its heartbeat), or the last answer went out less
+// than the idle timeout ago. False: the connection has been idle too long
+// (or has sent half a request for as long).
+func (pc *pollConn) expired() bool {
+	if pc.inflight {
+		select {
+		case <-pc.answered:
+			pc.inflight = false
+		default:
+			pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
+			return true
+		}
+	}
+	due := time.Unix(0, pc.lastAnswer.Load()).Add(pc.p.idle)
+	if time.Until(due) <= 0 {
+		return false
+	}
+	pc.conn.SetReadDeadline(due)
+	return true
 }
 
 // work answers the connection's polls, one at a time.
@@ -262,12 +287,13 @@ func (pc *pollConn) answer(r *http.Request) {
 	pc.p.handler.ServeHTTP(w, r)
 	buf := answerBuffers.Get().(*[]byte)
 	defer putAnswerBuffer(buf)
-	*buf = w.appendTo((*buf)[:0], time.Now())
+	now := time.Now()
+	*buf = w.appendTo((*buf)[:0], now)
 	if _, err := pc.conn.Write(*buf); err != nil || hasToken(w.header.Get("Connection"), "close") {
 		pc.conn.Close()
 		return
 	}
-	pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
+	pc.lastAnswer.Store(now.UnixNano())
 }
 
 // handBack gives the connection, with what was read of it, to net/http.
