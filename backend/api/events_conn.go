@@ -136,18 +136,7 @@ func ownable(r *http.Request) bool {
 
 // validHost accepts the host names and addresses net/http accepts without
 // doubt; anything else goes to net/http, which answers 400 where it must.
-func validHost(h string) bool {
-	if h == "" {
-		return false
-	}
-	for i := 0; i < len(h); i++ {
-		c := h[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(".-_:[]", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
+func validHost(h string) bool { return alnumOr(h, ".-_:[]") }
 
 func hasToken(header, token string) bool {
 	for part := range strings.SplitSeq(header, ",") {

@@ -53,13 +53,17 @@ func pollHead(head string) (r *http.Request, ok bool) {
 }
 
 // validFieldName: a token (RFC 9110), as net/http requires.
-func validFieldName(s string) bool {
+func validFieldName(s string) bool { return alnumOr(s, "!#$%&'*+-.^_`|~") }
+
+// alnumOr: s is not empty and holds only ASCII letters, digits and bytes of
+// extra.
+func alnumOr(s, extra string) bool {
 	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(extra, c) >= 0) {
 			return false
 		}
 	}
