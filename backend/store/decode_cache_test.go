@@ -2,6 +2,9 @@ package store
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -122,4 +125,66 @@ func TestCachedStreamsFollowDeactivation(t *testing.T) {
 	if err := read(); !errors.Is(err, ErrNotFound) {
 		t.Errorf("deactivated stream: %v, want not found", err)
 	}
+}
+
+// A change that keeps the record's length (a role, a flag, a same-length
+// name) is as visible as any other, in every transaction after it and in no
+// snapshot before it.
+func TestCachedUsersFollowSameLengthChanges(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	u := User{Email: "ada@example.com", FullName: "Ada", Role: RoleMember, IsActive: true, APIKey: "bbbb"}
+	if err := s.Update(func(tx *Tx) error { return tx.CreateUser(&u) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, change := range []func(*User){
+		func(u *User) { u.FullName = "Eve" },
+		func(u *User) { u.Role = RoleAdmin },
+		func(u *User) { u.Role = RoleGuest },
+		func(u *User) { u.APIKey = "cccc" },
+	} {
+		readName(t, s, u.ID) // cache the record as it is
+		change(&u)
+		if err := s.Update(func(tx *Tx) error { return tx.PutUser(u) }); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx *Tx) error {
+			got, err := tx.User(u.ID)
+			if err != nil || got.FullName != u.FullName || got.Role != u.Role || got.APIKey != u.APIKey {
+				t.Errorf("read %+v %v, want %+v", got, err, u)
+			}
+			return nil
+		})
+	}
+}
+
+// The cache keeps a decoded record, not the bytes it was decoded from: a
+// thousand accounts whose records carry 4 KB each that no field keeps (what
+// a newer version wrote, say) hold well under a megabyte.
+func TestCachedRecordsKeepNoCopyOfTheirBytes(t *testing.T) {
+	const records, padding = 1000, 4 << 10
+	c := decodeCache[User]{own: ownUser}
+	before := liveHeap()
+	data := make([][]byte, records)
+	for i := range data {
+		data[i] = fmt.Appendf(nil, `{"id":%d,"full_name":"Ada","unknown":%q}`, i, strings.Repeat("x", padding))
+	}
+	for i, d := range data {
+		if _, err := c.decode(int64(i), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data = nil // the transactions' bytes are gone once they end
+	if held := liveHeap() - before; held > records*padding/4 {
+		t.Errorf("the cache holds %d bytes for %d records of %d bytes", held, records, padding)
+	}
+	runtime.KeepAlive(&c)
+}
+
+// liveHeap is the heap's live bytes after a full collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }
