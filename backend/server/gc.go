@@ -19,8 +19,10 @@ const gcPercent = 400
 // delivering to a thousand sockets, kept for minutes after. Near the limit
 // the collector runs sooner and freed pages go back to the system, so a
 // small heap keeps GOGC=400's throughput and a busy one stays near the
-// limit.
-const memoryLimit = 64 << 20
+// limit. 40 MiB, not 64: a thousand signed-in people leave about 8 MB live,
+// which GOGC=400 would let grow to 40 MB of heap and, with the binary's and
+// the store's mapped pages (16 MB), past the 60 MB the host should need.
+const memoryLimit = 40 << 20
 
 // liveHeadroom keeps the limit at least this many times the live heap: a
 // limit below what is live would have the collector run all the time (ten
