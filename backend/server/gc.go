@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"time"
 )
 
 // gcPercent is the heap growth the collector allows before running. A
@@ -19,10 +20,8 @@ const gcPercent = 400
 // delivering to a thousand sockets, kept for minutes after. Near the limit
 // the collector runs sooner and freed pages go back to the system, so a
 // small heap keeps GOGC=400's throughput and a busy one stays near the
-// limit. 40 MiB, not 64: a thousand signed-in people leave about 8 MB live,
-// which GOGC=400 would let grow to 40 MB of heap and, with the binary's and
-// the store's mapped pages (16 MB), past the 60 MB the host should need.
-const memoryLimit = 40 << 20
+// limit.
+const memoryLimit = 64 << 20
 
 // liveHeadroom keeps the limit at least this many times the live heap: a
 // limit below what is live would have the collector run all the time (ten
@@ -31,15 +30,18 @@ const liveHeadroom = 3
 
 var adjusting sync.Once
 
-// tuneGC applies gcPercent and the soft limit unless the operator set GOGC
-// or GOMEMLIMIT, which win.
+// tuneGC applies gcPercent, and the soft limit with the release of idle
+// memory, unless the operator set GOGC or GOMEMLIMIT, which win.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
-		adjusting.Do(func() { afterEachGC(adjustMemoryLimit) })
+		adjusting.Do(func() {
+			afterEachGC(adjustMemoryLimit)
+			go releaseWhenIdle(time.NewTicker(idleCheck).C)
+		})
 	}
 }
 
@@ -61,4 +63,40 @@ func afterEachGC(f func()) {
 		f()
 		afterEachGC(f)
 	})
+}
+
+// idleCheck is how often the host looks for a pause in allocation.
+const idleCheck = 500 * time.Millisecond
+
+// A check window that allocated less than idleAllocs is idle; a spell that
+// allocated busyAllocs since the last release left garbage worth handing
+// back. At most one forced collection per busyAllocs allocated, less often
+// than GOGC=400 collects a heap of 4 MB live or more.
+const (
+	idleAllocs = 1 << 20
+	busyAllocs = 16 << 20
+)
+
+// releaseWhenIdle collects and hands freed pages back to the system once
+// allocation pauses after a busy spell, at each tick. Between collections
+// GOGC=400 and the soft limit keep up to five times the live heap mapped,
+// and the scavenger returns only what exceeds the collector's goal, so a
+// host idle after a burst (a thousand people signing in) kept the burst's
+// garbage resident; under steady load nothing is idle and nothing changes.
+func releaseWhenIdle(ticks <-chan time.Time) {
+	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(allocs)
+	last := allocs[0].Value.Uint64()
+	released := last
+	for range ticks {
+		metrics.Read(allocs)
+		now := allocs[0].Value.Uint64()
+		if now-last < idleAllocs && now-released >= busyAllocs {
+			debug.FreeOSMemory()
+			metrics.Read(allocs)
+			now = allocs[0].Value.Uint64()
+			released = now
+		}
+		last = now
+	}
 }

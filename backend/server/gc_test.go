@@ -4,7 +4,9 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
+	"time"
 )
 
 // The host's collector settings apply unless the operator set their own.
@@ -62,4 +64,36 @@ func waitForLimit(ok func(int64) bool) bool {
 		}
 	}
 	return false
+}
+
+// Once allocation pauses after a busy spell, the garbage it left is
+// collected and its pages handed back at once, not kept at the collector's
+// goal until the next busy spell.
+func TestIdleHostReturnsFreedMemory(t *testing.T) {
+	ticks := make(chan time.Time)
+	done := make(chan struct{})
+	go func() { releaseWhenIdle(ticks); close(done) }()
+	ticks <- time.Time{}
+	garbage := make([]byte, 64<<20) // a busy spell's garbage
+	for i := range garbage {
+		garbage[i] = 1
+	}
+	garbage = nil
+	ticks <- time.Time{} // busy
+	ticks <- time.Time{} // idle: release
+	ticks <- time.Time{} // the release has run
+	close(ticks)
+	<-done
+	if held := heldHeap(); held > 32<<20 {
+		t.Errorf("%d bytes of heap held after a busy spell went idle", held)
+	}
+}
+
+// heldHeap is the heap memory mapped and not handed back: objects, dead or
+// alive, and free pages.
+func heldHeap() uint64 {
+	held := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"}}
+	metrics.Read(held)
+	return held[0].Value.Uint64() + held[1].Value.Uint64() + held[2].Value.Uint64()
 }
