@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -197,14 +198,16 @@ func (pc *pollConn) serve() {
 				pc.handBack()
 				return
 			case r != nil:
-				pc.buf = pc.buf[n:]
+				// Kept at the front of its array, so a connection's
+				// buffer is allocated once, not again every few polls.
+				pc.buf = pc.buf[:copy(pc.buf, pc.buf[n:])]
 				pc.polls <- r.WithContext(ctx)
 				pc.inflight = true
 				continue
 			}
 		}
 		if len(pc.buf) == cap(pc.buf) {
-			pc.buf = append(pc.buf, make([]byte, 4096)...)[:len(pc.buf)]
+			pc.buf = slices.Grow(pc.buf, 4096)
 		}
 		n, err := pc.conn.Read(pc.buf[len(pc.buf):cap(pc.buf)])
 		pc.buf = pc.buf[:len(pc.buf)+n]
@@ -344,9 +347,9 @@ func (w *pollAnswer) appendTo(b []byte, now time.Time) []byte {
 		b = strconv.AppendInt(append(b, "status code "...), int64(w.status), 10)
 	}
 	b = append(b, "\r\n"...)
-	out := appender{b}
-	w.header.Write(&out)
-	b = out.b
+	out := bytes.NewBuffer(b)
+	w.header.Write(out)
+	b = out.Bytes()
 	if _, ok := w.header["Date"]; !ok {
 		b = now.UTC().AppendFormat(append(b, "Date: "...), http.TimeFormat)
 		b = append(b, "\r\n"...)
@@ -359,14 +362,6 @@ func (w *pollAnswer) appendTo(b []byte, now time.Time) []byte {
 		b = append(append(append(b, "Content-Type: "...), http.DetectContentType(w.body)...), "\r\n"...)
 	}
 	return append(append(b, "\r\n"...), w.body...)
-}
-
-// appender is an io.Writer onto a byte slice.
-type appender struct{ b []byte }
-
-func (a *appender) Write(p []byte) (int, error) {
-	a.b = append(a.b, p...)
-	return len(p), nil
 }
 
 // prefixedConn is a connection handed back: what the loop read of it comes
