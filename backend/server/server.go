@@ -96,8 +96,10 @@ type Server struct {
 	imports importer
 	// control serves host commands on the data directory's socket.
 	control *http.Server
-	// polls serves long-polling clients' connections past their first
-	// poll (api.PollConns); its listener yields those handed back.
+	// handler is the API and UI; http serves it through polls, which
+	// serves long-polling clients' connections past their first poll
+	// (api.PollConns) and whose listener yields those handed back.
+	handler   http.Handler
 	polls     *api.PollConns
 	pollsOnce sync.Once
 	log       *slog.Logger
@@ -155,7 +157,7 @@ func Open(cfg Config) (*Server, error) {
 		handler = offerAuthority(authority, handler)
 	}
 	idle := cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
-	s.polls = api.NewPollConns(handler, idle)
+	s.handler, s.polls = handler, api.NewPollConns(handler, idle)
 	s.http = &http.Server{
 		Handler:           s.polls,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -283,8 +285,9 @@ func (s *Server) Serve(ln net.Listener) error {
 func (s *Server) RecentErrors() []logring.Entry { return s.recent.Entries() }
 
 // Handler is the HTTP API and UI, for hosts that serve it themselves too
-// (the desktop window's asset server).
-func (s *Server) Handler() http.Handler { return s.polls }
+// (the desktop window's asset server, which has no connection to take
+// over).
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // OwnedPollConnections is how many long-polling clients' connections the
 // server's own loop holds (api.PollConns).
