@@ -625,7 +625,7 @@ func (im *Importer) reactions(tx *store.Tx, record string, in []archive.Reaction
 // message: a member it does not list (who joined the stream after the
 // message was sent) loses the copy their subscription gave them. Flags
 // without read state (saved posts) leave every copy, read.
-func (im *Importer) userFlags(tx *store.Tx, record string, msgID int64, rendered map[int64]store.Flags, byUser map[string][]string, read readState) error {
+func (im *Importer) userFlags(tx *store.Tx, record string, msgID int64, rendered store.Recipients, byUser map[string][]string, read readState) error {
 	if byUser == nil {
 		return nil
 	}
@@ -636,7 +636,7 @@ func (im *Importer) userFlags(tx *store.Tx, record string, msgID int64, rendered
 			return archive.Errorf(record, "has flags of user %q, who is not in the archive", ref)
 		}
 		holders[uid] = true
-		f := rendered[uid]
+		f, _ := rendered.Flags(uid)
 		if read == readByEveryone {
 			f |= store.FlagRead
 		}
@@ -654,7 +654,7 @@ func (im *Importer) userFlags(tx *store.Tx, record string, msgID int64, rendered
 	if read == readByEveryone {
 		return nil
 	}
-	for uid := range rendered {
+	for uid := range rendered.Holders() {
 		if !holders[uid] {
 			if err := tx.DeleteFlags(uid, msgID); err != nil {
 				return err

@@ -239,7 +239,7 @@ func updateMentionFlags(tx *store.Tx, m store.Message, r rendered) error {
 	}
 	fresh := recipientFlags(tx, sender, holders, r, readBySender)
 	const mentionBits = store.AnyMention
-	for uid, f := range fresh {
+	for uid, f := range fresh.All() {
 		old, ok := tx.Flags(uid, m.ID)
 		if !ok || uid == m.SenderID {
 			continue

@@ -107,7 +107,7 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		if err != nil {
 			return nil, err
 		}
-		me = events.MessageEvent{Message: m, Flags: flags, Public: !m.IsPrivate() && !st.InviteOnly,
+		me = events.MessageEvent{Message: m, Recipients: flags, Public: !m.IsPrivate() && !st.InviteOnly,
 			SenderQueueID: out.QueueID, LocalID: out.LocalID}
 		// Under the publish lock only the audience is fixed; the event is
 		// built and each queue's narrow matched after the lock is released
@@ -152,20 +152,20 @@ const (
 // import, the edit time and reactions); the rest comes from the sender,
 // target and rendering. Recipients are read at commit time so a
 // subscription made just before counts.
-func (s *Service) storeMessage(tx *store.Tx, sender store.User, target messageTarget, m store.Message, r rendered, read readState) (store.Message, map[int64]store.Flags, error) {
+func (s *Service) storeMessage(tx *store.Tx, sender store.User, target messageTarget, m store.Message, r rendered, read readState) (store.Message, store.Recipients, error) {
 	recipients, err := target.recipientIDs(tx)
 	if err != nil {
-		return store.Message{}, nil, err
+		return store.Message{}, store.Recipients{}, err
 	}
 	m.SenderID, m.StreamID, m.Topic, m.PrivateUserIDs = sender.ID, target.stream.ID, target.topic, target.userIDs
 	m.Rendered, m.IsMe, m.HasLink, m.HasImage, m.HasAttachment = r.HTML, r.IsMeMessage, r.HasLink, r.HasImage, r.HasAttachment
 	if m.RecipientID, err = tx.RecipientID(target.stream.ID, target.userIDs); err != nil {
-		return store.Message{}, nil, err
+		return store.Message{}, store.Recipients{}, err
 	}
 	flags := recipientFlags(tx, sender, recipients, r, read)
 	for uid := range s.alertWords.alerted(m.Content, recipients) {
-		if uid != sender.ID {
-			flags[uid] |= store.FlagHasAlertWord
+		if f, _ := flags.Flags(uid); uid != sender.ID {
+			flags.Set(uid, f|store.FlagHasAlertWord)
 		}
 	}
 	return m, flags, tx.CreateMessage(&m, flags)
@@ -271,10 +271,22 @@ func userByRef(tx *store.Tx, ref string) (store.User, error) {
 
 // recipientFlags gives each recipient their initial flags: mentions from the
 // rendering, and read as the readState says.
-func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rendered, read readState) map[int64]store.Flags {
-	mentioned := map[int64]bool{}
+func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rendered, read readState) store.Recipients {
+	var common store.Flags
+	if r.StreamWildcard {
+		common |= store.FlagStreamWildcardMentioned | store.FlagWildcardMentioned
+	}
+	if r.TopicWildcard {
+		common |= store.FlagTopicWildcardMentioned | store.FlagWildcardMentioned
+	}
+	flags := store.NewRecipients(recipients, common)
+	mention := func(id int64) {
+		if f, ok := flags.Flags(id); ok {
+			flags.Set(id, f|store.FlagMentioned)
+		}
+	}
 	for _, id := range r.MentionedUserIDs {
-		mentioned[id] = true
+		mention(id)
 	}
 	for _, gid := range r.MentionedGroupIDs {
 		g, err := tx.UserGroup(gid)
@@ -282,39 +294,21 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 			continue
 		}
 		for _, id := range g.Members {
-			mentioned[id] = true
+			mention(id)
 		}
-	}
-	flags := make(map[int64]store.Flags, len(recipients)+1)
-	for _, uid := range recipients {
-		var f store.Flags
-		if mentioned[uid] {
-			f |= store.FlagMentioned
-		}
-		if r.StreamWildcard {
-			f |= store.FlagStreamWildcardMentioned | store.FlagWildcardMentioned
-		}
-		if r.TopicWildcard {
-			f |= store.FlagTopicWildcardMentioned | store.FlagWildcardMentioned
-		}
-		flags[uid] = f
 	}
 	// The sender keeps a copy even of a stream they are not subscribed to,
 	// and is never notified of their own message.
-	own := flags[sender.ID] &^ (store.FlagMentioned | store.FlagWildcardMentioned |
-		store.FlagStreamWildcardMentioned | store.FlagTopicWildcardMentioned)
+	own, _ := flags.Flags(sender.ID)
+	own &^= store.AnyMention
 	if read != readByNone {
 		own |= store.FlagRead
 	}
-	flags[sender.ID] = own
+	flags.Set(sender.ID, own)
 	if read == readByEveryone {
 		// Only rows are written here; a recipient without one is read
 		// through the runs the import writes at its end.
-		for uid, f := range flags {
-			if f != 0 {
-				flags[uid] = f | store.FlagRead
-			}
-		}
+		flags.ReadWhereFlagged()
 	}
 	return flags
 }

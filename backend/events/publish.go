@@ -2,6 +2,7 @@ package events
 
 import (
 	"encoding/json"
+	"iter"
 	"slices"
 
 	"lanchat/backend/store"
@@ -9,11 +10,12 @@ import (
 
 // queuesOf snapshots the queues of users (and, with public, of every
 // all_public_streams queue) so delivery runs without the registry lock.
-func (r *Registry) queuesOf(userIDs []int64, public bool) map[*Queue]struct{} {
+// users runs under that lock.
+func (r *Registry) queuesOf(users iter.Seq[int64], public bool) Audience {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	out := map[*Queue]struct{}{}
-	for _, uid := range userIDs {
+	out := Audience{}
+	for uid := range users {
 		for q := range r.byUser[uid] {
 			out[q] = struct{}{}
 		}
@@ -30,7 +32,7 @@ func (r *Registry) queuesOf(userIDs []int64, public bool) map[*Queue]struct{} {
 func (r *Registry) Publish(e Event, userIDs []int64) {
 	t, _ := e["type"].(string)
 	var payload encoded // encoded on first use: often nobody listens
-	for q := range r.queuesOf(userIDs, false) {
+	for q := range r.queuesOf(slices.Values(userIDs), false) {
 		if q.wants(t) {
 			if payload == nil {
 				payload = encode(e)
@@ -46,8 +48,8 @@ type MessageEvent struct {
 	// Rendered and Raw are the message as shown with and without markdown
 	// applied; each queue gets the form it registered for.
 	Rendered, Raw any
-	// Flags are each recipient's flags.
-	Flags map[int64]store.Flags
+	// Recipients are who hold the message, with their flags.
+	Recipients store.Recipients
 	// Public stream messages also reach all_public_streams queues.
 	Public bool
 	// SenderQueueID and LocalID echo the sender's local_id to the queue it
@@ -62,15 +64,21 @@ type MessageEvent struct {
 // lock.
 type Audience map[*Queue]struct{}
 
-// MessageAudience is the queues of a message's recipients (the keys of
-// me.Flags) and, for a public stream's message, every all_public_streams
-// queue. Only Flags and Public need to be set yet.
+// MessageAudience is the queues of a message's recipients and, for a
+// public stream's message, every all_public_streams queue. It walks
+// whichever is fewer, the recipients or the people with a queue.
 func (r *Registry) MessageAudience(me MessageEvent) Audience {
-	ids := make([]int64, 0, len(me.Flags))
-	for uid := range me.Flags {
-		ids = append(ids, uid)
-	}
-	return r.queuesOf(ids, me.Public)
+	return r.queuesOf(func(yield func(int64) bool) {
+		if len(r.byUser) >= me.Recipients.Len() {
+			me.Recipients.Holders()(yield)
+			return
+		}
+		for uid := range r.byUser {
+			if _, ok := me.Recipients.Flags(uid); ok && !yield(uid) {
+				return
+			}
+		}
+	}, me.Public)
 }
 
 // Candidate is a message being matched against narrows. What matching
@@ -109,7 +117,7 @@ func (r *Registry) PublishMessage(to Audience, me MessageEvent) {
 		if !q.wants("message") {
 			continue
 		}
-		flags, recipient := me.Flags[q.opts.UserID]
+		flags, recipient := me.Recipients.Flags(q.opts.UserID)
 		if !recipient {
 			flags = store.FlagRead | store.FlagHistorical
 		}

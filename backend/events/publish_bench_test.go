@@ -18,15 +18,12 @@ func BenchmarkPublishToWaitingQueues(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			r := NewRegistry(Settings{IdleTimeout: time.Hour, Heartbeat: time.Hour, MaxEvents: 1 << 20})
 			users := []int64{1, 2, 3, 4}
-			flags := map[int64]store.Flags{}
-			for _, u := range users {
-				flags[u] = 0
-			}
+			flags := store.NewRecipients(users, 0)
 			queues := make([]*Queue, n)
 			for i := range queues {
 				queues[i] = r.Register(QueueOptions{UserID: users[i%len(users)], EventTypes: []string{"message"}})
 			}
-			me := MessageEvent{Message: store.Message{ID: 1}, Rendered: map[string]any{"content": "<p>tick</p>"}, Raw: map[string]any{"content": "tick"}, Flags: flags}
+			me := MessageEvent{Message: store.Message{ID: 1}, Rendered: map[string]any{"content": "<p>tick</p>"}, Raw: map[string]any{"content": "tick"}, Recipients: flags}
 			last := make([]int64, n)
 			for i := range last {
 				last[i] = -1

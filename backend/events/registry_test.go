@@ -112,7 +112,7 @@ func TestMessageEventsFollowNarrowAndForm(t *testing.T) {
 	for _, topic := range []string{"no", "yes"} {
 		me := MessageEvent{
 			Message: store.Message{Topic: topic, StreamID: 1}, Rendered: "<p>x</p>", Raw: "x",
-			Flags: map[int64]store.Flags{1: store.FlagMentioned}, Public: true,
+			Recipients: store.RecipientsWith(map[int64]store.Flags{1: store.FlagMentioned}), Public: true,
 		}
 		r.PublishMessage(r.MessageAudience(me), me)
 	}
@@ -152,7 +152,7 @@ func TestSharedMessageEventsKeepEachQueuesFlagsAndLocalID(t *testing.T) {
 	outsider := r.Register(QueueOptions{UserID: 4, AllPublicStreams: true})
 	me := MessageEvent{
 		Message: store.Message{StreamID: 1}, Rendered: "<p>x</p>", Raw: "x", Public: true,
-		Flags:         map[int64]store.Flags{1: store.FlagRead, 2: store.FlagMentioned, 3: 0},
+		Recipients:    store.RecipientsWith(map[int64]store.Flags{1: store.FlagRead, 2: store.FlagMentioned, 3: 0}),
 		SenderQueueID: sender.ID, LocalID: "7.01",
 	}
 	r.PublishMessage(r.MessageAudience(me), me)

@@ -48,7 +48,7 @@ func send(t *testing.T, s *Store, streamID, rid, sender int64, flags map[int64]F
 			recipients[uid] = flags[uid]
 		}
 		recipients[sender] |= FlagRead
-		return tx.CreateMessage(&m, recipients)
+		return tx.CreateMessage(&m, RecipientsWith(recipients))
 	})
 	if err != nil {
 		t.Fatal(err)

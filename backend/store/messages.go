@@ -91,7 +91,7 @@ func (tx *Tx) putMessage(m Message) error {
 // read in the same transaction, or a private conversation's participants)
 // plus the sender: only the sender and recipients with flags write
 // anything, so a message costs the same however many receive it.
-func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
+func (tx *Tx) CreateMessage(m *Message, recipients Recipients) error {
 	id, err := tx.nextID(bucketMessages)
 	if err != nil {
 		return err
@@ -112,7 +112,7 @@ func (tx *Tx) CreateMessage(m *Message, recipients map[int64]Flags) error {
 		}
 	}
 	h := headOf(*m)
-	for uid, flags := range recipients {
+	for uid, flags := range recipients.Flagged() {
 		if flags == 0 && uid != m.SenderID {
 			continue // implied by the span: unread, nothing else
 		}

@@ -126,12 +126,8 @@ func TestOpenMigratesFlagRowsToSpans(t *testing.T) {
 				return err
 			}
 			subscribers := tx.StreamSubscriberIDs(st.ID)
-			recipients := map[int64]Flags{}
-			for _, uid := range subscribers {
-				recipients[uid] = 0
-			}
 			m := Message{SenderID: subscribers[0], RecipientID: rid, StreamID: st.ID, Topic: "after"}
-			if err := tx.CreateMessage(&m, recipients); err != nil {
+			if err := tx.CreateMessage(&m, NewRecipients(subscribers, 0)); err != nil {
 				return err
 			}
 			check(m, subscribers)
@@ -142,7 +138,7 @@ func TestOpenMigratesFlagRowsToSpans(t *testing.T) {
 			t.Fatalf("no conversation between %v", pair)
 		}
 		m := Message{SenderID: pair[1], RecipientID: rid, PrivateUserIDs: pair}
-		if err := tx.CreateMessage(&m, map[int64]Flags{pair[0]: 0, pair[1]: 0}); err != nil {
+		if err := tx.CreateMessage(&m, NewRecipients(pair, 0)); err != nil {
 			return err
 		}
 		check(m, pair)

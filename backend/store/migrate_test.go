@@ -27,7 +27,7 @@ func TestOpenRepairsTopicNamesOfSchema3(t *testing.T) {
 	err := s.Update(func(tx *Tx) error {
 		for _, topic := range []string{"alpha", "Beta", "beta", "gamma"} {
 			m := Message{SenderID: 1, RecipientID: 1, StreamID: 7, Topic: topic, Content: "x"}
-			if err := tx.CreateMessage(&m, nil); err != nil {
+			if err := tx.CreateMessage(&m, Recipients{}); err != nil {
 				return err
 			}
 			ids = append(ids, m.ID)
