@@ -127,9 +127,9 @@ func (r *Renderer) Render(src string, lookup Lookup, links *Linkifiers) (res Res
 	out.source = append(out.source[:0], cleaned...)
 	source := out.source
 	out.env = env{lookup: lookup, links: links, source: cleaned}
-	pc := parser.NewContext()
-	pc.Set(envKey, &out.env)
-	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
+	out.freshContext()
+	out.pc.Set(envKey, &out.env)
+	doc := r.md.Parser().Parse(text.NewReader(source), out.parseOption)
 	out.buf.Reset()
 	out.w.Reset(&out.buf)
 	if err := r.md.Renderer().Render(out.w, source, doc); err != nil {
@@ -143,14 +143,43 @@ func (r *Renderer) Render(src string, lookup Lookup, links *Linkifiers) (res Res
 
 // output is a render's buffer and the buffered writer goldmark writes
 // through, kept for the next render (goldmark makes a 4 KB writer for
-// every message unless it is handed one), with the render's env and its
-// copy of the source, which nothing keeps once the HTML is a string.
+// every message unless it is handed one), with the render's env, its
+// copy of the source, which nothing keeps once the HTML is a string, and
+// its parser context (goldmark's takes nine allocations to make).
 type output struct {
-	buf    bytes.Buffer
-	w      *bufio.Writer
-	env    env
-	source []byte
+	buf         bytes.Buffer
+	w           *bufio.Writer
+	env         env
+	source      []byte
+	pc          parser.Context
+	parseOption parser.ParseOption // parser.WithContext(pc)
 }
+
+// freshContext readies the parser context as a new one would be. Every
+// value a parser keeps in it is cleared through its own interface; one
+// left holding what cannot be cleared (link reference definitions, or
+// delimiters after a render that panicked) is replaced.
+func (out *output) freshContext() {
+	if out.pc == nil || out.pc.FirstDelimiter() != nil || len(out.pc.References()) > 0 {
+		out.pc = parser.NewContext(parser.WithIDs(noHeadingIDs{}))
+		out.parseOption = parser.WithContext(out.pc)
+		return
+	}
+	for key := range parser.ContextKeyMax + 1 {
+		out.pc.Set(key, nil)
+	}
+	out.pc.SetBlockOffset(-1)
+	out.pc.SetBlockIndent(-1)
+	out.pc.SetOpenedBlocks(out.pc.OpenedBlocks()[:0])
+}
+
+// noHeadingIDs is the context's ID generator. Only automatic heading IDs
+// use one, and chat headings get none (as in Zulip), so a context needs no
+// generator of its own, with its two maps.
+type noHeadingIDs struct{}
+
+func (noHeadingIDs) Generate(value []byte, _ ast.NodeKind) []byte { return value }
+func (noHeadingIDs) Put([]byte)                                   {}
 
 var outputs = sync.Pool{New: func() any {
 	out := &output{}

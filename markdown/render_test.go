@@ -244,3 +244,29 @@ func TestRenderWithoutLookup(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// A render reuses its parser context (output.freshContext): what one
+// message leaves in it must not change the next.
+func TestRenderKeepsNothingFromTheMessageBefore(t *testing.T) {
+	r := New()
+	before := []string{
+		"[x]: https://a.example\n\n[x]",
+		"- a\n\n  - b\n\n- c\n",
+		"*a _b **c ~~d",
+		"| a | b |\n|---|---|\n| 1 | 2 |",
+		"```python\ndef f():\n    return 1\n```",
+		"> quote\n> - item\n\n    indented",
+		"[](unclosed",
+	}
+	next := []string{"[b](https://c.example)", "[x]", "1. c\n2. d", "*a* _b_ **c** ~~d~~", "a | b", "    code", "> q"}
+	for _, b := range next {
+		r.Render("hi", nil, nil)
+		want := r.Render(b, nil, nil).HTML
+		for _, a := range before {
+			r.Render(a, nil, nil)
+			if got := r.Render(b, nil, nil).HTML; got != want {
+				t.Errorf("%q after %q: got %q, want %q", b, a, got, want)
+			}
+		}
+	}
+}
