@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/textproto"
 	"os"
 	"slices"
 	"strconv"
@@ -13,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/net/http/httpguts"
 )
 
 // PollConns serves the connections of clients that long-poll GET
@@ -167,6 +170,9 @@ type pollConn struct {
 	// answered.
 	polls    chan *http.Request
 	answered chan struct{}
+	// w is the worker's response writer, reused poll after poll (its
+	// header map was a tenth of a poll's allocations).
+	w pollAnswer
 }
 
 // serve is the connection's loop; it ends with the connection closed or
@@ -274,7 +280,8 @@ func (pc *pollConn) next() (r *http.Request, n int, ok bool) {
 
 // answer serves one poll and writes its answer.
 func (pc *pollConn) answer(r *http.Request) {
-	w := &pollAnswer{header: make(http.Header, 10)}
+	w := &pc.w
+	w.reset()
 	defer w.release()
 	pc.p.handler.ServeHTTP(w, r)
 	buf := answerBuffers.Get().(*[]byte)
@@ -307,12 +314,26 @@ type pollAnswer struct {
 	pooled *[]byte
 }
 
+// reset readies the writer for the next poll.
+func (w *pollAnswer) reset() {
+	if w.header == nil {
+		w.header = make(http.Header, 10)
+	}
+	clear(w.header)
+	w.status, w.body, w.pooled = 0, nil, nil
+}
+
 func (w *pollAnswer) release() {
 	if w.pooled != nil {
 		*w.pooled = w.body
 		putAnswerBuffer(w.pooled)
 	}
 }
+
+// SetReadDeadline does nothing: the loop bounds reading an owned
+// connection itself (a poll has no body). Without it, each poll's
+// http.ResponseController call built a "not supported" error.
+func (w *pollAnswer) SetReadDeadline(time.Time) error { return nil }
 
 func (w *pollAnswer) Header() http.Header { return w.header }
 
@@ -346,10 +367,7 @@ func (w *pollAnswer) appendTo(b []byte, now time.Time) []byte {
 	} else {
 		b = strconv.AppendInt(append(b, "status code "...), int64(w.status), 10)
 	}
-	b = append(b, "\r\n"...)
-	out := bytes.NewBuffer(b)
-	w.header.Write(out)
-	b = out.Bytes()
+	b = appendHeader(append(b, "\r\n"...), w.header)
 	if _, ok := w.header["Date"]; !ok {
 		b = now.UTC().AppendFormat(append(b, "Date: "...), http.TimeFormat)
 		b = append(b, "\r\n"...)
@@ -362,6 +380,34 @@ func (w *pollAnswer) appendTo(b []byte, now time.Time) []byte {
 		b = append(append(append(b, "Content-Type: "...), http.DetectContentType(w.body)...), "\r\n"...)
 	}
 	return append(append(b, "\r\n"...), w.body...)
+}
+
+// appendHeader appends h as http.Header.Write writes it: keys sorted,
+// invalid names left out, each value trimmed and its line breaks turned
+// into spaces; without that method's writer and pooled sorter.
+func appendHeader(b []byte, h http.Header) []byte {
+	var room [16]string
+	keys := room[:0]
+	for k := range h {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !httpguts.ValidHeaderFieldName(k) {
+			continue
+		}
+		for _, v := range h[k] {
+			b = append(append(b, k...), ": "...)
+			for _, c := range []byte(textproto.TrimString(v)) {
+				if c == '\r' || c == '\n' {
+					c = ' '
+				}
+				b = append(b, c)
+			}
+			b = append(b, "\r\n"...)
+		}
+	}
+	return b
 }
 
 // prefixedConn is a connection handed back: what the loop read of it comes

@@ -71,3 +71,23 @@ func TestPollHeadReadsWhatNetHTTPReads(t *testing.T) {
 		}
 	}
 }
+
+// An owned poll's headers are the bytes http.Header.Write gives: sorted,
+// invalid names dropped, values trimmed and their line breaks made spaces.
+func FuzzAppendHeader(f *testing.F) {
+	f.Add("Content-Type", "application/json", "X-B", "b")
+	f.Add("Vary", " Accept-Encoding \t", "Cache-Control", "no-store")
+	f.Add("X-Split", "one\r\ntwo\nthree\r", "X-Empty", "")
+	f.Add("Bad Name", "v", "Bad:Name", "\r\n")
+	f.Add("a", "lower", "A", "upper")
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
+		h := http.Header{}
+		h[k1] = append(h[k1], v1)
+		h[k2] = append(h[k2], v2, v1)
+		var want strings.Builder
+		h.Write(&want)
+		if got := string(appendHeader(nil, h)); got != want.String() {
+			t.Errorf("appendHeader\n%q\nhttp.Header.Write\n%q", got, want.String())
+		}
+	})
+}

@@ -88,6 +88,10 @@ func New(st *store.Store, cfg Config) *Service {
 // RunEventGC collects idle event queues until ctx ends.
 func (s *Service) RunEventGC(ctx context.Context) { s.events.Run(ctx) }
 
+// CloseEventQueues removes every event queue, ending the long-polls and
+// WebSockets that wait on them: the service is being replaced.
+func (s *Service) CloseEventQueues() { s.events.Close() }
+
 // internal wraps an unexpected store failure with the action's name so logs
 // say where it happened; clients see only a generic 500.
 func internal(action string, err error) error {

@@ -125,6 +125,16 @@ func (r *Registry) remove(q *Queue) {
 	q.mu.Unlock()
 }
 
+// Close removes every queue, ending their waits (ErrNoQueue): the
+// organization they belong to is going away.
+func (r *Registry) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, q := range r.byID {
+		r.remove(q)
+	}
+}
+
 // Len is the number of live queues.
 func (r *Registry) Len() int {
 	r.mu.RLock()

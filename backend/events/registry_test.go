@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -63,6 +64,33 @@ func TestFetchAcknowledgesAndWakes(t *testing.T) {
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("a blocked fetch was not woken by a new event")
+	}
+}
+
+func TestCloseEndsEveryWait(t *testing.T) {
+	r := NewRegistry(Settings{IdleTimeout: time.Minute, Heartbeat: time.Hour, MaxEvents: 100})
+	queues := []*Queue{r.Register(QueueOptions{UserID: 1}), r.Register(QueueOptions{UserID: 2})}
+	ended := make(chan error, len(queues))
+	for _, q := range queues {
+		go func() {
+			_, err := r.Fetch(context.Background(), q, -1, false)
+			ended <- err
+		}()
+	}
+	time.Sleep(20 * time.Millisecond)
+	r.Close()
+	for range queues {
+		select {
+		case err := <-ended:
+			if !errors.Is(err, ErrNoQueue) {
+				t.Errorf("a wait ended by Close: %v, want ErrNoQueue", err)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatal("Close left a fetch waiting")
+		}
+	}
+	if _, err := r.Get(queues[0].ID, 1); !errors.Is(err, ErrNoQueue) || r.Len() != 0 {
+		t.Errorf("after Close: Get %v, %d queues", err, r.Len())
 	}
 }
 

@@ -173,7 +173,7 @@ func (s *Server) replaceOrganization(imported string) error {
 	im := &s.imports
 	im.swapping.Store(true)
 	defer im.swapping.Store(false)
-	s.org.close()
+	s.org.end()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.control != nil {

@@ -115,15 +115,22 @@ type Server struct {
 }
 
 // organization is what the server serves from its data directory: the
-// store, the service over it and the API. Its context ends its background
-// work and its requests' contexts (long-polls, WebSockets) when the server
-// stops or an import replaces it.
+// store, the service over it and the API. stop ends its background work
+// when the server stops or an import replaces it.
 type organization struct {
 	store   *store.Store
 	svc     *domain.Service
 	handler http.Handler
-	ctx     context.Context
-	close   context.CancelFunc
+	stop    context.CancelFunc
+}
+
+// end stops the organization's background work and ends its long-polls and
+// WebSockets (their event queues go with it), so that the requests under
+// it finish. Requests are not bound to it otherwise: a context per request
+// was a tenth of a long-poll answer's cost, for a swap that happens once.
+func (o *organization) end() {
+	o.stop()
+	o.svc.CloseEventQueues()
 }
 
 // Open opens the data directory and prepares the organization: the demo
@@ -208,21 +215,18 @@ func (s *Server) openOrganization() (*organization, error) {
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute})
 	ctx, cancel := context.WithCancel(s.ctx)
 	go svc.RunEventGC(ctx)
-	return &organization{store: st, svc: svc, handler: handler, ctx: ctx, close: cancel}, nil
+	return &organization{store: st, svc: svc, handler: handler, stop: cancel}, nil
 }
 
-// serveOrganization serves a request with the organization, under its
-// context; while an import swaps it, with a 503 that says so.
+// serveOrganization serves a request with the organization; while an
+// import swaps it, with a 503 that says so.
 func (s *Server) serveOrganization(w http.ResponseWriter, r *http.Request) {
 	if s.imports.swapping.Load() || !s.mu.TryRLock() {
 		api.WriteUnavailable(w, r, "This organization is being replaced by an import: try again in a moment.")
 		return
 	}
 	defer s.mu.RUnlock()
-	ctx, cancel := context.WithCancel(r.Context())
-	defer context.AfterFunc(s.org.ctx, cancel)()
-	defer cancel()
-	s.org.handler.ServeHTTP(w, r.WithContext(ctx))
+	s.org.handler.ServeHTTP(w, r)
 }
 
 // Service is the organization's domain service (the host's own actions).
