@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -219,4 +220,62 @@ func TestMarkAllReadCoversEveryBlockUpToTheLastID(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// subscribersOf reads a stream's subscribers in a read transaction of its
+// own.
+func subscribersOf(t *testing.T, s *Store, streamID int64) []int64 {
+	t.Helper()
+	var ids []int64
+	if err := s.View(func(tx *Tx) error {
+		ids = slices.Clone(tx.StreamSubscriberIDs(streamID))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// Subscriber lists are kept between transactions; each must still see the
+// latest commit, its own writes and nothing of a rolled-back one.
+func TestKeptSubscriberListsFollowWrites(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	streamID, _ := teamStore(t, s, 3)
+	subscribe := func(tx *Tx, uid int64, active bool) error {
+		return tx.PutSubscription(Subscription{UserID: uid, StreamID: streamID, Active: active})
+	}
+	if got := subscribersOf(t, s, streamID); !slices.Equal(got, []int64{1, 2, 3}) {
+		t.Fatalf("created: %v", got)
+	}
+	if err := s.Update(func(tx *Tx) error { return subscribe(tx, 2, false) }); err != nil {
+		t.Fatal(err)
+	}
+	if got := subscribersOf(t, s, streamID); !slices.Equal(got, []int64{1, 3}) {
+		t.Errorf("after one left: %v", got)
+	}
+	// A write sees its own change, before and after reading the list; a
+	// rolled-back one leaves no trace.
+	err := s.Update(func(tx *Tx) error {
+		tx.StreamSubscriberIDs(streamID)
+		if err := subscribe(tx, 2, true); err != nil {
+			return err
+		}
+		if got := tx.StreamSubscriberIDs(streamID); !slices.Equal(got, []int64{1, 2, 3}) {
+			t.Errorf("inside the write: %v", got)
+		}
+		return errors.New("roll back")
+	})
+	if err == nil {
+		t.Fatal("the write did not fail")
+	}
+	if got := subscribersOf(t, s, streamID); !slices.Equal(got, []int64{1, 3}) {
+		t.Errorf("after a rolled-back write: %v", got)
+	}
+	if err := s.Update(func(tx *Tx) error { return subscribe(tx, 1, false) }); err != nil {
+		t.Fatal(err)
+	}
+	if got := subscribersOf(t, s, streamID); !slices.Equal(got, []int64{3}) {
+		t.Errorf("after another left: %v", got)
+	}
 }

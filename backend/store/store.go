@@ -61,6 +61,9 @@ type Store struct {
 	accounts atomic.Uint64
 	users    decodeCache[User]
 	streams  decodeCache[Stream]
+	// subscribers keeps each stream's subscriber list under its
+	// membership stamp (StreamSubscriberIDs).
+	subscribers subscriberCache
 }
 
 // Open creates dataDir and the database inside it when absent, then runs any
