@@ -43,7 +43,8 @@ func TestPollHeadReadsWhatNetHTTPReads(t *testing.T) {
 		{"a bad escape", "GET /api/v1/events?q=%zz HTTP/1.1\r\nHost: h\r\n\r\n", true},
 		{"a space in the target", "GET /api/v1/events?a b HTTP/1.1\r\nHost: h\r\n\r\n", false},
 	} {
-		got, own := pollHead(tc.head)
+		got := &http.Request{Header: http.Header{}}
+		own := pollHead(tc.head, got)
 		if own != tc.own {
 			t.Errorf("%s: owned %v, want %v", tc.name, own, tc.own)
 			continue

@@ -124,6 +124,8 @@ func TestOwnedPollsAnswerAsNetHTTP(t *testing.T) {
 		{"a heartbeat", func() string { return registerQueue(t, bob, nil).id },
 			func(q string) string { return poll(bob, "queue_id="+q+"&last_event_id=-1") }},
 		{"a bad queue", func() string { return "nope" }, func(q string) string { return poll(bob, "queue_id="+q) }},
+		// After polls with bob's key: the owned connection reuses its
+		// request, and no header of the poll before may carry over.
 		{"a bad key", func() string { return withEvent }, func(q string) string { return poll(wrongKey, "queue_id="+q) }},
 		{"a bad parameter", func() string { return withEvent },
 			func(q string) string { return poll(bob, "queue_id="+q+"&dont_block=maybe") }},
