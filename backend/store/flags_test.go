@@ -228,7 +228,7 @@ func subscribersOf(t *testing.T, s *Store, streamID int64) []int64 {
 	t.Helper()
 	var ids []int64
 	if err := s.View(func(tx *Tx) error {
-		ids = slices.Clone(tx.StreamSubscriberIDs(streamID))
+		ids = tx.StreamSubscriberIDs(streamID)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -247,6 +247,16 @@ func TestKeptSubscriberListsFollowWrites(t *testing.T) {
 	}
 	if got := subscribersOf(t, s, streamID); !slices.Equal(got, []int64{1, 2, 3}) {
 		t.Fatalf("created: %v", got)
+	}
+	// Callers own what they get: changing it changes nobody else's.
+	if err := s.View(func(tx *Tx) error {
+		slices.Reverse(tx.StreamSubscriberIDs(streamID))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := subscribersOf(t, s, streamID); !slices.Equal(got, []int64{1, 2, 3}) {
+		t.Fatalf("after a caller changed its list: %v", got)
 	}
 	if err := s.Update(func(tx *Tx) error { return subscribe(tx, 2, false) }); err != nil {
 		t.Fatal(err)
