@@ -38,8 +38,9 @@ func (tx *Tx) IsSubscribed(userID, streamID int64) bool {
 }
 
 // PutSubscription writes a subscription row (kept when a user unsubscribes,
-// so settings survive a later resubscribe), the subscriber index, and, when
-// the user joins or leaves, their span of the stream's messages.
+// so settings survive a later resubscribe), and, when the user joins or
+// leaves, the subscriber index, the stream's membership stamp and their span
+// of the stream's messages.
 func (tx *Tx) PutSubscription(s Subscription) error {
 	idx := tx.bucket(bucketSubscribers)
 	key := pairKey(s.StreamID, s.UserID)
@@ -49,25 +50,20 @@ func (tx *Tx) PutSubscription(s Subscription) error {
 			return err
 		}
 		if s.Active {
-			err = tx.openSpan(s.UserID, rid)
+			if err = tx.openSpan(s.UserID, rid); err == nil {
+				err = idx.Put(key, []byte{})
+			}
 		} else {
-			err = tx.closeSpan(s.UserID, rid)
+			if err = tx.closeSpan(s.UserID, rid); err == nil {
+				err = idx.Delete(key)
+			}
+		}
+		if err == nil {
+			err = tx.stampSubscribers(s.StreamID)
 		}
 		if err != nil {
 			return err
 		}
-	}
-	var err error
-	if s.Active {
-		err = idx.Put(key, []byte{})
-	} else {
-		err = idx.Delete(key)
-	}
-	if err == nil {
-		err = tx.stampSubscribers(s.StreamID)
-	}
-	if err != nil {
-		return err
 	}
 	return tx.put(bucketSubscriptions, pairKey(s.UserID, s.StreamID), s)
 }
