@@ -170,3 +170,18 @@ func TestWebSocketAcknowledgingClientGetsEveryEventOnceInOrder(t *testing.T) {
 		t.Errorf("extra frame after every event: %+v", extra)
 	}
 }
+
+// A socket whose queue goes (deleted by its client, dropped with a
+// deactivated account or with an organization an import replaces) says so
+// and ends, so the client registers again.
+func TestWebSocketEndsWithItsQueue(t *testing.T) {
+	fm := followMessages(t)
+	fm.q.c.Delete("/api/v1/events", apitest.Form{"queue_id": fm.q.id}).OK()
+	if f := readFrame(t, fm.conn); f.Code != "BAD_EVENT_QUEUE_ID" {
+		t.Errorf("frame after the queue went: %+v", f)
+	}
+	fm.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, _, err := fm.conn.ReadMessage(); err == nil {
+		t.Error("the socket stayed open after its queue went")
+	}
+}
