@@ -175,11 +175,11 @@ type pollConn struct {
 	// nothing keeps either past its answer. A new request, its copy with
 	// the connection's context, and two header maps were half the bytes a
 	// poll allocated, and so of the collector's work. base is the request
-	// every poll starts from: the connection's context and nothing else.
-	w      pollAnswer
-	req    http.Request
-	base   *http.Request
-	header http.Header
+	// every poll starts from: the connection's context and its header
+	// map, nothing else.
+	w    pollAnswer
+	req  http.Request
+	base *http.Request
 }
 
 // serve is the connection's loop; it ends with the connection closed or
@@ -193,7 +193,7 @@ type pollConn struct {
 func (pc *pollConn) serve() {
 	ctx, hangUp := context.WithCancel(pc.ctx)
 	defer hangUp()
-	pc.base, pc.header = (&http.Request{}).WithContext(ctx), make(http.Header, 8)
+	pc.base = (&http.Request{Header: make(http.Header, 8)}).WithContext(ctx)
 	pc.polls, pc.answered = make(chan *http.Request), make(chan struct{}, 1)
 	defer close(pc.polls)
 	go pc.work()
@@ -281,8 +281,7 @@ func (pc *pollConn) next() (r *http.Request, n int, ok bool) {
 	// The poll before is answered (serve waits for it), so its request
 	// is free.
 	pc.req = *pc.base
-	clear(pc.header)
-	pc.req.Header = pc.header
+	clear(pc.req.Header)
 	if !pollHead(string(pc.buf[:n]), &pc.req) {
 		return nil, 0, false
 	}

@@ -78,8 +78,8 @@ func (tx *Tx) UserSubscriptions(userID int64) ([]Subscription, error) {
 // Callers own the list they get (typing's audience drops the typist in
 // place).
 //
-// Every message to a stream reads it, and walking 500 index keys was a
-// tenth of a send's CPU: a list is kept, and used while the stream's
+// Every message to a stream reads it, and walking 500 index keys was 8%
+// of a send's CPU: a list is kept, and used while the stream's
 // membership stamp in the reading transaction is the one it was read
 // under, so it is never stale whatever the transaction's snapshot, and
 // nothing needs invalidating when a write commits or rolls back.
