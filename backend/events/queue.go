@@ -163,7 +163,7 @@ func (q *Queue) take(acked, after int64, now time.Time) ([]Delivered, <-chan str
 		i++
 	}
 	if i > 0 {
-		q.events = append(q.events[:0:0], q.events[i:]...)
+		q.dropFront(i)
 	}
 	i = 0
 	for i < len(q.events) && q.events[i].id <= after {
@@ -174,4 +174,19 @@ func (q *Queue) take(acked, after int64, now time.Time) ([]Delivered, <-chan str
 		out = append(out, Delivered{ID: e.id, payload: e.payload})
 	}
 	return out, q.wake, true
+}
+
+// dropFront drops the queue's first n events in place, so the next push
+// appends into the same array: a fresh array per acknowledgement meant an
+// allocation per queue for every event published. An array a burst grew
+// is let go once it is mostly empty.
+func (q *Queue) dropFront(n int) {
+	rest := q.events[n:]
+	if cap(q.events) > 64 && len(rest) < cap(q.events)/4 {
+		q.events = append([]queued(nil), rest...)
+		return
+	}
+	kept := copy(q.events, rest)
+	clear(q.events[kept:]) // the dropped payloads are not kept alive
+	q.events = q.events[:kept]
 }

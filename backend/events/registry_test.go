@@ -105,6 +105,37 @@ func TestHeartbeatAndTypeFilter(t *testing.T) {
 	}
 }
 
+// TestAcknowledgedEventsLeaveTheArray: events are dropped in place as
+// they are acknowledged (pushes then append without allocating), and the
+// array a burst grew is let go once the reader has caught up.
+func TestAcknowledgedEventsLeaveTheArray(t *testing.T) {
+	r := NewRegistry(Settings{IdleTimeout: time.Minute, Heartbeat: time.Minute, MaxEvents: 10000})
+	q := r.Register(QueueOptions{UserID: 1})
+	for range 1000 {
+		r.Publish(Event{"type": "x"}, []int64{1})
+	}
+	evs, _ := r.Fetch(context.Background(), q, 989, true)
+	if len(evs) != 10 || evs[0].ID != 990 {
+		t.Fatalf("after acknowledging 989: %d events from %v", len(evs), evs[0].ID)
+	}
+	if q.mu.Lock(); cap(q.events) > 64 {
+		t.Errorf("the burst's array is kept: cap %d for %d events", cap(q.events), len(q.events))
+	}
+	q.mu.Unlock()
+	// An event pushed and acknowledged costs the push its new wake
+	// channel and nothing else.
+	allocs := testing.AllocsPerRun(100, func() {
+		q.push(heartbeat, 10000)
+		last := q.LastEventID()
+		if evs, _, _ := q.take(last, last, time.Now()); len(evs) != 0 {
+			t.Fatalf("acknowledged events returned: %v", evs)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("a push and its acknowledgement allocated %v times", allocs)
+	}
+}
+
 func TestIdleQueuesAreCollectedAndOverflowDrops(t *testing.T) {
 	r := NewRegistry(Settings{IdleTimeout: 50 * time.Millisecond, Heartbeat: time.Minute, MaxEvents: 3})
 	ctx, cancel := context.WithCancel(context.Background())
