@@ -85,8 +85,9 @@ func New(st *store.Store, cfg Config) *Service {
 	return s
 }
 
-// RunEventGC collects idle event queues until ctx ends.
-func (s *Service) RunEventGC(ctx context.Context) { s.events.Run(ctx) }
+// RunEventQueues collects idle event queues and sends waiting readers their
+// heartbeats until ctx ends.
+func (s *Service) RunEventQueues(ctx context.Context) { s.events.Run(ctx) }
 
 // CloseEventQueues removes every event queue, ending the long-polls and
 // WebSockets that wait on them: the service is being replaced.

@@ -100,6 +100,11 @@ type Queue struct {
 	lastUsed time.Time
 	wake     chan struct{} // closed and replaced when events arrive
 	dead     bool          // garbage-collected or overflowed
+	// waiting readers are blocked for events since waitingSince; the
+	// registry's sweep sends them a heartbeat once they have waited the
+	// heartbeat interval. A push wakes them all, and so clears both.
+	waiting      int
+	waitingSince time.Time
 }
 
 func newQueue(id string, opts QueueOptions, now time.Time) *Queue {
@@ -137,6 +142,7 @@ func (q *Queue) push(e encoded, limit int) bool {
 	q.nextID++
 	close(q.wake)
 	q.wake = make(chan struct{})
+	q.waiting, q.waitingSince = 0, time.Time{}
 	return true
 }
 
@@ -150,8 +156,10 @@ func (q *Queue) LastEventID() int64 {
 // take drops events up to acked (acknowledged) and returns those after
 // after (not yet sent to this reader), each with its id, and a channel that
 // closes when more arrive. A long-poll passes the same ID twice; a socket
-// has sent past what its client acknowledged.
-func (q *Queue) take(acked, after int64, now time.Time) ([]Delivered, <-chan struct{}, bool) {
+// has sent past what its client acknowledged. With nothing to return, a
+// reader that will block on the channel counts as waiting (see
+// stopWaiting).
+func (q *Queue) take(acked, after int64, now time.Time, block bool) ([]Delivered, <-chan struct{}, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.dead {
@@ -173,7 +181,31 @@ func (q *Queue) take(acked, after int64, now time.Time) ([]Delivered, <-chan str
 	for _, e := range q.events[i:] {
 		out = append(out, Delivered{ID: e.id, payload: e.payload})
 	}
+	if len(out) == 0 && block {
+		if q.waiting == 0 {
+			q.waitingSince = now
+		}
+		q.waiting++
+	}
 	return out, q.wake, true
+}
+
+// stopWaiting counts out a reader that stopped waiting on wake without
+// being woken (its client went away); one woken by a push is counted out
+// already.
+func (q *Queue) stopWaiting(wake <-chan struct{}) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.wake == wake && q.waiting > 0 {
+		q.waiting--
+	}
+}
+
+// heartbeatDue: a reader has been waiting for at least every.
+func (q *Queue) heartbeatDue(now time.Time, every time.Duration) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.waiting > 0 && now.Sub(q.waitingSince) >= every
 }
 
 // dropFront drops the queue's first n events in place, so the next push

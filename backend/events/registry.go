@@ -144,8 +144,8 @@ func (r *Registry) Len() int {
 
 // Fetch waits for events after lastEventID, dropping those up to it: it
 // returns at once when there are some (or when dontBlock), else when one
-// arrives, or with a heartbeat after the heartbeat interval, or empty when
-// ctx ends.
+// arrives, or with a heartbeat after the heartbeat interval (while Run
+// runs), or empty when ctx ends.
 func (r *Registry) Fetch(ctx context.Context, q *Queue, lastEventID int64, dontBlock bool) ([]Delivered, error) {
 	return r.fetch(ctx, q, lastEventID, lastEventID, dontBlock)
 }
@@ -157,11 +157,12 @@ func (r *Registry) Follow(ctx context.Context, q *Queue, acked, sent int64) ([]D
 	return r.fetch(ctx, q, acked, max(acked, sent), false)
 }
 
+// fetch waits without a timer of its own: Run's sweep sends the heartbeat
+// (a timer per wait was a quarter of a wake-up's cost at 10,000 waiting
+// readers, in BenchmarkPublishToWaitingQueues).
 func (r *Registry) fetch(ctx context.Context, q *Queue, acked, after int64, dontBlock bool) ([]Delivered, error) {
-	timer := time.NewTimer(r.settings.Heartbeat)
-	defer timer.Stop()
 	for {
-		evs, wake, ok := q.take(acked, after, r.now())
+		evs, wake, ok := q.take(acked, after, r.now(), !dontBlock)
 		if !ok {
 			return nil, ErrNoQueue
 		}
@@ -170,9 +171,8 @@ func (r *Registry) fetch(ctx context.Context, q *Queue, acked, after int64, dont
 		}
 		select {
 		case <-wake:
-		case <-timer.C:
-			r.deliver(q, heartbeat)
 		case <-ctx.Done():
+			q.stopWaiting(wake)
 			return []Delivered{}, nil
 		}
 	}
@@ -187,17 +187,39 @@ func (r *Registry) deliver(q *Queue, e encoded) {
 	}
 }
 
-// Run collects idle queues until ctx ends.
+// Run collects idle queues and sends heartbeats until ctx ends. A
+// heartbeat goes out between one and 1.1 heartbeat intervals into a wait.
 func (r *Registry) Run(ctx context.Context) {
-	tick := time.NewTicker(max(r.settings.IdleTimeout/10, 10*time.Millisecond))
-	defer tick.Stop()
+	collect := time.NewTicker(max(r.settings.IdleTimeout/10, 10*time.Millisecond))
+	defer collect.Stop()
+	beat := time.NewTicker(max(r.settings.Heartbeat/10, 5*time.Millisecond))
+	defer beat.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-collect.C:
 			r.collect()
+		case <-beat.C:
+			r.sendHeartbeats()
 		}
+	}
+}
+
+// sendHeartbeats wakes the readers that have waited a heartbeat interval
+// with a heartbeat event.
+func (r *Registry) sendHeartbeats() {
+	now := r.now()
+	var due []*Queue
+	r.mu.RLock()
+	for _, q := range r.byID {
+		if q.heartbeatDue(now, r.settings.Heartbeat) {
+			due = append(due, q)
+		}
+	}
+	r.mu.RUnlock()
+	for _, q := range due {
+		r.deliver(q, heartbeat)
 	}
 }
 

@@ -96,12 +96,52 @@ func TestCloseEndsEveryWait(t *testing.T) {
 
 func TestHeartbeatAndTypeFilter(t *testing.T) {
 	r := NewRegistry(Settings{IdleTimeout: time.Minute, Heartbeat: 30 * time.Millisecond, MaxEvents: 100})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
 	q := r.Register(QueueOptions{UserID: 1, EventTypes: []string{"message"}})
 	r.Publish(Event{"type": "presence"}, []int64{1})
 	delivered, _ := r.Fetch(context.Background(), q, -1, false)
 	evs := decoded(t, delivered)
 	if len(evs) != 1 || evs[0]["type"] != "heartbeat" {
 		t.Errorf("want one heartbeat, got %v", evs)
+	}
+}
+
+// TestHeartbeatsOnlyForWaitingReaders: a reader that went away before its
+// heartbeat was due leaves none behind in the queue, and a reader woken by
+// an event starts its heartbeat interval again.
+func TestHeartbeatsOnlyForWaitingReaders(t *testing.T) {
+	const every = 40 * time.Millisecond
+	r := NewRegistry(Settings{IdleTimeout: time.Minute, Heartbeat: every, MaxEvents: 100})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	q := r.Register(QueueOptions{UserID: 1})
+
+	gone, leave := context.WithTimeout(context.Background(), every/4)
+	defer leave()
+	if evs, err := r.Fetch(gone, q, -1, false); err != nil || len(evs) != 0 {
+		t.Fatalf("reader that left: %v, %v", evs, err)
+	}
+	time.Sleep(3 * every)
+	if evs, _ := r.Fetch(context.Background(), q, -1, true); len(evs) != 0 {
+		t.Errorf("a heartbeat was queued for a reader that had left: %v", decoded(t, evs))
+	}
+
+	go func() {
+		time.Sleep(every / 2)
+		r.Publish(Event{"type": "x"}, []int64{1})
+	}()
+	start := time.Now()
+	first, _ := r.Fetch(context.Background(), q, -1, false)
+	second, _ := r.Fetch(context.Background(), q, first[len(first)-1].ID, false)
+	waited := time.Since(start)
+	if got := decoded(t, append(first, second...)); len(got) != 2 || got[0]["type"] != "x" || got[1]["type"] != "heartbeat" {
+		t.Fatalf("want the event then a heartbeat, got %v", got)
+	}
+	if waited < every/2+every {
+		t.Errorf("heartbeat %v after the start: the event did not restart the interval", waited)
 	}
 }
 
@@ -127,7 +167,7 @@ func TestAcknowledgedEventsLeaveTheArray(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
 		q.push(heartbeat, 10000)
 		last := q.LastEventID()
-		if evs, _, _ := q.take(last, last, time.Now()); len(evs) != 0 {
+		if evs, _, _ := q.take(last, last, time.Now(), false); len(evs) != 0 {
 			t.Fatalf("acknowledged events returned: %v", evs)
 		}
 	})

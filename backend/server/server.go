@@ -214,7 +214,7 @@ func (s *Server) openOrganization() (*organization, error) {
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: s.log, Importer: s, MaxImportSize: cfg.MaxImportSize,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute})
 	ctx, cancel := context.WithCancel(s.ctx)
-	go svc.RunEventGC(ctx)
+	go svc.RunEventQueues(ctx)
 	return &organization{store: st, svc: svc, handler: handler, stop: cancel}, nil
 }
 
