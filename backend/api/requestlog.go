@@ -104,23 +104,26 @@ func (a *API) logRequest(l *requestLog, r *http.Request, start time.Time) {
 	if route == "" {
 		route = "(none)"
 	}
-	attrs := make([]slog.Attr, 0, 10)
-	attrs = append(attrs, slog.String("method", r.Method), slog.String("route", route), slog.Int("status", l.status),
+	// Built here rather than through Logger.LogAttrs, which looks up its
+	// caller for a source line no handler here shows: a tenth of the
+	// line's cost, paid by every request.
+	rec := slog.NewRecord(time.Now(), level, "request", 0)
+	rec.AddAttrs(slog.String("method", r.Method), slog.String("route", route), slog.Int("status", l.status),
 		slog.Duration("duration", time.Since(start)), slog.String("client", clientAddress(r)))
 	switch {
 	case l.bot:
-		attrs = append(attrs, slog.String("bot", l.caller))
+		rec.AddAttrs(slog.String("bot", l.caller))
 	case l.caller != "":
-		attrs = append(attrs, slog.String("user", l.caller))
+		rec.AddAttrs(slog.String("user", l.caller))
 	}
 	if l.refusal != nil {
-		attrs = append(attrs, slog.String("code", l.refusal.Code), slog.String("error", l.refusal.Msg))
+		rec.AddAttrs(slog.String("code", l.refusal.Code), slog.String("error", l.refusal.Msg))
 	}
 	if l.failure != nil {
-		attrs = append(attrs, slog.Any("err", l.failure))
+		rec.AddAttrs(slog.Any("err", l.failure))
 	}
 	if l.reason != "" {
-		attrs = append(attrs, slog.String("reason", l.reason))
+		rec.AddAttrs(slog.String("reason", l.reason))
 	}
-	a.log.LogAttrs(ctx, level, "request", attrs...)
+	a.log.Handler().Handle(ctx, rec)
 }
