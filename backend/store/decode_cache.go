@@ -25,16 +25,49 @@ import (
 // process, so a record's author, who chooses some of its bytes, learns
 // nothing that makes one attempt likelier than another.
 type decodeCache[T any] struct {
-	mu      sync.RWMutex
-	entries map[int64]decodedRecord[T] // by record ID
+	decoded versionedCache[fingerprint, T]
 	// own copies what a caller may change in place (slices, maps,
 	// pointers), so callers own what they get.
 	own func(T) T
 }
 
-type decodedRecord[T any] struct {
-	print fingerprint
-	value T
+// versionedCache keeps values by record ID, each with the version of the
+// stored data it was read from (a record's fingerprint, a stream's
+// membership stamp): a reader passes the version its transaction sees, and
+// gets the kept value only if it is the same. A nil cache keeps nothing.
+type versionedCache[V comparable, T any] struct {
+	mu      sync.RWMutex
+	entries map[int64]versioned[V, T]
+}
+
+type versioned[V comparable, T any] struct {
+	version V
+	value   T
+}
+
+// get returns the value kept for id if it was read at version.
+func (c *versionedCache[V, T]) get(id int64, version V) (T, bool) {
+	var e versioned[V, T]
+	ok := false
+	if c != nil {
+		c.mu.RLock()
+		e, ok = c.entries[id]
+		c.mu.RUnlock()
+	}
+	return e.value, ok && e.version == version
+}
+
+// put keeps value for id, read at version.
+func (c *versionedCache[V, T]) put(id int64, version V, value T) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	if c.entries == nil {
+		c.entries = map[int64]versioned[V, T]{}
+	}
+	c.entries[id] = versioned[V, T]{version, value}
+	c.mu.Unlock()
 }
 
 // fingerprint stands for a record's bytes.
@@ -52,22 +85,14 @@ func fingerprintOf(data []byte) fingerprint {
 // decode returns the record whose stored bytes are data.
 func (c *decodeCache[T]) decode(id int64, data []byte) (T, error) {
 	fp := fingerprintOf(data)
-	c.mu.RLock()
-	e, ok := c.entries[id]
-	c.mu.RUnlock()
-	if ok && e.print == fp {
-		return c.own(e.value), nil
+	if v, ok := c.decoded.get(id, fp); ok {
+		return c.own(v), nil
 	}
 	var v T
 	if err := decode(data, &v); err != nil {
 		return v, err
 	}
-	c.mu.Lock()
-	if c.entries == nil {
-		c.entries = map[int64]decodedRecord[T]{}
-	}
-	c.entries[id] = decodedRecord[T]{fp, v}
-	c.mu.Unlock()
+	c.decoded.put(id, fp, v)
 	return c.own(v), nil
 }
 

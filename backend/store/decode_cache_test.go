@@ -12,15 +12,10 @@ import (
 // readName reads a user's name in a read transaction of its own.
 func readName(t *testing.T, s *Store, id int64) string {
 	t.Helper()
-	var name string
-	if err := s.View(func(tx *Tx) error {
+	return viewed(t, s, func(tx *Tx) (string, error) {
 		u, err := tx.User(id)
-		name = u.FullName
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return name
+		return u.FullName, err
+	})
 }
 
 // Decoded users are shared between transactions; each must still see the

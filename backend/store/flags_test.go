@@ -226,14 +226,7 @@ func TestMarkAllReadCoversEveryBlockUpToTheLastID(t *testing.T) {
 // own.
 func subscribersOf(t *testing.T, s *Store, streamID int64) []int64 {
 	t.Helper()
-	var ids []int64
-	if err := s.View(func(tx *Tx) error {
-		ids = tx.StreamSubscriberIDs(streamID)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return ids
+	return viewed(t, s, func(tx *Tx) ([]int64, error) { return tx.StreamSubscriberIDs(streamID), nil })
 }
 
 // Subscriber lists are kept between transactions; each must still see the

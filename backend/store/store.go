@@ -63,7 +63,7 @@ type Store struct {
 	streams  decodeCache[Stream]
 	// subscribers keeps each stream's subscriber list under its
 	// membership stamp (StreamSubscriberIDs).
-	subscribers subscriberCache
+	subscribers versionedCache[uint64, []int64]
 }
 
 // Open creates dataDir and the database inside it when absent, then runs any

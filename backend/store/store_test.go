@@ -18,6 +18,19 @@ func openTemp(t *testing.T) (*Store, string) {
 	return s, dir
 }
 
+// viewed is what read returns in a read transaction of its own.
+func viewed[T any](t *testing.T, s *Store, read func(*Tx) (T, error)) T {
+	t.Helper()
+	var v T
+	if err := s.View(func(tx *Tx) (err error) {
+		v, err = read(tx)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func TestReopenKeepsRecords(t *testing.T) {
 	s, dir := openTemp(t)
 	u := User{Email: "Ada@Example.com", FullName: "Ada", Role: RoleAdmin, IsActive: true}

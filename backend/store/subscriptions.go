@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"slices"
-	"sync"
 )
 
 // Subscription is one user's membership of one stream, with their
@@ -84,7 +83,7 @@ func (tx *Tx) UserSubscriptions(userID int64) ([]Subscription, error) {
 // under, so it is never stale whatever the transaction's snapshot, and
 // nothing needs invalidating when a write commits or rolls back.
 func (tx *Tx) StreamSubscriberIDs(streamID int64) []int64 {
-	var kept *subscriberCache // none in a migration's transaction
+	var kept *versionedCache[uint64, []int64] // none in a migration's transaction
 	if tx.s != nil {
 		kept = &tx.s.subscribers
 	}
@@ -123,38 +122,4 @@ func (tx *Tx) subscribersStamp(streamID int64) uint64 {
 		return binary.BigEndian.Uint64(v)
 	}
 	return 0
-}
-
-// subscriberCache holds subscriber lists by stream, each with the stamp it
-// was read under.
-type subscriberCache struct {
-	mu      sync.RWMutex
-	entries map[int64]stampedSubscribers
-}
-
-type stampedSubscribers struct {
-	stamp uint64
-	ids   []int64
-}
-
-func (c *subscriberCache) get(streamID int64, stamp uint64) ([]int64, bool) {
-	if c == nil {
-		return nil, false
-	}
-	c.mu.RLock()
-	e, ok := c.entries[streamID]
-	c.mu.RUnlock()
-	return e.ids, ok && e.stamp == stamp
-}
-
-func (c *subscriberCache) put(streamID int64, stamp uint64, ids []int64) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	if c.entries == nil {
-		c.entries = map[int64]stampedSubscribers{}
-	}
-	c.entries[streamID] = stampedSubscribers{stamp, ids}
-	c.mu.Unlock()
 }
