@@ -10,7 +10,7 @@ import (
 // start with (exactly, for ASCII, and "maybe" for every other rune when
 // any of them might) and whether it needs a line start (a leading ^).
 type firstChars struct {
-	ascii     [2]uint64
+	ascii     asciiSet
 	other     bool
 	lineStart bool
 }
@@ -19,10 +19,18 @@ type firstChars struct {
 // ^ allows it to begin at all).
 func (f firstChars) mayBegin(r rune) bool {
 	if r >= 0 && r < 128 {
-		return f.ascii[r/64]&(1<<(r%64)) != 0
+		return f.ascii.has(r)
 	}
 	return f.other
 }
+
+// asciiSet is a set of ASCII runes.
+type asciiSet [2]uint64
+
+func (s *asciiSet) add(r rune) { s[r/64] |= 1 << (r % 64) }
+
+// has reports whether the set holds r, which must be ASCII.
+func (s *asciiSet) has(r rune) bool { return s[r/64]&(1<<(r%64)) != 0 }
 
 // firstCharsOf is a sound over-estimate of the runes a match of the
 // parsed pattern can start with: a rule skipped because of it could not
@@ -63,7 +71,7 @@ func startsWithBol(n *syntax.RegexNode) bool {
 }
 
 func (f *firstChars) addAny() {
-	f.ascii = [2]uint64{^uint64(0), ^uint64(0)}
+	f.ascii = asciiSet{^uint64(0), ^uint64(0)}
 	f.other = true
 }
 
@@ -73,7 +81,7 @@ func (f *firstChars) addMatching(n *syntax.RegexNode, accepts func(rune) bool) {
 	fold := n.Options&syntax.IgnoreCase != 0
 	for r := rune(0); r < 128; r++ {
 		if accepts(r) || fold && (accepts(unicode.ToLower(r)) || accepts(unicode.ToUpper(r))) {
-			f.ascii[r/64] |= 1 << (r % 64)
+			f.ascii.add(r)
 		}
 	}
 	if fold {

@@ -16,13 +16,51 @@ import (
 // look-behinds, ^ $ \b \G); a regexp2 run costs a
 // microsecond or so of setup, more than most tokens take to match here.
 type plainPattern struct {
-	root *syntax.RegexNode
+	root *walkNode
 	// groups is the number of capture groups kept for rules that read
 	// them (0: only the whole match is wanted).
 	groups int
-	// alts are the branch lists of the pattern's alternations of many
-	// branches.
-	alts map[*syntax.RegexNode]*branches
+}
+
+// walkNode is a node of the parse tree with what the walk looks up at it
+// worked out when the pattern is built.
+type walkNode struct {
+	*syntax.RegexNode
+	// sub are the node's Children as walkNodes; a one-character
+	// look-behind's is its character.
+	sub []*walkNode
+	// ascii are the ASCII runes a one-character node or loop takes:
+	// CharSet.CharIn copies the set and, in a set parsed rather than
+	// compiled, goes through its ranges and Unicode categories for
+	// every rune.
+	ascii asciiSet
+	// branches are an alternation's of many branches, else nil.
+	branches *branches
+	// lookBehind: a look-behind of the one character sub[0].
+	lookBehind bool
+}
+
+func newWalkNode(n *syntax.RegexNode) *walkNode {
+	w := &walkNode{RegexNode: n}
+	if c := lookBehindChar(n); c != nil {
+		w.lookBehind = true
+		w.sub = []*walkNode{newWalkNode(c)}
+		return w
+	}
+	if _, loop := loopKind(n); loop || n.T == syntax.NtOne || n.T == syntax.NtNotone || n.T == syntax.NtSet {
+		for r := range rune(128) {
+			if accepts(n, r) {
+				w.ascii.add(r)
+			}
+		}
+	}
+	if n.T == syntax.NtAlternate && len(n.Children) >= manyBranches {
+		w.branches = newBranches(n)
+	}
+	for _, c := range n.Children {
+		w.sub = append(w.sub, newWalkNode(c))
+	}
+	return w
 }
 
 // manyBranches is where an alternation starts to be worth a lookup of
@@ -60,19 +98,6 @@ func (b *branches) at(text []rune, i int) []int {
 	return b[128]
 }
 
-// addBranches finds the alternations of many branches under n.
-func (p *plainPattern) addBranches(n *syntax.RegexNode) {
-	if n.T == syntax.NtAlternate && len(n.Children) >= manyBranches {
-		if p.alts == nil {
-			p.alts = map[*syntax.RegexNode]*branches{}
-		}
-		p.alts[n] = newBranches(n)
-	}
-	for _, c := range n.Children {
-		p.addBranches(c)
-	}
-}
-
 // newPlainPattern returns nil when the pattern uses anything else
 // (back-references, case folding, general loops...). groups are kept if
 // captures is set; then a pattern whose group numbers are not simply 0 to
@@ -81,7 +106,7 @@ func newPlainPattern(root *syntax.RegexNode, re *regexp2.Regexp, captures bool) 
 	if !walkable(root) {
 		return nil
 	}
-	p := &plainPattern{root: root}
+	p := &plainPattern{}
 	if captures {
 		numbers := re.GetGroupNumbers()
 		for slot, number := range numbers {
@@ -94,7 +119,7 @@ func newPlainPattern(root *syntax.RegexNode, re *regexp2.Regexp, captures bool) 
 		}
 		p.groups = len(numbers)
 	}
-	p.addBranches(root)
+	p.root = newWalkNode(root)
 	return p
 }
 
@@ -188,7 +213,6 @@ type patternWalk struct {
 	start int
 	steps int
 	spans []int // start and end of each group's capture, -1 if none
-	alts  map[*syntax.RegexNode]*branches
 }
 
 // match returns the length in runes of the match at pos, -1 for none, or
@@ -196,7 +220,7 @@ type patternWalk struct {
 // groups, each group's start and end (-1 where it took no part), in room
 // if it has enough.
 func (p *plainPattern) match(text []rune, pos int, room []int) (length int, spans []int, ok bool) {
-	w := &patternWalk{text: text, start: pos, alts: p.alts}
+	w := &patternWalk{text: text, start: pos}
 	if p.groups > 0 {
 		w.spans = slices.Grow(room[:0], 2*p.groups)[:2*p.groups]
 		for i := range w.spans {
@@ -215,14 +239,14 @@ func (p *plainPattern) match(text []rune, pos int, room []int) (length int, span
 }
 
 // node matches n at i and then the rest of the pattern, k.
-func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
+func (w *patternWalk) node(n *walkNode, i int, k func(int) bool) bool {
 	if w.steps++; w.steps > maxPlainSteps {
 		return false
 	}
 	text := w.text
 	switch n.T {
 	case syntax.NtOne, syntax.NtNotone, syntax.NtSet:
-		return i < len(text) && accepts(n, text[i]) && k(i+1)
+		return i < len(text) && n.accepts(text[i]) && k(i+1)
 	case syntax.NtMulti:
 		for j, r := range n.Str {
 			if i+j >= len(text) || text[i+j] != r {
@@ -244,17 +268,17 @@ func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
 		boundary := (i > 0 && syntax.IsWordChar(text[i-1])) != (i < len(text) && syntax.IsWordChar(text[i]))
 		return boundary == (n.T == syntax.NtBoundary) && k(i)
 	case syntax.NtConcatenate:
-		return w.sequence(n.Children, i, k)
+		return w.sequence(n.sub, i, k)
 	case syntax.NtAlternate:
-		if len(n.Children) >= manyBranches {
-			for _, c := range w.alts[n].at(text, i) {
-				if w.node(n.Children[c], i, k) {
+		if n.branches != nil {
+			for _, c := range n.branches.at(text, i) {
+				if w.node(n.sub[c], i, k) {
 					return true
 				}
 			}
 			return false
 		}
-		for _, c := range n.Children {
+		for _, c := range n.sub {
 			if w.node(c, i, k) {
 				return true
 			}
@@ -262,12 +286,12 @@ func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
 		return false
 	case syntax.NtCapture:
 		if w.spans == nil {
-			return w.node(n.Children[0], i, k)
+			return w.node(n.sub[0], i, k)
 		}
 		// The group's span holds while the rest matches, and is put back
 		// when the rest fails and the walk backtracks through it.
 		slot := 2 * n.M
-		return w.node(n.Children[0], i, func(e int) bool {
+		return w.node(n.sub[0], i, func(e int) bool {
 			start, end := w.spans[slot], w.spans[slot+1]
 			w.spans[slot], w.spans[slot+1] = i, e
 			if k(e) {
@@ -277,33 +301,33 @@ func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
 			return false
 		})
 	case syntax.NtGroup:
-		return w.node(n.Children[0], i, k)
+		return w.node(n.sub[0], i, k)
 	case syntax.NtLoop, syntax.NtLazyloop:
 		return w.turns(n, i, 0, k)
 	case syntax.NtPosLook, syntax.NtNegLook:
 		// Zero-width: the look's own way through is not kept.
 		var seen bool
-		if c := lookBehindChar(n); c != nil {
-			seen = i > 0 && accepts(c, text[i-1])
+		if n.lookBehind {
+			seen = i > 0 && n.sub[0].accepts(text[i-1])
 		} else {
-			seen = w.node(n.Children[0], i, func(int) bool { return true })
+			seen = w.node(n.sub[0], i, func(int) bool { return true })
 		}
 		return seen == (n.T == syntax.NtPosLook) && k(i)
 	case syntax.NtAtomic:
 		// The group's first way through is its only one.
 		end := -1
-		if !w.node(n.Children[0], i, func(e int) bool { end = e; return true }) {
+		if !w.node(n.sub[0], i, func(e int) bool { end = e; return true }) {
 			return false
 		}
 		return k(end)
 	}
-	kind, _ := loopKind(n)
+	kind, _ := loopKind(n.RegexNode)
 	most := n.N
 	if most == math.MaxInt32 || most > len(text)-i {
 		most = len(text) - i
 	}
 	run := 0
-	for run < most && accepts(n, text[i+run]) {
+	for run < most && n.accepts(text[i+run]) {
 		run++
 	}
 	if run < n.M {
@@ -330,9 +354,9 @@ func (w *patternWalk) node(n *syntax.RegexNode, i int, k func(int) bool) bool {
 
 // turns matches loop n's child again at i, having matched it done times:
 // greedy loops try another turn first, lazy ones the rest first.
-func (w *patternWalk) turns(n *syntax.RegexNode, i, done int, k func(int) bool) bool {
+func (w *patternWalk) turns(n *walkNode, i, done int, k func(int) bool) bool {
 	more := func() bool {
-		return done < n.N && w.node(n.Children[0], i, func(e int) bool { return w.turns(n, e, done+1, k) })
+		return done < n.N && w.node(n.sub[0], i, func(e int) bool { return w.turns(n, e, done+1, k) })
 	}
 	if done < n.M {
 		return more()
@@ -343,11 +367,19 @@ func (w *patternWalk) turns(n *syntax.RegexNode, i, done int, k func(int) bool) 
 	return more() || k(i)
 }
 
-func (w *patternWalk) sequence(nodes []*syntax.RegexNode, i int, k func(int) bool) bool {
+func (w *patternWalk) sequence(nodes []*walkNode, i int, k func(int) bool) bool {
 	if len(nodes) == 0 {
 		return k(i)
 	}
 	return w.node(nodes[0], i, func(j int) bool { return w.sequence(nodes[1:], j, k) })
+}
+
+// accepts is accepts(n.RegexNode, r), from the bitmap for an ASCII rune.
+func (n *walkNode) accepts(r rune) bool {
+	if r >= 0 && r < 128 {
+		return n.ascii.has(r)
+	}
+	return accepts(n.RegexNode, r)
 }
 
 // accepts reports whether a one-character node or loop takes r.

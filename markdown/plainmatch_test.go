@@ -61,3 +61,55 @@ func TestPlainPatternMatchesRegexp2(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIIBitmapsMatchCharIn holds each one-character node's ASCII
+// bitmap, in every walked pattern of every lexer shipped, to regexp2's
+// own test of each ASCII rune.
+func TestASCIIBitmapsMatchCharIn(t *testing.T) {
+	charIn := func(n *syntax.RegexNode, r rune) bool { return n.Set.CharIn(r) }
+	one := func(n *syntax.RegexNode, r rune) bool { return r == n.Ch }
+	notOne := func(n *syntax.RegexNode, r rune) bool { return r != n.Ch }
+	reference := map[syntax.NodeType]func(*syntax.RegexNode, rune) bool{
+		syntax.NtSet: charIn, syntax.NtSetloop: charIn, syntax.NtSetlazy: charIn, syntax.NtSetloopatomic: charIn,
+		syntax.NtOne: one, syntax.NtOneloop: one, syntax.NtOnelazy: one, syntax.NtOneloopatomic: one,
+		syntax.NtNotone: notOne, syntax.NtNotoneloop: notOne, syntax.NtNotonelazy: notOne, syntax.NtNotoneloopatomic: notOne,
+	}
+	sets := 0
+	var check func(lexer string, n *walkNode)
+	check = func(lexer string, n *walkNode) {
+		if want := reference[n.T]; want != nil {
+			if n.Set != nil {
+				sets++
+			}
+			for r := range rune(128) {
+				if n.accepts(r) != want(n.RegexNode, r) {
+					t.Errorf("%s: %s: bitmap says %v for %q", lexer, n.Description(), n.accepts(r), r)
+				}
+			}
+		}
+		for _, c := range n.sub {
+			check(lexer, c)
+		}
+	}
+	seen := map[*codeLanguage]bool{}
+	for _, lang := range languageByAlias {
+		if lang.compiled == nil || seen[lang] {
+			continue
+		}
+		seen[lang] = true
+		c, err := lang.compiled()
+		if err != nil {
+			continue // TestCodeLexerMatchesChroma reports it
+		}
+		for _, s := range c.states {
+			for _, info := range s.info {
+				if info.pattern != nil {
+					check(lang.lexer.Config().Name, info.pattern.root)
+				}
+			}
+		}
+	}
+	if sets < 1000 {
+		t.Errorf("only %d set nodes checked", sets)
+	}
+}
