@@ -38,10 +38,12 @@ type walkNode struct {
 	branches *branches
 	// lookBehind: a look-behind of the one character sub[0].
 	lookBehind bool
+	// fixed: n has one way through at most (see fixed).
+	fixed bool
 }
 
 func newWalkNode(n *syntax.RegexNode) *walkNode {
-	w := &walkNode{RegexNode: n}
+	w := &walkNode{RegexNode: n, fixed: fixed(n)}
 	if c := lookBehindChar(n); c != nil {
 		w.lookBehind = true
 		w.sub = []*walkNode{newWalkNode(c)}
@@ -240,38 +242,19 @@ func (p *plainPattern) match(text []rune, pos int, room []int) (length int, span
 
 // node matches n at i and then the rest of the pattern, k.
 func (w *patternWalk) node(n *walkNode, i int, k func(int) bool) bool {
+	if n.fixed {
+		i = w.advance(n, i)
+		return i >= 0 && k(i)
+	}
 	if w.steps++; w.steps > maxPlainSteps {
 		return false
 	}
-	text := w.text
 	switch n.T {
-	case syntax.NtOne, syntax.NtNotone, syntax.NtSet:
-		return i < len(text) && n.accepts(text[i]) && k(i+1)
-	case syntax.NtMulti:
-		for j, r := range n.Str {
-			if i+j >= len(text) || text[i+j] != r {
-				return false
-			}
-		}
-		return k(i + len(n.Str))
-	case syntax.NtEmpty:
-		return k(i)
-	case syntax.NtNothing:
-		return false
-	case syntax.NtStart:
-		return i == w.start && k(i)
-	case syntax.NtBol:
-		return (i == 0 || text[i-1] == '\n') && k(i)
-	case syntax.NtEol:
-		return (i == len(text) || text[i] == '\n') && k(i)
-	case syntax.NtBoundary, syntax.NtNonboundary:
-		boundary := (i > 0 && syntax.IsWordChar(text[i-1])) != (i < len(text) && syntax.IsWordChar(text[i]))
-		return boundary == (n.T == syntax.NtBoundary) && k(i)
 	case syntax.NtConcatenate:
 		return w.sequence(n.sub, i, k)
 	case syntax.NtAlternate:
 		if n.branches != nil {
-			for _, c := range n.branches.at(text, i) {
+			for _, c := range n.branches.at(w.text, i) {
 				if w.node(n.sub[c], i, k) {
 					return true
 				}
@@ -304,39 +287,13 @@ func (w *patternWalk) node(n *walkNode, i int, k func(int) bool) bool {
 		return w.node(n.sub[0], i, k)
 	case syntax.NtLoop, syntax.NtLazyloop:
 		return w.turns(n, i, 0, k)
-	case syntax.NtPosLook, syntax.NtNegLook:
-		// Zero-width: the look's own way through is not kept.
-		var seen bool
-		if n.lookBehind {
-			seen = i > 0 && n.sub[0].accepts(text[i-1])
-		} else {
-			seen = w.node(n.sub[0], i, func(int) bool { return true })
-		}
-		return seen == (n.T == syntax.NtPosLook) && k(i)
-	case syntax.NtAtomic:
-		// The group's first way through is its only one.
-		end := -1
-		if !w.node(n.sub[0], i, func(e int) bool { end = e; return true }) {
-			return false
-		}
-		return k(end)
 	}
-	kind, _ := loopKind(n.RegexNode)
-	most := n.N
-	if most == math.MaxInt32 || most > len(text)-i {
-		most = len(text) - i
-	}
-	run := 0
-	for run < most && n.accepts(text[i+run]) {
-		run++
-	}
-	if run < n.M {
+	// A greedy or lazy loop of one character.
+	run := w.run(n, i)
+	if run < 0 {
 		return false
 	}
-	switch kind {
-	case atomicLoop:
-		return k(i + run)
-	case lazyLoop:
+	if kind, _ := loopKind(n.RegexNode); kind == lazyLoop {
 		for c := n.M; c <= run; c++ {
 			if k(i + c) {
 				return true
@@ -350,6 +307,96 @@ func (w *patternWalk) node(n *walkNode, i int, k func(int) bool) bool {
 		}
 	}
 	return false
+}
+
+// fixed reports whether n has one way through at most, so advance can
+// match it without the rest of the pattern.
+func fixed(n *syntax.RegexNode) bool {
+	switch n.T {
+	case syntax.NtOne, syntax.NtNotone, syntax.NtSet, syntax.NtMulti, syntax.NtEmpty, syntax.NtNothing,
+		syntax.NtStart, syntax.NtBol, syntax.NtEol, syntax.NtBoundary, syntax.NtNonboundary,
+		syntax.NtPosLook, syntax.NtNegLook, syntax.NtAtomic:
+		return true
+	}
+	kind, loop := loopKind(n)
+	return loop && (kind == atomicLoop || n.M == n.N)
+}
+
+// advance matches a fixed node at i: where its match ends, or -1.
+func (w *patternWalk) advance(n *walkNode, i int) int {
+	if w.steps++; w.steps > maxPlainSteps {
+		return -1
+	}
+	text := w.text
+	var holds bool // for a zero-width node
+	switch n.T {
+	case syntax.NtOne, syntax.NtNotone, syntax.NtSet:
+		if i < len(text) && n.accepts(text[i]) {
+			return i + 1
+		}
+		return -1
+	case syntax.NtMulti:
+		for j, r := range n.Str {
+			if i+j >= len(text) || text[i+j] != r {
+				return -1
+			}
+		}
+		return i + len(n.Str)
+	case syntax.NtNothing:
+		return -1
+	case syntax.NtEmpty:
+		holds = true
+	case syntax.NtStart:
+		holds = i == w.start
+	case syntax.NtBol:
+		holds = i == 0 || text[i-1] == '\n'
+	case syntax.NtEol:
+		holds = i == len(text) || text[i] == '\n'
+	case syntax.NtBoundary, syntax.NtNonboundary:
+		boundary := (i > 0 && syntax.IsWordChar(text[i-1])) != (i < len(text) && syntax.IsWordChar(text[i]))
+		holds = boundary == (n.T == syntax.NtBoundary)
+	case syntax.NtPosLook, syntax.NtNegLook:
+		// The look's own way through is not kept.
+		var seen bool
+		if n.lookBehind {
+			seen = i > 0 && n.sub[0].accepts(text[i-1])
+		} else {
+			seen = w.node(n.sub[0], i, func(int) bool { return true })
+		}
+		holds = seen == (n.T == syntax.NtPosLook)
+	case syntax.NtAtomic:
+		// The group's first way through is its only one.
+		end := -1
+		w.node(n.sub[0], i, func(e int) bool { end = e; return true })
+		return end
+	default:
+		// An atomic loop, or one of a fixed count, of one character.
+		if run := w.run(n, i); run >= 0 {
+			return i + run
+		}
+		return -1
+	}
+	if !holds {
+		return -1
+	}
+	return i
+}
+
+// run is how many runes from i a loop of one character takes at most, or
+// -1 if fewer than its least.
+func (w *patternWalk) run(n *walkNode, i int) int {
+	most := n.N
+	if most == math.MaxInt32 || most > len(w.text)-i {
+		most = len(w.text) - i
+	}
+	run := 0
+	for run < most && n.accepts(w.text[i+run]) {
+		run++
+	}
+	if run < n.M {
+		return -1
+	}
+	return run
 }
 
 // turns matches loop n's child again at i, having matched it done times:
@@ -367,9 +414,21 @@ func (w *patternWalk) turns(n *walkNode, i, done int, k func(int) bool) bool {
 	return more() || k(i)
 }
 
+// sequence matches nodes from i and then k. Leading fixed nodes are
+// matched in a loop: only a node with ways to backtrack through needs the
+// rest of the sequence as a continuation.
 func (w *patternWalk) sequence(nodes []*walkNode, i int, k func(int) bool) bool {
-	if len(nodes) == 0 {
+	for len(nodes) > 0 && nodes[0].fixed {
+		if i = w.advance(nodes[0], i); i < 0 {
+			return false
+		}
+		nodes = nodes[1:]
+	}
+	switch len(nodes) {
+	case 0:
 		return k(i)
+	case 1:
+		return w.node(nodes[0], i, k)
 	}
 	return w.node(nodes[0], i, func(j int) bool { return w.sequence(nodes[1:], j, k) })
 }

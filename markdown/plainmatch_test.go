@@ -20,6 +20,9 @@ func TestPlainPatternMatchesRegexp2(t *testing.T) {
 		`(def)(\s+)([a-z]*)`, `((a)|(b))+c|(x)?(y)`, `(?>(a+))(b)?`, `(?<name>\w+)(:)?`, `(\s*)(#.*)?$`,
 		// Alternations of many branches: keyword lists, empty and
 		// zero-width branches, non-ASCII, the text's end.
+		// Nodes with one way through, matched without a continuation:
+		// fixed counts, atomic groups and loops, looks, mid-sequence.
+		`\d{2}-?[a-z]{2}\b`, `(?:x|a)\w{2}(?<!b)\W`, `a(?=b)\w+(?>c|cd)d?`, `(f)o{2}(?!r)(\w)?`, `[a-z](?>[a-z]*)\s*+\d`,
 		`(for|format|form|fo|x|ab)\b`, `(ab|cd|ef|gh|)(x|$)`, `(?:if|do|else|for|(?=\d)|ö+)\w`, `(?:(?=f)\w+|ö+|\d+|\s|-)+?c`, `(?:if|in|is|import|)(?:\n|$|\.|,)`,
 	}
 	texts := []string{"format for forms\nab abcd bcd abc", "aaab a0 abc1 xy9z", "  # x\n0x1f 0XAB0000 00 x", "naïve öö ö_ 9a b\n\n", "x.ab abc .abc a1 format for( fo (", "abx cd efx gh ifx do9 else 7 öx ö", ""}
