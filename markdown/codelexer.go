@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -51,17 +52,64 @@ type ruleInfo struct {
 	plain bool
 	// pattern: the rule's pattern matched without regexp2, or nil.
 	pattern *plainPattern
+	// groupTypes: for a rule that emits a token of a fixed type per
+	// group (chroma's ByGroups of token types) and at most pushes or pops
+	// states, each group's type from group 1 on, with Ignore where the
+	// group emits nothing; else nil. Its tokens are made straight from
+	// the match, without the groups' strings, map and iterators.
+	groupTypes []chroma.TokenType
 }
 
 func isPlain(rule *chroma.CompiledRule) bool {
 	if _, ok := rule.Type.(chroma.TokenType); rule.Type != nil && !ok {
 		return false
 	}
-	if rule.Mutator == nil {
+	return pushesOrPops(rule.Mutator)
+}
+
+// pushesOrPops reports whether m is nil or a push or pop, which read
+// nothing of the match.
+func pushesOrPops(m chroma.Mutator) bool {
+	if m == nil {
 		return true
 	}
-	m, ok := rule.Mutator.(chroma.SerialisableMutator)
-	return ok && (m.MutatorKind() == "push" || m.MutatorKind() == "pop")
+	s, ok := m.(chroma.SerialisableMutator)
+	return ok && (s.MutatorKind() == "push" || s.MutatorKind() == "pop")
+}
+
+// groupTypes is ruleInfo.groupTypes for rule. Chroma's ByGroups emitter
+// does not export its type, only its Emitters field, read here once.
+func groupTypes(rule *chroma.CompiledRule) []chroma.TokenType {
+	e, ok := rule.Type.(chroma.SerialisableEmitter)
+	if !ok || e.EmitterKind() != "bygroups" || !pushesOrPops(rule.Mutator) {
+		return nil
+	}
+	v := reflect.Indirect(reflect.ValueOf(e))
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.FieldByName("Emitters")
+	if !f.IsValid() {
+		return nil
+	}
+	emitters, ok := f.Interface().(chroma.Emitters)
+	// With another count of groups ByGroups emits one error token for
+	// the whole match, which the general path does.
+	if !ok || len(rule.Regexp.GetGroupNumbers()) != len(emitters)+1 {
+		return nil
+	}
+	types := make([]chroma.TokenType, len(emitters))
+	for i, e := range emitters {
+		switch t := e.(type) {
+		case nil:
+			types[i] = chroma.Ignore // no token either way
+		case chroma.TokenType:
+			types[i] = t
+		default:
+			return nil
+		}
+	}
+	return types
 }
 
 // newCodeLexer compiles the lexer's rules as chroma's RegexLexer does
@@ -111,7 +159,7 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 	for state, rules := range c.rules {
 		s := &lexerState{}
 		for i, rule := range rules {
-			info := ruleInfo{first: firstCharsOf(trees[rule]), plain: isPlain(rule)}
+			info := ruleInfo{first: firstCharsOf(trees[rule]), plain: isPlain(rule), groupTypes: groupTypes(rule)}
 			info.pattern = newPlainPattern(trees[rule], rule.Regexp, !info.plain)
 			s.info = append(s.info, info)
 			for r := range s.candidates {
@@ -207,6 +255,7 @@ type codeLexerRun struct {
 	steps    int // left before giving up; negative once given up
 	deadline time.Time
 	pending  []chroma.Iterator
+	queued   []chroma.Token // a ByGroups rule's tokens, last first
 	code     string
 	offsets  []int // byte offset of each rune of code and of its end; nil if code is not valid UTF-8
 	spans    []int // room for the groups' spans of a walked rule, read before the next match
@@ -256,46 +305,28 @@ func (r *codeLexerRun) next() chroma.Token {
 			l.Pos++
 			return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}
 		}
-		rule := rules[index]
+		rule, info := rules[index], &st.info[index]
 		l.Rule = index
 		start := l.Pos
 		l.Pos += length
-		if st.info[index].plain {
-			if rule.Mutator != nil {
-				if err := rule.Mutator.Mutate(l); err != nil {
-					panic(err)
-				}
-			}
-			if t, ok := rule.Type.(chroma.TokenType); ok && t != chroma.Ignore {
-				if token := (chroma.Token{Type: t, Value: r.matched(start, length)}); token != chroma.EOF {
-					return token
-				}
-			}
-			continue
-		}
-		l.Groups = []string{}
-		l.NamedGroups = map[string]string{}
-		if m != nil {
-			for _, g := range m.Groups() {
-				l.NamedGroups[g.Name] = g.String()
-				l.Groups = append(l.Groups, g.String())
-			}
-		} else {
-			for slot := 0; slot < len(spans); slot += 2 {
-				value := ""
-				if spans[slot] >= 0 {
-					value = r.matched(spans[slot], spans[slot+1]-spans[slot])
-				}
-				l.NamedGroups[rule.Regexp.GroupNameFromNumber(slot/2)] = value
-				l.Groups = append(l.Groups, value)
-			}
+		if !info.plain && info.groupTypes == nil {
+			r.setGroups(rule, m, spans)
 		}
 		if rule.Mutator != nil {
 			if err := rule.Mutator.Mutate(l); err != nil {
 				panic(err)
 			}
 		}
-		if rule.Type != nil {
+		switch {
+		case info.plain:
+			if t, ok := rule.Type.(chroma.TokenType); ok && t != chroma.Ignore {
+				if token := (chroma.Token{Type: t, Value: r.matched(start, length)}); token != chroma.EOF {
+					return token
+				}
+			}
+		case info.groupTypes != nil:
+			r.queueGroups(info.groupTypes, m, spans)
+		case rule.Type != nil:
 			r.pending = append(r.pending, rule.Type.Emit(l.Groups, l))
 		}
 	}
@@ -310,8 +341,65 @@ func (r *codeLexerRun) next() chroma.Token {
 	return chroma.EOF
 }
 
-// drain returns the next token the emitters have queued, if any.
+// setGroups gives the lexer state the match's groups, for the rule's
+// mutator and emitter to read.
+func (r *codeLexerRun) setGroups(rule *chroma.CompiledRule, m *regexp2.Match, spans []int) {
+	l := r.state
+	l.Groups = []string{}
+	l.NamedGroups = map[string]string{}
+	if m != nil {
+		for _, g := range m.Groups() {
+			l.NamedGroups[g.Name] = g.String()
+			l.Groups = append(l.Groups, g.String())
+		}
+		return
+	}
+	for slot := 0; slot < len(spans); slot += 2 {
+		value := ""
+		if spans[slot] >= 0 {
+			value = r.matched(spans[slot], spans[slot+1]-spans[slot])
+		}
+		l.NamedGroups[rule.Regexp.GroupNameFromNumber(slot/2)] = value
+		l.Groups = append(l.Groups, value)
+	}
+}
+
+// queueGroups queues the tokens chroma's ByGroups yields for the match's
+// groups of the given types: none for Ignore, and none equal to EOF (an
+// empty group of EOFType), which its iterators and drain skip; an empty
+// group of another type is an empty token.
+func (r *codeLexerRun) queueGroups(types []chroma.TokenType, m *regexp2.Match, spans []int) {
+	var groups []regexp2.Group
+	if m != nil {
+		groups = m.Groups()
+	}
+	for g := len(types); g > 0; g-- {
+		t := types[g-1]
+		if t == chroma.Ignore {
+			continue
+		}
+		value := ""
+		switch {
+		case m != nil:
+			value = r.matched(groups[g].RuneIndex, groups[g].RuneLength)
+		case spans[2*g] >= 0:
+			value = r.matched(spans[2*g], spans[2*g+1]-spans[2*g])
+		}
+		if token := (chroma.Token{Type: t, Value: value}); token != chroma.EOF {
+			r.queued = append(r.queued, token)
+		}
+	}
+}
+
+// drain returns the next token the emitters have queued, if any. (A rule
+// is matched only once both queues are empty, so at most one holds
+// tokens.)
 func (r *codeLexerRun) drain() (chroma.Token, bool) {
+	if n := len(r.queued); n > 0 {
+		t := r.queued[n-1]
+		r.queued = r.queued[:n-1]
+		return t, true
+	}
 	for len(r.pending) > 0 {
 		n := len(r.pending) - 1
 		t := r.pending[n]()

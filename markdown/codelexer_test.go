@@ -71,29 +71,69 @@ func TestCodeLexerMatchesChroma(t *testing.T) {
 			continue
 		}
 		seen[lang] = true
-		name := lang.lexer.Config().Name
 		c, err := lang.compiled()
 		if err != nil {
-			t.Errorf("%s: %v", name, err)
+			t.Errorf("%s: %v", lang.lexer.Config().Name, err)
 			continue
 		}
-		for i, sample := range lexerSamples {
-			limit := 16*len(sample) + 1024
-			want, wantFinished, wantPanic := chromaTokens(lang.lexer, sample, limit)
-			got, gotFinished, gotPanic := codeLexerTokens(c, sample, limit)
-			switch {
-			case (wantPanic == nil) != (gotPanic == nil):
-				t.Errorf("%s, sample %d: panic %v, chroma's %v", name, i, gotPanic, wantPanic)
-			case gotFinished != wantFinished:
-				t.Errorf("%s, sample %d: finished %v, chroma %v", name, i, gotFinished, wantFinished)
-			case gotFinished && !slices.Equal(got, want):
-				t.Errorf("%s, sample %d:\n got %v\nwant %v", name, i, got, want)
-			}
-		}
+		matchesChroma(t, lang.lexer, c, lexerSamples)
 	}
 	if len(seen) < 100 {
 		t.Errorf("only %d regex lexers checked", len(seen))
 	}
+}
+
+func matchesChroma(t *testing.T, lexer chroma.Lexer, c *codeLexer, samples []string) {
+	t.Helper()
+	name := lexer.Config().Name
+	for i, sample := range samples {
+		limit := 16*len(sample) + 1024
+		want, wantFinished, wantPanic := chromaTokens(lexer, sample, limit)
+		got, gotFinished, gotPanic := codeLexerTokens(c, sample, limit)
+		switch {
+		case (wantPanic == nil) != (gotPanic == nil):
+			t.Errorf("%s, sample %d: panic %v, chroma's %v", name, i, gotPanic, wantPanic)
+		case gotFinished != wantFinished:
+			t.Errorf("%s, sample %d: finished %v, chroma %v", name, i, gotFinished, wantFinished)
+		case gotFinished && !slices.Equal(got, want):
+			t.Errorf("%s, sample %d:\n got %v\nwant %v", name, i, got, want)
+		}
+	}
+}
+
+// TestCodeLexerByGroups holds the tokens codeLexer makes straight from a
+// ByGroups rule's groups to chroma's on what shipped lexers lack: groups
+// of EOFType (empty, no token; else a token) and of Ignore, nil
+// emitters, empty and unmatched groups, and a pattern left to regexp2.
+func TestCodeLexerByGroups(t *testing.T) {
+	lexer := chroma.MustNewLexer(&chroma.Config{Name: "ByGroups"}, func() chroma.Rules {
+		return chroma.Rules{
+			"root": {
+				{Pattern: `(a*)(b)?(c*)(;)`, Type: chroma.ByGroups(chroma.EOFType, chroma.Keyword, chroma.Ignore, nil)},
+				{Pattern: `(x)(\1?)(y*)`, Type: chroma.ByGroups(chroma.Name, chroma.EOFType, chroma.String), Mutator: chroma.Push("inner")},
+				{Pattern: `.`, Type: chroma.Text},
+			},
+			"inner": {
+				{Pattern: `(z)()(q)?`, Type: chroma.ByGroups(chroma.Punctuation, chroma.Operator, chroma.EOFType), Mutator: chroma.Pop(1)},
+				{Pattern: `\n`, Type: chroma.Text, Mutator: chroma.Pop(1)},
+			},
+		}
+	})
+	c, err := newCodeLexer(lexer, chroma.NewLexerRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for state, rules := range map[string][]int{"root": {0, 1}, "inner": {0}} {
+		for _, i := range rules {
+			if c.states[state].info[i].groupTypes == nil {
+				t.Errorf("%s rule %d: not emitted by groups", state, i)
+			}
+		}
+	}
+	if c.states["root"].info[1].pattern != nil {
+		t.Errorf("the back-reference was walked")
+	}
+	matchesChroma(t, lexer, c, []string{"aab;;bc;c;", "xxyyzq xz xzz\nxyz\n", "a;xyyy\nzxxq;", "ü;x\n;"})
 }
 
 // TestEndlessLexerShownPlain: chroma's Jungle lexer pushes a state on an
