@@ -24,8 +24,9 @@ type codeLanguage struct {
 // an empty match, for ever), while a sane one takes a few steps per byte;
 // others take time far beyond their steps (a rule backtracking over the
 // rest of the text at each), so lexing also stops at deadline. A lexer
-// that panics (YANG's names a state it lacks) fails only its block.
-func (l *codeLanguage) tokens(code string, deadline time.Time) (tokens []chroma.Token, ok bool) {
+// that panics (YANG's names a state it lacks) fails only its block. The
+// tokens are appended to into.
+func (l *codeLanguage) tokens(code string, deadline time.Time, into []chroma.Token) (tokens []chroma.Token, ok bool) {
 	defer func() {
 		if recover() != nil {
 			tokens, ok = nil, false
@@ -40,12 +41,13 @@ func (l *codeLanguage) tokens(code string, deadline time.Time) (tokens []chroma.
 		if err != nil {
 			return nil, false
 		}
-		return c.tokens(code, limit, deadline)
+		return c.tokens(code, limit, deadline, into)
 	}
 	it, err := l.lexer.Tokenise(nil, code)
 	if err != nil {
 		return nil, false
 	}
+	tokens = into
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		if len(tokens) == limit || len(tokens)%8 == 0 && time.Now().After(deadline) {
 			return nil, false
@@ -161,11 +163,22 @@ func highlightDeadline(node ast.Node) time.Time {
 // pygmentsEscaper escapes as Pygments' HTML formatter does.
 var pygmentsEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 
+// tokenBuffers hold the slices highlight gathers a block's tokens in
+// before it writes any: a fresh slice grown to each block's tokens was the
+// largest part of the bytes highlighting allocated.
+var tokenBuffers = sync.Pool{New: func() any { return new([]chroma.Token) }}
+
 // highlight writes code's tokens as Pygments' HTML formatter would: a span
 // per run of one CSS class, closed at each line end, plain text bare. It
 // reports false, having written nothing, when the lexer fails or runs on.
 func highlight(w util.BufWriter, lang *codeLanguage, code string, deadline time.Time) bool {
-	tokens, ok := lang.tokens(code, deadline)
+	buf := tokenBuffers.Get().(*[]chroma.Token)
+	tokens, ok := lang.tokens(code, deadline, (*buf)[:0])
+	defer func() {
+		clear(tokens) // their text is the message's
+		*buf = tokens[:0]
+		tokenBuffers.Put(buf)
+	}()
 	if !ok {
 		return false
 	}

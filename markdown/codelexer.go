@@ -203,10 +203,10 @@ func findLexerMutator(rules chroma.CompiledRules) (string, int, chroma.LexerMuta
 // deadline is checked only between.
 const maxRegexpRun = 50 * time.Millisecond
 
-// tokens are chroma's RegexLexer.Tokenise's with its default options, or
-// false when lexing takes more than limit steps (rule matches or errors)
-// or runs past deadline.
-func (c *codeLexer) tokens(code string, limit int, deadline time.Time) ([]chroma.Token, bool) {
+// tokens appends to tokens chroma's RegexLexer.Tokenise's with its default
+// options, or reports false when lexing takes more than limit steps (rule
+// matches or errors) or runs past deadline.
+func (c *codeLexer) tokens(code string, limit int, deadline time.Time, tokens []chroma.Token) ([]chroma.Token, bool) {
 	if strings.IndexByte(code, '\r') >= 0 {
 		code = lineEnds.Replace(code)
 	}
@@ -234,10 +234,9 @@ func (c *codeLexer) tokens(code string, limit int, deadline time.Time) ([]chroma
 		}
 		run.offsets = append(run.offsets, len(code))
 	}
-	tokens := make([]chroma.Token, 0, len(text)/4+8) // about a token per four runes
 	for tok := run.next(); tok != chroma.EOF; tok = run.next() {
 		if len(tokens) == limit {
-			return nil, false
+			return tokens, false
 		}
 		tokens = append(tokens, tok)
 	}

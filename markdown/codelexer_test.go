@@ -57,7 +57,7 @@ func chromaTokens(lexer chroma.Lexer, code string, limit int) (tokens []chroma.T
 
 func codeLexerTokens(c *codeLexer, code string, limit int) (tokens []chroma.Token, finished bool, panicked any) {
 	defer func() { panicked = recover() }()
-	tokens, finished = c.tokens(code, limit, time.Now().Add(time.Hour))
+	tokens, finished = c.tokens(code, limit, time.Now().Add(time.Hour), nil)
 	return tokens, finished, nil
 }
 
