@@ -226,7 +226,12 @@ func (c *codeLexer) tokens(code string, limit int, deadline time.Time, tokens []
 	if added {
 		run.end-- // the added newline is not lexed
 	}
-	if utf8.ValidString(code) {
+	switch {
+	case !utf8.ValidString(code):
+		// Matches are made from runes (see matched).
+	case len(text) == len(code):
+		run.ascii = true
+	default:
 		// Where every rune is its own bytes, a match is a slice of code.
 		run.offsets = make([]int, 0, len(text)+1)
 		for i := range code {
@@ -256,13 +261,17 @@ type codeLexerRun struct {
 	pending  []chroma.Iterator
 	queued   []chroma.Token // a ByGroups rule's tokens, last first
 	code     string
-	offsets  []int // byte offset of each rune of code and of its end; nil if code is not valid UTF-8
+	ascii    bool  // code is ASCII: rune i is byte i
+	offsets  []int // otherwise, byte offset of each rune of code and of its end; nil if code is not valid UTF-8
 	spans    []int // room for the groups' spans of a walked rule, read before the next match
 }
 
 // matched is the text of length runes at pos (for invalid UTF-8, with
 // U+FFFD for bad bytes, as chroma's and regexp2's strings have it).
 func (r *codeLexerRun) matched(pos, length int) string {
+	if r.ascii {
+		return r.code[pos : pos+length]
+	}
 	if r.offsets == nil {
 		return string(r.state.Text[pos : pos+length])
 	}
