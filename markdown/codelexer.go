@@ -25,6 +25,10 @@ type codeLexer struct {
 	registry *chroma.LexerRegistry
 	rules    chroma.CompiledRules
 	states   map[string]*lexerState // beside rules
+	// spans is the most ints the groups' spans of a walked rule take: a
+	// run makes that room once (grown as rules needed it, it was lost
+	// whenever such a rule did not match).
+	spans int
 }
 
 // lexerState is what codeLexer knows of one state's rules: the rules,
@@ -162,6 +166,9 @@ func newCodeLexer(lexer *chroma.RegexLexer, registry *chroma.LexerRegistry) (*co
 		for i, rule := range rules {
 			info := ruleInfo{first: firstCharsOf(trees[rule]), plain: isPlain(rule), groupTypes: groupTypes(rule)}
 			info.pattern = newPlainPattern(trees[rule], rule.Regexp, !info.plain)
+			if info.pattern != nil {
+				c.spans = max(c.spans, 2*info.pattern.groups)
+			}
 			s.info = append(s.info, info)
 			for r := range s.candidates {
 				if info.first.mayBegin(rune(r)) { // 128 stands for every other rune
@@ -216,7 +223,7 @@ func (c *codeLexer) tokens(code string, limit int, deadline time.Time, tokens []
 		code += "\n"
 	}
 	text := []rune(code)
-	run := &codeLexerRun{c: c, end: len(text), steps: limit, deadline: deadline, code: code, state: &chroma.LexerState{
+	run := &codeLexerRun{c: c, end: len(text), steps: limit, deadline: deadline, code: code, spans: make([]int, c.spans), state: &chroma.LexerState{
 		Lexer:          c.lexer,
 		Registry:       c.registry,
 		Text:           text,
