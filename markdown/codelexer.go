@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"time"
@@ -60,10 +61,17 @@ type ruleInfo struct {
 	// groupTypes: for a rule that emits a token of a fixed type per
 	// group (chroma's ByGroups of token types) and at most pushes or pops
 	// states, each group's type from group 1 on, with Ignore where the
-	// group emits nothing; else nil. Its tokens are made straight from
-	// the match, without the groups' strings, map and iterators.
+	// group emits nothing and selfLexed where the lexer lexes it; else
+	// nil. Its tokens are made straight from the match, without the
+	// groups' strings, map and iterators.
 	groupTypes []chroma.TokenType
 }
+
+// selfLexed stands in groupTypes for a group chroma's UsingSelf lexes
+// with the lexer itself: an empty one (the Go lexer's \s* between a name
+// and its parenthesis, most often) yields no tokens; a match where one is
+// not empty takes the general path.
+const selfLexed chroma.TokenType = math.MinInt32
 
 func isPlain(rule *chroma.CompiledRule) bool {
 	if _, ok := rule.Type.(chroma.TokenType); rule.Type != nil && !ok {
@@ -110,6 +118,11 @@ func groupTypes(rule *chroma.CompiledRule) []chroma.TokenType {
 			types[i] = chroma.Ignore // no token either way
 		case chroma.TokenType:
 			types[i] = t
+		case chroma.SerialisableEmitter:
+			if t.EmitterKind() != "usingself" {
+				return nil
+			}
+			types[i] = selfLexed
 		default:
 			return nil
 		}
@@ -332,7 +345,8 @@ func (r *codeLexerRun) next() chroma.Token {
 		l.Rule = index
 		start := l.Pos
 		l.Pos += length
-		if !info.plain && info.groupTypes == nil {
+		direct := !info.plain && info.groupTypes != nil && r.queueGroups(info.groupTypes, m, spans)
+		if !info.plain && !direct {
 			r.setGroups(rule, m, spans)
 		}
 		if rule.Mutator != nil {
@@ -347,9 +361,7 @@ func (r *codeLexerRun) next() chroma.Token {
 					return token
 				}
 			}
-		case info.groupTypes != nil:
-			r.queueGroups(info.groupTypes, m, spans)
-		case rule.Type != nil:
+		case !direct && rule.Type != nil:
 			r.pending = append(r.pending, rule.Type.Emit(l.Groups, l))
 		}
 	}
@@ -390,28 +402,40 @@ func (r *codeLexerRun) setGroups(rule *chroma.CompiledRule, m *regexp2.Match, sp
 // queueGroups queues the tokens chroma's ByGroups yields for the match's
 // groups of the given types: none for Ignore, and none equal to EOF (an
 // empty group of EOFType), which its iterators and drain skip; an empty
-// group of another type is an empty token.
-func (r *codeLexerRun) queueGroups(types []chroma.TokenType, m *regexp2.Match, spans []int) {
+// group of another type is an empty token. It reports false, having
+// queued nothing, when a self-lexed group is not empty.
+func (r *codeLexerRun) queueGroups(types []chroma.TokenType, m *regexp2.Match, spans []int) bool {
 	var groups []regexp2.Group
 	if m != nil {
 		groups = m.Groups()
 	}
-	for g := len(types); g > 0; g-- {
-		t := types[g-1]
-		if t == chroma.Ignore {
-			continue
-		}
-		value := ""
+	span := func(g int) (start, length int) {
 		switch {
 		case m != nil:
-			value = r.matched(groups[g].RuneIndex, groups[g].RuneLength)
+			return groups[g].RuneIndex, groups[g].RuneLength
 		case spans[2*g] >= 0:
-			value = r.matched(spans[2*g], spans[2*g+1]-spans[2*g])
+			return spans[2*g], spans[2*g+1] - spans[2*g]
 		}
-		if token := (chroma.Token{Type: t, Value: value}); token != chroma.EOF {
+		return 0, 0
+	}
+	for i, t := range types {
+		if t != selfLexed {
+			continue
+		}
+		if _, length := span(i + 1); length > 0 {
+			return false
+		}
+	}
+	for g := len(types); g > 0; g-- {
+		t := types[g-1]
+		if t == chroma.Ignore || t == selfLexed {
+			continue
+		}
+		if token := (chroma.Token{Type: t, Value: r.matched(span(g))}); token != chroma.EOF {
 			r.queued = append(r.queued, token)
 		}
 	}
+	return true
 }
 
 // drain returns the next token the emitters have queued, if any. (A rule

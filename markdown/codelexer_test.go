@@ -104,13 +104,16 @@ func matchesChroma(t *testing.T, lexer chroma.Lexer, c *codeLexer, samples []str
 // TestCodeLexerByGroups holds the tokens codeLexer makes straight from a
 // ByGroups rule's groups to chroma's on what shipped lexers lack: groups
 // of EOFType (empty, no token; else a token) and of Ignore, nil
-// emitters, empty and unmatched groups, and a pattern left to regexp2.
+// emitters, empty and unmatched groups, a pattern left to regexp2, and
+// groups lexed by the lexer itself, empty (no tokens) or not (the general
+// path).
 func TestCodeLexerByGroups(t *testing.T) {
 	lexer := chroma.MustNewLexer(&chroma.Config{Name: "ByGroups"}, func() chroma.Rules {
 		return chroma.Rules{
 			"root": {
 				{Pattern: `(a*)(b)?(c*)(;)`, Type: chroma.ByGroups(chroma.EOFType, chroma.Keyword, chroma.Ignore, nil)},
 				{Pattern: `(x)(\1?)(y*)`, Type: chroma.ByGroups(chroma.Name, chroma.EOFType, chroma.String), Mutator: chroma.Push("inner")},
+				{Pattern: `(u)(\s*)(v)`, Type: chroma.ByGroups(chroma.Keyword, chroma.UsingSelf("inner"), chroma.Name)},
 				{Pattern: `.`, Type: chroma.Text},
 			},
 			"inner": {
@@ -123,7 +126,7 @@ func TestCodeLexerByGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for state, rules := range map[string][]int{"root": {0, 1}, "inner": {0}} {
+	for state, rules := range map[string][]int{"root": {0, 1, 2}, "inner": {0}} {
 		for _, i := range rules {
 			if c.states[state].info[i].groupTypes == nil {
 				t.Errorf("%s rule %d: not emitted by groups", state, i)
@@ -133,7 +136,7 @@ func TestCodeLexerByGroups(t *testing.T) {
 	if c.states["root"].info[1].pattern != nil {
 		t.Errorf("the back-reference was walked")
 	}
-	matchesChroma(t, lexer, c, []string{"aab;;bc;c;", "xxyyzq xz xzz\nxyz\n", "a;xyyy\nzxxq;", "ü;x\n;"})
+	matchesChroma(t, lexer, c, []string{"aab;;bc;c;", "xxyyzq xz xzz\nxyz\n", "a;xyyy\nzxxq;", "ü;x\n;", "uvu v u\n\nvuzv"})
 }
 
 // TestEndlessLexerShownPlain: chroma's Jungle lexer pushes a state on an
