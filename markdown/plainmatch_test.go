@@ -94,12 +94,7 @@ func TestASCIIBitmapsMatchCharIn(t *testing.T) {
 			check(lexer, c)
 		}
 	}
-	seen := map[*codeLanguage]bool{}
-	for _, lang := range languageByAlias {
-		if lang.compiled == nil || seen[lang] {
-			continue
-		}
-		seen[lang] = true
+	for _, lang := range regexLanguages() {
 		c, err := lang.compiled()
 		if err != nil {
 			continue // TestCodeLexerMatchesChroma reports it
