@@ -20,10 +20,12 @@ func TestPlainPatternMatchesRegexp2(t *testing.T) {
 		`(def)(\s+)([a-z]*)`, `((a)|(b))+c|(x)?(y)`, `(?>(a+))(b)?`, `(?<name>\w+)(:)?`, `(\s*)(#.*)?$`,
 		// Alternations of many branches: keyword lists, empty and
 		// zero-width branches, non-ASCII, the text's end.
+		`(for|format|form|fo|x|ab)\b`, `(ab|cd|ef|gh|)(x|$)`, `(?:if|do|else|for|(?=\d)|ö+)\w`, `(?:(?=f)\w+|ö+|\d+|\s|-)+?c`, `(?:if|in|is|import|)(?:\n|$|\.|,)`,
 		// Nodes with one way through, matched without a continuation:
 		// fixed counts, atomic groups and loops, looks, mid-sequence.
 		`\d{2}-?[a-z]{2}\b`, `(?:x|a)\w{2}(?<!b)\W`, `a(?=b)\w+(?>c|cd)d?`, `(f)o{2}(?!r)(\w)?`, `[a-z](?>[a-z]*)\s*+\d`,
-		`(for|format|form|fo|x|ab)\b`, `(ab|cd|ef|gh|)(x|$)`, `(?:if|do|else|for|(?=\d)|ö+)\w`, `(?:(?=f)\w+|ö+|\d+|\s|-)+?c`, `(?:if|in|is|import|)(?:\n|$|\.|,)`,
+		// Groups and sequences within sequences, left out and spliced in.
+		`(?:a(?:b(c))(?:d|e))f`, `((?:x)(?:y)?)+z`,
 	}
 	texts := []string{"format for forms\nab abcd bcd abc", "aaab a0 abc1 xy9z", "  # x\n0x1f 0XAB0000 00 x", "naïve öö ö_ 9a b\n\n", "x.ab abc .abc a1 format for( fo (", "abx cd efx gh ifx do9 else 7 öx ö", ""}
 	for _, p := range patterns {
@@ -33,33 +35,44 @@ func TestPlainPatternMatchesRegexp2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		walk := newPlainPattern(tree.Root, re, true)
-		if walk == nil {
-			t.Errorf("%s: not walkable", p)
-			continue
+		for _, captures := range []bool{true, false} {
+			matchesRegexp2(t, p, re, newPlainPattern(tree.Root, re, captures), captures, texts)
 		}
-		for _, text := range texts {
-			runes := []rune(text)
-			for pos := 0; pos < len(runes); pos++ {
-				want, wantGroups := -1, []string(nil)
-				if m, err := re.FindRunesMatchStartingAt(runes, pos); err == nil && m != nil && m.RuneIndex == pos {
-					want = m.RuneLength
-					for _, g := range m.Groups() {
-						wantGroups = append(wantGroups, g.String())
-					}
+	}
+}
+
+// matchesRegexp2 holds walk to re at every position of texts: the same
+// match length and, if captures, groups.
+func matchesRegexp2(t *testing.T, p string, re *regexp2.Regexp, walk *plainPattern, captures bool, texts []string) {
+	t.Helper()
+	if walk == nil {
+		t.Errorf("%s: not walkable", p)
+		return
+	}
+	for _, text := range texts {
+		runes := []rune(text)
+		for pos := 0; pos < len(runes); pos++ {
+			want, wantGroups := -1, []string(nil)
+			if m, err := re.FindRunesMatchStartingAt(runes, pos); err == nil && m != nil && m.RuneIndex == pos {
+				want = m.RuneLength
+				for _, g := range m.Groups() {
+					wantGroups = append(wantGroups, g.String())
 				}
-				got, spans, ok := walk.match(runes, pos, nil)
-				var gotGroups []string
-				for i := 0; i < len(spans); i += 2 {
-					g := ""
-					if spans[i] >= 0 {
-						g = string(runes[spans[i]:spans[i+1]])
-					}
-					gotGroups = append(gotGroups, g)
+				if !captures {
+					wantGroups = nil
 				}
-				if !ok || got != want || !slices.Equal(gotGroups, wantGroups) {
-					t.Errorf("%s on %q at %d: %d %q (ok %v), regexp2 %d %q", p, text, pos, got, gotGroups, ok, want, wantGroups)
+			}
+			got, spans, ok := walk.match(runes, pos, nil)
+			var gotGroups []string
+			for i := 0; i < len(spans); i += 2 {
+				g := ""
+				if spans[i] >= 0 {
+					g = string(runes[spans[i]:spans[i+1]])
 				}
+				gotGroups = append(gotGroups, g)
+			}
+			if !ok || got != want || !slices.Equal(gotGroups, wantGroups) {
+				t.Errorf("%s on %q at %d: %d %q (ok %v), regexp2 %d %q", p, text, pos, got, gotGroups, ok, want, wantGroups)
 			}
 		}
 	}
