@@ -112,7 +112,7 @@ func (f *firstChars) add(n *syntax.RegexNode) (nullable bool) {
 		f.other = true
 		return n.T != syntax.NtNotone && n.M == 0
 	case syntax.NtSet, syntax.NtSetloop, syntax.NtSetlazy, syntax.NtSetloopatomic:
-		f.addMatching(n, n.Set.CharIn)
+		f.addMatching(n, n.Set.Contains)
 		f.other = true
 		return n.T != syntax.NtSet && n.M == 0
 	case syntax.NtMulti:

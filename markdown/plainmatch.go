@@ -29,10 +29,10 @@ type walkNode struct {
 	// sub are the node's Children as walkNodes; a one-character
 	// look-behind's is its character.
 	sub []*walkNode
-	// ascii are the ASCII runes a one-character node or loop takes:
-	// CharSet.CharIn copies the set and, in a set parsed rather than
-	// compiled, goes through its ranges and Unicode categories for
-	// every rune.
+	// ascii are the ASCII runes a one-character node or loop takes: a
+	// set parsed rather than compiled has no bitmap of its own, and
+	// CharSet.Contains goes through its ranges and Unicode categories
+	// for every rune.
 	ascii asciiSet
 	// branches are an alternation's of many branches, else nil.
 	branches *branches
@@ -455,5 +455,5 @@ func accepts(n *syntax.RegexNode, r rune) bool {
 	case syntax.NtNotone, syntax.NtNotoneloop, syntax.NtNotonelazy, syntax.NtNotoneloopatomic:
 		return r != n.Ch
 	}
-	return n.Set.CharIn(r)
+	return n.Set.Contains(r)
 }
