@@ -23,9 +23,10 @@ const gcPercent = 400
 // limit.
 const memoryLimit = 64 << 20
 
-// liveHeadroom keeps the limit at least this many times the live heap: a
-// limit below what is live would have the collector run all the time (ten
-// thousand long-polls hold more than 64 MiB).
+// liveHeadroom keeps the limit at least this many times what a collection
+// cannot free, the live heap and the goroutines' stacks: a limit near that
+// would have the collector run all the time (ten thousand long-polls hold
+// more than 64 MiB of each).
 const liveHeadroom = 3
 
 var adjusting sync.Once
@@ -46,11 +47,14 @@ func tuneGC() {
 }
 
 // adjustMemoryLimit sets the soft limit from the live heap the last
-// collection found.
+// collection found and the stacks in use, which count against the limit
+// too: with the heap alone, a host whose connections hold more in stacks
+// than in the heap collected several times as often.
 func adjustMemoryLimit() {
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
 	metrics.Read(live)
-	debug.SetMemoryLimit(max(memoryLimit, liveHeadroom*int64(live[0].Value.Uint64())))
+	kept := live[0].Value.Uint64() + live[1].Value.Uint64()
+	debug.SetMemoryLimit(max(memoryLimit, liveHeadroom*int64(kept)))
 }
 
 // gcSentinel is garbage whose finalizer marks the end of a collection; it

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"testing"
 	"time"
 )
@@ -50,6 +51,41 @@ func TestMemoryLimitFollowsTheLiveHeap(t *testing.T) {
 	if !raised || !lowered {
 		t.Errorf("limit raised above %d live bytes: %v; back near %d after: %v (now %d)", memoryLimit, raised, memoryLimit, lowered, debug.SetMemoryLimit(-1))
 	}
+}
+
+// Goroutines' stacks count against the limit as the heap does, so they
+// raise it too: ten thousand waiting long-polls hold about as much in
+// stacks as in the heap.
+func TestMemoryLimitCountsStacks(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	t.Setenv("GOMEMLIMIT", "")
+	tuneGC()
+	const waiting, depth = 2000, 64 // frames of 256 bytes: 16 KiB or more of stack each
+	release := make(chan struct{})
+	var started sync.WaitGroup
+	for range waiting {
+		started.Add(1)
+		go deepWait(depth, &started, release)
+	}
+	started.Wait()
+	want := int64(liveHeadroom * waiting * 16 << 10) // above the least limit
+	raised := waitForLimit(func(l int64) bool { return l >= want })
+	close(release)
+	if !raised {
+		t.Errorf("limit %d with %d goroutines of 16 KiB of stack or more, want at least %d", debug.SetMemoryLimit(-1), waiting, want)
+	}
+}
+
+// deepWait grows its goroutine's stack by depth frames, then waits.
+func deepWait(depth int, started *sync.WaitGroup, release chan struct{}) byte {
+	var frame [256]byte
+	frame[depth%len(frame)] = byte(depth)
+	if depth > 0 {
+		return deepWait(depth-1, started, release) + frame[0]
+	}
+	started.Done()
+	<-release
+	return frame[0]
 }
 
 // waitForLimit collects until the soft limit satisfies ok (the adjustment
