@@ -84,7 +84,10 @@ func (p *PollConns) Shutdown(ctx context.Context) error {
 }
 
 // ServeHTTP serves r with the handler, then takes the connection over if r
-// was a poll that left it open for more.
+// was a poll that left it open for more. The connection's loop runs on a
+// goroutine of its own, so that net/http's goroutine returns and lets go
+// of what it kept for the connection (its reader's and writer's buffers,
+// the hijack's writer, its stack).
 func (p *PollConns) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.handler.ServeHTTP(w, r)
 	if !ownable(r) || hasToken(w.Header().Get("Connection"), "close") || w.Header().Get("Content-Length") == "" {
@@ -98,7 +101,8 @@ func (p *PollConns) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	pc := &pollConn{p: p, conn: conn, ctx: r.Context(), remote: r.RemoteAddr}
+	// The request's context ends when this returns; its values stay.
+	pc := &pollConn{p: p, conn: conn, ctx: context.WithoutCancel(r.Context()), remote: r.RemoteAddr}
 	if n := brw.Reader.Buffered(); n > 0 {
 		pending, _ := brw.Reader.Peek(n)
 		pc.buf = append(pc.buf, pending...)
@@ -107,8 +111,10 @@ func (p *PollConns) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		conn.Close()
 		return
 	}
-	defer p.disown(conn)
-	pc.serve()
+	go func() {
+		defer p.disown(conn)
+		pc.serve()
+	}()
 }
 
 func (p *PollConns) own(c net.Conn) bool {
@@ -159,7 +165,7 @@ const maxPollHead = 64 << 10
 type pollConn struct {
 	p      *PollConns
 	conn   net.Conn
-	ctx    context.Context // the first request's: the server's values, ended with the server
+	ctx    context.Context // the first request's values; Shutdown ends the connection
 	remote string
 	buf    []byte // read and not yet consumed
 	// inflight: a poll is with the worker; lastAnswer is when the last
@@ -221,7 +227,9 @@ func (pc *pollConn) serve() {
 			}
 		}
 		if len(pc.buf) == cap(pc.buf) {
-			pc.buf = slices.Grow(pc.buf, 4096)
+			// A poll's head is a few hundred bytes; a longer one grows
+			// the buffer, which every waiting client holds.
+			pc.buf = slices.Grow(pc.buf, 1024)
 		}
 		n, err := pc.conn.Read(pc.buf[len(pc.buf):cap(pc.buf)])
 		pc.buf = pc.buf[:len(pc.buf)+n]

@@ -253,6 +253,52 @@ func IdleQueueMemory(srv *Server, n int) (float64, error) {
 	return float64(after.RSS-before.RSS) / float64(n), nil
 }
 
+// PollingClientMemory opens n connections, each of which long-polls a
+// queue of its own after one answered poll (so the server holds it as a
+// polling client between answers), and reports the server's resident
+// memory growth per connection while every poll waits, in bytes. The
+// queues are registered before the first reading: this is the connection
+// and its waiting poll alone.
+func PollingClientMemory(srv *Server, n int) (float64, error) {
+	c, err := Login(srv.URL, "alice@example.com")
+	if err != nil {
+		return 0, err
+	}
+	rig, err := newDeliveryRig([]*Client{c}, n, messageQueues)
+	if err != nil {
+		return 0, err
+	}
+	before, err := srv.Memory()
+	if err != nil {
+		return 0, err
+	}
+	conns := make([]*pollConn, n)
+	defer closeAll(conns)
+	for i := range conns {
+		if conns[i], err = dialPoll(srv.URL, c.email, c.key); err != nil {
+			return 0, err
+		}
+		query := url.Values{"queue_id": {rig.queues[i]}, "last_event_id": {strconv.FormatInt(rig.last[i], 10)}}
+		query.Set("dont_block", "true")
+		if err := conns[i].send("/api/v1/events?" + query.Encode()); err != nil {
+			return 0, err
+		}
+		if _, err := conns[i].answer(); err != nil {
+			return 0, err
+		}
+		query.Del("dont_block")
+		if err := conns[i].send("/api/v1/events?" + query.Encode()); err != nil {
+			return 0, err
+		}
+	}
+	time.Sleep(time.Second) // let the last polls reach their wait
+	after, err := srv.Memory()
+	if err != nil {
+		return 0, err
+	}
+	return float64(after.RSS-before.RSS) / float64(n), nil
+}
+
 // SustainedSends measures sends per second while pollers long-poll without
 // pause, each receiving every message.
 func SustainedSends(srv *Server, pollers, senders int, d time.Duration) (Latencies, error) {

@@ -278,6 +278,16 @@ func (r *run) idleQueues() error {
 	}
 	r.report.Note("Server memory per idle event queue (RSS growth over 10,000 registered, unread queues, garbage included): %.1f KiB (target < 8 KiB).", perQueue/1024)
 	log.Printf("idle queue: %.1f KiB", perQueue/1024)
+	if srv, err = r.start("polling-clients"); err != nil {
+		return err
+	}
+	perClient, err := bench.PollingClientMemory(srv, 10000)
+	srv.Stop()
+	if err != nil {
+		return err
+	}
+	r.report.Note("Server memory per long-polling client (RSS growth over 10,000 connections, each with a poll waiting on a queue of its own after one answer; the queues registered before; garbage included): %.1f KiB.", perClient/1024)
+	log.Printf("polling client: %.1f KiB", perClient/1024)
 	return nil
 }
 
