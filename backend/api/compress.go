@@ -43,10 +43,19 @@ func acceptsEncoding(r *http.Request, coding string) bool {
 	return false
 }
 
+// varyByEncoding says the answer depends on the client's Accept-Encoding.
+func varyByEncoding(h http.Header) {
+	if _, ok := h["Vary"]; ok {
+		h.Add("Vary", "Accept-Encoding")
+		return
+	}
+	h["Vary"] = varyAcceptEncoding
+}
+
 // gzipAnswer compresses an encoded answer when the client takes gzip and
 // the answer is large; it sets the headers that say so.
 func gzipAnswer(w http.ResponseWriter, data []byte) []byte {
-	w.Header().Add("Vary", "Accept-Encoding")
+	varyByEncoding(w.Header())
 	l, ok := w.(*requestLog)
 	if !ok || !l.acceptsGzip || len(data) < compressAbove {
 		return data
@@ -74,7 +83,7 @@ var precompressed = []struct{ coding, suffix string }{{"br", ".br"}, {"gzip", ".
 // serveAsset serves a built file, as its precompressed twin when the client
 // takes one (made at build time by frontend/scripts/compress.mjs).
 func serveAsset(w http.ResponseWriter, r *http.Request, files fs.FS, name string, plain http.Handler) {
-	w.Header().Add("Vary", "Accept-Encoding")
+	varyByEncoding(w.Header())
 	for _, p := range precompressed {
 		if !acceptsEncoding(r, p.coding) {
 			continue

@@ -56,7 +56,7 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 // writeEncoded sends an already encoded JSON answer.
 func writeEncoded(w http.ResponseWriter, status int, data []byte) {
 	data = gzipAnswer(w, data)
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(status)
 	w.Write(data)

@@ -167,13 +167,26 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // framed by another site or leaks its address in Referer; API answers are
 // private to the user and never cached.
 func securityHeaders(h http.Header, r *http.Request) {
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	h["X-Content-Type-Options"] = nosniff
+	h["X-Frame-Options"] = denyFraming
+	h["Referrer-Policy"] = noReferrer
 	if strings.HasPrefix(r.URL.Path, "/api/") {
-		h.Set("Cache-Control", "no-store")
+		h["Cache-Control"] = noStore
 	}
 }
+
+// Header values most answers carry, each list shared by all of them:
+// nothing here or in net/http writes into a header's list (Set replaces
+// it, Add appends, which copies a full list), and Set allocated a list per
+// header per request.
+var (
+	nosniff            = []string{"nosniff"}
+	denyFraming        = []string{"DENY"}
+	noReferrer         = []string{"no-referrer"}
+	noStore            = []string{"no-store"}
+	jsonContentType    = []string{"application/json"}
+	varyAcceptEncoding = []string{"Accept-Encoding"}
+)
 
 // dispatch picks the route for the request's method among those sharing a
 // path, answering 405 with the allowed methods otherwise.
