@@ -25,9 +25,9 @@ import (
 // re-arms keep-alive), which costs about as much CPU as the raw socket
 // work of a delivery itself.
 //
-// A connection's first poll is served by net/http as any request; once
-// answered, the connection is taken over (Hijack). Its goroutine then sits in
-// a Read, which both receives the next request and notices the client
+// A connection is taken over (Hijack) when net/http has read its first
+// poll, which the loop then serves as it serves the rest. Its goroutine sits
+// in a Read, which both receives the next request and notices the client
 // hanging up (ending the poll's wait, as a request's context does); each
 // poll runs in a goroutine of its own, through the same handler as every
 // request (authentication, rate limits, the request log, the organization),
@@ -83,22 +83,21 @@ func (p *PollConns) Shutdown(ctx context.Context) error {
 	}
 }
 
-// ServeHTTP serves r with the handler, then takes the connection over if r
-// was a poll that left it open for more. The connection's loop runs on a
-// goroutine of its own, so that net/http's goroutine returns and lets go
-// of what it kept for the connection (its reader's and writer's buffers,
-// the hijack's writer, its stack).
+// ServeHTTP takes the connection of a poll that can be owned over before
+// serving it, and serves anything else with the handler. Taken over at the
+// first poll, not after its answer, a connection's polls are all answered by
+// the loop, and the hijack is paid when a client connects rather than when
+// a message is delivered. The loop runs on a goroutine of its own, so that
+// net/http's returns and lets go of what it kept for the connection (its
+// reader's and writer's buffers, the hijack's writer, its stack).
 func (p *PollConns) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p.handler.ServeHTTP(w, r)
-	if !ownable(r) || hasToken(w.Header().Get("Connection"), "close") || w.Header().Get("Content-Length") == "" {
+	if !ownable(r) {
+		p.handler.ServeHTTP(w, r)
 		return
 	}
-	rc := http.NewResponseController(w)
-	if rc.Flush() != nil {
-		return
-	}
-	conn, brw, err := rc.Hijack()
+	conn, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
+		p.handler.ServeHTTP(w, r)
 		return
 	}
 	// The request's context ends when this returns; its values stay.
@@ -113,7 +112,7 @@ func (p *PollConns) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	go func() {
 		defer p.disown(conn)
-		pc.serve()
+		pc.serve(r)
 	}()
 }
 
@@ -188,15 +187,15 @@ type pollConn struct {
 	base *http.Request
 }
 
-// serve is the connection's loop; it ends with the connection closed or
-// handed back. Polls are answered by one goroutine per connection (work):
+// serve is the connection's loop, from its first poll (read by net/http);
+// it ends with the connection closed or handed back. Polls are answered by one goroutine per connection (work):
 // a goroutine started per poll would grow its stack through the handler's
 // calls every time.
 //
 // The idle timeout is one read deadline, moved only when it expires (see
 // expired): setting and clearing it around every poll would cost two timer
 // updates per poll, one of them in the wake-up.
-func (pc *pollConn) serve() {
+func (pc *pollConn) serve(first *http.Request) {
 	ctx, hangUp := context.WithCancel(pc.ctx)
 	defer hangUp()
 	pc.base = (&http.Request{Header: make(http.Header, 8)}).WithContext(ctx)
@@ -205,6 +204,8 @@ func (pc *pollConn) serve() {
 	go pc.work()
 	pc.lastAnswer.Store(time.Now().UnixNano())
 	pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
+	pc.polls <- first.WithContext(ctx)
+	pc.inflight = true
 	for {
 		if len(pc.buf) > 0 {
 			if pc.inflight {

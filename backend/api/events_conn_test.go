@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http/httptest"
 	"net/textproto"
 	"os"
 	"regexp"
@@ -30,7 +31,13 @@ type rawConn struct {
 
 func dialRaw(t *testing.T, s *apitest.Server) *rawConn {
 	t.Helper()
-	c, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	return dialURL(t, s.URL)
+}
+
+// dialURL connects to a server at http://HOST:PORT.
+func dialURL(t *testing.T, url string) *rawConn {
+	t.Helper()
+	c, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +98,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// ownedConn is a connection the server's poll loop has taken over after
-// its first poll.
+// ownedConn is a connection the server's poll loop has taken over, its
+// first poll answered.
 func ownedConn(t *testing.T, s *apitest.Server, c *apitest.Client) *rawConn {
 	t.Helper()
 	before := s.OwnedPollConnections()
@@ -103,11 +110,15 @@ func ownedConn(t *testing.T, s *apitest.Server, c *apitest.Client) *rawConn {
 	return conn
 }
 
-// The polls an owned connection answers are byte for byte what net/http
-// answers to the same poll (Date aside), errors included; what the loop
-// hands back (Connection: close) is net/http's answer too.
+// The polls an owned connection answers, its first included, are byte for
+// byte what net/http answers to the same poll (Date aside), errors
+// included; what the loop hands back (Connection: close) is net/http's
+// answer too.
 func TestOwnedPollsAnswerAsNetHTTP(t *testing.T) {
 	s := apitest.StartEvents(t, events.Settings{IdleTimeout: time.Minute, Heartbeat: 300 * time.Millisecond, MaxEvents: 1000})
+	// The same organization served by net/http alone.
+	plain := httptest.NewServer(s.Handler())
+	defer plain.Close()
 	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
 	withEvent := registerQueue(t, bob, nil).id
 	alice.Post("/api/v1/messages", streamMsg("general", "wire", "same **bytes**")).OK()
@@ -134,16 +145,20 @@ func TestOwnedPollsAnswerAsNetHTTP(t *testing.T) {
 				return poll(bob, "queue_id="+q+"&last_event_id=-1", "Accept-Encoding: gzip\r\n")
 			}},
 	} {
-		fresh := dialRaw(t, s)
+		netHTTP := dialURL(t, plain.URL)
+		netHTTP.send(tc.req(tc.query()))
+		want := dateLine.ReplaceAllString(netHTTP.answer(), "")
+		netHTTP.c.Close()
+		fresh := dialRaw(t, s) // answered as its first poll
 		fresh.send(tc.req(tc.query()))
-		want := fresh.answer()
 		owned.send(tc.req(tc.query()))
-		got := owned.answer()
-		if dateLine.ReplaceAllString(got, "") != dateLine.ReplaceAllString(want, "") {
-			t.Errorf("%s: the owned connection answered\n%q\nnet/http\n%q", tc.name, got, want)
-		}
-		if !dateLine.MatchString(got) {
-			t.Errorf("%s: no Date: %q", tc.name, got)
+		for conn, got := range map[string]string{"the owned connection": owned.answer(), "a new connection": fresh.answer()} {
+			if dateLine.ReplaceAllString(got, "") != want {
+				t.Errorf("%s: %s answered\n%q\nnet/http\n%q", tc.name, conn, got, want)
+			}
+			if !dateLine.MatchString(got) {
+				t.Errorf("%s: %s sent no Date: %q", tc.name, conn, got)
+			}
 		}
 		fresh.c.Close()
 	}
@@ -233,6 +248,6 @@ func TestOwnedPollsAreLogged(t *testing.T) {
 		}
 	}
 	if polls != 4 {
-		t.Errorf("%d poll lines, want 4 (the first, net/http's, and 3 owned):\n%s", polls, out.String())
+		t.Errorf("%d poll lines, want 4 (the one that made the connection owned, and 3 more):\n%s", polls, out.String())
 	}
 }
