@@ -267,28 +267,30 @@ func serveLongPollCeiling(kind string) error {
 func micros(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
 
 func (r *run) idleQueues() error {
-	srv, err := r.start("idle-queues")
-	if err != nil {
-		return err
-	}
-	perQueue, err := bench.IdleQueueMemory(srv, 10000)
-	srv.Stop()
+	perQueue, err := r.memoryPer("idle-queues", bench.IdleQueueMemory)
 	if err != nil {
 		return err
 	}
 	r.report.Note("Server memory per idle event queue (RSS growth over 10,000 registered, unread queues, garbage included): %.1f KiB (target < 8 KiB).", perQueue/1024)
 	log.Printf("idle queue: %.1f KiB", perQueue/1024)
-	if srv, err = r.start("polling-clients"); err != nil {
-		return err
-	}
-	perClient, err := bench.PollingClientMemory(srv, 10000)
-	srv.Stop()
+	perClient, err := r.memoryPer("polling-clients", bench.PollingClientMemory)
 	if err != nil {
 		return err
 	}
 	r.report.Note("Server memory per long-polling client (RSS growth over 10,000 connections, each with a poll waiting on a queue of its own after one answer; the queues registered before; garbage included): %.1f KiB.", perClient/1024)
 	log.Printf("polling client: %.1f KiB", perClient/1024)
 	return nil
+}
+
+// memoryPer is measure's figure over 10,000 of what it counts, on a server
+// of its own.
+func (r *run) memoryPer(name string, measure func(*bench.Server, int) (float64, error)) (float64, error) {
+	srv, err := r.start(name)
+	if err != nil {
+		return 0, err
+	}
+	defer srv.Stop()
+	return measure(srv, 10000)
 }
 
 // memory follows the server's resident memory through a team's day: idle,
