@@ -174,6 +174,22 @@ func TestOwnedPollsAnswerAsNetHTTP(t *testing.T) {
 	}
 }
 
+// A connection is taken over with its first poll, before that poll is
+// answered: the poll waits in the loop, which answers it when an event
+// comes.
+func TestPollConnectionsOwnedFromTheirFirstPoll(t *testing.T) {
+	s := apitest.StartEvents(t, events.Settings{IdleTimeout: time.Minute, Heartbeat: time.Hour, MaxEvents: 1000})
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	queue := registerQueue(t, bob, nil).id
+	conn := dialRaw(t, s)
+	conn.send(poll(bob, "queue_id="+queue+"&last_event_id=-1"))
+	waitFor(t, "owned while its first poll waits", func() bool { return s.OwnedPollConnections() == 1 })
+	alice.Post("/api/v1/messages", streamMsg("general", "first", "woken **in the loop**")).OK()
+	if got := conn.answer(); !strings.Contains(got, `"content":"woken **in the loop**"`) {
+		t.Errorf("the first poll's answer: %q", got)
+	}
+}
+
 // Other requests on an owned connection go back to net/http, pipelined
 // ones answered in order; an oversized head gets net/http's 431.
 func TestOwnedConnectionsHandBackOtherRequests(t *testing.T) {
