@@ -114,7 +114,7 @@ func (r *Registry) PublishMessage(to Audience, me MessageEvent) {
 	shared := map[variant]encoded{}
 	candidate := &Candidate{Message: me.Message, Public: me.Public}
 	for q := range to {
-		if !q.wants("message") {
+		if !q.messages {
 			continue
 		}
 		flags, recipient := me.Recipients.Flags(q.opts.UserID)

@@ -93,6 +93,10 @@ type Queue struct {
 	ID   string
 	opts QueueOptions
 	want map[string]bool
+	// messages: the queue takes message events, which a fan-out asks of
+	// every queue it reaches; kept beside the queue's own fields, the
+	// answer costs no read of the map's memory, cold by then.
+	messages bool
 
 	mu       sync.Mutex
 	events   []queued
@@ -115,6 +119,7 @@ func newQueue(id string, opts QueueOptions, now time.Time) *Queue {
 			q.want[t] = true
 		}
 	}
+	q.messages = q.wants("message")
 	return q
 }
 
