@@ -188,9 +188,9 @@ type pollConn struct {
 }
 
 // serve is the connection's loop, from its first poll (read by net/http);
-// it ends with the connection closed or handed back. Polls are answered by one goroutine per connection (work):
-// a goroutine started per poll would grow its stack through the handler's
-// calls every time.
+// it ends with the connection closed or handed back. Polls are answered
+// by one goroutine per connection (work): a goroutine started per poll
+// would grow its stack through the handler's calls every time.
 //
 // The idle timeout is one read deadline, moved only when it expires (see
 // expired): setting and clearing it around every poll would cost two timer

@@ -26,7 +26,7 @@ var emojiData = sync.OnceValue(func() []byte {
 })
 
 func serveEmojiData(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	w.Header().Set("Cache-Control", "public, max-age=86400")
 	w.Write(emojiData())
 }

@@ -37,10 +37,14 @@ func (rig *deliveryRig) longPoll(srv *Server, sends int) (delivery, send Latenci
 			return Latencies{}, Latencies{}, err
 		}
 	}
-	poll := func(i int) error {
-		return conns[i].send("/api/v1/events?" + url.Values{"queue_id": {rig.queues[i]}, "last_event_id": {strconv.FormatInt(rig.last[i], 10)}}.Encode())
-	}
+	poll := func(i int) error { return conns[i].send(rig.pollPath(i)) }
 	return rigRounds(rig, conns, sends, poll, srv)
+}
+
+// pollPath is client i's GET /events for what follows the newest event it
+// has received.
+func (rig *deliveryRig) pollPath(i int) string {
+	return "/api/v1/events?" + url.Values{"queue_id": {rig.queues[i]}, "last_event_id": {strconv.FormatInt(rig.last[i], 10)}}.Encode()
 }
 
 // deliveryRig is what the delivery figures share: users, a queue per client
@@ -253,12 +257,12 @@ func IdleQueueMemory(srv *Server, n int) (float64, error) {
 	return float64(after.RSS-before.RSS) / float64(n), nil
 }
 
-// PollingClientMemory opens n connections, each of which long-polls a
-// queue of its own after one answered poll (so the server holds it as a
-// polling client between answers), and reports the server's resident
-// memory growth per connection while every poll waits, in bytes. The
-// queues are registered before the first reading: this is the connection
-// and its waiting poll alone.
+// PollingClientMemory opens n connections, each long-polling a queue of
+// its own (the server holds a connection as a polling client from its
+// first poll), and reports the server's resident memory growth per
+// connection while every poll waits, in bytes. The queues are registered
+// before the first reading: this is the connection and its waiting poll
+// alone.
 func PollingClientMemory(srv *Server, n int) (float64, error) {
 	c, err := Login(srv.URL, "alice@example.com")
 	if err != nil {
@@ -278,16 +282,7 @@ func PollingClientMemory(srv *Server, n int) (float64, error) {
 		if conns[i], err = dialPoll(srv.URL, c.email, c.key); err != nil {
 			return 0, err
 		}
-		query := url.Values{"queue_id": {rig.queues[i]}, "last_event_id": {strconv.FormatInt(rig.last[i], 10)}}
-		query.Set("dont_block", "true")
-		if err := conns[i].send("/api/v1/events?" + query.Encode()); err != nil {
-			return 0, err
-		}
-		if _, err := conns[i].answer(); err != nil {
-			return 0, err
-		}
-		query.Del("dont_block")
-		if err := conns[i].send("/api/v1/events?" + query.Encode()); err != nil {
+		if err := conns[i].send(rig.pollPath(i)); err != nil {
 			return 0, err
 		}
 	}

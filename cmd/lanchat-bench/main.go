@@ -277,7 +277,7 @@ func (r *run) idleQueues() error {
 	if err != nil {
 		return err
 	}
-	r.report.Note("Server memory per long-polling client (RSS growth over 10,000 connections, each with a poll waiting on a queue of its own after one answer; the queues registered before; garbage included): %.1f KiB.", perClient/1024)
+	r.report.Note("Server memory per long-polling client (RSS growth over 10,000 connections, each with a poll waiting on a queue of its own; the queues registered before; garbage included): %.1f KiB.", perClient/1024)
 	log.Printf("polling client: %.1f KiB", perClient/1024)
 	return nil
 }
