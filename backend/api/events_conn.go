@@ -326,6 +326,10 @@ func (pc *pollConn) handBack() {
 // pollAnswer is the response writer of an owned poll: it gathers the answer
 // and writes it as net/http does (appendTo).
 type pollAnswer struct {
+	// header is taken from headerMaps when a handler first asks for it,
+	// which for a poll is once its events are ready: a map of the
+	// connection's own, filled before the wait, had gone cold by then, and
+	// each of the answer's dozen header reads and writes missed the cache.
 	header http.Header
 	status int
 	body   []byte
@@ -334,19 +338,23 @@ type pollAnswer struct {
 	pooled *[]byte
 }
 
+// headerMaps are the owned polls' header maps, empty.
+var headerMaps = sync.Pool{New: func() any { return make(http.Header, 10) }}
+
 // reset readies the writer for the next poll.
 func (w *pollAnswer) reset() {
-	if w.header == nil {
-		w.header = make(http.Header, 10)
-	}
-	clear(w.header)
-	w.status, w.body, w.pooled = 0, nil, nil
+	w.header, w.status, w.body, w.pooled = nil, 0, nil, nil
 }
 
 func (w *pollAnswer) release() {
 	if w.pooled != nil {
 		*w.pooled = w.body
 		putAnswerBuffer(w.pooled)
+	}
+	if w.header != nil {
+		clear(w.header)
+		headerMaps.Put(w.header)
+		w.header = nil
 	}
 }
 
@@ -355,7 +363,12 @@ func (w *pollAnswer) release() {
 // http.ResponseController call built a "not supported" error.
 func (w *pollAnswer) SetReadDeadline(time.Time) error { return nil }
 
-func (w *pollAnswer) Header() http.Header { return w.header }
+func (w *pollAnswer) Header() http.Header {
+	if w.header == nil {
+		w.header = headerMaps.Get().(http.Header)
+	}
+	return w.header
+}
 
 func (w *pollAnswer) WriteHeader(code int) {
 	if w.status == 0 {

@@ -28,9 +28,25 @@ type requestLog struct {
 	reason  string        // what the handler adds, e.g. where a webhook went
 	// acceptsGzip: the client takes gzip, so large answers are compressed.
 	acceptsGzip bool
+	// api: the request is for the API, whose answers are never cached;
+	// secured: the security headers are set.
+	api, secured bool
+}
+
+// secure sets the security headers, once, as the answer's head is about to
+// go out. Set then rather than when the request arrives, a long-poll's
+// header map is first touched when its answer is ready (see pollAnswer),
+// not held through the wait.
+func (l *requestLog) secure() {
+	if l.secured || l.status == http.StatusSwitchingProtocols {
+		return
+	}
+	l.secured = true
+	securityHeaders(l.ResponseWriter.Header(), l.api)
 }
 
 func (l *requestLog) WriteHeader(code int) {
+	l.secure()
 	if l.status == 0 {
 		l.status = code
 	}
@@ -38,6 +54,7 @@ func (l *requestLog) WriteHeader(code int) {
 }
 
 func (l *requestLog) Write(p []byte) (int, error) {
+	l.secure()
 	if l.status == 0 {
 		l.status = http.StatusOK
 	}
@@ -46,7 +63,10 @@ func (l *requestLog) Write(p []byte) (int, error) {
 
 // Flush, Hijack and Unwrap keep long-polls and the event socket working
 // through the wrapper.
-func (l *requestLog) Flush() { http.NewResponseController(l.ResponseWriter).Flush() }
+func (l *requestLog) Flush() {
+	l.secure()
+	http.NewResponseController(l.ResponseWriter).Flush()
+}
 
 func (l *requestLog) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	l.status = http.StatusSwitchingProtocols

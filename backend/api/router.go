@@ -147,7 +147,7 @@ func New(svc *domain.Service, opts Options) *API {
 // logged and answered with a JSON 500 instead of a dropped connection.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	l := &requestLog{ResponseWriter: w, acceptsGzip: acceptsEncoding(r, "gzip")}
+	l := &requestLog{ResponseWriter: w, api: strings.HasPrefix(r.URL.Path, "/api/"), acceptsGzip: acceptsEncoding(r, "gzip")}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -157,21 +157,29 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			a.log.Error("handler panic", "method", r.Method, "route", r.Pattern, "panic", v, "stack", string(debug.Stack()))
 			writeJSON(l, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})
 		}
+		// A handler that wrote nothing still answers (net/http's empty 200).
+		l.secure()
 		a.logRequest(l, r, start)
 	}()
-	securityHeaders(w.Header(), r)
 	a.mux.ServeHTTP(l, r)
 }
 
 // securityHeaders go on every answer: nothing is sniffed into another type,
 // framed by another site or leaks its address in Referer; API answers are
-// private to the user and never cached.
-func securityHeaders(h http.Header, r *http.Request) {
-	h["X-Content-Type-Options"] = nosniff
-	h["X-Frame-Options"] = denyFraming
-	h["Referrer-Policy"] = noReferrer
-	if strings.HasPrefix(r.URL.Path, "/api/") {
-		h["Cache-Control"] = noStore
+// private to the user and never cached. A handler's own value for one of
+// them stands.
+func securityHeaders(h http.Header, api bool) {
+	setAbsent(h, "X-Content-Type-Options", nosniff)
+	setAbsent(h, "X-Frame-Options", denyFraming)
+	setAbsent(h, "Referrer-Policy", noReferrer)
+	if api {
+		setAbsent(h, "Cache-Control", noStore)
+	}
+}
+
+func setAbsent(h http.Header, key string, values []string) {
+	if _, ok := h[key]; !ok {
+		h[key] = values
 	}
 }
 
