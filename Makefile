@@ -61,6 +61,7 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzConvert$$' -fuzztime $(FUZZTIME) ./backend/archive/slack
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./backend/archive/slack
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFiles$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./backend/archive/slack
+	$(GO) test -run '^$$' -fuzz '^FuzzMatchesTextHandler$$' -fuzztime $(FUZZTIME) ./backend/logtext
 
 # test-compat: the zulip-js flows and the OpenAPI conformance test (needs ../shared beside the repository).
 test-compat: server

@@ -10,11 +10,17 @@ import (
 	"os"
 
 	"lanchat/app"
+	"lanchat/backend/logbatch"
+	"lanchat/backend/logtext"
 	"lanchat/backend/server"
 )
 
 func main() {
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	// The log, a line per request as lanchatd writes it: slog's text,
+	// formatted by backend/logtext and written in batches by
+	// backend/logbatch.
+	logs := logbatch.New(os.Stderr)
+	slog.SetDefault(slog.New(logtext.New(logs)))
 	var opts app.Options
 	flag.StringVar(&opts.Addr, "addr", "0.0.0.0:9991", "listen address HOST:PORT for the LAN (port 0 picks a free one)")
 	flag.StringVar(&opts.DataDir, "data", app.DefaultDataDir(os.Getenv), "data directory ($LANCHAT_DATA, default ~/.local/share/lanchat)")
@@ -27,7 +33,9 @@ func main() {
 		os.Exit(2)
 	}
 	opts.TLS = server.TLSMode(*tls)
-	if err := app.Run(opts, os.Stderr); err != nil {
+	err := app.Run(opts, logs)
+	logs.Close()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "lanchat:", err)
 		os.Exit(1)
 	}

@@ -17,6 +17,7 @@ import (
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
 	"lanchat/backend/logbatch"
+	"lanchat/backend/logtext"
 	"lanchat/backend/server"
 	"lanchat/backend/store"
 )
@@ -32,7 +33,7 @@ const usage = `usage:
 `
 
 func main() {
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	slog.SetDefault(slog.New(logtext.New(os.Stderr)))
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "lanchatd:", err)
 		os.Exit(exitCode(err))
@@ -115,7 +116,9 @@ func serve(args []string, stderr io.Writer) error {
 	stderr = logs
 	switch *logFormat {
 	case "text":
-		cfg.Log = slog.New(slog.NewTextHandler(stderr, nil))
+		// slog's text lines, written without the text handler's cost per
+		// line (backend/logtext).
+		cfg.Log = slog.New(logtext.New(stderr))
 	case "json":
 		cfg.Log = slog.New(slog.NewJSONHandler(stderr, nil))
 	default:
