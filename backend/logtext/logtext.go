@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -88,7 +89,7 @@ func (h *Handler) Handle(ctx context.Context, r slog.Record) error {
 func appendRecord(b []byte, r slog.Record) ([]byte, bool) {
 	if !r.Time.IsZero() {
 		var ok bool
-		if b, ok = appendTime(append(b, "time="...), r.Time); !ok {
+		if b, ok = appendRecordTime(append(b, "time="...), r.Time); !ok {
 			return b, false
 		}
 		b = append(b, ' ')
@@ -208,20 +209,57 @@ var asciiForcesQuotes = func() (t [utf8.RuneSelf]bool) {
 // writes oddly (it cuts a fixed-width prefix) and the text handler is left
 // to write.
 func appendTime(b []byte, t time.Time) ([]byte, bool) {
-	start := len(b)
-	// RFC3339 is the time package's fast path; its layouts with fractions
-	// are parsed on every call.
-	b = t.AppendFormat(b, time.RFC3339)
-	if b[start] == '-' || b[start+4] != '-' {
+	var room [40]byte
+	text, ok := appendSecond(room[:0], t)
+	if !ok {
 		return b, false
 	}
-	// Splice the milliseconds in between the seconds and the zone.
-	at := start + len("2006-01-02T15:04:05")
-	b = append(b, ".000"...)
-	copy(b[at+4:], b[at:len(b)-4])
+	return appendMillis(b, text, t), true
+}
+
+// appendRecordTime is appendTime for the records' own times, which within
+// a second share the formatting of its date (lastSecond): that cost more
+// than the rest of a request's line.
+func appendRecordTime(b []byte, t time.Time) ([]byte, bool) {
+	s := lastSecond.Load()
+	if s == nil || s.unix != t.Unix() || s.loc != t.Location() {
+		text, ok := appendSecond(nil, t)
+		if !ok {
+			return b, false
+		}
+		s = &secondText{unix: t.Unix(), loc: t.Location(), text: text}
+		lastSecond.Store(s)
+	}
+	return appendMillis(b, s.text, t), true
+}
+
+// secondText is one second's time as appendSecond writes it, in one
+// location.
+type secondText struct {
+	unix int64
+	loc  *time.Location
+	text []byte
+}
+
+var lastSecond atomic.Pointer[secondText]
+
+// appendSecond appends t in RFC 3339 without a fraction (the time
+// package's fast path: its layouts with fractions are parsed on every
+// call), or reports false for a year outside [0, 9999].
+func appendSecond(b []byte, t time.Time) ([]byte, bool) {
+	start := len(b)
+	b = t.AppendFormat(b, time.RFC3339)
+	return b, b[start] != '-' && b[start+4] == '-'
+}
+
+// appendMillis appends text, from appendSecond, with t's milliseconds
+// between the seconds and the zone.
+func appendMillis(b, text []byte, t time.Time) []byte {
+	at := len("2006-01-02T15:04:05")
 	ms := t.Nanosecond() / 1e6
-	b[at], b[at+1], b[at+2], b[at+3] = '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10)
-	return b, true
+	b = append(b, text[:at]...)
+	b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+	return append(b, text[at:]...)
 }
 
 // appendDuration appends d as d.String() would, without its allocation.

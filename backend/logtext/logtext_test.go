@@ -158,6 +158,11 @@ func recordCases() []recordCase {
 				record(t.In(z), slog.LevelInfo, "m", slog.Int("n", 1)))
 		}
 	}
+	// Records of one second share its date's text (lastSecond): a later
+	// millisecond, the next second, and back.
+	for _, d := range []time.Duration{time.Millisecond, 464 * time.Millisecond, 465 * time.Millisecond, time.Second, 0} {
+		add(fmt.Sprintf("record time base+%v", d), true, record(baseTime.Add(d), slog.LevelInfo, "m"))
+	}
 	for _, l := range []slog.Level{slog.LevelDebug, slog.LevelInfo, slog.LevelWarn, slog.LevelError,
 		slog.LevelInfo + 2, slog.LevelError + 100, -10} {
 		add("level "+l.String(), true, record(baseTime, l, "m"))
