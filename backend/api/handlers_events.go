@@ -39,7 +39,7 @@ func getEvents(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	answer := J{}
+	var answer J // nothing beside the events, but a new queue's ID
 	if queueID == "" {
 		// No queue: register one with the same parameters, as Zulip does.
 		req, err := registerRequest(c)
@@ -51,7 +51,7 @@ func getEvents(c *call) (J, error) {
 			return nil, err
 		}
 		queueID = reg.QueueID
-		answer["queue_id"] = queueID
+		answer = J{"queue_id": queueID}
 	}
 	evs, err := c.api.svc.Events(c.r.Context(), c.user, queueID, lastEventID, dontBlock)
 	if err != nil {
