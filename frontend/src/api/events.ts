@@ -10,7 +10,7 @@ export interface EventStreamHandlers {
   onConnection(up: boolean): void
 }
 
-const retryDelays = [500, 1000, 2000, 5000, 10000]
+export const retryDelays = [500, 1000, 2000, 5000, 10000]
 
 export class EventStream {
   private lastEventId: number

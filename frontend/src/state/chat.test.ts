@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Chat } from './chat'
 import type { ServerEvent } from './events'
 import type { Message } from './types'
@@ -99,5 +99,38 @@ describe('the event reducer', () => {
     expect(chat.typists(Chat.streamConversation(10, 'lunch')).map((u) => u.email)).toEqual(['bob@x'])
     apply({ type: 'message', message: streamMessage(5), flags: [] })
     expect(chat.typists(Chat.streamConversation(10, 'lunch'))).toEqual([])
+  })
+})
+
+describe('a queue the server forgot', () => {
+  afterEach(() => { vi.useRealTimers() })
+  // An import swaps the organization: the old queue is gone, and the
+  // server answers 503 for a moment.
+  const failing = (failures: number) => {
+    let calls = 0
+    chat.register = async () => { if (++calls <= failures) throw new Error('This organization is being replaced') }
+    chat.load = async () => {}
+    return () => calls
+  }
+  it('is registered again until the server answers', async () => {
+    vi.useFakeTimers()
+    const calls = failing(2)
+    const done = chat.registerAgain()
+    await vi.advanceTimersByTimeAsync(400)
+    expect(calls()).toBe(1)
+    expect(chat.connected).toBe(false)
+    await vi.runAllTimersAsync()
+    await done
+    expect(calls()).toBe(3)
+  })
+  it('is not registered again once the page closed its chat', async () => {
+    vi.useFakeTimers()
+    const calls = failing(5)
+    const done = chat.registerAgain()
+    await vi.advanceTimersByTimeAsync(0)
+    chat.close()
+    await vi.runAllTimersAsync()
+    await done
+    expect(calls()).toBe(1)
   })
 })

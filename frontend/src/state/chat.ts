@@ -2,7 +2,7 @@
 // by the event stream, plus the messages of the current narrow. Components
 // read it directly and re-render on change().
 import { api, Json } from '../api/transport'
-import { EventStream } from '../api/events'
+import { EventStream, retryDelays } from '../api/events'
 import { explain } from './errors'
 import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
@@ -44,6 +44,7 @@ export class Chat {
   view: View = { narrow: { kind: 'all' }, ids: [], foundOldest: false, foundNewest: false, loading: false, error: '' }
   connected = true
   private stream: EventStream | null = null
+  private closed = false // by close(): nothing registers again
   private listeners = new Set<() => void>()
   private pendingRead = new Set<number>()
   // Live messages for the view that arrive while a page of it is loading:
@@ -86,14 +87,29 @@ export class Chat {
     this.stream?.stop()
     this.stream = new EventStream(s.queue_id, s.last_event_id, {
       onEvents: (evs) => { for (const e of evs) this.apply(e as ServerEvent); this.changed() },
-      onQueueLost: () => this.register().then(() => this.load(this.view.narrow)),
+      onQueueLost: () => this.registerAgain(),
       onConnection: (up) => { if (up !== this.connected) { this.connected = up; this.changed() } },
     })
     this.stream.start()
     this.changed()
   }
 
-  close() { this.stream?.stop(); this.stream = null }
+  close() { this.closed = true; this.stream?.stop(); this.stream = null }
+
+  // registerAgain replaces a queue the server forgot (a restart, an import
+  // swapping the organization), trying again while the server cannot
+  // answer: one failed register used to leave the page without live events.
+  async registerAgain(attempt = 0): Promise<void> {
+    if (this.closed) return
+    try {
+      await this.register()
+    } catch {
+      if (this.connected) { this.connected = false; this.changed() }
+      await new Promise((r) => setTimeout(r, retryDelays[Math.min(attempt, retryDelays.length - 1)]))
+      return this.registerAgain(attempt + 1)
+    }
+    await this.load(this.view.narrow)
+  }
 
   putUser(u: User) {
     this.users.set(u.user_id, u)
