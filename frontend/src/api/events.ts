@@ -10,7 +10,12 @@ export interface EventStreamHandlers {
   onConnection(up: boolean): void
 }
 
-export const retryDelays = [500, 1000, 2000, 5000, 10000]
+const retryDelays = [500, 1000, 2000, 5000, 10000]
+
+// backoff waits before retry number attempt (from 0) of something the
+// server could not answer: longer each time, up to 10 s.
+export const backoff = (attempt: number) =>
+  new Promise((r) => setTimeout(r, retryDelays[Math.min(attempt, retryDelays.length - 1)]))
 
 export class EventStream {
   private lastEventId: number
@@ -43,9 +48,7 @@ export class EventStream {
   }
 
   private retry(next: () => void) {
-    const delay = retryDelays[Math.min(this.failures, retryDelays.length - 1)]
-    this.failures++
-    setTimeout(() => !this.stopped && next(), delay)
+    backoff(this.failures++).then(() => !this.stopped && next())
   }
 
   private openSocket() {
@@ -90,7 +93,7 @@ export class EventStream {
         if (this.stopped) return
         if (e instanceof ApiError && e.code === 'BAD_EVENT_QUEUE_ID') return this.lost()
         this.h.onConnection(false)
-        await new Promise((r) => setTimeout(r, retryDelays[Math.min(this.failures++, retryDelays.length - 1)]))
+        await backoff(this.failures++)
       }
     }
   }

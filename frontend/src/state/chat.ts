@@ -2,7 +2,7 @@
 // by the event stream, plus the messages of the current narrow. Components
 // read it directly and re-render on change().
 import { api, Json } from '../api/transport'
-import { EventStream, retryDelays } from '../api/events'
+import { backoff, EventStream } from '../api/events'
 import { explain } from './errors'
 import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
@@ -105,7 +105,7 @@ export class Chat {
       await this.register()
     } catch {
       if (this.connected) { this.connected = false; this.changed() }
-      await new Promise((r) => setTimeout(r, retryDelays[Math.min(attempt, retryDelays.length - 1)]))
+      await backoff(attempt)
       return this.registerAgain(attempt + 1)
     }
     await this.load(this.view.narrow)
