@@ -53,11 +53,10 @@ func varyByEncoding(h http.Header) {
 }
 
 // gzipAnswer compresses an encoded answer when the client takes gzip and
-// the answer is large; it sets the headers that say so.
+// the answer is large; it sets Content-Encoding when it does.
 func gzipAnswer(w http.ResponseWriter, data []byte) []byte {
-	varyByEncoding(w.Header())
 	l, ok := w.(*requestLog)
-	if !ok || !l.acceptsGzip || len(data) < compressAbove {
+	if !ok || !l.gzips(data) {
 		return data
 	}
 	var out bytes.Buffer

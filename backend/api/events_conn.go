@@ -336,6 +336,35 @@ type pollAnswer struct {
 	// pooled holds body, from answerBuffers: taken at the first Write, as
 	// a poll holds its writer for the whole wait.
 	pooled *[]byte
+	// presetHead: the answer's headers are apiJSONHead's, not the map's.
+	presetHead bool
+}
+
+// presetHead is a head of headers rendered once: the lines before
+// Content-Length, and those after it.
+type presetHead struct{ before, after string }
+
+// apiJSONHead is the head of an API's JSON answer that no handler added
+// to: the security headers and the JSON answer's own, rendered as
+// appendTo renders a header map holding them.
+var apiJSONHead = func() presetHead {
+	h := http.Header{}
+	securityHeaders(h, true)
+	jsonHeaders(h, 0)
+	before, after, _ := strings.Cut(string(appendHeader(nil, h)), "Content-Length: 0\r\n")
+	return presetHead{before, after}
+}()
+
+// writeWithAPIJSONHead takes data as the whole answer, sent with
+// apiJSONHead, unless a handler set a header or a status already (false).
+func (w *pollAnswer) writeWithAPIJSONHead(status int, data []byte) bool {
+	if len(w.header) > 0 || w.status != 0 {
+		return false
+	}
+	w.WriteHeader(status)
+	w.Write(data)
+	w.presetHead = true
+	return true
 }
 
 // headerMaps are the owned polls' header maps, empty.
@@ -343,7 +372,7 @@ var headerMaps = sync.Pool{New: func() any { return make(http.Header, 10) }}
 
 // reset readies the writer for the next poll.
 func (w *pollAnswer) reset() {
-	w.header, w.status, w.body, w.pooled = nil, 0, nil, nil
+	w.header, w.status, w.body, w.pooled, w.presetHead = nil, 0, nil, nil, false
 }
 
 func (w *pollAnswer) release() {
@@ -400,10 +429,17 @@ func (w *pollAnswer) appendTo(b []byte, now time.Time) []byte {
 	} else {
 		b = strconv.AppendInt(append(b, "status code "...), int64(w.status), 10)
 	}
-	b = appendHeader(append(b, "\r\n"...), w.header)
+	b = append(b, "\r\n"...)
+	if w.presetHead {
+		b = append(b, apiJSONHead.before...)
+		b = strconv.AppendInt(append(b, "Content-Length: "...), int64(len(w.body)), 10)
+		b = append(append(b, "\r\n"...), apiJSONHead.after...)
+		b = appendDate(b, now)
+		return append(append(b, "\r\n"...), w.body...)
+	}
+	b = appendHeader(b, w.header)
 	if _, ok := w.header["Date"]; !ok {
-		b = now.UTC().AppendFormat(append(b, "Date: "...), http.TimeFormat)
-		b = append(b, "\r\n"...)
+		b = appendDate(b, now)
 	}
 	if _, ok := w.header["Content-Length"]; !ok {
 		b = strconv.AppendInt(append(b, "Content-Length: "...), int64(len(w.body)), 10)
@@ -414,6 +450,27 @@ func (w *pollAnswer) appendTo(b []byte, now time.Time) []byte {
 	}
 	return append(append(b, "\r\n"...), w.body...)
 }
+
+// appendDate appends the Date header line for now. Its text changes once
+// a second, so it is formatted once a second, not for every answer.
+func appendDate(b []byte, now time.Time) []byte {
+	sec := now.Unix()
+	d := lastDate.Load()
+	if d == nil || d.second != sec {
+		d = &dateLine{second: sec, line: now.UTC().AppendFormat([]byte("Date: "), http.TimeFormat)}
+		d.line = append(d.line, "\r\n"...)
+		lastDate.Store(d)
+	}
+	return append(b, d.line...)
+}
+
+// dateLine is the Date header line of one second.
+type dateLine struct {
+	second int64
+	line   []byte
+}
+
+var lastDate atomic.Pointer[dateLine]
 
 // appendHeader appends h as http.Header.Write writes it: keys sorted,
 // invalid names left out, each value trimmed and its line breaks turned

@@ -55,11 +55,21 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 
 // writeEncoded sends an already encoded JSON answer.
 func writeEncoded(w http.ResponseWriter, status int, data []byte) {
+	if l, ok := w.(*requestLog); ok && l.writeJSONWithPresetHead(status, data) {
+		return
+	}
 	data = gzipAnswer(w, data)
-	w.Header()["Content-Type"] = jsonContentType
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	jsonHeaders(w.Header(), len(data))
 	w.WriteHeader(status)
 	w.Write(data)
+}
+
+// jsonHeaders are the headers of an encoded JSON answer of n bytes (sent
+// as it is, or gzipped by gzipAnswer, which adds its own).
+func jsonHeaders(h http.Header, n int) {
+	varyByEncoding(h)
+	h["Content-Type"] = jsonContentType
+	h.Set("Content-Length", strconv.Itoa(n))
 }
 
 // writeSuccess sends {"result":"success","msg":"", ...fields}.
