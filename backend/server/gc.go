@@ -41,7 +41,7 @@ func tuneGC() {
 		debug.SetMemoryLimit(memoryLimit)
 		adjusting.Do(func() {
 			afterEachGC(adjustMemoryLimit)
-			go releaseWhenIdle(time.NewTicker(idleCheck).C)
+			go releaseWhenIdle(time.NewTicker(idleCheck).C, debug.FreeOSMemory)
 		})
 	}
 }
@@ -81,26 +81,56 @@ const (
 	busyAllocs = 16 << 20
 )
 
-// releaseWhenIdle collects and hands freed pages back to the system once
-// allocation pauses after a busy spell, at each tick. Between collections
-// GOGC=400 and the soft limit keep up to five times the live heap mapped,
-// and the scavenger returns only what exceeds the collector's goal, so a
-// host idle after a burst (a thousand people signing in) kept the burst's
-// garbage resident; under steady load nothing is idle and nothing changes.
-func releaseWhenIdle(ticks <-chan time.Time) {
-	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	metrics.Read(allocs)
-	last := allocs[0].Value.Uint64()
-	released := last
-	for range ticks {
-		metrics.Read(allocs)
-		now := allocs[0].Value.Uint64()
-		if now-last < idleAllocs && now-released >= busyAllocs {
-			debug.FreeOSMemory()
-			metrics.Read(allocs)
-			now = allocs[0].Value.Uint64()
-			released = now
-		}
-		last = now
+// minReleaseGap spaces the releases. A host whose bursts come every second
+// or so (each message a burst of answers to thousands of long-polls) needs
+// the pages a release hands back again at the next burst: it paid a full
+// collection and the page faults to map them again at every message, a
+// tenth of a delivery's CPU at 10,000 pollers. A host whose activity has
+// stopped still hands its garbage back within seconds.
+const minReleaseGap = 5 * time.Second
+
+// releaseWhenIdle collects and hands freed pages back to the system
+// (release) once allocation pauses after a busy spell, at a tick at least
+// minReleaseGap after the last release. Between collections GOGC=400 and
+// the soft limit keep up to five times the live heap mapped, and the
+// scavenger returns only what exceeds the collector's goal, so a host idle
+// after a burst (a thousand people signing in) kept the burst's garbage
+// resident; under steady load nothing is idle and nothing changes.
+func releaseWhenIdle(ticks <-chan time.Time, release func()) {
+	r := newIdleRelease(release)
+	for at := range ticks {
+		r.check(at)
 	}
+}
+
+// idleRelease is releaseWhenIdle's state: the allocation counter at the
+// last check and at the last release, and when that was.
+type idleRelease struct {
+	release           func()
+	allocs            []metrics.Sample
+	checked, released uint64
+	releasedAt        time.Time
+}
+
+func newIdleRelease(release func()) *idleRelease {
+	r := &idleRelease{release: release, allocs: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}}
+	r.checked = r.allocated()
+	r.released = r.checked
+	return r
+}
+
+func (r *idleRelease) allocated() uint64 {
+	metrics.Read(r.allocs)
+	return r.allocs[0].Value.Uint64()
+}
+
+// check looks at the window since the last check, at time at.
+func (r *idleRelease) check(at time.Time) {
+	now := r.allocated()
+	if now-r.checked < idleAllocs && now-r.released >= busyAllocs && at.Sub(r.releasedAt) >= minReleaseGap {
+		r.release()
+		now = r.allocated()
+		r.released, r.releasedAt = now, at
+	}
+	r.checked = now
 }

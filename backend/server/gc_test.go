@@ -108,20 +108,61 @@ func waitForLimit(ok func(int64) bool) bool {
 func TestIdleHostReturnsFreedMemory(t *testing.T) {
 	ticks := make(chan time.Time)
 	done := make(chan struct{})
-	go func() { releaseWhenIdle(ticks); close(done) }()
-	ticks <- time.Time{}
+	go func() { releaseWhenIdle(ticks, debug.FreeOSMemory); close(done) }()
+	at := time.Now()
+	tick := func() { at = at.Add(idleCheck); ticks <- at }
+	tick()
 	garbage := make([]byte, 64<<20) // a busy spell's garbage
 	for i := range garbage {
 		garbage[i] = 1
 	}
 	garbage = nil
-	ticks <- time.Time{} // busy
-	ticks <- time.Time{} // idle: release
-	ticks <- time.Time{} // the release has run
+	tick() // busy
+	tick() // idle: release
+	tick() // the release has run
 	close(ticks)
 	<-done
 	if held := heldHeap(); held > 32<<20 {
 		t.Errorf("%d bytes of heap held after a busy spell went idle", held)
+	}
+}
+
+// Busy spells that follow each other closely are released from at most
+// once per minReleaseGap: the first pause after the gap releases.
+func TestReleasesAreSpaced(t *testing.T) {
+	released := false
+	r := newIdleRelease(func() { released = true })
+	at := time.Now()
+	// Each step is a check after a window that allocated busyAllocs of
+	// garbage (a burst) or nothing (a pause).
+	for i, s := range []struct {
+		after       time.Duration
+		burst, want bool
+	}{
+		{after: idleCheck, burst: true},        // busy
+		{after: idleCheck, want: true},         // paused: released
+		{after: time.Second, burst: true},      // the next burst, a second later
+		{after: idleCheck},                     // paused, within the gap: kept
+		{after: time.Second, burst: true},      // another burst
+		{after: minReleaseGap - 3*time.Second}, // paused, 4.5 s after the release
+		{after: time.Second, want: true},       // paused past the gap: released
+		{after: idleCheck},                     // nothing allocated since
+		{after: minReleaseGap, burst: true},    // a burst long after
+		{after: idleCheck, want: true},         // released at its first pause
+	} {
+		if s.burst {
+			garbage := make([]byte, busyAllocs+idleAllocs)
+			for j := range garbage {
+				garbage[j] = 1
+			}
+			runtime.KeepAlive(garbage)
+		}
+		at = at.Add(s.after)
+		released = false
+		r.check(at)
+		if released != s.want {
+			t.Errorf("step %d: released %v, want %v", i, released, s.want)
+		}
 	}
 }
 
