@@ -41,7 +41,7 @@ func tuneGC() {
 		debug.SetMemoryLimit(memoryLimit)
 		adjusting.Do(func() {
 			afterEachGC(adjustMemoryLimit)
-			go releaseWhenIdle(time.NewTicker(idleCheck).C, debug.FreeOSMemory)
+			go releaseWhenIdle(time.NewTicker(idleCheck).C)
 		})
 	}
 }
@@ -90,14 +90,14 @@ const (
 const minReleaseGap = 5 * time.Second
 
 // releaseWhenIdle collects and hands freed pages back to the system
-// (release) once allocation pauses after a busy spell, at a tick at least
+// once allocation pauses after a busy spell, at a tick at least
 // minReleaseGap after the last release. Between collections GOGC=400 and
 // the soft limit keep up to five times the live heap mapped, and the
 // scavenger returns only what exceeds the collector's goal, so a host idle
 // after a burst (a thousand people signing in) kept the burst's garbage
 // resident; under steady load nothing is idle and nothing changes.
-func releaseWhenIdle(ticks <-chan time.Time, release func()) {
-	r := newIdleRelease(release)
+func releaseWhenIdle(ticks <-chan time.Time) {
+	r := newIdleRelease(debug.FreeOSMemory)
 	for at := range ticks {
 		r.check(at)
 	}
