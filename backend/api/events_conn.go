@@ -340,19 +340,30 @@ type pollAnswer struct {
 	presetHead bool
 }
 
-// presetHead is a head of headers rendered once: the lines before
+// renderedHead is a head of headers rendered once: the lines before
 // Content-Length, and those after it.
-type presetHead struct{ before, after string }
+type renderedHead struct{ before, after string }
+
+// append appends the head with Content-Length n in its place.
+func (h renderedHead) append(b []byte, n int) []byte {
+	return append(appendContentLength(append(b, h.before...), n), h.after...)
+}
+
+// appendContentLength appends the Content-Length header line for n bytes.
+func appendContentLength(b []byte, n int) []byte {
+	b = strconv.AppendInt(append(b, "Content-Length: "...), int64(n), 10)
+	return append(b, "\r\n"...)
+}
 
 // apiJSONHead is the head of an API's JSON answer that no handler added
 // to: the security headers and the JSON answer's own, rendered as
 // appendTo renders a header map holding them.
-var apiJSONHead = func() presetHead {
+var apiJSONHead = func() renderedHead {
 	h := http.Header{}
 	securityHeaders(h, true)
 	jsonHeaders(h, 0)
 	before, after, _ := strings.Cut(string(appendHeader(nil, h)), "Content-Length: 0\r\n")
-	return presetHead{before, after}
+	return renderedHead{before, after}
 }()
 
 // writeWithAPIJSONHead takes data as the whole answer, sent with
@@ -431,24 +442,27 @@ func (w *pollAnswer) appendTo(b []byte, now time.Time) []byte {
 	}
 	b = append(b, "\r\n"...)
 	if w.presetHead {
-		b = append(b, apiJSONHead.before...)
-		b = strconv.AppendInt(append(b, "Content-Length: "...), int64(len(w.body)), 10)
-		b = append(append(b, "\r\n"...), apiJSONHead.after...)
-		b = appendDate(b, now)
-		return append(append(b, "\r\n"...), w.body...)
+		b = appendDate(apiJSONHead.append(b, len(w.body)), now)
+	} else {
+		b = w.appendMapHead(b, now)
 	}
+	return append(append(b, "\r\n"...), w.body...)
+}
+
+// appendMapHead appends the handler's headers from its map, then those
+// net/http adds where the handler set none.
+func (w *pollAnswer) appendMapHead(b []byte, now time.Time) []byte {
 	b = appendHeader(b, w.header)
 	if _, ok := w.header["Date"]; !ok {
 		b = appendDate(b, now)
 	}
 	if _, ok := w.header["Content-Length"]; !ok {
-		b = strconv.AppendInt(append(b, "Content-Length: "...), int64(len(w.body)), 10)
-		b = append(b, "\r\n"...)
+		b = appendContentLength(b, len(w.body))
 	}
 	if _, ok := w.header["Content-Type"]; !ok && len(w.body) > 0 {
 		b = append(append(append(b, "Content-Type: "...), http.DetectContentType(w.body)...), "\r\n"...)
 	}
-	return append(append(b, "\r\n"...), w.body...)
+	return b
 }
 
 // appendDate appends the Date header line for now. Its text changes once
