@@ -87,7 +87,7 @@ bench: server deps-system
 	$(GO) build -o build/bin/lanchat-bench ./cmd/lanchat-bench
 	build/bin/lanchat-bench -lanchatd $(LANCHATD) -out docs/benchmarks.md
 	@{ echo; echo '## Markdown rendering'; echo; \
-	  echo 'Our renderer beside plain goldmark (CommonMark) on the same 200-message chat corpus:'; \
+	  echo 'Our renderer beside plain goldmark (CommonMark) on the same 200-message chat corpus; the last line takes the two in turn, corpus by corpus, so that both meet the same machine (its %-of-goldmark is the figure against the goal of 50%):'; \
 	  echo "\`go test -run '^$$' -bench 'Render|GoldmarkCommonMark' -benchmem ./markdown\`"; echo; echo '```'; \
 	  $(GO) test -run '^$$' -bench 'Render|GoldmarkCommonMark' -benchmem ./markdown | grep Benchmark; echo '```'; } >> docs/benchmarks.md
 	cd frontend/e2e && npm ci --no-audit --no-fund --loglevel=error
