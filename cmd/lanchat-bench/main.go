@@ -146,10 +146,11 @@ func (r *run) delivery() error {
 	}{1000: {"p99 < 5 ms", 5 * time.Millisecond}, 10000: {"p99 < 20 ms", 20 * time.Millisecond}}
 	for _, n := range r.pollers {
 		t := targets[n]
-		l, send, floor, ratios, err := r.deliveryAgainstFloor(n)
+		measured, ratios, err := r.deliveryAgainstFloor(n)
 		if err != nil {
 			return err
 		}
+		l, send, floor := measured.l, measured.send, measured.floor
 		ceiling, err := r.longPollCeiling("http", n)
 		if err != nil {
 			return fmt.Errorf("long-poll ceiling for %d pollers: %w", n, err)
@@ -168,9 +169,9 @@ func (r *run) delivery() error {
 			"Server CPU per delivery (all the server's threads, from the send's start to every poller's first byte): Lanchat %.1f µs, no-op ceiling %.1f µs, raw floor %.1f µs (Lanchat %.1f× the floor, the median of %s in runs alternating with the floor's; this row's figures are that run's); "+
 			"per whole poll cycle (the round's requests, wait, wake-up and answers): Lanchat %.1f µs, ceiling %.1f µs, floor %.1f µs.%s",
 			n, float64(send.P50.Microseconds())/1000, float64(send.P99.Microseconds())/1000, micros(l.ServerCPU), micros(ceiling.ServerCPU), micros(floor.ServerCPU),
-			float64(l.ServerCPU)/float64(floor.ServerCPU), ratios, micros(l.CycleCPU), micros(ceiling.CycleCPU), micros(floor.CycleCPU), budget)
+			measured.ratio(), ratios, micros(l.CycleCPU), micros(ceiling.CycleCPU), micros(floor.CycleCPU), budget)
 		log.Printf("delivery to %d pollers: p50 %v p99 %v (the send alone: p50 %v p99 %v); server CPU per delivery %.1f µs (floor %.1f, ceiling %.1f, %.2f× the floor), per poll cycle %.1f µs (floor %.1f, ceiling %.1f)",
-			n, l.P50, l.P99, send.P50, send.P99, micros(l.ServerCPU), micros(floor.ServerCPU), micros(ceiling.ServerCPU), float64(l.ServerCPU)/float64(floor.ServerCPU),
+			n, l.P50, l.P99, send.P50, send.P99, micros(l.ServerCPU), micros(floor.ServerCPU), micros(ceiling.ServerCPU), measured.ratio(),
 			micros(l.CycleCPU), micros(floor.CycleCPU), micros(ceiling.CycleCPU))
 	}
 	return nil
@@ -181,44 +182,46 @@ func (r *run) delivery() error {
 // from run to run, too much to judge a goal of 2× by.
 const deliveryRuns = 3
 
+// deliveryRun is one measurement of delivery to long-pollers (l, and the
+// send requests', send) beside the raw floor's.
+type deliveryRun struct{ l, send, floor bench.Latencies }
+
+// ratio is the run's server CPU per delivery against the floor's.
+func (d deliveryRun) ratio() float64 { return float64(d.l.ServerCPU) / float64(d.floor.ServerCPU) }
+
 // deliveryAgainstFloor measures delivery to n long-pollers on a fresh
 // server and the raw floor, deliveryRuns times in turn, and returns the
-// run whose CPU per delivery against the floor's is the median, with all
-// the ratios. The first server also measures sustained sends.
-func (r *run) deliveryAgainstFloor(n int) (l, send, floor bench.Latencies, ratios string, err error) {
-	type measured struct {
-		l, send, floor bench.Latencies
-		ratio          float64
-	}
-	var runs []measured
+// run whose ratio is the median, with all the ratios. The first server
+// also measures sustained sends.
+func (r *run) deliveryAgainstFloor(n int) (deliveryRun, string, error) {
+	var runs []deliveryRun
+	each := make([]string, 0, deliveryRuns)
 	for i := range deliveryRuns {
-		var m measured
-		if m.floor, err = r.longPollCeiling("raw", n); err != nil {
-			return l, send, floor, "", fmt.Errorf("raw long-poll floor for %d pollers: %w", n, err)
+		var d deliveryRun
+		var err error
+		if d.floor, err = r.longPollCeiling("raw", n); err != nil {
+			return d, "", fmt.Errorf("raw long-poll floor for %d pollers: %w", n, err)
 		}
 		srv, err := r.start(fmt.Sprintf("delivery-%d-%d", n, i))
 		if err != nil {
-			return l, send, floor, "", err
+			return d, "", err
 		}
-		m.l, m.send, err = bench.Delivery(srv, n, 10)
-		if err == nil && i == 0 {
+		d.l, d.send, err = bench.Delivery(srv, n, 10)
+		if err != nil {
+			err = fmt.Errorf("to %d pollers: %w", n, err)
+		} else if i == 0 {
 			err = r.sustainedSends(srv, n)
 		}
 		srv.Stop()
 		if err != nil {
-			return l, send, floor, "", fmt.Errorf("to %d pollers: %w", n, err)
+			return d, "", err
 		}
-		m.ratio = float64(m.l.ServerCPU) / float64(m.floor.ServerCPU)
-		log.Printf("delivery to %d pollers, run %d: %.2f× the floor", n, i+1, m.ratio)
-		runs = append(runs, m)
+		log.Printf("delivery to %d pollers, run %d: %.2f× the floor", n, i+1, d.ratio())
+		runs = append(runs, d)
+		each = append(each, fmt.Sprintf("%.2f×", d.ratio()))
 	}
-	each := make([]string, len(runs))
-	for i, m := range runs {
-		each[i] = fmt.Sprintf("%.2f×", m.ratio)
-	}
-	slices.SortFunc(runs, func(a, b measured) int { return cmp.Compare(a.ratio, b.ratio) })
-	mid := runs[len(runs)/2]
-	return mid.l, mid.send, mid.floor, strings.Join(each, ", "), nil
+	slices.SortFunc(runs, func(a, b deliveryRun) int { return cmp.Compare(a.ratio(), b.ratio()) })
+	return runs[len(runs)/2], strings.Join(each, ", "), nil
 }
 
 // sustainedSends measures sends from 10 senders while n long-pollers
