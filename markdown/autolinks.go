@@ -49,8 +49,7 @@ func urlCandidate[T string | []byte](s T) (string, bool) {
 // mayStartURL is a cheap test for what scanURL could accept: http, www.,
 // or a local part followed by '@'.
 func mayStartURL[T string | []byte](word T) bool {
-	switch word[0] {
-	case 'h', 'w', 'W':
+	if hasPrefix(word, "http://") || hasPrefix(word, "https://") || len(word) > 4 && strings.EqualFold(string(word[:4]), "www.") {
 		return true
 	}
 	for i := 0; i < len(word); i++ {
@@ -63,6 +62,12 @@ func mayStartURL[T string | []byte](word T) bool {
 		}
 	}
 	return false
+}
+
+// hasPrefix is strings.HasPrefix for a string or a byte slice, without
+// converting a byte slice to a string.
+func hasPrefix[T string | []byte](s T, prefix string) bool {
+	return len(s) >= len(prefix) && string(s[:len(prefix)]) == prefix
 }
 
 // trailingPunct may follow a bare URL without being part of it.

@@ -70,8 +70,15 @@ func (*emojiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 // it; unknown sequences stay text whole.
 func splitEmoji(t *ast.Text, source []byte) {
 	value := t.Segment.Value(source)
+	// Every emoji has a byte past ASCII (a keycap's FE0F at least), and
+	// most text has none: one scan for the first such byte passes over it,
+	// starting the walk below a byte before, where a keycap would start.
+	first := indexNonASCII(value)
+	if first < 0 {
+		return
+	}
 	var pieces []textPiece
-	for i := 0; i < len(value); {
+	for i := max(first-1, 0); i < len(value); {
 		// ASCII emoji (keycaps) need FE0F, which is tested first: most
 		// text is ASCII, and the table lookup costs more than the bytes.
 		size := 1
@@ -99,6 +106,16 @@ func splitEmoji(t *ast.Text, source []byte) {
 		i += n
 	}
 	replacePieces(t, pieces)
+}
+
+// indexNonASCII is the index of the first byte of b past ASCII, or -1.
+func indexNonASCII(b []byte) int {
+	for i, c := range b {
+		if c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return -1
 }
 
 // maxEmojiBytes is more than the longest emoji sequence (family and flag

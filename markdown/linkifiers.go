@@ -153,6 +153,16 @@ func (l compiledLinkifier) find(s string, before rune) []match {
 	var out []match
 	budget := maxScans * len(t)
 	for pos := 0; pos < len(t); {
+		// A match is the pattern's literal prefix and the character before
+		// it: the search starts there, and ends when no prefix is left.
+		if l.literal != "" {
+			next := strings.Index(t[pos:], l.literal)
+			if next < 0 {
+				break
+			}
+			_, size := utf8.DecodeLastRuneInString(t[:pos+next])
+			pos = max(pos, pos+next-size)
+		}
 		if budget -= len(t) - pos; budget < 0 {
 			break
 		}

@@ -35,6 +35,10 @@ func TestLinkifiersInMessages(t *testing.T) {
 		{"**#5**", `<p><strong>#5</strong></p>`},
 		{"- #5\n> #6", "<ul>\n<li><a href=\"https://github.com/o/r/issues/5\">#5</a></li>\n</ul>\n<blockquote>\n<p><a href=\"https://github.com/o/r/issues/6\">#6</a></p>\n</blockquote>"},
 		{"a\n#5", "<p>a<br>\n<a href=\"https://github.com/o/r/issues/5\">#5</a></p>"},
+		// The search starts a character before each "#": here a two-byte
+		// space (U+00A0) and a three-byte one (U+3000), after a "#" that
+		// cannot match and one inside a word.
+		{"x# a#1\u00a0#2\u3000#3", "<p>x# a#1\u00a0<a href=\"https://github.com/o/r/issues/2\">#2</a>\u3000<a href=\"https://github.com/o/r/issues/3\">#3</a></p>"},
 		// No literal prefix under (?i): every case links.
 		{"JIRA-7, Jira-8", `<p><a href="https://jira.example/7">JIRA-7</a>, <a href="https://jira.example/8">Jira-8</a></p>`},
 	}
