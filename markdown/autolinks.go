@@ -46,8 +46,8 @@ func urlCandidate[T string | []byte](s T) (string, bool) {
 	return word, len(word) >= 4 && len(word) <= maxURLBytes
 }
 
-// mayStartURL is a cheap test for what scanURL could accept: http, www.,
-// or a local part followed by '@'.
+// mayStartURL is a cheap test for what scanURL could accept: http:// or
+// https://, www., or a local part followed by '@'.
 func mayStartURL[T string | []byte](word T) bool {
 	if hasPrefix(word, "http://") || hasPrefix(word, "https://") || len(word) > 4 && strings.EqualFold(string(word[:4]), "www.") {
 		return true

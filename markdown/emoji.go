@@ -71,8 +71,8 @@ func (*emojiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 func splitEmoji(t *ast.Text, source []byte) {
 	value := t.Segment.Value(source)
 	// Every emoji has a byte past ASCII (a keycap's FE0F at least), and
-	// most text has none: one scan for the first such byte passes over it,
-	// starting the walk below a byte before, where a keycap would start.
+	// most text has none: one scan finds the first such byte, and the walk
+	// starts a byte before it, where a keycap's character would be.
 	first := indexNonASCII(value)
 	if first < 0 {
 		return
