@@ -49,7 +49,7 @@ func urlCandidate[T string | []byte](s T) (string, bool) {
 // mayStartURL is a cheap test for what scanURL could accept: http:// or
 // https://, www., or a local part followed by '@'.
 func mayStartURL[T string | []byte](word T) bool {
-	if hasPrefix(word, "http://") || hasPrefix(word, "https://") || len(word) > 4 && strings.EqualFold(string(word[:4]), "www.") {
+	if kind, _ := urlStart(word); kind != 0 {
 		return true
 	}
 	for i := 0; i < len(word); i++ {
@@ -62,6 +62,20 @@ func mayStartURL[T string | []byte](word T) bool {
 		}
 	}
 	return false
+}
+
+// urlStart is how s begins a URL of the scheme or www. kind, and where
+// its host starts; kind 0 for neither.
+func urlStart[T string | []byte](s T) (kind urlKind, hostStart int) {
+	switch {
+	case hasPrefix(s, "https://"):
+		return urlScheme, len("https://")
+	case hasPrefix(s, "http://"):
+		return urlScheme, len("http://")
+	case len(s) > 4 && strings.EqualFold(string(s[:4]), "www."):
+		return urlWWW, 0
+	}
+	return 0, 0
 }
 
 // hasPrefix is strings.HasPrefix for a string or a byte slice, without
@@ -92,16 +106,8 @@ func scanURL(s string) (int, urlKind) {
 	for tail > 0 && strings.IndexByte(trailingPunct, s[tail-1]) >= 0 {
 		tail--
 	}
-	var kind urlKind
-	var hostStart int
-	switch {
-	case strings.HasPrefix(s, "https://"):
-		kind, hostStart = urlScheme, len("https://")
-	case strings.HasPrefix(s, "http://"):
-		kind, hostStart = urlScheme, len("http://")
-	case len(s) > 4 && strings.EqualFold(s[:4], "www."):
-		kind, hostStart = urlWWW, 0
-	default:
+	kind, hostStart := urlStart(s)
+	if kind == 0 {
 		if n := scanEmail(s[:word], tail); n > 0 {
 			return n, urlEmail
 		}
