@@ -29,8 +29,9 @@ const maxParenDepth = 7
 const maxURLBytes = 4096
 
 // urlCandidate is the word at the start of s, if scanURL could accept
-// it: short enough, and starting like http, www. or local@. It runs at
-// every space, so it looks at as little as it can.
+// it: short enough, and starting like http://, https://, www. or local@
+// (mayStartURL). It runs at every space, so it looks at as little as it
+// can.
 func urlCandidate[T string | []byte](s T) (string, bool) {
 	if len(s) < 4 || !mayStartURL(s) {
 		return "", false
