@@ -288,7 +288,7 @@ func buildNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm, unknown fu
 				n.consider(plan{ids: tx.SearchIDs(operand), cost: 10})
 			}
 			words := store.SearchTerms(operand)
-			m = func(c *events.Candidate, _ store.Flags) bool { return matchesWords(c.Words(), words) }
+			m = func(c *events.Candidate, _ store.Flags) bool { return store.MatchesWords(c.Words(), words) }
 		case "id":
 			id, ok := parseID(operand)
 			if !ok {
@@ -431,16 +431,4 @@ func narrowUsers(tx *store.Tx, operand string) ([]int64, error) {
 		return nil, badNarrow("empty user list")
 	}
 	return ids, nil
-}
-
-// matchesWords is the search rule: every query word starts some word of the
-// content or topic (have, sorted), ignoring case.
-func matchesWords(have, words []string) bool {
-	for _, w := range words {
-		i, _ := slices.BinarySearch(have, w)
-		if i == len(have) || !strings.HasPrefix(have[i], w) {
-			return false
-		}
-	}
-	return true
 }

@@ -28,7 +28,7 @@ var (
 	bucketMsgByRecipient = []byte("messages_by_recipient")
 	bucketMsgByTopic     = []byte("messages_by_topic")  // stream ID + folded topic + 0 + message ID
 	bucketMsgBySender    = []byte("messages_by_sender") // sender ID + message ID
-	bucketSearchTerms    = []byte("search_terms")       // term + 0 + message ID
+	bucketSearchPostings = []byte("search_postings")    // term + 0 + message ID / 256 → low bytes (search_index.go)
 	bucketRecipients     = []byte("recipients")         // conversation key → recipient ID
 	bucketTopics         = []byte("topics")             // stream ID + folded topic → Topic
 	bucketUserTopics     = []byte("user_topics")        // user ID + stream ID + folded topic → UserTopic
@@ -46,7 +46,7 @@ var allBuckets = [][]byte{
 	bucketMeta, bucketUsers, bucketUserByEmail, bucketStreams, bucketStreamByName,
 	bucketSubscriptions, bucketSubscribers, bucketUserGroups,
 	bucketMessages, bucketUserMessages, bucketMsgByRecipient, bucketMsgByTopic, bucketMsgBySender,
-	bucketUserSpans, bucketReadRuns, bucketSearchTerms, bucketRecipients, bucketTopics, bucketUserTopics,
+	bucketUserSpans, bucketReadRuns, bucketSearchPostings, bucketRecipients, bucketTopics, bucketUserTopics,
 	bucketRealmEmoji, bucketLinkifiers, bucketUploads, bucketPresence, bucketBotStorage, bucketSessions,
 }
 

@@ -103,6 +103,9 @@ func (tx *Tx) CreateMessage(m *Message, recipients Recipients) error {
 	if err := tx.indexMessage(*m, true); err != nil {
 		return err
 	}
+	if err := tx.indexNewMessageSearch(m.ID); err != nil {
+		return err
+	}
 	if !m.IsPrivate() {
 		// The newest message of all is its topic's newest: no need to
 		// look the topic index up as refreshTopic does.
@@ -143,6 +146,9 @@ func (tx *Tx) UpdateMessage(old, m Message) error {
 	if err := tx.indexMessage(m, true); err != nil {
 		return err
 	}
+	if err := tx.reindexMessageSearch(old, m); err != nil {
+		return err
+	}
 	if err := tx.refreshTopicOf(old); err != nil {
 		return err
 	}
@@ -153,6 +159,9 @@ func (tx *Tx) UpdateMessage(old, m Message) error {
 // flags on it.
 func (tx *Tx) DeleteMessage(m Message, userIDs []int64) error {
 	if err := tx.indexMessage(m, false); err != nil {
+		return err
+	}
+	if err := tx.unindexMessageSearch(m); err != nil {
 		return err
 	}
 	if err := tx.refreshTopicOf(m); err != nil {
@@ -167,7 +176,8 @@ func (tx *Tx) DeleteMessage(m Message, userIDs []int64) error {
 }
 
 // indexMessage adds (or removes) the message's entries in the recipient,
-// topic, sender and search indexes. The topic list is its callers' to keep.
+// topic and sender indexes. The topic list and the search index
+// (search_index.go) are its callers' to keep.
 func (tx *Tx) indexMessage(m Message, add bool) error {
 	id := itob(m.ID)
 	type indexKey struct{ bucket, key []byte }
@@ -177,9 +187,6 @@ func (tx *Tx) indexMessage(m Message, add bool) error {
 	}
 	if !m.IsPrivate() {
 		keys = append(keys, indexKey{bucketMsgByTopic, append(topicPrefix(m.StreamID, m.Topic), id...)})
-	}
-	for _, term := range SearchTerms(m.Content + " " + m.Topic) {
-		keys = append(keys, indexKey{bucketSearchTerms, append(append([]byte(term), 0), id...)})
 	}
 	for _, k := range keys {
 		var err error

@@ -20,6 +20,7 @@ var migrations = []func(*bolt.Tx) error{
 	impliedFlags,         // 2 → 3: per-user state as spans, read runs and exception rows
 	rebuildTopicList,     // 3 → 4: topic names repaired after moves that stored the old one
 	numberUploads,        // 4 → 5: uploads get integer IDs (to be listed and deleted by ID)
+	searchPostings,       // 5 → 6: the full-text index as posting lists per term and ID block
 }
 
 // SchemaVersion is the version a store has once opened by this build.
@@ -104,6 +105,56 @@ func numberUploads(btx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// searchPostings (schema 5 → 6) rewrites the full-text index, a key per
+// term and message until now, as posting lists (search_index.go). The old
+// keys come sorted by term and then ID, so each posting is written once,
+// complete; every message is indexed, so the watermark is the newest.
+func searchPostings(btx *bolt.Tx) error {
+	oldTerms := []byte("search_terms") // term + 0 + message ID
+	postings, err := btx.CreateBucketIfNotExists(bucketSearchPostings)
+	if err != nil {
+		return err
+	}
+	if old := btx.Bucket(oldTerms); old != nil {
+		var key, value []byte
+		flush := func() error {
+			if key == nil {
+				return nil
+			}
+			return postings.Put(key, value)
+		}
+		c := old.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			if len(k) < 9 || k[len(k)-9] != 0 {
+				continue
+			}
+			term, id := string(k[:len(k)-9]), btoi(k[len(k)-8:])
+			if next := postingKey(term, id); !bytes.Equal(next, key) {
+				if err := flush(); err != nil {
+					return err
+				}
+				key, value = next, nil
+			}
+			value = append(value, byte(id))
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		if err := btx.DeleteBucket(oldTerms); err != nil {
+			return err
+		}
+	}
+	var newest int64
+	if k, _ := btx.Bucket(bucketMessages).Cursor().Last(); k != nil {
+		newest = btoi(k)
+	}
+	meta, err := btx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return err
+	}
+	return meta.Put(keySearchIndexedThrough, itob(newest))
 }
 
 // migrate runs the pending steps, each in its own transaction together with

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -83,4 +84,51 @@ func TestOpenNumbersUploadsOfSchema4(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A schema-5 store's full-text index, a key per term and message, becomes
+// posting lists that find the same messages, and nothing is left pending.
+func TestOpenRewritesSearchTermsOfSchema5(t *testing.T) {
+	s, dir := openTemp(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	oldTerms := []byte("search_terms")
+	err := s.Update(func(tx *Tx) error {
+		old, err := tx.btx.CreateBucket(oldTerms)
+		if err != nil {
+			return err
+		}
+		for range 600 {
+			m := Message{SenderID: 1, RecipientID: 1, StreamID: 7, Topic: "topic " + randomText(r, 1), Content: randomText(r, 4)}
+			if err := tx.CreateMessage(&m, Recipients{}); err != nil {
+				return err
+			}
+			for _, term := range messageTerms(m) {
+				if err := old.Put(append(append([]byte(term), 0), itob(m.ID)...), nil); err != nil {
+					return err
+				}
+			}
+		}
+		// What schema 5 had: no postings and no watermark.
+		if err := tx.btx.DeleteBucket(bucketSearchPostings); err != nil {
+			return err
+		}
+		if err := tx.bucket(bucketMeta).Delete(keySearchIndexedThrough); err != nil {
+			return err
+		}
+		return writeSchemaVersion(tx.btx, 5)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	s.View(func(tx *Tx) error {
+		if tx.btx.Bucket(oldTerms) != nil {
+			t.Error("the old search_terms bucket is still there")
+		}
+		if through := tx.searchIndexedThrough(); through != 600 {
+			t.Errorf("watermark %d after migration, want 600 (every message indexed)", through)
+		}
+		return nil
+	})
+	checkSearches(t, s, "migrated")
 }

@@ -47,6 +47,7 @@ func (tx *Tx) SearchIDs(query string) []int64 {
 	if len(words) == 0 {
 		return nil
 	}
+	through := tx.searchIndexedThrough()
 	var result []int64
 	for i, w := range words {
 		ids := tx.prefixIDs(w)
@@ -56,26 +57,57 @@ func (tx *Tx) SearchIDs(query string) []int64 {
 			result = intersectSorted(result, ids)
 		}
 		if len(result) == 0 {
-			return nil
+			break
 		}
 	}
-	return result
+	return append(result, tx.pendingSearchIDs(through, words)...)
 }
 
 // prefixIDs unions the postings of every term starting with prefix.
 func (tx *Tx) prefixIDs(prefix string) []int64 {
-	c := tx.bucket(bucketSearchTerms).Cursor()
+	c := tx.bucket(bucketSearchPostings).Cursor()
 	p := []byte(prefix)
 	var ids []int64
-	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Next() {
+	for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
 		if len(k) >= 9 && k[len(k)-9] == 0 {
-			ids = append(ids, btoi(k[len(k)-8:]))
+			ids = postingIDs(ids, k, v)
 		}
 	}
 	// Each term's postings are sorted, but terms interleave and a message
 	// can hold several terms with the prefix.
 	slices.Sort(ids)
 	return slices.Compact(ids)
+}
+
+// pendingSearchIDs finds the query's words in the messages after the
+// index's watermark, which the postings do not hold yet.
+func (tx *Tx) pendingSearchIDs(through int64, words []string) []int64 {
+	var ids []int64
+	c := tx.bucket(bucketMessages).Cursor()
+	for k, v := c.Seek(itob(through + 1)); k != nil; k, v = c.Next() {
+		m, err := decodeMessage(v)
+		if err != nil {
+			continue // the history walk that reads it reports the record
+		}
+		terms := messageTerms(m)
+		slices.Sort(terms)
+		if MatchesWords(terms, words) {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
+}
+
+// MatchesWords is the search rule: every query word starts some word of
+// the message (its sorted SearchTerms).
+func MatchesWords(sortedTerms, words []string) bool {
+	for _, w := range words {
+		i, _ := slices.BinarySearch(sortedTerms, w)
+		if i == len(sortedTerms) || !strings.HasPrefix(sortedTerms[i], w) {
+			return false
+		}
+	}
+	return true
 }
 
 func intersectSorted(a, b []int64) []int64 {
