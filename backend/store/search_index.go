@@ -1,10 +1,8 @@
 package store
 
 import (
-	"cmp"
 	"encoding/binary"
 	"slices"
-	"strings"
 )
 
 // The full-text index holds posting lists: under a term and a block of 256
@@ -54,7 +52,7 @@ func (tx *Tx) indexNewMessageSearch(id int64) error {
 	if id-through < searchMergeEvery {
 		return nil
 	}
-	var terms []termID
+	terms := map[string][]int64{}
 	c := tx.bucket(bucketMessages).Cursor()
 	for k, v := c.Seek(itob(through + 1)); k != nil && btoi(k) <= id; k, v = c.Next() {
 		m, err := decodeMessage(v)
@@ -62,7 +60,7 @@ func (tx *Tx) indexNewMessageSearch(id int64) error {
 			return err
 		}
 		for _, term := range messageTerms(m) {
-			terms = append(terms, termID{term, m.ID})
+			terms[term] = append(terms[term], m.ID)
 		}
 	}
 	if err := tx.addPostings(terms); err != nil {
@@ -80,9 +78,9 @@ func (tx *Tx) reindexMessageSearch(old, m Message) error {
 	if err := tx.removePostings(old); err != nil {
 		return err
 	}
-	var terms []termID
+	terms := map[string][]int64{}
 	for _, term := range messageTerms(m) {
-		terms = append(terms, termID{term, m.ID})
+		terms[term] = []int64{m.ID}
 	}
 	return tx.addPostings(terms)
 }
@@ -97,33 +95,23 @@ func (tx *Tx) unindexMessageSearch(m Message) error {
 
 func messageTerms(m Message) []string { return SearchTerms(m.Content + " " + m.Topic) }
 
-type termID struct {
-	term string
-	id   int64
-}
-
-// addPostings adds each message ID to its term's posting, one read and one
-// write per term and block.
-func (tx *Tx) addPostings(terms []termID) error {
-	slices.SortFunc(terms, func(a, b termID) int {
-		if c := strings.Compare(a.term, b.term); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
+// addPostings adds message IDs (ascending for each term) to their terms'
+// postings: one read and one write per term and block.
+func (tx *Tx) addPostings(terms map[string][]int64) error {
 	b := tx.bucket(bucketSearchPostings)
-	for i := 0; i < len(terms); {
-		term, block := terms[i].term, terms[i].id>>postingBlockBits
-		key := postingKey(term, terms[i].id)
-		value := slices.Clone(b.Get(key))
-		for ; i < len(terms) && terms[i].term == term && terms[i].id>>postingBlockBits == block; i++ {
-			low := byte(terms[i].id)
-			if at, found := slices.BinarySearch(value, low); !found {
-				value = slices.Insert(value, at, low)
+	for term, ids := range terms {
+		for len(ids) > 0 {
+			block := ids[0] >> postingBlockBits
+			key := postingKey(term, ids[0])
+			value := slices.Clone(b.Get(key))
+			for ; len(ids) > 0 && ids[0]>>postingBlockBits == block; ids = ids[1:] {
+				if at, found := slices.BinarySearch(value, byte(ids[0])); !found {
+					value = slices.Insert(value, at, byte(ids[0]))
+				}
 			}
-		}
-		if err := b.Put(key, value); err != nil {
-			return err
+			if err := b.Put(key, value); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
