@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 
 	"lanchat/backend/apitest"
@@ -157,4 +158,43 @@ func TestMoveTopicKeepsTopicListNames(t *testing.T) {
 	s.Stop()
 	s = apitest.StartIn(t, dir, true)
 	check(s.Login("alice@example.com"), "after a restart")
+}
+
+// Search finds messages the full-text index has merged and those still
+// pending after them, through an edit and a deletion of merged ones and a
+// restart: the store merges at every 256th message, so 600 messages on
+// the first two are merged and the newest are not.
+func TestSearchAcrossTheIndexMerge(t *testing.T) {
+	dir := t.TempDir()
+	s := apitest.StartIn(t, dir, true)
+	alice, admin := s.Login("alice@example.com"), s.Login("admin@example.com")
+	edited := send(t, alice, streamMsg("general", "merge", "walrus alpha"))
+	deleted := send(t, alice, streamMsg("general", "merge", "walrus beta"))
+	for i := range 600 {
+		send(t, alice, streamMsg("general", "filler", fmt.Sprintf("filler %d", i)))
+	}
+	pending := send(t, alice, streamMsg("general", "merge", "walrus gamma"))
+	alice.Patch(msgPath(edited, ""), apitest.Form{"content": "narwhal alpha"}).OK()
+	admin.Delete(msgPath(deleted, ""), nil).OK()
+	check := func(when string, c *apitest.Client) {
+		t.Helper()
+		for _, tc := range []struct {
+			search string
+			want   []int64
+		}{
+			{"walrus", []int64{pending}},
+			{"narwhal", []int64{edited}},
+			{"alpha", []int64{edited}},
+			{"beta", nil},
+			{"filler 599", []int64{pending - 1}},
+		} {
+			if got, _ := history(t, c, narrowed(`[["search",`+strconv.Quote(tc.search)+`]]`)); !slices.Equal(got, tc.want) {
+				t.Errorf("%s: search %q found %v, want %v", when, tc.search, got, tc.want)
+			}
+		}
+	}
+	check("running", alice)
+	s.Stop()
+	s = apitest.StartIn(t, dir, true)
+	check("restarted", s.Login("bob@example.com"))
 }
