@@ -91,12 +91,10 @@ type Candidate struct {
 	words  []string // nil: not split yet
 }
 
-// Words are the message's content and topic words (store.SearchTerms),
-// sorted.
+// Words are the message's words for search narrows (store.MessageWords).
 func (c *Candidate) Words() []string {
 	if c.words == nil {
-		c.words = store.SearchTerms(c.Message.Content + " " + c.Message.Topic)
-		slices.Sort(c.words)
+		c.words = store.MessageWords(c.Message)
 	}
 	return c.words
 }

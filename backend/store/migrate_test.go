@@ -102,7 +102,7 @@ func TestOpenRewritesSearchTermsOfSchema5(t *testing.T) {
 			if err := tx.CreateMessage(&m, Recipients{}); err != nil {
 				return err
 			}
-			for _, term := range messageTerms(m) {
+			for _, term := range MessageWords(m) {
 				if err := old.Put(append(append([]byte(term), 0), itob(m.ID)...), nil); err != nil {
 					return err
 				}

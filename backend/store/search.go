@@ -89,17 +89,23 @@ func (tx *Tx) pendingSearchIDs(through int64, words []string) []int64 {
 		if err != nil {
 			continue // the history walk that reads it reports the record
 		}
-		terms := messageTerms(m)
-		slices.Sort(terms)
-		if MatchesWords(terms, words) {
+		if MatchesWords(MessageWords(m), words) {
 			ids = append(ids, m.ID)
 		}
 	}
 	return ids
 }
 
+// MessageWords are the words a search matches in a message: its content's
+// and topic's SearchTerms, sorted.
+func MessageWords(m Message) []string {
+	words := SearchTerms(m.Content + " " + m.Topic)
+	slices.Sort(words)
+	return words
+}
+
 // MatchesWords is the search rule: every query word starts some word of
-// the message (its sorted SearchTerms).
+// the message (its MessageWords).
 func MatchesWords(sortedTerms, words []string) bool {
 	for _, w := range words {
 		i, _ := slices.BinarySearch(sortedTerms, w)

@@ -59,7 +59,7 @@ func (tx *Tx) indexNewMessageSearch(id int64) error {
 		if err != nil {
 			return err
 		}
-		for _, term := range messageTerms(m) {
+		for _, term := range MessageWords(m) {
 			terms[term] = append(terms[term], m.ID)
 		}
 	}
@@ -79,7 +79,7 @@ func (tx *Tx) reindexMessageSearch(old, m Message) error {
 		return err
 	}
 	terms := map[string][]int64{}
-	for _, term := range messageTerms(m) {
+	for _, term := range MessageWords(m) {
 		terms[term] = []int64{m.ID}
 	}
 	return tx.addPostings(terms)
@@ -92,8 +92,6 @@ func (tx *Tx) unindexMessageSearch(m Message) error {
 	}
 	return tx.removePostings(m)
 }
-
-func messageTerms(m Message) []string { return SearchTerms(m.Content + " " + m.Topic) }
 
 // addPostings adds message IDs (ascending for each term) to their terms'
 // postings: one read and one write per term and block.
@@ -120,7 +118,7 @@ func (tx *Tx) addPostings(terms map[string][]int64) error {
 // removePostings takes a message's ID out of its words' postings.
 func (tx *Tx) removePostings(m Message) error {
 	b := tx.bucket(bucketSearchPostings)
-	for _, term := range messageTerms(m) {
+	for _, term := range MessageWords(m) {
 		key := postingKey(term, m.ID)
 		value := b.Get(key)
 		at, found := slices.BinarySearch(value, byte(m.ID))

@@ -8,24 +8,14 @@ import (
 	"testing"
 )
 
-// scanSearch is the search rule applied to every stored message: what
-// SearchIDs must return, whether a message is pending or merged.
+// scanSearch is what SearchIDs must return, whether a message is pending
+// or merged: the pending messages' scan run over every message.
 func scanSearch(tx *Tx, query string) []int64 {
 	words := SearchTerms(query)
-	var ids []int64
-	c := tx.bucket(bucketMessages).Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		m, err := decodeMessage(v)
-		if err != nil {
-			panic(err)
-		}
-		terms := messageTerms(m)
-		slices.Sort(terms)
-		if len(words) > 0 && MatchesWords(terms, words) {
-			ids = append(ids, m.ID)
-		}
+	if len(words) == 0 {
+		return nil
 	}
-	return ids
+	return tx.pendingSearchIDs(0, words)
 }
 
 var searchVocabulary = strings.Fields("apple apricot banana band bandana cherry kubernetes coffee café über zebra 42 4242")
