@@ -185,6 +185,9 @@ type pollConn struct {
 	w    pollAnswer
 	req  http.Request
 	base *http.Request
+	// park is where a poll waits for its events without this
+	// connection's worker (parkedPoll).
+	park parkedPoll
 }
 
 // serve is the connection's loop, from its first poll (read by net/http);
@@ -198,14 +201,15 @@ type pollConn struct {
 func (pc *pollConn) serve(first *http.Request) {
 	ctx, hangUp := context.WithCancel(pc.ctx)
 	defer hangUp()
+	pc.park.pc = pc
+	ctx = withParkedPoll(ctx, &pc.park)
 	pc.base = (&http.Request{Header: make(http.Header, 8)}).WithContext(ctx)
 	pc.polls, pc.answered = make(chan *http.Request), make(chan struct{}, 1)
 	defer close(pc.polls)
 	go pc.work()
 	pc.lastAnswer.Store(time.Now().UnixNano())
 	pc.conn.SetReadDeadline(time.Now().Add(pc.p.idle))
-	pc.polls <- first.WithContext(ctx)
-	pc.inflight = true
+	pc.dispatch(first.WithContext(ctx))
 	for {
 		if len(pc.buf) > 0 {
 			if pc.inflight {
@@ -222,8 +226,7 @@ func (pc *pollConn) serve(first *http.Request) {
 				// Kept at the front of its array, so a connection's
 				// buffer is allocated once, not again every few polls.
 				pc.buf = pc.buf[:copy(pc.buf, pc.buf[n:])]
-				pc.polls <- r
-				pc.inflight = true
+				pc.dispatch(r)
 				continue
 			}
 		}
@@ -240,12 +243,22 @@ func (pc *pollConn) serve(first *http.Request) {
 			// request to keep).
 			hangUp()
 			if pc.inflight {
+				pc.park.HangUp()
 				<-pc.answered
 			}
 			pc.conn.Close()
 			return
 		}
 	}
+}
+
+// dispatch hands a poll to the worker. Its parking place is readied here,
+// not by the worker: a hang-up the loop notices before the worker starts
+// must still stop the poll from parking.
+func (pc *pollConn) dispatch(r *http.Request) {
+	pc.park.reset()
+	pc.polls <- r
+	pc.inflight = true
 }
 
 // expired moves the read deadline on when it expired early: a poll is in
@@ -270,13 +283,18 @@ func (pc *pollConn) expired() bool {
 	return true
 }
 
-// work answers the connection's polls, one at a time.
+// work answers the connection's polls, one at a time; a parked one is
+// answered by the worker its events come with (parkedPoll.finish).
 func (pc *pollConn) work() {
 	for r := range pc.polls {
-		pc.answer(r)
-		pc.answered <- struct{}{}
+		if pc.answer(r) {
+			pc.endPoll()
+		}
 	}
 }
+
+// endPoll tells the loop the poll in flight is answered.
+func (pc *pollConn) endPoll() { pc.answered <- struct{}{} }
 
 // next parses the request at the head of buf: r and its length if it is a
 // poll to serve here, nil and ok if the head is incomplete, !ok if the
@@ -298,12 +316,22 @@ func (pc *pollConn) next() (r *http.Request, n int, ok bool) {
 	return &pc.req, n, true
 }
 
-// answer serves one poll and writes its answer.
-func (pc *pollConn) answer(r *http.Request) {
+// answer serves one poll and writes its answer; false: the poll parked,
+// and its tail answers it.
+func (pc *pollConn) answer(r *http.Request) bool {
+	pc.w.reset()
+	pc.p.handler.ServeHTTP(&pc.w, r)
+	if pc.park.IsParked() {
+		return false
+	}
+	pc.write()
+	return true
+}
+
+// write sends the answer the poll's writer gathered.
+func (pc *pollConn) write() {
 	w := &pc.w
-	w.reset()
 	defer w.release()
-	pc.p.handler.ServeHTTP(w, r)
 	buf := answerBuffers.Get().(*[]byte)
 	defer putAnswerBuffer(buf)
 	now := time.Now()

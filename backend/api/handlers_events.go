@@ -53,12 +53,20 @@ func getEvents(c *call) (J, error) {
 		queueID = reg.QueueID
 		answer = J{"queue_id": queueID}
 	}
+	if pp := parkedPollOf(c.r.Context()); pp != nil {
+		pp.c, pp.fields, pp.queueID = c, answer, queueID
+	}
 	evs, err := c.api.svc.Events(c.r.Context(), c.user, queueID, lastEventID, dontBlock)
 	if err != nil {
-		return nil, err
+		return nil, err // events.ErrParked too: the parked poll answers
 	}
-	writeSuccessSpliced(c, answer, "events", func(b []byte) []byte { return events.AppendList(b, evs) })
+	writeEvents(c, answer, evs)
 	return nil, nil
+}
+
+// writeEvents answers a poll with its events, beside fields.
+func writeEvents(c *call, fields J, evs []events.Delivered) {
+	writeSuccessSpliced(c, fields, "events", func(b []byte) []byte { return events.AppendList(b, evs) })
 }
 
 func deleteQueue(c *call) (J, error) {

@@ -6,6 +6,7 @@ package api
 import (
 	"cmp"
 	"encoding/base64"
+	"errors"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"lanchat/backend/domain"
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -148,6 +150,10 @@ func New(svc *domain.Service, opts Options) *API {
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	l := &requestLog{ResponseWriter: w, api: strings.HasPrefix(r.URL.Path, "/api/"), acceptsGzip: acceptsEncoding(r, "gzip")}
+	pp := parkedPollOf(r.Context())
+	if pp != nil {
+		pp.api, pp.l, pp.r, pp.start = a, l, r, start
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -156,12 +162,20 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			a.log.Error("handler panic", "method", r.Method, "route", r.Pattern, "panic", v, "stack", string(debug.Stack()))
 			writeJSON(l, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})
+		} else if pp != nil && pp.IsParked() {
+			return // parkedPoll.finish ends the request
 		}
-		// A handler that wrote nothing still answers (net/http's empty 200).
-		l.secure()
-		a.logRequest(l, r, start)
+		a.finishRequest(l, r, start)
 	}()
 	a.mux.ServeHTTP(l, r)
+}
+
+// finishRequest ends a request once its handler is done: a handler that
+// wrote nothing still answers (net/http's empty 200), and the request's
+// line is logged.
+func (a *API) finishRequest(l *requestLog, r *http.Request, start time.Time) {
+	l.secure()
+	a.logRequest(l, r, start)
 }
 
 // securityHeaders go on every answer: nothing is sniffed into another type,
@@ -289,6 +303,8 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		a.failures.release(addr, attempt)
 	}
 	switch {
+	case errors.Is(err, events.ErrParked):
+		// Answered when the poll's events come (parkedPoll.finish).
 	case err != nil:
 		writeError(w, r, err)
 	case !c.wrote:

@@ -135,10 +135,17 @@ func (s *Service) readQueue(actor store.User, queueID string, read func(*events.
 		return nil, badQueue(queueID)
 	}
 	evs, err := read(q)
+	return evs, QueueReadError(queueID, err)
+}
+
+// QueueReadError is what a read of the queue answers for err: a queue that
+// has ended is a bad queue ID, as in Zulip. A parked read (events.Parked)
+// meets its error only when it is finished.
+func QueueReadError(queueID string, err error) error {
 	if errors.Is(err, events.ErrNoQueue) {
-		return nil, badQueue(queueID)
+		return badQueue(queueID)
 	}
-	return evs, err
+	return err
 }
 
 // DeleteQueue removes one of the actor's queues.

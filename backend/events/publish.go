@@ -32,14 +32,16 @@ func (r *Registry) queuesOf(users iter.Seq[int64], public bool) Audience {
 func (r *Registry) Publish(e Event, userIDs []int64) {
 	t, _ := e["type"].(string)
 	var payload encoded // encoded on first use: often nobody listens
+	var woken []*Parked
 	for q := range r.queuesOf(slices.Values(userIDs), false) {
 		if q.wants(t) {
 			if payload == nil {
 				payload = encode(e)
 			}
-			r.deliver(q, payload)
+			woken = r.deliver(q, payload, woken)
 		}
 	}
+	r.resumeAll(woken)
 }
 
 // MessageEvent is a new message for its recipients' queues.
@@ -110,6 +112,7 @@ func (r *Registry) PublishMessage(to Audience, me MessageEvent) {
 		flags               store.Flags
 	}
 	shared := map[variant]encoded{}
+	var woken []*Parked
 	candidate := &Candidate{Message: me.Message, Public: me.Public}
 	for q := range to {
 		if !q.messages {
@@ -135,7 +138,7 @@ func (r *Registry) PublishMessage(to Audience, me MessageEvent) {
 			message = raw
 		}
 		if me.LocalID != "" && q.ID == me.SenderQueueID {
-			r.deliver(q, messageEvent(message, flags, recipient, me.LocalID))
+			woken = r.deliver(q, messageEvent(message, flags, recipient, me.LocalID), woken)
 			continue
 		}
 		v := variant{rendered: q.opts.ApplyMarkdown, recipient: recipient, flags: flags}
@@ -144,8 +147,9 @@ func (r *Registry) PublishMessage(to Audience, me MessageEvent) {
 			e = messageEvent(message, flags, recipient, "")
 			shared[v] = e
 		}
-		r.deliver(q, e)
+		woken = r.deliver(q, e, woken)
 	}
+	r.resumeAll(woken)
 }
 
 // messageEvent encodes one queue's message event around the encoded

@@ -6,6 +6,7 @@ package events
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -109,6 +110,9 @@ type Queue struct {
 	// heartbeat interval. A push wakes them all, and so clears both.
 	waiting      int
 	waitingSince time.Time
+	// parked readers wait here without a goroutine (Parked); a push or
+	// the queue's end hands them on to be finished.
+	parked []*Parked
 }
 
 func newQueue(id string, opts QueueOptions, now time.Time) *Queue {
@@ -130,25 +134,27 @@ func (q *Queue) wants(eventType string) bool {
 	return q.want == nil || q.want[eventType] || eventType == "heartbeat"
 }
 
-// push appends an event and wakes waiting readers. It reports false when
-// the queue has overflowed and must be dropped.
-func (q *Queue) push(e encoded, limit int) bool {
+// push appends an event, wakes waiting readers and returns the parked
+// ones, for the caller to finish. It reports false when the queue has
+// overflowed and must be dropped.
+func (q *Queue) push(e encoded, limit int) (ok bool, parked []*Parked) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.dead {
-		return true
+		return true, nil
 	}
+	parked, q.parked = q.parked, nil
 	if len(q.events) >= limit {
 		q.dead = true
 		close(q.wake)
-		return false
+		return false, parked
 	}
 	q.events = append(q.events, queued{id: q.nextID, payload: e})
 	q.nextID++
 	close(q.wake)
 	q.wake = make(chan struct{})
 	q.waiting, q.waitingSince = 0, time.Time{}
-	return true
+	return true, parked
 }
 
 // LastEventID is the ID of the newest event queued so far (-1 for none).
@@ -170,6 +176,32 @@ func (q *Queue) take(acked, after int64, now time.Time, block bool) ([]Delivered
 	if q.dead {
 		return nil, nil, false
 	}
+	out := q.takeLocked(acked, after, now)
+	if len(out) == 0 && block {
+		q.countWaiting(now)
+	}
+	return out, q.wake, true
+}
+
+// takeOrPark is take for a reader that parks instead of blocking: with
+// nothing to return, p is left on the queue for the next push (unless its
+// client has hung up), and parked is true. p.mu is held.
+func (q *Queue) takeOrPark(acked, after int64, now time.Time, p *Parked) (out []Delivered, parked, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.dead {
+		return nil, false, false
+	}
+	out = q.takeLocked(acked, after, now)
+	if len(out) > 0 || p.hungUp {
+		return out, false, true
+	}
+	q.countWaiting(now)
+	q.parked = append(q.parked, p)
+	return out, true, true
+}
+
+func (q *Queue) takeLocked(acked, after int64, now time.Time) []Delivered {
 	q.lastUsed = now
 	i := 0
 	for i < len(q.events) && q.events[i].id <= acked {
@@ -186,13 +218,31 @@ func (q *Queue) take(acked, after int64, now time.Time, block bool) ([]Delivered
 	for _, e := range q.events[i:] {
 		out = append(out, Delivered{ID: e.id, payload: e.payload})
 	}
-	if len(out) == 0 && block {
-		if q.waiting == 0 {
-			q.waitingSince = now
-		}
-		q.waiting++
+	return out
+}
+
+// countWaiting counts a reader in that waits from now for events.
+func (q *Queue) countWaiting(now time.Time) {
+	if q.waiting == 0 {
+		q.waitingSince = now
 	}
-	return out, q.wake, true
+	q.waiting++
+}
+
+// unpark takes p off the queue, counting it out of the waiting readers;
+// false: it was not parked here (a push took it).
+func (q *Queue) unpark(p *Parked) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	i := slices.Index(q.parked, p)
+	if i < 0 {
+		return false
+	}
+	q.parked = slices.Delete(q.parked, i, i+1)
+	if q.waiting > 0 {
+		q.waiting--
+	}
+	return true
 }
 
 // stopWaiting counts out a reader that stopped waiting on wake without

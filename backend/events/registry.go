@@ -122,7 +122,10 @@ func (r *Registry) remove(q *Queue) {
 		q.dead = true
 		close(q.wake)
 	}
+	parked := q.parked
+	q.parked = nil
 	q.mu.Unlock()
+	r.resumeAll(parked)
 }
 
 // Close removes every queue, ending their waits (ErrNoQueue): the
@@ -161,6 +164,9 @@ func (r *Registry) Follow(ctx context.Context, q *Queue, acked, sent int64) ([]D
 // (a timer per wait was a quarter of a wake-up's cost at 10,000 waiting
 // readers, in BenchmarkPublishToWaitingQueues).
 func (r *Registry) fetch(ctx context.Context, q *Queue, acked, after int64, dontBlock bool) ([]Delivered, error) {
+	if p, ok := ctx.Value(parkingKey{}).(*Parked); ok && !dontBlock {
+		return p.read(q, acked, after, r.now())
+	}
 	for {
 		evs, wake, ok := q.take(acked, after, r.now(), !dontBlock)
 		if !ok {
@@ -180,11 +186,15 @@ func (r *Registry) fetch(ctx context.Context, q *Queue, acked, after int64, dont
 
 var heartbeat = encode(Event{"type": "heartbeat"})
 
-// deliver pushes to one queue, dropping it when it overflows.
-func (r *Registry) deliver(q *Queue, e encoded) {
-	if !q.push(e, r.settings.MaxEvents) {
+// deliver pushes to one queue, dropping it when it overflows, and adds
+// the readers parked on it to woken, for the caller to resume once its
+// pushes are done (resumeAll).
+func (r *Registry) deliver(q *Queue, e encoded, woken []*Parked) []*Parked {
+	ok, parked := q.push(e, r.settings.MaxEvents)
+	if !ok {
 		r.Delete(q)
 	}
+	return append(woken, parked...)
 }
 
 // Run collects idle queues and sends heartbeats until ctx ends. A
@@ -218,9 +228,11 @@ func (r *Registry) sendHeartbeats() {
 		}
 	}
 	r.mu.RUnlock()
+	var woken []*Parked
 	for _, q := range due {
-		r.deliver(q, heartbeat)
+		woken = r.deliver(q, heartbeat, woken)
 	}
+	r.resumeAll(woken)
 }
 
 // collect drops queues idle for longer than the timeout.
