@@ -41,31 +41,69 @@ func eventSocket(c *call) (J, error) {
 	defer ws.close()
 	ctx, cancel := context.WithCancel(c.r.Context())
 	defer cancel()
-	var ack atomic.Int64
-	ack.Store(acked)
-	go readAcks(ws, &ack, cancel)
-	go pingUntilDone(ctx, ws, cancel)
-
-	// The writer waits for events past what it has sent; acknowledgements
+	// The writer reads events past what it has sent; acknowledgements
 	// only let the queue drop what the client has handled.
-	sent := acked
-	var frame []byte
-	for ctx.Err() == nil {
-		evs, err := c.api.svc.FollowEvents(ctx, c.user, queueID, ack.Load(), sent)
-		if err != nil {
-			ws.writeJSON(domainErrorFrame(err), socketWrite)
-			return nil, nil
-		}
-		if len(evs) == 0 {
-			continue // ctx ended
-		}
-		sent = evs[len(evs)-1].ID
-		frame = append(events.AppendList(append(frame[:0], `{"events":`...), evs), '}')
-		if err := ws.writeText(frame, socketWrite); err != nil {
-			return nil, nil
+	f := &socketFollower{c: c, ws: ws, queueID: queueID, sent: acked, cancel: cancel}
+	f.ack.Store(acked)
+	f.Finish = f.finish
+	f.ctx = events.WithParking(ctx, &f.Parked)
+	go readAcks(ws, &f.ack, cancel)
+	go pingUntilDone(ctx, ws, cancel)
+	f.follow()
+	<-ctx.Done() // the client went, a write failed or the queue ended
+	f.HangUp()
+	return nil, nil
+}
+
+// socketFollower writes a socket's events as they come. Its reads park on
+// the queue (events.Parked), and the push's worker writes the frame and
+// reads on, so no goroutine of the socket's is woken per event; the
+// handler waits only for the socket's end.
+type socketFollower struct {
+	events.Parked
+	c       *call
+	ctx     context.Context
+	cancel  context.CancelFunc
+	ws      *socket
+	queueID string
+	ack     atomic.Int64 // what the client has acknowledged (readAcks)
+	sent    int64
+	frame   []byte
+}
+
+// follow writes a frame of events while some are queued, until its read
+// parks or the socket ends.
+func (f *socketFollower) follow() {
+	for f.ctx.Err() == nil {
+		evs, err := f.c.api.svc.FollowEvents(f.ctx, f.c.user, f.queueID, f.ack.Load(), f.sent)
+		if errors.Is(err, events.ErrParked) || !f.write(evs, err) {
+			return
 		}
 	}
-	return nil, nil
+}
+
+// finish ends a parked read, on the push's worker.
+func (f *socketFollower) finish(evs []events.Delivered, err error) {
+	if f.write(evs, domain.QueueReadError(f.queueID, err)) {
+		f.follow()
+	}
+}
+
+// write sends a frame of evs, or err's; false: the socket ends (no events
+// means its client hung up).
+func (f *socketFollower) write(evs []events.Delivered, err error) bool {
+	switch {
+	case err != nil:
+		f.ws.writeJSON(domainErrorFrame(err), socketWrite)
+	case len(evs) > 0:
+		f.sent = evs[len(evs)-1].ID
+		f.frame = append(events.AppendList(append(f.frame[:0], `{"events":`...), evs), '}')
+		if f.ws.writeText(f.frame, socketWrite) == nil {
+			return true
+		}
+	}
+	f.cancel()
+	return false
 }
 
 // readAcks records the client's acknowledgements until the socket fails.

@@ -39,11 +39,12 @@ func WithParking(ctx context.Context, p *Parked) context.Context {
 	return context.WithValue(ctx, parkingKey{}, p)
 }
 
-// Reset readies p for its owner's next read.
+// Reset readies p for its owner's next read. A hang-up stays: the client
+// is gone for every read after it.
 func (p *Parked) Reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.q, p.hungUp = nil, false
+	p.q = nil
 	p.parked.Store(false)
 }
 
