@@ -149,6 +149,8 @@ func (r *Registry) Len() int {
 // returns at once when there are some (or when dontBlock), else when one
 // arrives, or with a heartbeat after the heartbeat interval (while Run
 // runs), or empty when ctx ends.
+// Under WithParking it does not wait: the read parks (ErrParked), and
+// Parked.Finish gets what the wait would have returned.
 func (r *Registry) Fetch(ctx context.Context, q *Queue, lastEventID int64, dontBlock bool) ([]Delivered, error) {
 	return r.fetch(ctx, q, lastEventID, lastEventID, dontBlock)
 }
