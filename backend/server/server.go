@@ -219,8 +219,13 @@ func (s *Server) openOrganization() (*organization, error) {
 }
 
 // serveOrganization serves a request with the organization; while an
-// import swaps it, with a 503 that says so.
+// import swaps it, or once the server is stopping, with a 503 that says
+// so.
 func (s *Server) serveOrganization(w http.ResponseWriter, r *http.Request) {
+	if s.ctx.Err() != nil {
+		api.WriteUnavailable(w, r, "This server is shutting down.")
+		return
+	}
 	if s.imports.swapping.Load() || !s.mu.TryRLock() {
 		api.WriteUnavailable(w, r, "This organization is being replaced by an import: try again in a moment.")
 		return
@@ -388,6 +393,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.advert.Stop()
 	}
 	s.stop()
+	// Long-polls and WebSockets hold the organization shared, and the
+	// window's own reach the handler in-process, where http.Server's
+	// Shutdown cannot end them: end their queues before waiting for them.
+	s.mu.RLock()
+	s.org.end()
+	s.mu.RUnlock()
 	pollsErr := s.polls.Shutdown(ctx)
 	httpErr := s.http.Shutdown(ctx)
 	s.imports.running.Wait()
