@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"strings"
-	"sync/atomic"
 )
 
 // Limits bound what an archive may claim before any of it is read.
@@ -44,7 +43,7 @@ type Archive struct {
 	// temporary folder, which may be memory).
 	Scratch string
 	closer  io.Closer
-	read    *atomic.Int64 // bytes read so far; nil when not counted
+	read    *coverage // bytes read so far; nil when not counted
 }
 
 // BytesRead is how much of the archive has been read.
@@ -52,7 +51,7 @@ func (a *Archive) BytesRead() int64 {
 	if a.read == nil {
 		return 0
 	}
-	return a.read.Load()
+	return a.read.n.Load()
 }
 
 // Close releases the archive's file.
@@ -77,7 +76,7 @@ func OpenZip(name string, limits Limits) (*Archive, error) {
 		f.Close()
 		return nil, err
 	}
-	counter := &countingReaderAt{r: f}
+	counter := &countingReaderAt{r: f, read: &coverage{}}
 	zr, err := zip.NewReader(counter, st.Size())
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		f.Close()
@@ -88,7 +87,7 @@ func OpenZip(name string, limits Limits) (*Archive, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Archive{FS: zr, Size: st.Size(), Claimed: claimed, closer: f, read: &counter.n}, nil
+	return &Archive{FS: zr, Size: st.Size(), Claimed: claimed, closer: f, read: counter.read}, nil
 }
 
 // checkZip checks the zip's names and claimed sizes, and returns their
@@ -145,14 +144,15 @@ func OpenDir(dir string) (*Archive, error) {
 	return &Archive{FS: os.DirFS(dir)}, nil
 }
 
-// countingReaderAt counts the bytes read through it, from any goroutine.
+// countingReaderAt counts the bytes read through it, each once, from any
+// goroutine.
 type countingReaderAt struct {
-	r io.ReaderAt
-	n atomic.Int64
+	r    io.ReaderAt
+	read *coverage
 }
 
 func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.r.ReadAt(p, off)
-	c.n.Add(int64(n))
+	c.read.add("", off, off+int64(n))
 	return n, err
 }
