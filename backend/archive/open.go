@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -32,6 +33,9 @@ var DefaultLimits = Limits{MaxTotal: 1 << 40, MaxRatio: 200, MaxEntry: 4 << 30}
 // checked names, and the bytes read from it so far (for progress).
 type Archive struct {
 	fs.FS
+	// Name is the export's file (or folder) name, without its folder:
+	// Slack names its exports after the workspace.
+	Name string
 	// Size is the archive's size on disk; for a tarball, what it
 	// unpacked to, in which BytesRead counts too.
 	Size int64
@@ -87,7 +91,7 @@ func OpenZip(name string, limits Limits) (*Archive, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Archive{FS: zr, Size: st.Size(), Claimed: claimed, closer: f, read: counter.read}, nil
+	return &Archive{FS: zr, Name: filepath.Base(name), Size: st.Size(), Claimed: claimed, closer: f, read: counter.read}, nil
 }
 
 // checkZip checks the zip's names and claimed sizes, and returns their
@@ -141,7 +145,7 @@ func OpenDir(dir string) (*Archive, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", dir)
 	}
-	return &Archive{FS: os.DirFS(dir)}, nil
+	return &Archive{FS: os.DirFS(dir), Name: filepath.Base(dir)}, nil
 }
 
 // countingReaderAt counts the bytes read through it, each once, from any

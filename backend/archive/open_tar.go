@@ -41,7 +41,7 @@ func OpenTarGz(name, dir string, limits Limits) (*Archive, error) {
 	}
 	// The reader's progress is measured in the unpacked files it reads.
 	fsys := &countingFS{FS: os.DirFS(dir), read: &coverage{}}
-	return &Archive{FS: fsys, Size: unpacked, Claimed: unpacked, closer: removeOnClose(dir), read: fsys.read}, nil
+	return &Archive{FS: fsys, Name: filepath.Base(name), Size: unpacked, Claimed: unpacked, closer: removeOnClose(dir), read: fsys.read}, nil
 }
 
 // countingFS counts the bytes read from its files, each once however

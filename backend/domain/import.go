@@ -132,6 +132,7 @@ func (im *Importer) Realm(r archive.Realm) error {
 	if created == 0 {
 		created = im.s.now().Unix()
 	}
+	im.summary.RealmName = name
 	return im.s.store.Update(func(tx *store.Tx) error {
 		if err := ensureRealm(tx, name, created); err != nil {
 			return err

@@ -28,7 +28,8 @@ const usage = `usage:
   lanchatd user add --data DIR --email E --name N [--admin|--guest] [--password P]
   lanchatd backup --data DIR FILE     (while the server runs, or not)
   lanchatd restore --data DIR FILE    (into an empty DIR, server stopped)
-  lanchatd import --data DIR --from slack|mattermost|zulip FILE   (into an empty DIR, server stopped)
+  lanchatd import --data DIR --from slack|mattermost|zulip [--name NAME] FILE
+                 (into an empty DIR, server stopped; NAME: the organization's, else the export's own)
   lanchatd export --data DIR --format zulip FILE   (Zulip's organization export, a tar.gz; server running or not)
 `
 
@@ -64,6 +65,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return importCmd(args[1:], stdout, stderr)
 	case len(args) >= 1 && args[0] == "export":
 		return exportCmd(args[1:], stderr)
+	case len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
+		fmt.Fprint(stdout, usage)
+		return nil
 	}
 	fmt.Fprint(stderr, usage)
 	return errUsage
