@@ -16,12 +16,24 @@ import (
 // chat server: it asks for the export file, imports it into the data
 // folder (teamimport.Run takes only an empty one: this is first launch),
 // sending import:progress events, then hosts the imported organization.
-// The answer's summary says what was imported and what was left out; its
-// state is "none" when no file was chosen. Nobody has a password yet: the
-// window issues one (IssuePassword).
-func (a *App) HostFromExport(format string) (domain.ImportStatus, error) {
+// name names the organization; blank keeps the export's own name
+// (teamimport.Options.RealmName). The answer's summary says what was
+// imported and what was left out; its state is "none" when no file was
+// chosen. Nobody has a password yet: the window issues one
+// (IssuePassword).
+func (a *App) HostFromExport(format, name string) (domain.ImportStatus, error) {
 	if formats := teamimport.Formats(); !slices.Contains(formats, format) {
 		return domain.ImportStatus{}, fmt.Errorf("unknown export format %q (this build reads: %s)", format, strings.Join(formats, ", "))
+	}
+	// A name the import would refuse is said before the file is asked for.
+	if name = strings.TrimSpace(name); name != "" {
+		if _, err := domain.ValidateRealmName(name); err != nil {
+			var bad *domain.Error
+			if errors.As(err, &bad) {
+				return domain.ImportStatus{}, errors.New(bad.Msg)
+			}
+			return domain.ImportStatus{}, err
+		}
 	}
 	a.mu.Lock()
 	busy, quitting := a.srv != nil || a.joined != "", a.quitting.Err() != nil
@@ -47,7 +59,7 @@ func (a *App) HostFromExport(format string) (domain.ImportStatus, error) {
 			a.emit("import:progress", domain.ImportRunning(format, p, now))
 		}
 	}
-	summary, err := teamimport.Run(a.quitting, teamimport.Options{DataDir: a.dataDir, Format: format, Archive: path, Progress: progress})
+	summary, err := teamimport.Run(a.quitting, teamimport.Options{DataDir: a.dataDir, Format: format, Archive: path, RealmName: name, Progress: progress})
 	if err != nil {
 		return domain.ImportStatus{}, fmt.Errorf("the import failed, and nothing was kept: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -47,7 +48,7 @@ func slackExportFile(t *testing.T) string {
 
 func TestHostFromExport(t *testing.T) {
 	a, sent := importingApp(t, slackExportFile(t))
-	status, err := a.HostFromExport("slack")
+	status, err := a.HostFromExport("slack", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestHostFromExport(t *testing.T) {
 		t.Errorf("unknown email: %v", err)
 	}
 	// A second import has no empty folder to go to.
-	if _, err := a.HostFromExport("slack"); err == nil {
+	if _, err := a.HostFromExport("slack", ""); err == nil {
 		t.Error("a second import over a hosted team")
 	}
 }
@@ -97,7 +98,7 @@ func TestHostFromExportRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, _ := importingApp(t, tc.chosen)
-			status, err := a.HostFromExport(tc.format)
+			status, err := a.HostFromExport(tc.format, "")
 			if (err == nil) != (tc.state != "") || status.State != tc.state {
 				t.Errorf("%+v, %v", status, err)
 			}
@@ -127,7 +128,7 @@ func TestQuittingDuringAnImportLeavesNothing(t *testing.T) {
 		quitOnce()
 		<-a.quitting.Done()
 	}
-	if _, err := a.HostFromExport("slack"); err == nil {
+	if _, err := a.HostFromExport("slack", ""); err == nil {
 		t.Fatal("the import went on after the app quit")
 	}
 	a.shutdown()
@@ -140,5 +141,43 @@ func TestQuittingDuringAnImportLeavesNothing(t *testing.T) {
 	}
 	for _, e := range left {
 		t.Errorf("left beside the data folder: %s", e.Name())
+	}
+}
+
+// The welcome page's name field names the imported organization; left
+// blank, the export's own name is kept (for Slack, the workspace's name in
+// the export's file name); a name the API would refuse is refused before
+// the file is asked for.
+func TestHostFromExportNamesTheOrganization(t *testing.T) {
+	slackExport := slackExportFile(t)
+	asSlackNames := filepath.Join(t.TempDir(), "Acme Slack export Jan 1 2020 - Mar 5 2021.zip")
+	if err := os.Rename(slackExport, asSlackNames); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"  Acme Engineering ", "Acme Engineering"},
+		{"", "Acme"},
+		{" ", "Acme"},
+	} {
+		a, _ := importingApp(t, asSlackNames)
+		status, err := a.HostFromExport("slack", tc.name)
+		if err != nil || status.State != "done" {
+			t.Fatalf("%q: %+v %v", tc.name, status, err)
+		}
+		settings, err := a.hosting().Service().ServerSettings("")
+		if err != nil || settings["realm_name"] != tc.want {
+			t.Errorf("%q: realm_name %v (%v), want %q", tc.name, settings["realm_name"], err, tc.want)
+		}
+		a.shutdown()
+	}
+
+	a, _ := importingApp(t, asSlackNames)
+	asked := false
+	a.openDialog = func(string) (string, error) { asked = true; return asSlackNames, nil }
+	if _, err := a.HostFromExport("slack", strings.Repeat("n", 41)); err == nil || err.Error() != "Organization name must be 1 to 40 characters." {
+		t.Errorf("a 41-character name: %v", err)
+	}
+	if asked || a.hosting() != nil {
+		t.Errorf("asked for the file %v, hosting %v", asked, a.hosting() != nil)
 	}
 }

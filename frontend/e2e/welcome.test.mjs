@@ -27,7 +27,7 @@ function bridge() {
         SetTitle: async () => {},
         HostTeam: async () => {},
         JoinTeam: async (address) => { window.hostCalls.push({ join: address }); throw new Error('no team answers at ' + address) },
-        HostFromExport: (format) => { window.hostCalls.push({ import: format }); return new Promise((resolve) => { finishImport = resolve }) },
+        HostFromExport: (format, name) => { window.hostCalls.push({ import: format, name }); return new Promise((resolve) => { finishImport = resolve }) },
         IssuePassword: async (email) => { window.hostCalls.push({ issue: email }); return { email, password: 'issued-secret' } },
       },
     },
@@ -50,6 +50,7 @@ test('first launch: host from an export, with progress, summary and a password; 
     await page.getByText('no team answers at http://192.168.1.20:9991').waitFor()
 
     await page.getByTestId('welcome-import-mattermost').check()
+    await page.getByTestId('welcome-import-name').fill('Acme on the LAN')
     await page.getByTestId('welcome-import').click()
     await page.getByTestId('welcome-import-progress').waitFor()
     await page.evaluate(() => window.emitHostEvent('import:progress', { state: 'running', format: 'mattermost', phase: 'messages',
@@ -72,7 +73,7 @@ test('first launch: host from an export, with progress, summary and a password; 
     assert.deepEqual(await seriousViolations(page), [])
     await shot(page, 'welcome-import-summary.png')
     assert.deepEqual(await page.evaluate(() => window.hostCalls),
-      [{ join: 'http://192.168.1.20:9991' }, { import: 'mattermost' }, { issue: 'olive@acme.test' }])
+      [{ join: 'http://192.168.1.20:9991' }, { import: 'mattermost', name: 'Acme on the LAN' }, { issue: 'olive@acme.test' }])
   } finally {
     await browser.close()
   }
