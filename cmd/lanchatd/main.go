@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"lanchat/backend/api"
 	"lanchat/backend/domain"
@@ -150,9 +151,29 @@ func serve(args []string, stderr io.Writer) error {
 			return err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return server.Run(ctx, cfg, func(a server.Addresses) { a.Announce(stderr) })
+	// The log says when a signal starts the shutdown and when it is done,
+	// for an operator (or a service manager's journal) to see how long it
+	// took and that it ended.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stopping time.Time
+	go func() {
+		select {
+		case sig := <-signals:
+			stopping = time.Now()
+			cfg.Log.Info("stopping", "signal", sig.String())
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err := server.Run(ctx, cfg, func(a server.Addresses) { a.Announce(stderr) })
+	if err == nil && ctx.Err() != nil {
+		cfg.Log.Info("stopped", "took", time.Since(stopping).Round(time.Millisecond))
+	}
+	return err
 }
 
 func userAdd(args []string, stdout, stderr io.Writer) error {
