@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"lanchat/backend/archive/archivetest"
@@ -78,5 +79,54 @@ func TestRunRefusesABadName(t *testing.T) {
 		if left, _ := os.ReadDir(parent); len(left) != 0 {
 			t.Errorf("%q: left behind %v", name, left)
 		}
+	}
+}
+
+// ExportName says, before an import, the name the import gives the
+// organization, reading only what holds it; a tar.gz, which would have to
+// be unpacked whole, says nothing.
+func TestExportNameIsTheImportsName(t *testing.T) {
+	slack, err := archivetest.SlackExport([]archivetest.SlackPerson{{ID: "U1", Name: "Ada", Email: "ada@acme.test"},
+		{ID: "U2", Name: "Bob", Email: "bob@acme.test"}}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slackFile := func(name string) string {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, slack, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, c := range []struct{ format, archive, want string }{
+		{"slack", slackFile("Acme Corp Slack export Jan 1 2020 - Mar 5 2021.zip"), "Acme Corp"},
+		{"slack", slackFile("export.zip"), domain.DefaultRealmName},
+		{"mattermost", archivetest.ZipDir(t, "../archive/mattermost/testdata/export"), "Iago Realm"},
+		{"mattermost", "../archive/mattermost/testdata/guest/import.jsonl", "Iago Realm"},
+		{"zulip", archivetest.ZipDir(t, "../archive/zulip/testdata/server-export"), "Acme"},
+		{"zulip", "../archive/zulip/testdata/server-export", "Acme"},
+		{"zulip", tarGzDir(t, "../archive/zulip/testdata/server-export"), ""},
+	} {
+		got, err := teamimport.ExportName(c.format, c.archive)
+		if err != nil || got != c.want {
+			t.Errorf("%s %s: %q %v, want %q", c.format, filepath.Base(c.archive), got, err, c.want)
+		}
+		if c.want == "" {
+			continue
+		}
+		summary, err := teamimport.Run(context.Background(), teamimport.Options{DataDir: filepath.Join(t.TempDir(), "data"), Format: c.format, Archive: c.archive})
+		if err != nil || summary.RealmName != got {
+			t.Errorf("%s %s: imported as %q (%v), said %q", c.format, filepath.Base(c.archive), summary.RealmName, err, got)
+		}
+	}
+	for _, format := range teamimport.Formats() {
+		if _, err := teamimport.ExportName(format, slackFile("export.zip")); err != nil && strings.Contains(err.Error(), "unknown archive format") {
+			t.Errorf("no name for the format %s", format)
+		}
+	}
+	broken := filepath.Join(t.TempDir(), "broken.zip")
+	os.WriteFile(broken, []byte("not a zip"), 0o600)
+	if _, err := teamimport.ExportName("zulip", broken); err == nil {
+		t.Error("a broken archive has a name")
 	}
 }

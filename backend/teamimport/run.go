@@ -43,6 +43,49 @@ func Formats() []string {
 	return out
 }
 
+// namers read the organization's name an archive gives, without the rest.
+var namers = map[string]func(*archive.Archive) (string, error){
+	"slack":      slack.Name,
+	"mattermost": mattermost.Name,
+	"zulip":      zulip.Name,
+}
+
+// ExportName is the organization's name an import of the archive gives
+// without Options.RealmName, for the host to see (and change) before
+// importing. A tar.gz would have to be unpacked whole to be read: its
+// name is "", for the import to tell.
+func ExportName(format, name string) (string, error) {
+	namer := namers[format]
+	if namer == nil {
+		return "", fmt.Errorf("unknown archive format %q (this build reads: %s)", format, strings.Join(Formats(), ", "))
+	}
+	if gz, err := isGzip(name); err != nil || gz {
+		return "", err
+	}
+	a, err := open(name, "", archive.Limits{})
+	if err != nil {
+		return "", err
+	}
+	defer a.Close()
+	realm, err := namer(a)
+	if err != nil {
+		return "", err
+	}
+	return domain.ImportedRealmName(realm), nil
+}
+
+// isGzip tells a tar.gz by its first bytes.
+func isGzip(name string) (bool, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	magic := make([]byte, 2)
+	_, err = io.ReadFull(f, magic)
+	return err == nil && string(magic) == "\x1f\x8b", nil
+}
+
 // Options say what to import and where.
 type Options struct {
 	// DataDir is the data folder to create; it must be absent or empty.

@@ -63,6 +63,10 @@ func WorkspaceName(file string) string {
 	return strings.TrimSpace(m[1])
 }
 
+// Name is the organization's name an export gives, for the host to see
+// before importing it: the workspace's, from the file's name.
+func Name(a *archive.Archive) (string, error) { return WorkspaceName(a.Name), nil }
+
 type reader struct {
 	a    *archive.Archive
 	sink archive.Sink
