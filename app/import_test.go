@@ -181,3 +181,50 @@ func TestHostFromExportNamesTheOrganization(t *testing.T) {
 		t.Errorf("asked for the file %v, hosting %v", asked, a.hosting() != nil)
 	}
 }
+
+// Choosing the file first tells the page the organization's name the
+// export gives, to prefill its field with; the import then takes that file
+// without asking again, under the name the host kept or typed.
+func TestChooseExportPrefillsTheName(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "Acme Slack export Jan 1 2020 - Mar 5 2021.zip")
+	if err := os.Rename(slackExportFile(t), file); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := importingApp(t, file)
+	dialogs := 0
+	a.openDialog = func(string) (string, error) { dialogs++; return file, nil }
+	choice, err := a.ChooseExport("slack")
+	if err != nil || choice != (ExportChoice{File: filepath.Base(file), Name: "Acme"}) {
+		t.Fatalf("choice %+v %v", choice, err)
+	}
+	status, err := a.HostFromExport("slack", "Acme Engineering")
+	if err != nil || status.State != "done" || dialogs != 1 {
+		t.Fatalf("%+v %v, %d dialogs", status, err, dialogs)
+	}
+	settings, err := a.hosting().Service().ServerSettings("")
+	if err != nil || settings["realm_name"] != "Acme Engineering" {
+		t.Errorf("realm_name %v (%v)", settings["realm_name"], err)
+	}
+	if _, err := a.ChooseExport("slack"); err == nil {
+		t.Error("an export chosen while hosting")
+	}
+
+	// No file chosen, or one that is no export: nothing is kept, and the
+	// import asks for its file.
+	broken := filepath.Join(t.TempDir(), "broken.zip")
+	if err := os.WriteFile(broken, []byte("not a zip"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, chosen := range []string{"", broken} {
+		a, _ := importingApp(t, chosen)
+		choice, err := a.ChooseExport("zulip")
+		if choice != (ExportChoice{}) || (err == nil) != (chosen == "") {
+			t.Errorf("%q: %+v %v", chosen, choice, err)
+		}
+		asked := false
+		a.openDialog = func(string) (string, error) { asked = true; return "", nil }
+		if status, err := a.HostFromExport("zulip", ""); err != nil || status.State != "none" || !asked {
+			t.Errorf("%q: import after: %+v %v, asked %v", chosen, status, err, asked)
+		}
+	}
+}
