@@ -53,6 +53,8 @@ type App struct {
 	quitting context.Context
 	quit     context.CancelFunc
 	imports  sync.WaitGroup
+	// chosen is the export file ChooseExport kept for HostFromExport.
+	chosen chosenExport
 	// saveDialog, openDialog, emit and focus are Wails' runtime calls,
 	// swapped in tests.
 	saveDialog func(defaultName string) (string, error)
