@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,8 +17,11 @@ func TestBrowseFindsAnAdvertisedTeam(t *testing.T) {
 	if !isolate.Network(t) {
 		return
 	}
-	name := "Lanchat"
-	ad, err := Advertise(func() string { return name }, "https://127.0.0.1:9991", 9991, []net.IP{net.IPv4(127, 0, 0, 1)})
+	var name atomic.Value // read by the advertisement's goroutine
+	name.Store("Lanchat")
+	ad, err := Advertise(9991, func() (string, string, []net.IP) {
+		return name.Load().(string), "https://127.0.0.1:9991", []net.IP{net.IPv4(127, 0, 0, 1)}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +32,7 @@ func TestBrowseFindsAnAdvertisedTeam(t *testing.T) {
 		t.Fatalf("Browse: %+v %v, want %+v", found, err, want)
 	}
 	// Named at first-run setup, after the host started: the new name.
-	name = "Olive's Bakery"
+	name.Store("Olive's Bakery")
 	found, err = Browse(ctx, time.Second)
 	if want := (Team{"Olive's Bakery", "https://127.0.0.1:9991"}); err != nil || !slices.Equal(found, []Team{want}) {
 		t.Fatalf("Browse after renaming: %+v %v, want %+v", found, err, want)
@@ -38,6 +42,94 @@ func TestBrowseFindsAnAdvertisedTeam(t *testing.T) {
 	}
 	if found, err := Browse(ctx, time.Second); err != nil || len(found) != 0 {
 		t.Errorf("after Stop: %+v %v", found, err)
+	}
+}
+
+// A host with no address (its network not up yet) answers nothing, and
+// answers once it has one.
+func TestAdvertiseAnswersOnlyWithAnAddress(t *testing.T) {
+	if !isolate.Network(t) {
+		return
+	}
+	var ips atomic.Value // read by the advertisement's goroutine
+	ips.Store([]net.IP(nil))
+	ad, err := Advertise(9991, func() (string, string, []net.IP) { return "Lanchat", "http://127.0.0.1:9991", ips.Load().([]net.IP) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ad.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if found, err := Browse(ctx, time.Second); err != nil || len(found) != 0 {
+		t.Errorf("with no address: %+v %v", found, err)
+	}
+	ips.Store([]net.IP{net.IPv4(127, 0, 0, 1)})
+	if found, err := Browse(ctx, time.Second); err != nil || len(found) != 1 {
+		t.Errorf("with an address: %+v %v", found, err)
+	}
+}
+
+// While Watch runs, a team that starts advertising after it began is
+// listed without anyone asking again, a rename shows, and a team that
+// stops is dropped.
+func TestWatchFollowsTeamsThatComeAndGo(t *testing.T) {
+	if !isolate.Network(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	lists := make(chan []Team, 100)
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		Watch(ctx, 300*time.Millisecond, func(teams []Team, err error) {
+			if err != nil {
+				t.Errorf("Watch: %v", err)
+			}
+			lists <- teams
+		})
+	}()
+	defer func() { cancel(); <-stopped }()
+	next := func(what string) []Team {
+		t.Helper()
+		select {
+		case l := <-lists:
+			return l
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no list %s", what)
+			return nil
+		}
+	}
+	// The first question's wait ends with nobody on the network.
+	if l := next("after the first wait"); len(l) != 0 {
+		t.Fatalf("first list %+v", l)
+	}
+
+	var name atomic.Value // read by the advertisement's goroutine
+	name.Store("Lanchat")
+	ad, err := Advertise(9991, func() (string, string, []net.IP) {
+		return name.Load().(string), "http://127.0.0.1:9991", []net.IP{net.IPv4(127, 0, 0, 1)}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := func() {
+		if ad != nil {
+			ad.Stop()
+			ad = nil
+		}
+	}
+	defer stop()
+	if l := next("once a team advertises"); !slices.Equal(l, []Team{{"Lanchat", "http://127.0.0.1:9991"}}) {
+		t.Fatalf("after the team started: %+v", l)
+	}
+	name.Store("Olive's Bakery")
+	if l := next("after a rename"); !slices.Equal(l, []Team{{"Olive's Bakery", "http://127.0.0.1:9991"}}) {
+		t.Fatalf("after the rename: %+v", l)
+	}
+	stop()
+	if l := next("once the team stops"); len(l) != 0 {
+		t.Fatalf("after the team stopped: %+v", l)
 	}
 }
 
