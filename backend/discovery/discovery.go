@@ -149,12 +149,18 @@ func sortTeams(teams []Team) {
 // that cannot be sent (no network) gives found the error, with the list as
 // it was, and Watch asks again after interval.
 func Watch(ctx context.Context, interval time.Duration, found func([]Team, error)) {
+	watch(ctx, interval, ask, found)
+}
+
+// watch is Watch asking through ask: the network's, or a test's.
+func watch(ctx context.Context, interval time.Duration, ask func(context.Context, time.Duration, func(Team)) error, found func([]Team, error)) {
 	type seen struct {
 		team   Team
 		missed int
 	}
 	teams := map[string]*seen{} // by URL: the name may change
 	var last []Team
+	var lastErr error
 	reported := false
 	report := func(err error) {
 		list := make([]Team, 0, len(teams))
@@ -162,12 +168,14 @@ func Watch(ctx context.Context, interval time.Duration, found func([]Team, error
 			list = append(list, s.team)
 		}
 		sortTeams(list)
-		if err != nil || !reported || !slices.Equal(list, last) {
-			last, reported = list, true
+		// An error is reported each time, and so is its end, even with
+		// the list unchanged: the page shows the error until then.
+		if err != nil || lastErr != nil || !reported || !slices.Equal(list, last) {
+			last, lastErr, reported = list, err, true
 			found(list, err)
 		}
 	}
-	for round := 0; ctx.Err() == nil; round++ {
+	for ctx.Err() == nil {
 		answered := map[string]bool{}
 		err := ask(ctx, interval, func(t Team) {
 			answered[t.URL] = true
@@ -176,9 +184,8 @@ func Watch(ctx context.Context, interval time.Duration, found func([]Team, error
 			} else {
 				teams[t.URL] = &seen{team: t}
 			}
-			// Reported at once only after the first wait: until then
-			// found has not been called, and a first list of one team
-			// when three answer would flicker.
+			// Reported at once only after the first wait: a first list
+			// of one team when three answer would flicker.
 			if reported {
 				report(nil)
 			}

@@ -2,6 +2,8 @@ package discovery
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"slices"
 	"sync/atomic"
@@ -131,6 +133,63 @@ func TestWatchFollowsTeamsThatComeAndGo(t *testing.T) {
 	if l := next("once the team stops"); len(l) != 0 {
 		t.Fatalf("after the team stopped: %+v", l)
 	}
+}
+
+// Watch's bookkeeping, question by question: an error is reported and so
+// is its end; a team is listed when it answers and dropped only after two
+// questions in a row go unanswered by it.
+func TestWatchRounds(t *testing.T) {
+	a := Team{"Olive's Bakery", "http://192.0.2.1:9991"}
+	rounds := []struct {
+		answers []Team
+		err     error
+		want    []Team // reported after the round; nil: nothing reported
+		wantErr bool
+	}{
+		{err: errors.New("no network"), want: []Team{}, wantErr: true},
+		{want: []Team{}}, // the error ended
+		{answers: []Team{a}, want: []Team{a}},
+		{},               // one question missed: still listed
+		{want: []Team{}}, // two: dropped
+		{answers: []Team{a}, want: []Team{a}},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got [][]Team
+	var errs []bool
+	round := 0
+	watch(ctx, time.Millisecond, func(_ context.Context, _ time.Duration, answer func(Team)) error {
+		if round == len(rounds) {
+			cancel()
+			return nil
+		}
+		r := rounds[round]
+		round++
+		for _, t := range r.answers {
+			answer(t)
+		}
+		return r.err
+	}, func(teams []Team, err error) {
+		for len(got) < round-1 {
+			got, errs = append(got, nil), append(errs, false)
+		}
+		got, errs = append(got, teams), append(errs, err != nil)
+	})
+	for len(got) < len(rounds) {
+		got, errs = append(got, nil), append(errs, false)
+	}
+	for i, r := range rounds {
+		if (r.want == nil) != (got[i] == nil) || !slices.Equal(r.want, got[i]) || r.wantErr != errs[i] {
+			t.Errorf("round %d: reported %s (error %v), want %s (error %v)", i+1, describe(got[i]), errs[i], describe(r.want), r.wantErr)
+		}
+	}
+}
+
+func describe(teams []Team) string {
+	if teams == nil {
+		return "nothing"
+	}
+	return fmt.Sprintf("%+v", teams)
 }
 
 func TestLabel(t *testing.T) {
