@@ -98,6 +98,31 @@ test("a member's panel shows the team's address and Leave, which asks, signs out
   }
 })
 
+test("a member's sign-in page offers another team: the wrong team, or no account there", async () => {
+  const server = await startServer()
+  const browser = await launchBrowser()
+  try {
+    const page = await newPage(browser)
+    const calls = []
+    await page.exposeFunction('hostCall', (call) => { calls.push(call) })
+    await page.addInitScript(bridge)
+    await page.goto(server.url)
+    const joined = page.getByTestId('login-joined')
+    await joined.waitFor()
+    assert.match(await joined.textContent(), /This app joined the team at http:\/\/192\.168\.1\.20:9991\. Choose another team/)
+    assert.deepEqual(await seriousViolations(page), [])
+    await shot(page, 'member-signin.png')
+    await page.evaluate(() => localStorage.setItem('lanchat.drafts', '{}'))
+    await page.getByTestId('login-choose-team').click()
+    await eventually(() => assert.deepEqual(calls, [['LeaveTeam']]))
+    await page.getByTestId('login-email').waitFor()
+    assert.deepEqual(await page.evaluate(() => Object.keys(localStorage)), ['lanchat.theme'])
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+})
+
 // Served as the window serves them (app/welcome.go, app/trouble.go), at an
 // origin of their own, so that the bridge's script runs first.
 const origin = 'http://window.test'
