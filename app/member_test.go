@@ -120,8 +120,10 @@ func TestChooseAnotherTeamWhenTheHostIsAway(t *testing.T) {
 	if err := a.JoinTeam(startFakeTeam(t)); err != nil {
 		t.Fatal(err)
 	}
-	a.member.URL = "http://" + freeAddr(t) // the host moved
-	a.join(a.member)
+	// At the next launch the host has moved.
+	if err := a.join(&membership{URL: "http://" + freeAddr(t)}); err != nil {
+		t.Fatal(err)
+	}
 	if body := get(t, a, "/", ""); !strings.Contains(body, "cannot reach the team") {
 		t.Fatalf("the page: %q", body)
 	}
