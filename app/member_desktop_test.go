@@ -2,6 +2,8 @@ package app
 
 import (
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,8 +15,9 @@ import (
 
 // A member's app whose saved team cannot be shown no longer opens a blank
 // window (host gone) or exits (unreadable member.json): the window says
-// what happened and offers Retry and Choose another team. The page names
-// the window, which shows it rendered with its bound methods; the
+// what happened and offers Retry and Choose another team, and once the host
+// answers again it goes back to the team by itself. The page names the
+// window, which shows it rendered with its bound methods; the
 // screenshots are docs/screenshots/desktop-unreachable.png and
 // desktop-unreadable.png. `make test-desktop` builds the binary.
 func TestDesktopMemberTroubleIsExplained(t *testing.T) {
@@ -23,11 +26,12 @@ func TestDesktopMemberTroubleIsExplained(t *testing.T) {
 		t.Skip("LANCHAT_DESKTOP_BIN is not set (make test-desktop sets it)")
 	}
 	display := startXvfb(t)
+	away := freeAddr(t)
 	for _, tc := range []struct {
 		name, membership, title, shot string
 	}{
 		// Nothing listens there: the host's computer is off, or it moved.
-		{"unreachable", `{"url":"http://` + freeAddr(t) + `"}`, "Lanchat: cannot reach the team", "desktop-unreachable.png"},
+		{"unreachable", `{"url":"http://` + away + `"}`, "Lanchat: cannot reach the team", "desktop-unreachable.png"},
 		{"unreadable", `{"url": "http://192.168`, "Lanchat: the saved team is unreadable", "desktop-unreadable.png"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,6 +47,31 @@ func TestDesktopMemberTroubleIsExplained(t *testing.T) {
 			if app.ProcessState != nil {
 				t.Errorf("the app exited: %v", app.ProcessState)
 			}
+			if tc.name != "unreachable" {
+				return
+			}
+			// The host comes back: the window goes back to the team by
+			// itself, and the team's page (here one that names the
+			// window through the bound methods) loads.
+			ln, err := net.Listen("tcp", away)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/api/v1/server_settings" {
+					io.WriteString(w, `{"result":"success","realm_name":"Back"}`)
+					return
+				}
+				w.Header().Set("Content-Type", "text/html")
+				io.WriteString(w, `<title>Back</title><script>const named = setInterval(() => { if (window.go?.app?.App) { `+
+					`clearInterval(named); window.go.app.App.SetTitle('Lanchat: the team is back') } }, 100)</script>`)
+			})}
+			go back.Serve(ln)
+			defer back.Close()
+			waitFor(t, "the window back on the team", func() bool {
+				out, _ := exec.Command("xwininfo", "-display", display, "-root", "-tree").Output()
+				return strings.Contains(string(out), `"Lanchat: the team is back"`)
+			})
 		})
 	}
 }

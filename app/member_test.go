@@ -88,7 +88,7 @@ func TestUnreachableHostIsExplained(t *testing.T) {
 		t.Fatalf("the page while the host is away: %d %q", page.Code, page.Header().Get("Content-Type"))
 	}
 	for _, want := range []string{"<title>Lanchat: cannot reach the team</title>", "does not answer at " + teamURL,
-		"connect: connection refused", `data-testid="trouble-retry"`, `data-testid="trouble-choose"`} {
+		"connect: connection refused", `data-testid="trouble-retry"`, `data-testid="trouble-choose"`, `data-auto-retry="true"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %q:\n%s", want, body)
 		}
@@ -161,7 +161,7 @@ func TestUnreadableMembershipIsExplained(t *testing.T) {
 	page := respond(a, "GET", "/")
 	body := page.Body.String()
 	for _, want := range []string{"<title>Lanchat: the saved team is unreadable</title>", file, "unexpected end of JSON input",
-		MembershipFile + ".unreadable", `data-testid="trouble-retry"`, `data-testid="trouble-choose"`} {
+		MembershipFile + ".unreadable", `data-testid="trouble-retry"`, `data-testid="trouble-choose"`, `data-auto-retry="false"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %q:\n%s", want, body)
 		}

@@ -24,6 +24,8 @@ type trouble struct {
 	Message string // what happened
 	Detail  string // the error, as the system gave it
 	Hint    string // what to do
+	// AutoRetry: the page tries again by itself every few seconds.
+	AutoRetry bool
 	// Code and status answer the page's API requests, which cannot be
 	// served either.
 	Code   string
@@ -37,10 +39,12 @@ func unreachable(url string, err error) trouble {
 		Title:   "cannot reach the team",
 		Message: "The team's host does not answer at " + url + ".",
 		Detail:  plainNetError(err),
-		Hint: "Its computer may be off, asleep or on another network, or its address may have changed. Retry once it is " +
-			"back, or choose another team: the teams on this network are listed there, this one too if its address changed.",
-		Code:   "HOST_UNREACHABLE",
-		status: http.StatusBadGateway,
+		Hint: "Its computer may be off, asleep or on another network, or its address may have changed. This window " +
+			"goes back to the team by itself once it answers. Or choose another team: the teams on this network are " +
+			"listed there, this one too if its address changed.",
+		AutoRetry: true,
+		Code:      "HOST_UNREACHABLE",
+		status:    http.StatusBadGateway,
 	}
 }
 

@@ -178,7 +178,7 @@ test('the first launch clears what a team left in the window, and its list of te
 // fields are text, escaped).
 function render(fields) {
   const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;')
-  return readFileSync(`${app}/trouble.html`, 'utf8').replace(/\{\{\.(\w+)\}\}/g, (_, k) => escape(fields[k]))
+  return readFileSync(`${app}/trouble.html`, 'utf8').replace(/\{\{\.(\w+)\}\}/g, (_, k) => escape(String(fields[k])))
 }
 
 test('when the saved team cannot be shown, the window says why and offers Retry and Choose another team', async () => {
@@ -194,7 +194,7 @@ test('when the saved team cannot be shown, the window says why and offers Retry 
       return route.fulfill({ contentType: 'text/html; charset=utf-8', body: render({
         Title: 'cannot reach the team', Message: 'The team\'s host does not answer at http://192.168.1.20:9991.',
         Detail: 'dial tcp 192.168.1.20:9991: connect: no route to host',
-        Hint: 'Its computer may be off, asleep or on another network, or its address may have changed.',
+        Hint: 'Its computer may be off, asleep or on another network, or its address may have changed.', AutoRetry: 'false',
       }) })
     })
     await page.goto(`${origin}/`)
@@ -217,6 +217,35 @@ test('when the saved team cannot be shown, the window says why and offers Retry 
     await page.getByTestId('trouble-choose').click()
     await eventually(() => assert.equal(served, 3))
     assert.deepEqual(calls.map((c) => c[0]), ['Reconnect', 'Reconnect', 'LeaveTeam'])
+  } finally {
+    await browser.close()
+  }
+})
+
+test('while the host is away, the window tries again by itself and goes back to the team once it answers', async () => {
+  const browser = await launchBrowser()
+  try {
+    const page = await newPage(browser)
+    const calls = []
+    await page.exposeFunction('hostCall', (call) => { calls.push(call) })
+    await page.addInitScript(bridge)
+    await page.clock.install()
+    let served = 0
+    await page.route(`${origin}/**`, (route) => {
+      served++
+      return route.fulfill({ contentType: 'text/html; charset=utf-8', body: render({ Title: 'cannot reach the team',
+        Message: 'The team\'s host does not answer at http://192.168.1.20:9991.', Detail: 'connection refused', Hint: '', AutoRetry: 'true' }) })
+    })
+    await page.goto(`${origin}/`)
+    await page.evaluate(() => window.reconnectAnswers.push('still no answer'))
+    await page.clock.runFor(5000)
+    await eventually(() => assert.equal(calls.length, 1))
+    // Still away: the page stays, says nothing, and tries again later.
+    assert.equal(await page.getByTestId('trouble-status').textContent(), '')
+    assert.equal(served, 1)
+    await page.clock.runFor(5000)
+    await eventually(() => assert.equal(served, 2))
+    assert.deepEqual(calls, [['Reconnect'], ['Reconnect']])
   } finally {
     await browser.close()
   }
