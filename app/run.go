@@ -37,12 +37,16 @@ type Options struct {
 // display it hosts headless until SIGINT or SIGTERM.
 func Run(opts Options, stderr io.Writer) error {
 	a := newApp(opts, stderr)
+	display := hasDisplay(os.Getenv)
 	joined, err := loadMembership(opts.DataDir)
-	if err != nil {
+	if err != nil && !display {
 		return err
 	}
-	display := hasDisplay(os.Getenv)
 	switch {
+	case err != nil:
+		// The window says what is wrong and offers a way on.
+		a.membershipUnreadable(err)
+		err = nil
 	case joined != nil && display:
 		err = a.join(joined)
 	case !display || opts.Dev || hosted(opts.DataDir):
@@ -87,7 +91,10 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	(*a.page.Load()).ServeHTTP(w, r)
 }
 
-func (a *App) show(h http.Handler) { a.page.Store(&h) }
+func (a *App) show(h http.Handler) {
+	a.stopWatchingTeams() // the welcome page is gone, or about to load again
+	a.page.Store(&h)
+}
 
 // startHost opens the organization in the data folder, serves it on the
 // LAN and shows it in the window.

@@ -355,30 +355,36 @@ func (a Addresses) Announce(w io.Writer) {
 }
 
 // Advertise announces the organization, by its current name, on the local
-// network by DNS-SD until Shutdown: at the address the server is bound to,
-// or this machine's LAN addresses when it listens on all (loopback when it
-// has none), with the URL to join at.
+// network by DNS-SD until Shutdown, with the URL to join at: at the
+// address the server is bound to, or, when it listens on all, at this
+// machine's LAN addresses of the moment (none while it has none). A server
+// bound to loopback is not announced: nobody who hears it could reach it.
 func (s *Server) Advertise(addr *net.TCPAddr) error {
-	ips := []net.IP{addr.IP}
-	if addr.IP.IsUnspecified() {
-		ifaces, _ := net.InterfaceAddrs()
-		if ips = discovery.LANIPs(ifaces); len(ips) == 0 {
-			ips = []net.IP{net.IPv4(127, 0, 0, 1)}
-		}
+	if addr.IP.IsLoopback() {
+		return fmt.Errorf("it listens only on %s, which no other machine reaches (listen on 0.0.0.0:%d to be found)", addr, addr.Port)
 	}
 	scheme := "http://"
 	if s.tls != nil {
 		scheme = "https://"
 	}
-	url := scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port))
-	name := func() string {
-		settings, err := s.Service().ServerSettings(url)
-		if name, ok := settings["realm_name"].(string); ok && err == nil {
-			return name
+	team := func() (string, string, []net.IP) {
+		ips := []net.IP{addr.IP}
+		if addr.IP.IsUnspecified() {
+			ifaces, _ := net.InterfaceAddrs()
+			if ips = discovery.LANIPs(ifaces); len(ips) == 0 {
+				return "", "", nil
+			}
 		}
-		return domain.DefaultRealmName
+		url := scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port))
+		name := domain.DefaultRealmName
+		if settings, err := s.Service().ServerSettings(url); err == nil {
+			if n, ok := settings["realm_name"].(string); ok {
+				name = n
+			}
+		}
+		return name, url, ips
 	}
-	advert, err := discovery.Advertise(name, url, addr.Port, ips)
+	advert, err := discovery.Advertise(addr.Port, team)
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ function bridge() {
     app: {
       App: {
         Teams: async () => [],
+        WatchTeams: async () => {},
         SetTitle: async () => {},
         HostTeam: async () => {},
         JoinTeam: async (address) => { window.hostCalls.push({ join: address }); throw new Error('no team answers at ' + address) },
