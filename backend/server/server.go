@@ -204,6 +204,9 @@ func (s *Server) openOrganization() (*organization, error) {
 	default:
 		err = svc.EnsureRealm(domain.DefaultRealmName)
 	}
+	if err == nil {
+		err = svc.RestoreEventQueues()
+	}
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -399,11 +402,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.advert.Stop()
 	}
 	s.stop()
-	// Long-polls and WebSockets hold the organization shared, and the
-	// window's own reach the handler in-process, where http.Server's
-	// Shutdown cannot end them: end their queues before waiting for them.
+	// Long-polls hold the organization shared, and the window's own reach
+	// the handler in-process, where http.Server's Shutdown cannot end
+	// them: answer them before waiting for them. Their queues stay, for
+	// the next start.
 	s.mu.RLock()
-	s.org.end()
+	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	pollsErr := s.polls.Shutdown(ctx)
 	httpErr := s.http.Shutdown(ctx)
