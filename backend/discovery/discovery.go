@@ -351,8 +351,8 @@ func teamOf(txt []string, addr net.IP, port int) (Team, bool) {
 	if t.URL == "" && addr != nil {
 		t.URL = "http://" + net.JoinHostPort(addr.String(), strconv.Itoa(port))
 	}
-	var ok bool
-	if t.URL, ok = TeamURL(t.URL); !ok {
+	var err error
+	if t.URL, err = TeamURL(t.URL); err != nil {
 		return Team{}, false
 	}
 	if t.Name == "" {
@@ -364,20 +364,23 @@ func teamOf(txt []string, addr net.IP, port int) (Team, bool) {
 // fingerprint is lantls.Fingerprint's form.
 var fingerprint = regexp.MustCompile(`^[0-9A-F]{4}( [0-9A-F]{4}){3}$`)
 
-// TeamURL is address as a team's URL, scheme://host:port as parsed, and
-// whether it is one: http or https, a host, and no user name, which would
-// show one address and reach another. A typed address without a scheme is
-// http.
-func TeamURL(address string) (string, bool) {
+// TeamURL is address as a team's URL, scheme://host:port as parsed: http
+// or https, with a host, and without a user name, which would show one
+// address and reach another (https://10.0.0.1:9991@10.0.0.66 reaches
+// 10.0.0.66). A typed address without a scheme is http.
+func TeamURL(address string) (string, error) {
 	address = strings.TrimSpace(address)
 	if !strings.Contains(address, "://") {
 		address = "http://" + address
 	}
 	u, err := url.Parse(address)
-	if err != nil || u.User != nil || u.Hostname() == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "", false
+	switch {
+	case err == nil && u.User != nil:
+		return "", fmt.Errorf("%q names a user before @: it reads as one address and reaches %s, so it is refused", address, u.Host)
+	case err != nil || u.Hostname() == "" || (u.Scheme != "http" && u.Scheme != "https"):
+		return "", fmt.Errorf("%q is not a team's address (like https://192.168.1.20:9991)", address)
 	}
-	return u.Scheme + "://" + u.Host, true
+	return u.Scheme + "://" + u.Host, nil
 }
 
 // label makes s a DNS label: letters, digits and hyphens, at most 63.
