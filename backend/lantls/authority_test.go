@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/asn1"
 	"encoding/pem"
 	"errors"
@@ -95,21 +94,7 @@ func TestAuthorityIsValidOnlyOnTheLAN(t *testing.T) {
 // next load keeps it.
 func TestUnconstrainedAuthorityIsReplaced(t *testing.T) {
 	dir := t.TempDir()
-	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tmpl := &x509.Certificate{SerialNumber: serial(), Subject: pkix.Name{CommonName: "Lanchat on olive"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), KeyUsage: x509.KeyUsageCertSign,
-		BasicConstraintsValid: true, IsCA: true}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, _ := x509.MarshalPKCS8PrivateKey(key)
-	os.MkdirAll(dir, 0o700)
-	if err := safefile.Create(filepath.Join(dir, AuthorityFile), append(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})...)); err != nil {
-		t.Fatal(err)
-	}
-
+	der := copyUnconstrained(t, dir)
 	ca, err := LoadOrCreateAuthority(dir, "olive")
 	if err != nil {
 		t.Fatal(err)
@@ -124,6 +109,22 @@ func TestUnconstrainedAuthorityIsReplaced(t *testing.T) {
 	if err != nil || again.Replaced != "" || Fingerprint(again.CertificateDER()) != Fingerprint(ca.CertificateDER()) {
 		t.Errorf("the next load: %v, replaced %q", err, again.Replaced)
 	}
+}
+
+// copyUnconstrained puts an authority as earlier versions made them,
+// valid for any site (testdata; backend/server's tests use it too), in dir as the host's authority and returns
+// its certificate.
+func copyUnconstrained(t *testing.T, dir string) []byte {
+	t.Helper()
+	data, err := os.ReadFile("testdata/unconstrained-authority.pem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := safefile.Create(filepath.Join(dir, AuthorityFile), data); err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(data)
+	return block.Bytes
 }
 
 func TestFingerprint(t *testing.T) {

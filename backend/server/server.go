@@ -310,8 +310,9 @@ type Addresses struct {
 	URL string // http://HOST:PORT as bound
 	// SecureURL is the same port over HTTPS, on this machine ("" without TLS).
 	SecureURL string
-	// AuthorityURL offers the certificate to install ("" unless automatic TLS).
-	AuthorityURL string
+	// AuthorityURL offers the certificate to install ("" unless automatic
+	// TLS), and Fingerprint is its fingerprint, which members compare.
+	AuthorityURL, Fingerprint string
 	// SetupURL opens first-run setup from this machine ("" once an owner exists).
 	SetupURL string
 }
@@ -332,6 +333,7 @@ func (s *Server) Addresses(addr net.Addr) Addresses {
 	}
 	if s.authority != nil {
 		a.AuthorityURL = "http://" + local + AuthorityPath
+		a.Fingerprint = s.AuthorityFingerprint()
 	}
 	if token := s.SetupToken(); token != "" {
 		a.SetupURL = "http://" + local + "/#setup=" + token
@@ -347,7 +349,7 @@ func (a Addresses) Announce(w io.Writer) {
 		fmt.Fprintln(w, "HTTPS on the same port: "+a.SecureURL)
 	}
 	if a.AuthorityURL != "" {
-		fmt.Fprintln(w, "certificate authority to install on devices: "+a.AuthorityURL)
+		fmt.Fprintln(w, "certificate authority to install on devices: "+a.AuthorityURL+" (fingerprint "+a.Fingerprint+", which members compare when they join)")
 	}
 	if a.SetupURL != "" {
 		fmt.Fprintln(w, "no owner yet: open "+a.SetupURL+" on this machine to set up the organization")
