@@ -1,8 +1,6 @@
 package domain
 
 import (
-	"slices"
-
 	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
@@ -60,12 +58,33 @@ func (s *Service) SetTyping(actor store.User, t Typing) error {
 		default:
 			return BadRequest("Invalid type '%s'", t.Type)
 		}
-		return nil
+		var err error
+		audience, err = typingReceivers(tx, actor, audience)
+		return err
 	})
 	if err != nil {
 		return internal("typing", err)
 	}
-	others := slices.DeleteFunc(audience, func(id int64) bool { return id == actor.ID })
-	s.events.Publish(e, others)
+	s.events.Publish(e, audience)
 	return nil
+}
+
+// typingReceivers are the participants other than the typist who have not
+// turned off receives_typing_notifications (Zulip 9.0, level 253).
+func typingReceivers(tx *store.Tx, actor store.User, participants []int64) ([]int64, error) {
+	var out []int64
+	for _, id := range participants {
+		if id == actor.ID {
+			continue
+		}
+		u, err := tx.User(id)
+		if err != nil {
+			return nil, err
+		}
+		// Only the person's own change is read: the default receives.
+		if u.Settings["receives_typing_notifications"] != false {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }

@@ -38,11 +38,20 @@ func defaultUserSettings(u store.User) map[string]any {
 		"wildcard_mentions_notify":            true,
 		"enable_offline_push_notifications":   false,
 		"enable_online_push_notifications":    false,
-		"presence_enabled":                    true,
-		"web_mark_read_on_scroll_policy":      1,
-		"demote_inactive_streams":             1,
-		"user_list_style":                     2,
-		"email_address_visibility":            1,
+		// Followed topics notify as Zulip's do by default (level 189).
+		"enable_followed_topic_desktop_notifications":    true,
+		"enable_followed_topic_email_notifications":      true,
+		"enable_followed_topic_push_notifications":       true,
+		"enable_followed_topic_audible_notifications":    true,
+		"enable_followed_topic_wildcard_mentions_notify": true,
+		"receives_typing_notifications":                  true,
+		"web_font_size_px":                               14,
+		"web_line_height_percent":                        122,
+		"presence_enabled":                               true,
+		"web_mark_read_on_scroll_policy":                 1,
+		"demote_inactive_streams":                        1,
+		"user_list_style":                                2,
+		"email_address_visibility":                       1,
 	}
 }
 
@@ -66,6 +75,14 @@ var settingChoices = map[string][]int{
 	"email_address_visibility":       {1, 2, 3, 4, 5},
 }
 
+// settingSizes are the settings that take any whole number in a range:
+// the web UI's font size in pixels and line height in percent (level 245;
+// Zulip documents no bounds, these keep a page readable).
+var settingSizes = map[string][2]int{
+	"web_font_size_px":        {8, 64},
+	"web_line_height_percent": {100, 300},
+}
+
 // settingWords are the settings chosen among words: emojiset names Zulip's
 // emoji styles (Lanchat serves no image sets; the choice tells clients
 // which one to draw).
@@ -80,7 +97,7 @@ var settingWords = map[string][]string{
 func PreferenceNames() []string {
 	var names []string
 	for name, v := range defaultUserSettings(store.User{}) {
-		if _, yesNo := v.(bool); yesNo || settingChoices[name] != nil || settingWords[name] != nil || name == "timezone" {
+		if _, yesNo := v.(bool); yesNo || settingChoices[name] != nil || settingSizes[name] != [2]int{} || settingWords[name] != nil || name == "timezone" {
 			names = append(names, name)
 		}
 	}
@@ -114,6 +131,13 @@ func parsePreference(p Preference) (any, error) {
 			}
 		}
 		return nil, InvalidArgument(p.Name, "not one of its choices")
+	case settingSizes[p.Name] != [2]int{}:
+		bounds := settingSizes[p.Name]
+		n, err := strconv.Atoi(p.Raw)
+		if err != nil || n < bounds[0] || n > bounds[1] {
+			return nil, InvalidArgument(p.Name, "must be a whole number from "+strconv.Itoa(bounds[0])+" to "+strconv.Itoa(bounds[1]))
+		}
+		return n, nil
 	default:
 		if _, yesNo := def.(bool); !yesNo {
 			return nil, InvalidArgument(p.Name, "cannot be changed")
