@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"lanchat/backend/apitest"
@@ -56,6 +58,74 @@ func changelogCases() []changelogCase {
 				t.Errorf("bob turned typing notifications off but got %v", evs)
 			}
 		}},
+		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
+	}
+}
+
+// checkDefaultStreams checks default streams end to end: made by creating a
+// stream with is_default_stream, by PATCH /streams/{id} and by POST
+// /default_streams, listed in register's realm_default_streams (empty for
+// guests), announced by default_streams events, joined by new people, and
+// never private.
+func checkDefaultStreams(t *testing.T, s *apitest.Server) {
+	admin, alice, guest := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("guest@example.com")
+	defaults := func(c *apitest.Client) []string {
+		var names []string
+		for _, d := range c.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"default_streams"}}).OK().List("realm_default_streams") {
+			names = append(names, d.(map[string]any)["name"].(string))
+		}
+		return names
+	}
+	aq := registerQueue(t, alice, apitest.Form{"event_types": []string{"default_streams"}})
+	gq := registerQueue(t, guest, apitest.Form{"event_types": []string{"default_streams"}})
+
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"lobby"}]`, "is_default_stream": true}).Fails(400, "BAD_REQUEST")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"vault"}]`, "is_default_stream": true, "invite_only": true}).Fails(400, "BAD_REQUEST")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"lobby"}]`, "is_default_stream": true}).OK()
+	if got := defaults(alice); len(got) != 1 || got[0] != "lobby" {
+		t.Errorf("default streams after creating lobby: %v", got)
+	}
+	if got := defaults(guest); len(got) != 0 {
+		t.Errorf("a guest was shown the default streams: %v", got)
+	}
+	evs := aq.next()
+	if len(evs) != 1 || evs[0]["type"] != "default_streams" || len(evs[0]["default_streams"].([]any)) != 1 {
+		t.Errorf("alice's default_streams events %v", evs)
+	}
+	if evs := gq.next(); len(evs) != 0 {
+		t.Errorf("the guest's events %v", evs)
+	}
+
+	lobby := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "lobby"}).OK().Int("stream_id")
+	newcomer := admin.Post("/api/v1/users", apitest.Form{"email": "newcomer@example.com", "password": "newcomer-1", "full_name": "New Comer"}).OK().Int("user_id")
+	members := admin.Get(fmt.Sprintf("/api/v1/streams/%d/members", lobby), nil).OK().List("subscribers")
+	if !slices.Contains(members, any(float64(newcomer))) {
+		t.Errorf("the new person did not join the default stream: %v", members)
+	}
+
+	admin.Patch(fmt.Sprintf("/api/v1/streams/%d", lobby), apitest.Form{"is_private": true}).Fails(400, "BAD_REQUEST")
+	alice.Patch(fmt.Sprintf("/api/v1/streams/%d", lobby), apitest.Form{"is_default_stream": false}).Fails(400, "BAD_REQUEST")
+	admin.Patch(fmt.Sprintf("/api/v1/streams/%d", lobby), apitest.Form{"is_default_stream": false}).OK()
+	if got := defaults(alice); len(got) != 0 {
+		t.Errorf("default streams after PATCH: %v", got)
+	}
+	if evs := aq.next(); len(evs) != 1 || len(evs[0]["default_streams"].([]any)) != 0 {
+		t.Errorf("alice's events after PATCH %v", evs)
+	}
+
+	general := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	alice.Post("/api/v1/default_streams", apitest.Form{"stream_id": general}).Fails(400, "BAD_REQUEST")
+	admin.Post("/api/v1/default_streams", apitest.Form{"stream_id": general}).OK()
+	admin.Patch(fmt.Sprintf("/api/v1/streams/%d", lobby), apitest.Form{"is_private": true}).OK()
+	if r := admin.Post("/api/v1/default_streams", apitest.Form{"stream_id": lobby}).Fails(400, "BAD_REQUEST"); r.Msg() != "Private channels cannot be made default." {
+		t.Errorf("private default stream: %q", r.Msg())
+	}
+	if got := defaults(alice); len(got) != 1 || got[0] != "general" {
+		t.Errorf("default streams after POST: %v", got)
+	}
+	admin.Delete("/api/v1/default_streams", apitest.Form{"stream_id": general}).OK()
+	if got := defaults(alice); len(got) != 0 {
+		t.Errorf("default streams after DELETE: %v", got)
 	}
 }
 

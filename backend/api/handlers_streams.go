@@ -7,6 +7,7 @@ import (
 func subscribe(c *call) (J, error) {
 	req := domain.SubscribeRequest{
 		InviteOnly:               c.p.optBool("invite_only", false),
+		IsDefault:                c.p.optBool("is_default_stream", false),
 		AuthorizationErrorsFatal: c.p.optBool("authorization_errors_fatal", true),
 	}
 	c.p.json("subscriptions", &req.Streams)
@@ -162,10 +163,30 @@ func updateStream(c *call) (J, error) {
 		private := c.p.optBool("is_private", false)
 		ch.InviteOnly = &private
 	}
+	if c.p.has("is_default_stream") {
+		isDefault := c.p.optBool("is_default_stream", false)
+		ch.IsDefault = &isDefault
+	}
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
 	return nil, c.api.svc.UpdateStream(c.user, id, ch)
+}
+
+func addDefaultStream(c *call) (J, error) {
+	id := c.p.int("stream_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.AddDefaultStream(c.user, id)
+}
+
+func removeDefaultStream(c *call) (J, error) {
+	id := c.p.int("stream_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.RemoveDefaultStream(c.user, id)
 }
 
 func deleteStream(c *call) (J, error) {

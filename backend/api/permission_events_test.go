@@ -44,6 +44,7 @@ var eventTypes = map[string]string{
 	"realm_user":           "people belong to the organization, not to streams",
 	"realm":                "organization settings",
 	"realm_emoji":          "custom emoji belong to the organization",
+	"default_streams":      "public streams only: a private stream cannot be a default one",
 	"realm_linkifiers":     "organization settings",
 	"realm_filters":        "organization settings (realm_linkifiers' legacy name)",
 	"user_group":           "groups of people, organization-wide",

@@ -62,6 +62,18 @@ func permissions() map[string]rule {
 				{who: scoped, insider: "admin@example.com", path: id("/api/v1/streams/%d", w.spareStreamID)},
 			}
 		}},
+		"POST /api/v1/default_streams": {admin, func(w world) []probe {
+			return []probe{
+				{name: "make a default stream", form: apitest.Form{"stream_id": w.randomID}},
+				{who: scoped, insider: "admin@example.com", form: apitest.Form{"stream_id": w.streamID}},
+			}
+		}},
+		"DELETE /api/v1/default_streams": {admin, func(w world) []probe {
+			return []probe{
+				{name: "stop a default stream", form: apitest.Form{"stream_id": w.randomID}},
+				{who: scoped, insider: "admin@example.com", form: apitest.Form{"stream_id": w.streamID}},
+			}
+		}},
 		"GET /api/v1/streams/{stream_id}/members":       {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/streams/%d/members", w.streamID)}} }},
 		"GET /api/v1/streams/{stream_id}/email_address": {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/streams/%d/email_address", w.streamID)}} }},
 		"GET /api/v1/users/me/{stream_id}/topics":       {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/users/me/%d/topics", w.streamID)}} }},

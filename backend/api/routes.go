@@ -26,6 +26,8 @@ func (a *API) routes() []route {
 		{method: "PATCH", path: "/api/v1/streams/{stream_id}", auth: authUser, handle: updateStream},
 		{method: "DELETE", path: "/api/v1/streams/{stream_id}", auth: authUser, handle: deleteStream},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/members", auth: authUser, handle: streamMembers},
+		{method: "POST", path: "/api/v1/default_streams", auth: authUser, handle: addDefaultStream},
+		{method: "DELETE", path: "/api/v1/default_streams", auth: authUser, handle: removeDefaultStream},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/email_address", auth: authUser, handle: streamEmailAddress},
 		{method: "GET", path: "/api/v1/users/me/{stream_id}/topics", auth: authUser, handle: streamTopics},
 		{method: "GET", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: listSubscriptions},

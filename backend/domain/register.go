@@ -202,6 +202,13 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		}
 		state["streams"] = list
 	}
+	if want("default_streams") {
+		list, err := s.defaultStreamsState(tx, actor)
+		if err != nil {
+			return err
+		}
+		state["realm_default_streams"] = list
+	}
 	if want("muted_topics") {
 		list, err := mutedTopicsList(tx, actor.ID)
 		if err != nil {

@@ -10,12 +10,13 @@ import (
 	"lanchat/backend/store"
 )
 
-// StreamChange is PATCH /streams/{id}: any of a new name, description and
-// privacy.
+// StreamChange is PATCH /streams/{id}: any of a new name, description,
+// privacy and whether new people join it (is_default_stream, level 200).
 type StreamChange struct {
 	NewName     *string
 	Description *string
 	InviteOnly  *bool
+	IsDefault   *bool
 }
 
 // UpdateStream renames, redescribes or changes the privacy of a stream
@@ -25,7 +26,7 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil {
+	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.IsDefault == nil {
 		return BadRequest("No new data supplied")
 	}
 	err := s.update(func(tx *store.Tx) (func(), error) {
@@ -66,8 +67,23 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 			changes = append(changes, events.Event{"property": "invite_only", "value": st.InviteOnly,
 				"history_public_to_subscribers": true, "is_web_public": false})
 		}
+		isDefault, err := isDefaultStream(tx, st)
+		if err != nil {
+			return nil, err
+		}
+		if ch.IsDefault != nil {
+			isDefault = *ch.IsDefault
+		}
+		if isDefault && st.InviteOnly {
+			return nil, BadRequest("A default channel cannot be private.")
+		}
 		if err := tx.PutStream(st); err != nil {
 			return nil, err
+		}
+		if ch.IsDefault != nil {
+			if err := s.setDefaultStream(tx, &out, st, *ch.IsDefault); err != nil {
+				return nil, err
+			}
 		}
 		after, err := streamAudience(tx, st)
 		if err != nil {
@@ -99,7 +115,8 @@ func (s *Service) streamDeleteEvent(tx *store.Tx, st store.Stream) events.Event 
 }
 
 // DeleteStream deactivates a stream (administrators only): everyone is
-// unsubscribed, the name is freed, and its messages leave every view.
+// unsubscribed, the name is freed, it stops being a default stream, and its
+// messages leave every view.
 func (s *Service) DeleteStream(actor store.User, streamID int64) error {
 	if !isAdmin(actor) {
 		return ErrNotAdmin
@@ -128,6 +145,9 @@ func (s *Service) DeleteStream(actor store.User, streamID int64) error {
 		if len(subscribers) > 0 {
 			out.add(s, events.Event{"type": "subscription", "op": "remove",
 				"subscriptions": []map[string]any{{"name": st.Name, "stream_id": st.ID}}}, subscribers)
+		}
+		if err := s.setDefaultStream(tx, &out, st, false); err != nil {
+			return nil, err
 		}
 		st.Deactivated = true
 		if err := tx.PutStream(st); err != nil {

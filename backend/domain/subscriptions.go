@@ -20,6 +20,9 @@ type StreamSpec struct {
 type SubscribeRequest struct {
 	Streams    []StreamSpec
 	InviteOnly bool
+	// IsDefault makes the streams this request creates default streams
+	// (administrators only; level 200).
+	IsDefault  bool
 	Principals []string // emails or IDs; empty means the actor
 	// AuthorizationErrorsFatal makes an inaccessible private stream an error
 	// instead of an entry in Unauthorized.
@@ -39,6 +42,12 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
 	if len(req.Streams) == 0 {
 		return res, BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
+	}
+	if req.IsDefault && !isAdmin(actor) {
+		return res, ErrNotAdmin
+	}
+	if req.IsDefault && req.InviteOnly {
+		return res, errPrivateDefault
 	}
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		var out deliveries
@@ -61,6 +70,11 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 					return nil, err
 				}
 				created = true
+				if req.IsDefault {
+					if err := s.setDefaultStream(tx, &out, st, true); err != nil {
+						return nil, err
+					}
+				}
 			case err != nil:
 				return nil, err
 			case !canSeeStream(tx, actor, st):

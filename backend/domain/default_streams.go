@@ -1,0 +1,155 @@
+package domain
+
+import (
+	"errors"
+	"slices"
+
+	"lanchat/backend/events"
+	"lanchat/backend/store"
+)
+
+// DefaultStreamObject is a default stream as Zulip's DefaultChannel: the
+// stream's own properties, without counts or the viewer's settings.
+type DefaultStreamObject struct {
+	StreamID                   int64  `json:"stream_id"`
+	Name                       string `json:"name"`
+	Description                string `json:"description"`
+	RenderedDescription        string `json:"rendered_description"`
+	DateCreated                int64  `json:"date_created"`
+	CreatorID                  *int64 `json:"creator_id"`
+	InviteOnly                 bool   `json:"invite_only"`
+	IsWebPublic                bool   `json:"is_web_public"`
+	StreamPostPolicy           int    `json:"stream_post_policy"`
+	MessageRetentionDays       *int   `json:"message_retention_days"`
+	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
+	FirstMessageID             *int64 `json:"first_message_id"`
+	IsAnnouncementOnly         bool   `json:"is_announcement_only"`
+}
+
+// errPrivateDefault is Zulip's answer to a private stream offered as a
+// default one: new people could not be let into it unasked.
+var errPrivateDefault = BadRequest("Private channels cannot be made default.")
+
+// defaultStreams lists the organization's default streams, in the order they
+// were made default, leaving out any deleted since.
+func (s *Service) defaultStreams(tx *store.Tx) ([]DefaultStreamObject, error) {
+	realm, err := tx.Realm()
+	if errors.Is(err, store.ErrNotFound) {
+		return []DefaultStreamObject{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := []DefaultStreamObject{}
+	for _, id := range realm.DefaultStreamIDs {
+		st, err := tx.Stream(id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if st.Deactivated {
+			continue
+		}
+		o := s.streamObject(tx, st)
+		out = append(out, DefaultStreamObject{
+			StreamID: o.StreamID, Name: o.Name, Description: o.Description, RenderedDescription: o.RenderedDescription,
+			DateCreated: o.DateCreated, InviteOnly: o.InviteOnly, IsWebPublic: o.IsWebPublic,
+			StreamPostPolicy: o.StreamPostPolicy, MessageRetentionDays: o.MessageRetentionDays,
+			HistoryPublicToSubscribers: o.HistoryPublicToSubscribers, FirstMessageID: o.FirstMessageID,
+			IsAnnouncementOnly: o.IsAnnouncementOnly,
+		})
+	}
+	return out, nil
+}
+
+// defaultStreamsState is register's realm_default_streams: empty for a
+// guest, as in Zulip (guests join no stream unasked and see only theirs).
+func (s *Service) defaultStreamsState(tx *store.Tx, viewer store.User) ([]DefaultStreamObject, error) {
+	if isGuest(viewer) {
+		return []DefaultStreamObject{}, nil
+	}
+	return s.defaultStreams(tx)
+}
+
+// setDefaultStream makes st a default stream or stops it being one, and
+// queues the default_streams event to every active member who is not a
+// guest when that changed anything. A private stream cannot become one.
+func (s *Service) setDefaultStream(tx *store.Tx, out *deliveries, st store.Stream, on bool) error {
+	if on && st.InviteOnly {
+		return errPrivateDefault
+	}
+	if err := ensureRealm(tx, DefaultRealmName, s.now().Unix()); err != nil {
+		return err
+	}
+	realm, err := tx.Realm()
+	if err != nil {
+		return err
+	}
+	if slices.Contains(realm.DefaultStreamIDs, st.ID) == on {
+		return nil
+	}
+	if on {
+		realm.DefaultStreamIDs = append(realm.DefaultStreamIDs, st.ID)
+	} else {
+		realm.DefaultStreamIDs = slices.DeleteFunc(realm.DefaultStreamIDs, func(id int64) bool { return id == st.ID })
+	}
+	if err := tx.PutRealm(realm); err != nil {
+		return err
+	}
+	list, err := s.defaultStreams(tx)
+	if err != nil {
+		return err
+	}
+	users, err := tx.Users()
+	if err != nil {
+		return err
+	}
+	var audience []int64
+	for _, u := range users {
+		if u.IsActive && !isGuest(u) {
+			audience = append(audience, u.ID)
+		}
+	}
+	out.add(s, events.Event{"type": "default_streams", "default_streams": list}, audience)
+	return nil
+}
+
+// isDefaultStream tells whether new people join st.
+func isDefaultStream(tx *store.Tx, st store.Stream) (bool, error) {
+	realm, err := tx.Realm()
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return slices.Contains(realm.DefaultStreamIDs, st.ID), err
+}
+
+// AddDefaultStream is POST /default_streams (administrators only): new
+// people will join the stream.
+func (s *Service) AddDefaultStream(actor store.User, streamID int64) error {
+	return s.changeDefaultStream(actor, streamID, true)
+}
+
+// RemoveDefaultStream is DELETE /default_streams (administrators only): new
+// people no longer join the stream; its subscribers stay.
+func (s *Service) RemoveDefaultStream(actor store.User, streamID int64) error {
+	return s.changeDefaultStream(actor, streamID, false)
+}
+
+func (s *Service) changeDefaultStream(actor store.User, streamID int64, on bool) error {
+	if !isAdmin(actor) {
+		return ErrNotAdmin
+	}
+	return internal("change default streams", s.update(func(tx *store.Tx) (func(), error) {
+		st, err := visibleStreamByID(tx, actor, streamID)
+		if err != nil {
+			return nil, err
+		}
+		var out deliveries
+		if err := s.setDefaultStream(tx, &out, st, on); err != nil {
+			return nil, err
+		}
+		return out.publish, nil
+	}))
+}
