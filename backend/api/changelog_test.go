@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"lanchat/backend/apitest"
@@ -59,6 +60,7 @@ func changelogCases() []changelogCase {
 			}
 		}},
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
+		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},
 	}
 }
 
@@ -126,6 +128,47 @@ func checkDefaultStreams(t *testing.T, s *apitest.Server) {
 	admin.Delete("/api/v1/default_streams", apitest.Form{"stream_id": general}).OK()
 	if got := defaults(alice); len(got) != 0 {
 		t.Errorf("default streams after DELETE: %v", got)
+	}
+}
+
+// checkLinkifierOrder checks PATCH /realm/linkifiers: the new order is
+// listed, announced, and applied to messages (with overlapping patterns the
+// first in order links), and only a list of every linkifier once is taken.
+func checkLinkifierOrder(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	wide := admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `#(?P<id>[0-9]+)`, "url_template": "https://wide.lan/{id}"}).OK().Int("id")
+	narrow := admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `#(?P<id>1[0-9]+)`, "url_template": "https://narrow.lan/{id}"}).OK().Int("id")
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"realm_linkifiers"}})
+	linked := func() string {
+		id := alice.Post("/api/v1/messages", apitest.Form{"type": "stream", "to": "general", "topic": "links", "content": "see #123"}).OK().Int("id")
+		return alice.Get(fmt.Sprintf("/api/v1/messages/%d", id), apitest.Form{"apply_markdown": true}).OK().Body["message"].(map[string]any)["content"].(string)
+	}
+	if html := linked(); !strings.Contains(html, "wide.lan") {
+		t.Errorf("before reordering: %s", html)
+	}
+	for _, bad := range [][]int64{{narrow}, {narrow, wide, wide}, {narrow, wide, wide + 100}} {
+		admin.Patch("/api/v1/realm/linkifiers", apitest.Form{"ordered_linkifier_ids": bad}).Fails(400, "BAD_REQUEST")
+	}
+	alice.Patch("/api/v1/realm/linkifiers", apitest.Form{"ordered_linkifier_ids": []int64{narrow, wide}}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm/linkifiers", apitest.Form{"ordered_linkifier_ids": []int64{narrow, wide}}).OK()
+	var ids []float64
+	for _, l := range alice.Get("/api/v1/realm/linkifiers", nil).OK().List("linkifiers") {
+		ids = append(ids, l.(map[string]any)["id"].(float64))
+	}
+	if !slices.Equal(ids, []float64{float64(narrow), float64(wide)}) {
+		t.Errorf("linkifiers after reordering: %v", ids)
+	}
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["type"] != "realm_linkifiers" || evs[0]["realm_linkifiers"].([]any)[0].(map[string]any)["id"] != float64(narrow) {
+		t.Errorf("events %v", evs)
+	}
+	if html := linked(); !strings.Contains(html, "narrow.lan") {
+		t.Errorf("after reordering: %s", html)
+	}
+	// A linkifier added later goes last.
+	third := admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `!(?P<id>[0-9]+)`, "url_template": "https://third.lan/{id}"}).OK().Int("id")
+	if got := alice.Get("/api/v1/realm/linkifiers", nil).OK().List("linkifiers"); len(got) != 3 || got[2].(map[string]any)["id"] != float64(third) {
+		t.Errorf("after adding one: %v", got)
 	}
 }
 

@@ -49,6 +49,15 @@ func updateLinkifier(c *call) (J, error) {
 	return nil, c.api.svc.UpdateLinkifier(c.user, id, pattern, template)
 }
 
+func reorderLinkifiers(c *call) (J, error) {
+	var ordered []int64
+	c.p.json("ordered_linkifier_ids", &ordered)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.ReorderLinkifiers(c.user, ordered)
+}
+
 func deleteLinkifier(c *call) (J, error) {
 	id := c.p.pathInt("filter_id")
 	if err := c.p.err(); err != nil {

@@ -130,6 +130,10 @@ func permissions() map[string]rule {
 		"GET /api/v1/realm/import":     {owners, fixed(probe{name: "watch an import"})},
 		"GET /api/v1/realm/linkifiers": {anyone, fixed(probe{})},
 		"GET /api/v1/realm/filters":    {anyone, fixed(probe{})},
+		// Its route comes before POST /realm/filters: w.filterID is then the only linkifier.
+		"PATCH /api/v1/realm/linkifiers": {admin, func(w world) []probe {
+			return []probe{{name: "reorder linkifiers", form: apitest.Form{"ordered_linkifier_ids": []int64{w.filterID}}}}
+		}},
 		"POST /api/v1/realm/filters": {admin, fixed(probe{name: "add linkifier",
 			form: apitest.Form{"pattern": `T(?P<n>[0-9]+)`, "url_template": "https://t.lan/{n}"}})},
 		"PATCH /api/v1/realm/filters/{filter_id}": {admin, func(w world) []probe {

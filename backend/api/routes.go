@@ -59,6 +59,7 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/realm/import", auth: authUser, upload: true, maxBody: a.opts.MaxImportSize, handle: startImport},
 		{method: "GET", path: "/api/v1/realm/import", auth: authUser, handle: importStatus},
 		{method: "GET", path: "/api/v1/realm/linkifiers", auth: authUser, handle: listLinkifiers},
+		{method: "PATCH", path: "/api/v1/realm/linkifiers", auth: authUser, handle: reorderLinkifiers},
 		{method: "GET", path: "/api/v1/realm/filters", auth: authUser, handle: listFilters},
 		{method: "POST", path: "/api/v1/realm/filters", auth: authUser, handle: addLinkifier},
 		{method: "PATCH", path: "/api/v1/realm/filters/{filter_id}", auth: authUser, handle: updateLinkifier},

@@ -100,10 +100,11 @@ func (s *Service) UpdateLinkifier(actor store.User, id int64, pattern, template 
 		return BadRequest("%s", err.Error())
 	}
 	return internal("update linkifier", s.update(func(tx *store.Tx) (func(), error) {
-		if _, err := tx.Linkifier(id); err != nil {
+		old, err := tx.Linkifier(id)
+		if err != nil {
 			return nil, BadRequest("Linkifier not found.")
 		}
-		if err := tx.PutLinkifier(store.Linkifier{ID: id, Pattern: pattern, URLTemplate: normalized}); err != nil {
+		if err := tx.PutLinkifier(store.Linkifier{ID: id, Pattern: pattern, URLTemplate: normalized, Order: old.Order}); err != nil {
 			return nil, err
 		}
 		return s.afterLinkifierChange(tx)
@@ -121,6 +122,41 @@ func (s *Service) DeleteLinkifier(actor store.User, id int64) error {
 		}
 		if err := tx.DeleteLinkifier(id); err != nil {
 			return nil, err
+		}
+		return s.afterLinkifierChange(tx)
+	}))
+}
+
+// ReorderLinkifiers is PATCH /realm/linkifiers (administrators only, level
+// 202): ordered names every linkifier once, in the order they are to apply.
+func (s *Service) ReorderLinkifiers(actor store.User, ordered []int64) error {
+	if !isAdmin(actor) {
+		return ErrNotAdmin
+	}
+	if len(sortedUnique(ordered)) < len(ordered) {
+		return BadRequest("The ordered list must not contain duplicated linkifiers")
+	}
+	return internal("reorder linkifiers", s.update(func(tx *store.Tx) (func(), error) {
+		all, err := tx.Linkifiers()
+		if err != nil {
+			return nil, err
+		}
+		position := make(map[int64]int64, len(ordered))
+		for i, id := range ordered {
+			position[id] = int64(i)
+		}
+		if len(all) != len(ordered) {
+			return nil, BadRequest("The ordered list must enumerate all existing linkifiers exactly once")
+		}
+		for _, l := range all {
+			order, listed := position[l.ID]
+			if !listed {
+				return nil, BadRequest("The ordered list must enumerate all existing linkifiers exactly once")
+			}
+			l.Order = order
+			if err := tx.PutLinkifier(l); err != nil {
+				return nil, err
+			}
 		}
 		return s.afterLinkifierChange(tx)
 	}))
