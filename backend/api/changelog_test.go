@@ -61,6 +61,7 @@ func changelogCases() []changelogCase {
 		}},
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
 		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},
+		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
 	}
 }
 
@@ -169,6 +170,66 @@ func checkLinkifierOrder(t *testing.T, s *apitest.Server) {
 	third := admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `!(?P<id>[0-9]+)`, "url_template": "https://third.lan/{id}"}).OK().Int("id")
 	if got := alice.Get("/api/v1/realm/linkifiers", nil).OK().List("linkifiers"); len(got) != 3 || got[2].(map[string]any)["id"] != float64(third) {
 		t.Errorf("after adding one: %v", got)
+	}
+}
+
+// checkRoleChangeEvents checks what a role change sends: realm_user update
+// with the role to everyone, and to the person, on the queue they keep,
+// stream delete for the public streams a guest no longer sees, then stream
+// create and peer_add (with the subscribers) when they see them again.
+func checkRoleChangeEvents(t *testing.T, s *apitest.Server) {
+	admin, bob, alice := s.Login("admin@example.com"), s.Login("bob@example.com"), s.Login("alice@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"town-square"}]`}).OK()
+	square := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "town-square"}).OK().Int("stream_id")
+	adminID := admin.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	bobID := bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	kinds := apitest.Form{"event_types": []string{"realm_user", "stream", "subscription"}}
+	bq, aq := registerQueue(t, bob, kinds), registerQueue(t, alice, kinds)
+	named := func(evs []map[string]any, typ string) map[string]any {
+		for _, e := range evs {
+			if e["type"] == typ {
+				return e
+			}
+		}
+		t.Fatalf("no %s event in %v", typ, evs)
+		return nil
+	}
+	streamIDs := func(e map[string]any) []float64 {
+		var ids []float64
+		for _, st := range e["streams"].([]any) {
+			ids = append(ids, st.(map[string]any)["stream_id"].(float64))
+		}
+		return ids
+	}
+
+	admin.Patch(fmt.Sprintf("/api/v1/users/%d", bobID), apitest.Form{"role": 600}).OK()
+	evs := bq.next()
+	if !slices.Equal(types(evs), []string{"realm_user:update", "stream:delete"}) {
+		t.Fatalf("bob's events on becoming a guest: %v", evs)
+	}
+	if p := evs[0]["person"].(map[string]any); p["user_id"] != float64(bobID) || p["role"] != float64(600) {
+		t.Errorf("realm_user update %v", p)
+	}
+	if ids := streamIDs(evs[1]); !slices.Contains(ids, float64(square)) {
+		t.Errorf("a guest still sees town-square: %v", ids)
+	}
+	if evs := aq.next(); !slices.Equal(types(evs), []string{"realm_user:update"}) {
+		t.Errorf("alice's events: %v", evs)
+	}
+
+	admin.Patch(fmt.Sprintf("/api/v1/users/%d", bobID), apitest.Form{"role": 400}).OK()
+	evs = bq.next()
+	if ids := streamIDs(named(evs, "stream")); !slices.Contains(ids, float64(square)) || named(evs, "stream")["op"] != "create" {
+		t.Errorf("bob does not see town-square again: %v", evs)
+	}
+	found := false
+	for _, e := range evs {
+		if e["type"] == "subscription" && e["op"] == "peer_add" && slices.Equal(e["stream_ids"].([]any), []any{float64(square)}) {
+			found = slices.Contains(e["user_ids"].([]any), any(float64(adminID)))
+		}
+	}
+	if !found {
+		t.Errorf("no peer_add naming town-square's subscribers: %v", evs)
 	}
 }
 

@@ -246,14 +246,16 @@ func TestOnlyOwnersManageOwners(t *testing.T) {
 	owner.Patch(user(ownerID), apitest.Form{"role": 400}).OK()
 }
 
-// TestRoleChangeEndsQueues: a member demoted to guest loses the event
-// queues opened as a member (an all_public_streams one would go on hearing
-// every public stream), and cannot open such a queue again.
-func TestRoleChangeEndsQueues(t *testing.T) {
+// TestDemotionEndsPublicQueues: a member demoted to guest loses the event
+// queue opened as a member with all_public_streams (it would go on hearing
+// every public stream), and cannot open such a queue again; the queue they
+// keep hears nothing more of the public streams a guest does not see.
+func TestDemotionEndsPublicQueues(t *testing.T) {
 	s := apitest.Start(t)
 	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
 	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"town-square"}]`}).OK()
 	public := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}, "all_public_streams": true})
+	kept := registerQueue(t, bob, apitest.Form{"event_types": []string{"message", "stream"}})
 	send(t, admin, streamMsg("town-square", "before", "bob hears this"))
 	if evs := public.next(); len(evs) != 1 || evs[0]["type"] != "message" {
 		t.Fatalf("a member's all_public_streams queue: %v", evs)
@@ -263,6 +265,9 @@ func TestRoleChangeEndsQueues(t *testing.T) {
 	send(t, admin, streamMsg("town-square", "after", "a guest must not hear this"))
 	bob.Get("/api/v1/events", apitest.Form{"queue_id": public.id, "last_event_id": public.lastID, "dont_block": true}).Fails(400, "BAD_EVENT_QUEUE_ID")
 	bob.Post("/api/v1/register", apitest.Form{"all_public_streams": true}).Fails(400, "BAD_REQUEST")
+	if evs := kept.next(); !slices.Equal(types(evs), []string{"stream:delete"}) {
+		t.Errorf("the kept queue after the demotion: %v", evs)
+	}
 }
 
 // An administrator issues a person a password (imported people have

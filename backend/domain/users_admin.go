@@ -64,9 +64,8 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 	if ch.FullName == nil && ch.Role == nil {
 		return BadRequest("No new data supplied")
 	}
-	// A new role ends the account's queues: each was opened, and is
-	// filtered, for the old one (a guest must not keep an
-	// all_public_streams queue).
+	// A role change runs alone: nothing publishes between its commit and
+	// the end of the queues the new role may not hold (roleEvents).
 	return internal("update user", s.updateAlone(func(tx *store.Tx) (func(), error) {
 		u, err := tx.User(id)
 		if err != nil {
@@ -101,18 +100,66 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 					return nil, err
 				}
 			}
-			u.Role = *ch.Role
-			publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, "role": u.Role})
+			announce, err := s.roleEvents(tx, u, *ch.Role)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, func() { s.events.DeleteUser(u.ID) }, publish)
+			u.Role = *ch.Role
+			out = append(out, announce...)
 		}
 		if err := tx.PutUser(u); err != nil {
 			return nil, err
 		}
 		return out.publish, nil
 	}))
+}
+
+// roleEvents are what follows u taking the role: first the end of the
+// queues the new role may not hold (a guest's all_public_streams ones, which
+// would go on hearing every public stream), then, as in Zulip (level 205),
+// the realm_user update of the role to everyone and, to u, stream delete
+// for the streams u no longer sees and stream create with each one's
+// subscribers (peer_add) for those u now sees. tx must not yet hold the new
+// role.
+func (s *Service) roleEvents(tx *store.Tx, u store.User, role int) (deliveries, error) {
+	var out deliveries
+	changed := u
+	changed.Role = role
+	if isGuest(changed) {
+		out = append(out, func() { s.events.DeletePublicQueues(u.ID) })
+	}
+	publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, "role": role})
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, publish)
+	streams, err := tx.Streams()
+	if err != nil {
+		return nil, err
+	}
+	var lost, gained []StreamObject
+	for _, st := range streams {
+		before, after := canSeeStream(tx, u, st), canSeeStream(tx, changed, st)
+		switch {
+		case before && !after:
+			lost = append(lost, s.streamObject(tx, st))
+		case after && !before:
+			gained = append(gained, s.streamObject(tx, st))
+		}
+	}
+	if len(lost) > 0 {
+		out.add(s, events.Event{"type": "stream", "op": "delete", "streams": lost}, []int64{u.ID})
+	}
+	if len(gained) > 0 {
+		out.add(s, events.Event{"type": "stream", "op": "create", "streams": gained}, []int64{u.ID})
+		for _, st := range gained {
+			if subscribers := tx.StreamSubscriberIDs(st.StreamID); len(subscribers) > 0 {
+				out.add(s, events.Event{"type": "subscription", "op": "peer_add", "stream_ids": []int64{st.StreamID},
+					"user_ids": subscribers}, []int64{u.ID})
+			}
+		}
+	}
+	return out, nil
 }
 
 func validateRole(role int) error {

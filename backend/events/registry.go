@@ -338,6 +338,18 @@ func (r *Registry) collect() {
 	}
 }
 
+// DeletePublicQueues drops a user's all_public_streams queues: the user has
+// become a guest, who may not hold one (the rest of their queues stay).
+func (r *Registry) DeletePublicQueues(userID int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for q := range r.byUser[userID] {
+		if q.opts.AllPublicStreams {
+			r.remove(q)
+		}
+	}
+}
+
 // DeleteUser drops every queue of a user, ending their live connections
 // (a deactivated account must stop receiving at once).
 func (r *Registry) DeleteUser(userID int64) {
