@@ -61,6 +61,7 @@ func changelogCases() []changelogCase {
 		}},
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
 		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},
+		{"level 263: last_update_id on POST /users/me/presence and presence_last_update_id in register", checkPresenceUpdateIDs},
 		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
 	}
 }
@@ -230,6 +231,44 @@ func checkRoleChangeEvents(t *testing.T, s *apitest.Server) {
 	}
 	if !found {
 		t.Errorf("no peer_add naming town-square's subscribers: %v", evs)
+	}
+}
+
+// checkPresenceUpdateIDs checks incremental presence: register's
+// presence_last_update_id is the newest report's ID, and POST
+// /users/me/presence with last_update_id answers only those who reported
+// since (slim, keyed by user ID), with an ID that never goes back.
+func checkPresenceUpdateIDs(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	aliceID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	bobID := bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	if id := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"presence"}}).OK().Int("presence_last_update_id"); id != -1 {
+		t.Errorf("register's presence_last_update_id with no presence: %d", id)
+	}
+	alice.Post("/api/v1/users/me/presence", apitest.Form{"status": "active", "ping_only": true}).OK()
+	registered := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"presence"}}).OK().Int("presence_last_update_id")
+	if registered < 1 {
+		t.Errorf("register's presence_last_update_id after a report: %d", registered)
+	}
+	poll := func(c *apitest.Client, after int64) (map[string]any, int64) {
+		res := c.Post("/api/v1/users/me/presence", apitest.Form{"status": "active", "last_update_id": after}).OK()
+		return res.Body["presences"].(map[string]any), res.Int("presence_last_update_id")
+	}
+	all, first := poll(bob, -1)
+	if _, ok := all[fmt.Sprint(aliceID)].(map[string]any)["active_timestamp"]; !ok || first <= registered {
+		t.Errorf("everyone (slim) after -1: %v, ID %d (register's %d)", all, first, registered)
+	}
+	since, second := poll(bob, first)
+	if _, ok := since[fmt.Sprint(aliceID)]; ok || second <= first {
+		t.Errorf("alice has not reported since %d but is listed: %v, ID %d", first, since, second)
+	}
+	if _, ok := since[fmt.Sprint(bobID)]; !ok {
+		t.Errorf("bob's own new report is not listed: %v", since)
+	}
+	alice.Post("/api/v1/users/me/presence", apitest.Form{"status": "idle", "ping_only": true}).OK()
+	since, third := poll(bob, second)
+	if _, ok := since[fmt.Sprint(aliceID)]; !ok || third <= second {
+		t.Errorf("alice's new report is not listed after %d: %v, ID %d", second, since, third)
 	}
 }
 

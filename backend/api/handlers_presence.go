@@ -11,6 +11,10 @@ func updatePresence(c *call) (J, error) {
 		PingOnly:     c.p.optBool("ping_only", false),
 		SlimPresence: c.p.optBool("slim_presence", false),
 	}
+	if c.p.has("last_update_id") {
+		id := c.p.int("last_update_id")
+		u.LastUpdateID = &id
+	}
 	c.p.optBool("new_user_input", false)
 	if err := c.p.err(); err != nil {
 		return nil, err

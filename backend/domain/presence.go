@@ -49,6 +49,9 @@ type PresenceUpdate struct {
 	Client       string
 	PingOnly     bool
 	SlimPresence bool
+	// LastUpdateID, when given, asks only for presence reported after it
+	// (level 263), in the slim form.
+	LastUpdateID *int64
 }
 
 // UpdatePresence records the actor's client report and, unless ping only,
@@ -70,7 +73,7 @@ func (s *Service) UpdatePresence(actor store.User, u PresenceUpdate) (map[string
 		}
 		prev := presenceObject(before, now)["aggregated"]
 		report := store.Presence{UserID: actor.ID, Client: u.Client, Status: u.Status, Timestamp: now.Unix()}
-		if err := tx.PutPresence(report); err != nil {
+		if err := tx.PutPresence(&report); err != nil {
 			return nil, err
 		}
 		if len(before) > 0 && prev.Status == u.Status {
@@ -91,11 +94,16 @@ func (s *Service) UpdatePresence(actor store.User, u PresenceUpdate) (map[string
 	}
 	res := map[string]any{"server_timestamp": float64(now.UnixMilli()) / 1000}
 	if !u.PingOnly {
-		all, err := s.RealmPresence(u.SlimPresence)
+		var all map[string]any
+		err := s.store.View(func(tx *store.Tx) error {
+			var err error
+			all, err = s.realmPresence(tx, u.SlimPresence || u.LastUpdateID != nil, u.LastUpdateID)
+			return err
+		})
 		if err != nil {
-			return nil, err
+			return nil, internal("realm presence", err)
 		}
-		res["presences"] = all["presences"]
+		res["presences"], res["presence_last_update_id"] = all["presences"], all["presence_last_update_id"]
 	}
 	return res, nil
 }
@@ -106,30 +114,41 @@ func (s *Service) RealmPresence(slim bool) (map[string]any, error) {
 	var out map[string]any
 	err := s.store.View(func(tx *store.Tx) error {
 		var err error
-		out, err = s.realmPresence(tx, slim)
+		out, err = s.realmPresence(tx, slim, nil)
 		return err
 	})
 	return out, internal("realm presence", err)
 }
 
-func (s *Service) realmPresence(tx *store.Tx, slim bool) (map[string]any, error) {
+// realmPresence is the presence of everyone seen in the last two weeks, or,
+// after a last update ID, of those who reported since; its
+// presence_last_update_id is the newest update ID it holds (Zulip's: the
+// one given when nothing is newer, -1 when there is nothing at all).
+func (s *Service) realmPresence(tx *store.Tx, slim bool, after *int64) (map[string]any, error) {
 	now := s.now()
 	reports, err := tx.AllPresence()
 	if err != nil {
 		return nil, err
 	}
 	byUser := map[int64][]store.Presence{}
+	newest := map[int64]int64{}
 	for _, p := range reports {
 		if now.Sub(time.Unix(p.Timestamp, 0)) < presenceHorizon {
 			byUser[p.UserID] = append(byUser[p.UserID], p)
+			newest[p.UserID] = max(newest[p.UserID], p.UpdateID)
 		}
+	}
+	lastUpdateID := int64(-1)
+	if after != nil {
+		lastUpdateID = *after
 	}
 	presences := map[string]any{}
 	for uid, list := range byUser {
 		u, err := tx.User(uid)
-		if err != nil || u.IsBot() || !u.IsActive {
+		if err != nil || u.IsBot() || !u.IsActive || (after != nil && newest[uid] <= *after) {
 			continue
 		}
+		lastUpdateID = max(lastUpdateID, newest[uid])
 		if slim {
 			var active, idle int64
 			for _, p := range list {
@@ -144,7 +163,7 @@ func (s *Service) realmPresence(tx *store.Tx, slim bool) (map[string]any, error)
 		}
 	}
 	return map[string]any{"presences": presences, "server_timestamp": float64(now.UnixMilli()) / 1000,
-		"presence_last_update_id": -1}, nil
+		"presence_last_update_id": lastUpdateID}, nil
 }
 
 // UserPresence is GET /users/{email or id}/presence.

@@ -254,7 +254,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["user_status"] = statuses
 	}
 	if want("presence") {
-		p, err := s.realmPresence(tx, req.SlimPresence)
+		p, err := s.realmPresence(tx, req.SlimPresence, nil)
 		if err != nil {
 			return err
 		}

@@ -6,15 +6,24 @@ type Presence struct {
 	Client    string `json:"client"`
 	Status    string `json:"status"`    // "active" or "idle"
 	Timestamp int64  `json:"timestamp"` // when the report arrived
+	// UpdateID orders reports across the organization (Zulip's
+	// last_update_id): each report draws the next one, so a client that
+	// has seen every report up to an ID asks only for those after it.
+	UpdateID int64 `json:"update_id,omitempty"`
 }
 
 func presenceKey(userID int64, client string) []byte {
 	return append(itob(userID), client...)
 }
 
-// PutPresence records a client's report.
-func (tx *Tx) PutPresence(p Presence) error {
-	return tx.put(bucketPresence, presenceKey(p.UserID, p.Client), p)
+// PutPresence records a client's report under the next update ID.
+func (tx *Tx) PutPresence(p *Presence) error {
+	id, err := tx.nextID(bucketPresence)
+	if err != nil {
+		return err
+	}
+	p.UpdateID = id
+	return tx.put(bucketPresence, presenceKey(p.UserID, p.Client), *p)
 }
 
 // UserPresence lists a user's clients' reports.
