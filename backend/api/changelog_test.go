@@ -62,6 +62,39 @@ func changelogCases() []changelogCase {
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
 		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},
 		{"level 263: last_update_id on POST /users/me/presence and presence_last_update_id in register", checkPresenceUpdateIDs},
+		{"level 233: onboarding_steps in register and POST /users/me/onboarding_steps", func(t *testing.T, s *apitest.Server) {
+			bob, alice := s.Login("bob@example.com"), s.Login("alice@example.com")
+			q := registerQueue(t, bob, apitest.Form{"event_types": []string{"onboarding_steps"}})
+			steps := func(list []any) []string {
+				var names []string
+				for _, st := range list {
+					step := st.(map[string]any)
+					if step["type"] != "one_time_notice" {
+						t.Errorf("step %v", step)
+					}
+					names = append(names, step["name"].(string))
+				}
+				return names
+			}
+			if got := steps(q.state.List("onboarding_steps")); !slices.Contains(got, "intro_inbox_view_modal") || len(got) != 7 {
+				t.Errorf("register's onboarding_steps %v", got)
+			}
+			bob.Post("/api/v1/users/me/onboarding_steps", apitest.Form{"onboarding_step": "intro_inbox_view_modal"}).OK()
+			evs := q.next()
+			if len(evs) != 1 || evs[0]["type"] != "onboarding_steps" || len(steps(evs[0]["onboarding_steps"].([]any))) != 6 {
+				t.Errorf("events %v", evs)
+			}
+			again := steps(bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"onboarding_steps"}}).OK().List("onboarding_steps"))
+			if slices.Contains(again, "intro_inbox_view_modal") || len(again) != 6 {
+				t.Errorf("after dismissing: %v", again)
+			}
+			if r := bob.Post("/api/v1/users/me/onboarding_steps", apitest.Form{"onboarding_step": "intro_gear"}).Fails(400, "BAD_REQUEST"); r.Msg() != "Unknown onboarding_step: intro_gear" {
+				t.Errorf("unknown step: %q", r.Msg())
+			}
+			if got := steps(alice.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"onboarding_steps"}}).OK().List("onboarding_steps")); len(got) != 7 {
+				t.Errorf("alice's steps changed with bob's: %v", got)
+			}
+		}},
 		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
 	}
 }

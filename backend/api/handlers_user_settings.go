@@ -24,3 +24,11 @@ func updateOwnSettings(c *call) (J, error) {
 	ch.Session = sessionToken(c)
 	return nil, c.api.svc.UpdateOwnSettings(c.user, ch)
 }
+
+func markOnboardingStepRead(c *call) (J, error) {
+	step := c.p.str("onboarding_step")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.MarkOnboardingStepRead(c.user, step)
+}

@@ -29,6 +29,7 @@ func peopleRules() map[string]rule {
 		}},
 		// Zulip refuses bots here altogether: a bot's name is its owner's
 		// to change, and it has no password.
+		"POST /api/v1/users/me/onboarding_steps": {humans, fixed(probe{name: "dismiss a notice", form: apitest.Form{"onboarding_step": "intro_inbox_view_modal"}})},
 		"PATCH /api/v1/settings": {humans, fixed(
 			probe{name: "rename oneself", form: apitest.Form{"full_name": "Someone Renamed"}},
 			probe{name: "set a password", form: apitest.Form{"old_password": "lanchat-dev", "new_password": "lanchat-dev"}},

@@ -77,6 +77,7 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/users/{user_id}/reactivate", auth: authUser, handle: reactivateUser},
 		{method: "POST", path: "/api/v1/users/{user_id}/password", auth: authUser, handle: issuePassword},
 		{method: "PATCH", path: "/api/v1/settings", auth: authUser, handle: updateOwnSettings},
+		{method: "POST", path: "/api/v1/users/me/onboarding_steps", auth: authUser, handle: markOnboardingStepRead},
 		{method: "POST", path: "/api/v1/users/me/api_key/regenerate", auth: authUser, handle: regenerateAPIKey},
 		{method: "POST", path: "/api/v1/users/me/status", auth: authUser, handle: setOwnStatus},
 		{method: "GET", path: "/avatar/{user}", auth: authUser, handle: avatar},

@@ -283,6 +283,9 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 	if want("user_settings") {
 		state["user_settings"] = userSettings(actor)
 	}
+	if want("onboarding_steps") {
+		state["onboarding_steps"] = onboardingSteps(actor)
+	}
 	return nil
 }
 

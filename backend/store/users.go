@@ -43,6 +43,9 @@ type User struct {
 	Settings map[string]any `json:"settings,omitempty"`
 	// Status is what the user says they are up to; nil when unset.
 	Status *UserStatus `json:"status,omitempty"`
+	// OnboardingStepsSeen names the one-time notices the person has
+	// dismissed, which clients no longer show them.
+	OnboardingStepsSeen []string `json:"onboarding_steps_seen,omitempty"`
 }
 
 // UserStatus is a user's status: text, an emoji, or both.
