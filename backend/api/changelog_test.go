@@ -95,6 +95,8 @@ func changelogCases() []changelogCase {
 				t.Errorf("alice's steps changed with bob's: %v", got)
 			}
 		}},
+		{"level 261: include_realm_default_subscriptions on POST /invites/multiuse, and the link creates the account", checkInviteLinks},
+		{"level 267: notify_referrer_on_join on POST /invites, listed by GET /invites", checkEmailInvites},
 		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
 	}
 }
@@ -303,6 +305,133 @@ func checkPresenceUpdateIDs(t *testing.T, s *apitest.Server) {
 	if _, ok := since[fmt.Sprint(aliceID)]; !ok || third <= second {
 		t.Errorf("alice's new report is not listed after %d: %v, ID %d", second, since, third)
 	}
+}
+
+// checkInviteLinks checks reusable invitation links: an administrator
+// makes one, GET /invites lists it with its link, the link's key creates
+// an account with the role, streams and (if asked) default streams it
+// gives, and a revoked link creates nothing.
+func checkInviteLinks(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	general := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	admin.Post("/api/v1/default_streams", apitest.Form{"stream_id": general}).OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"plans"}]`}).OK()
+	plans := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "plans"}).OK().Int("stream_id")
+	alice.Post("/api/v1/invites/multiuse", nil).Fails(400, "BAD_REQUEST")
+	admin.Post("/api/v1/invites/multiuse", apitest.Form{"stream_ids": []int64{9999}}).Fails(400, "BAD_REQUEST")
+
+	join := func(link, email string) *apitest.Response {
+		key := strings.TrimSuffix(link[strings.Index(link, "/join/")+len("/join/"):], "/")
+		return s.Anonymous().Post("/accounts/invite", apitest.Form{"key": key, "email": email, "full_name": "Newcomer " + email[:1], "password": "newcomer-pass"})
+	}
+	streamsOf := func(r *apitest.Response) []string {
+		c := s.As(r.Str("email"), r.Str("api_key"))
+		var names []string
+		for _, sub := range c.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions") {
+			names = append(names, sub.(map[string]any)["name"].(string))
+		}
+		slices.Sort(names)
+		return names
+	}
+
+	withDefaults := admin.Post("/api/v1/invites/multiuse", apitest.Form{"stream_ids": []int64{plans}, "include_realm_default_subscriptions": true, "invite_as": 600}).OK().Str("invite_link")
+	if !strings.HasPrefix(withDefaults, s.URL+"/join/") {
+		t.Errorf("invite_link %q", withDefaults)
+	}
+	key := strings.TrimSuffix(strings.TrimPrefix(withDefaults, s.URL+"/join/"), "/")
+	if got := s.Anonymous().Get("/accounts/invite", apitest.Form{"key": key}).OK(); got.Int("invited_as") != 600 || got.Str("realm_name") == "" {
+		t.Errorf("the invitation behind the link: %s", got.Raw)
+	}
+	first := join(withDefaults, "gina@example.com").OK()
+	if got := streamsOf(first); !slices.Equal(got, []string{"general", "plans"}) {
+		t.Errorf("joined with the default streams: %v", got)
+	}
+	if role := s.As(first.Str("email"), first.Str("api_key")).Get("/api/v1/users/me", nil).OK().Int("role"); role != 600 {
+		t.Errorf("role %d", role)
+	}
+	// A reusable link works again, for another address.
+	join(withDefaults, "hal@example.com").OK()
+	join(withDefaults, "hal@example.com").Fails(400, "BAD_REQUEST")
+
+	without := admin.Post("/api/v1/invites/multiuse", apitest.Form{"stream_ids": []int64{plans}}).OK().Str("invite_link")
+	if got := streamsOf(join(without, "ivy@example.com").OK()); !slices.Equal(got, []string{"plans"}) {
+		t.Errorf("joined without the default streams: %v", got)
+	}
+
+	var linkID float64
+	for _, inv := range admin.Get("/api/v1/invites", nil).OK().List("invites") {
+		if inv := inv.(map[string]any); inv["link_url"] == without && inv["is_multiuse"] == true && inv["invited_as"] == float64(400) {
+			linkID = inv["id"].(float64)
+		}
+	}
+	if linkID == 0 {
+		t.Fatalf("GET /invites does not list %s", without)
+	}
+	alice.Delete(fmt.Sprintf("/api/v1/invites/multiuse/%d", int64(linkID)), nil).Fails(400, "BAD_REQUEST")
+	admin.Delete(fmt.Sprintf("/api/v1/invites/multiuse/%d", int64(linkID)), nil).OK()
+	join(without, "jo@example.com").Fails(400, "BAD_REQUEST")
+	admin.Delete(fmt.Sprintf("/api/v1/invites/multiuse/%d", int64(linkID)), nil).Fails(400, "BAD_REQUEST")
+	admin.Post("/api/v1/invites/multiuse", apitest.Form{"invite_expires_in_minutes": 0}).Fails(400, "REQUEST_VARIABLE_INVALID")
+}
+
+// checkEmailInvites checks email invitations: who may send them (the
+// realm's invite_to_realm_policy, and the role they give), the addresses
+// already in use reported as Zulip reports them, GET /invites with
+// notify_referrer_on_join, DELETE /invites/{id}, and the invitations to an
+// address ending when it joins.
+func checkEmailInvites(t *testing.T, s *apitest.Server) {
+	admin, alice, guest := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("guest@example.com")
+	noStreams := []int64{}
+	if r := guest.Post("/api/v1/invites", apitest.Form{"invitee_emails": "kim@example.com", "stream_ids": noStreams}).Fails(400, "BAD_REQUEST"); r.Msg() != "Not allowed for guest users" {
+		t.Errorf("guest: %q", r.Msg())
+	}
+	alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "kim@example.com", "stream_ids": noStreams, "invite_as": 200}).Fails(400, "BAD_REQUEST")
+	alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "", "stream_ids": noStreams}).Fails(400, "BAD_REQUEST")
+	alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "not an address", "stream_ids": noStreams}).Fails(400, "INVITATION_FAILED")
+
+	r := alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "Kim <kim@example.com>, bob@example.com", "stream_ids": noStreams, "notify_referrer_on_join": false}).Fails(400, "INVITATION_FAILED")
+	if errs := r.List("errors"); len(errs) != 1 || errs[0].([]any)[0] != "bob@example.com" || r.Body["sent_invitations"] != true {
+		t.Errorf("already in use: %s", r.Raw)
+	}
+	invites := alice.Get("/api/v1/invites", nil).OK().List("invites")
+	if len(invites) != 1 {
+		t.Fatalf("alice's invitations %v", invites)
+	}
+	inv := invites[0].(map[string]any)
+	if inv["email"] != "kim@example.com" || inv["is_multiuse"] != false || inv["notify_referrer_on_join"] != false || inv["invited_as"] != float64(400) || inv["expiry_date"] == nil {
+		t.Errorf("invitation %v", inv)
+	}
+	if got := admin.Get("/api/v1/invites", nil).OK().List("invites"); len(got) != 1 {
+		t.Errorf("an administrator manages every invitation: %v", got)
+	}
+	if got := s.Login("bob@example.com").Get("/api/v1/invites", nil).OK().List("invites"); len(got) != 0 {
+		t.Errorf("bob sees alice's invitations: %v", got)
+	}
+
+	// kim joins through a link: the email invitation ends.
+	link := admin.Post("/api/v1/invites/multiuse", nil).OK().Str("invite_link")
+	key := strings.TrimSuffix(link[strings.Index(link, "/join/")+len("/join/"):], "/")
+	s.Anonymous().Post("/accounts/invite", apitest.Form{"key": key, "email": "kim@example.com", "full_name": "Kim", "password": "kim-pass-1"}).OK()
+	if got := alice.Get("/api/v1/invites", nil).OK().List("invites"); len(got) != 0 {
+		t.Errorf("kim's invitation outlived kim joining: %v", got)
+	}
+
+	alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "lee@example.com", "stream_ids": noStreams, "invite_expires_in_minutes": "null"}).OK()
+	lee := alice.Get("/api/v1/invites", nil).OK().List("invites")[0].(map[string]any)
+	if lee["expiry_date"] != nil {
+		t.Errorf("an invitation that never expires: %v", lee)
+	}
+	alice.Delete(fmt.Sprintf("/api/v1/invites/%d", int64(lee["id"].(float64))), nil).OK()
+	alice.Delete(fmt.Sprintf("/api/v1/invites/%d", int64(lee["id"].(float64))), nil).Fails(400, "BAD_REQUEST")
+
+	admin.Patch("/api/v1/realm", apitest.Form{"invite_to_realm_policy": 2}).OK()
+	if p := alice.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm"}}).OK().Int("realm_invite_to_realm_policy"); p != 2 {
+		t.Errorf("realm_invite_to_realm_policy %d", p)
+	}
+	if r := alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "max@example.com", "stream_ids": noStreams}).Fails(400, "BAD_REQUEST"); r.Msg() != "Insufficient permission" {
+		t.Errorf("a member under an administrators-only policy: %q", r.Msg())
+	}
+	admin.Post("/api/v1/invites", apitest.Form{"invitee_emails": "max@example.com", "stream_ids": noStreams}).OK()
 }
 
 // checkNewSettings checks user settings a changelog entry added: register

@@ -44,6 +44,10 @@ func updateRealm(c *call) (J, error) {
 		policy := int(c.p.optInt("add_custom_emoji_policy", 0))
 		ch.EmojiAddPolicyNo = &policy
 	}
+	if c.p.has("invite_to_realm_policy") {
+		policy := int(c.p.optInt("invite_to_realm_policy", 0))
+		ch.InvitePolicyNo = &policy
+	}
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -51,6 +51,7 @@ var eventTypes = map[string]string{
 	"alert_words":          "the user's own words, sent to that user alone",
 	"user_settings":        "the user's own preferences, sent to that user alone",
 	"onboarding_steps":     "the notices the user has yet to see, sent to that user alone",
+	"invites_changed":      "carries nothing: administrators and the inviter fetch GET /invites again",
 	"user_status":          "a person's status, which the whole organization sees",
 	"attachment":           "the user's own uploads (an ID and the space used), sent to that user alone",
 	"heartbeat":            "keeps a long poll alive; carries nothing",

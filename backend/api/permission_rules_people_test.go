@@ -29,6 +29,16 @@ func peopleRules() map[string]rule {
 		}},
 		// Zulip refuses bots here altogether: a bot's name is its owner's
 		// to change, and it has no password.
+		"GET /api/v1/invites":  {members, fixed(probe{})},
+		"POST /api/v1/invites": {members, fixed(probe{name: "invite by email", form: apitest.Form{"invitee_emails": "fay@example.com", "stream_ids": []int64{}}})},
+		// Reusable links are for administrators (Zulip's default create_multiuse_invite_group).
+		"POST /api/v1/invites/multiuse": {admin, fixed(probe{name: "create an invitation link"})},
+		"DELETE /api/v1/invites/{invite_id}": {owner, func(w world) []probe {
+			return []probe{{name: "revoke an invitation", path: id("/api/v1/invites/%d", w.inviteID)}}
+		}},
+		"DELETE /api/v1/invites/multiuse/{invite_id}": {admin, func(w world) []probe {
+			return []probe{{name: "revoke an invitation link", path: id("/api/v1/invites/multiuse/%d", w.inviteLinkID)}}
+		}},
 		"POST /api/v1/users/me/onboarding_steps": {humans, fixed(probe{name: "dismiss a notice", form: apitest.Form{"onboarding_step": "intro_inbox_view_modal"}})},
 		"PATCH /api/v1/settings": {humans, fixed(
 			probe{name: "rename oneself", form: apitest.Form{"full_name": "Someone Renamed"}},

@@ -31,6 +31,9 @@ func permissions() map[string]rule {
 		// Answers about the caller's own cookie; a stranger has none, and is told so.
 		"GET /accounts/session": {public, fixed(probe{})},
 		"GET /accounts/setup":   {public, fixed(probe{})},
+		// Only the key in an invitation's link opens it.
+		"GET /accounts/invite":  {public, fixed(probe{form: apitest.Form{"key": "guess"}, status: 400, code: "BAD_REQUEST"})},
+		"POST /accounts/invite": {public, fixed(probe{form: apitest.Form{"key": "guess", "full_name": "Eve", "email": "eve@example.com", "password": "password1"}, status: 400, code: "BAD_REQUEST"})},
 		// Setup is done: only the setup token (never printed here) could redo it.
 		"POST /accounts/setup": {public, fixed(probe{form: apitest.Form{"token": "guess", "realm_name": "Mine", "full_name": "Eve", "email": "eve@example.com", "password": "password1"}, status: 400, code: "BAD_REQUEST"})},
 

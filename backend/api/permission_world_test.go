@@ -36,6 +36,8 @@ type world struct {
 	filterID                  int64
 	groupID, spareGroupID     int64
 	botID, botID2             int64 // alice's bots
+	inviteID, inviteID2       int64 // alice's email invitations
+	inviteLinkID              int64 // the administrator's reusable link
 	emoji, emoji2             string
 	emojiFile                 string
 	echoKey, webhookKey, png  string
@@ -130,6 +132,18 @@ func (w *world) setUpRoles(t *testing.T, s *apitest.Server) {
 	w.botID, w.aliceBot = bot("helper")
 	w.botID2, w.aliceBot2 = bot("helper2")
 	w.botEmail = w.aliceBot.Email()
+	invite := func(email string) int64 {
+		alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": email, "stream_ids": []int64{}}).OK()
+		invites := alice.Get("/api/v1/invites", nil).OK().List("invites")
+		return int64(invites[len(invites)-1].(map[string]any)["id"].(float64))
+	}
+	w.inviteID, w.inviteID2 = invite("dora@example.com"), invite("eli@example.com")
+	admin.Post("/api/v1/invites/multiuse", nil).OK()
+	for _, inv := range admin.Get("/api/v1/invites", nil).OK().List("invites") {
+		if inv := inv.(map[string]any); inv["is_multiuse"] == true {
+			w.inviteLinkID = int64(inv["id"].(float64))
+		}
+	}
 	w.emoji, w.emoji2 = "alices_own", "alices_other"
 	for _, name := range []string{w.emoji, w.emoji2} {
 		upload(alice, name, "e.png", w.png).OK()
@@ -177,7 +191,7 @@ func (w world) missing() world {
 // forAdmin is w with the owner probes' things swapped for second ones, so
 // the administrator's turn acts on what the owner's turn left alone.
 func (w world) forAdmin() world {
-	w.botID, w.emoji, w.topicMsg = w.botID2, w.emoji2, w.topicMsg2
+	w.botID, w.emoji, w.topicMsg, w.inviteID = w.botID2, w.emoji2, w.topicMsg2, w.inviteID2
 	return w
 }
 
@@ -209,6 +223,7 @@ func fakeWorld() world {
 	w.streamID, w.spareStreamID, w.msg, w.spareMsg, w.randomID, w.doomedID = 11, 12, 13, 14, 15, 16
 	w.generalMsg, w.editMsg, w.topicMsg, w.topicMsg2, w.moveMsg, w.adminID, w.bobID, w.carolID = 17, 18, 19, 20, 29, 21, 22, 23
 	w.filterID, w.groupID, w.spareGroupID, w.botID, w.botID2 = 24, 25, 26, 27, 28
+	w.inviteID, w.inviteID2, w.inviteLinkID = 30, 31, 32
 	return w
 }
 

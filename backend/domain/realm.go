@@ -112,6 +112,9 @@ type RealmChange struct {
 	Name             *string
 	Description      *string
 	EmojiAddPolicyNo *int
+	// InvitePolicyNo is invite_to_realm_policy: 1 members, 2 administrators,
+	// 3 full members, 4 moderators, 6 nobody.
+	InvitePolicyNo *int
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -146,6 +149,15 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 				return nil, InvalidArgument("add_custom_emoji_policy", "must be 1 (members) or 2 (administrators)")
 			}
 			changed["add_custom_emoji_policy"] = *ch.EmojiAddPolicyNo
+		}
+		if ch.InvitePolicyNo != nil {
+			switch *ch.InvitePolicyNo {
+			case invitePolicyMembers, invitePolicyAdmins, invitePolicyFullMembers, invitePolicyModerators, invitePolicyNobody:
+				r.InviteToRealmPolicy = *ch.InvitePolicyNo
+			default:
+				return nil, InvalidArgument("invite_to_realm_policy", "must be 1, 2, 3, 4 or 6")
+			}
+			changed["invite_to_realm_policy"] = *ch.InvitePolicyNo
 		}
 		if len(changed) == 0 {
 			return nil, BadRequest("No new data supplied")

@@ -140,6 +140,9 @@ type NewUser struct {
 	Role       int
 	BotType    int
 	BotOwnerID int64
+	// SkipDefaultStreams keeps the person out of the default streams (an
+	// invitation that did not include them).
+	SkipDefaultStreams bool
 }
 
 // Limits on names, as in Zulip.
@@ -210,6 +213,9 @@ func (s *Service) createUser(tx *store.Tx, n NewUser) (store.User, error) {
 	if err := tx.CreateUser(&u); err != nil {
 		return store.User{}, err
 	}
+	if n.SkipDefaultStreams {
+		return u, nil
+	}
 	return u, joinDefaultStreams(tx, u)
 }
 
@@ -225,35 +231,42 @@ func (s *Service) CreateUserAsHost(n NewUser) (store.User, error) {
 		if u, err = s.createUser(tx, n); err != nil {
 			return nil, err
 		}
-		person, err := ToMap(userObject(u, u, nil))
-		if err != nil {
-			return nil, err
-		}
-		delete(person, "delivery_email")
-		announce, err := s.realmUserEvent(tx, "add", person)
-		if err != nil {
-			return nil, err
-		}
-		out := deliveries{announce}
-		subs, err := tx.UserSubscriptions(u.ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, sub := range subs {
-			st, err := tx.Stream(sub.StreamID)
-			if err != nil {
-				return nil, err
-			}
-			if err := s.subscriptionEvents(tx, &out, st, false, []int64{u.ID}); err != nil {
-				return nil, err
-			}
-		}
-		return out.publish, nil
+		out, err := s.announceNewUser(tx, u)
+		return out.publish, err
 	})
 	if err != nil {
 		return store.User{}, internal("add user", err)
 	}
 	return u, nil
+}
+
+// announceNewUser tells everyone online that u arrived (realm_user add) in
+// the streams u joined.
+func (s *Service) announceNewUser(tx *store.Tx, u store.User) (deliveries, error) {
+	person, err := ToMap(userObject(u, u, nil))
+	if err != nil {
+		return nil, err
+	}
+	delete(person, "delivery_email")
+	announce, err := s.realmUserEvent(tx, "add", person)
+	if err != nil {
+		return nil, err
+	}
+	out := deliveries{announce}
+	subs, err := tx.UserSubscriptions(u.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, sub := range subs {
+		st, err := tx.Stream(sub.StreamID)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.subscriptionEvents(tx, &out, st, false, []int64{u.ID}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // SetPasswordAsHost gives an existing account a new password on the

@@ -39,6 +39,7 @@ var (
 	bucketPresence   = []byte("presence")
 	bucketBotStorage = []byte("bot_storage")
 	bucketSessions   = []byte("sessions")
+	bucketInvites    = []byte("invites") // invite ID → Invite (invites.go)
 	// event queue ID → EventQueue (event_queues.go)
 	bucketEventQueues = []byte("event_queues")
 )
@@ -50,7 +51,7 @@ var allBuckets = [][]byte{
 	bucketMessages, bucketUserMessages, bucketMsgByRecipient, bucketMsgByTopic, bucketMsgBySender,
 	bucketUserSpans, bucketReadRuns, bucketSearchPostings, bucketRecipients, bucketTopics, bucketUserTopics,
 	bucketRealmEmoji, bucketLinkifiers, bucketUploads, bucketPresence, bucketBotStorage, bucketSessions,
-	bucketEventQueues,
+	bucketEventQueues, bucketInvites,
 }
 
 // itob encodes an ID as a big-endian key so byte order equals numeric order.

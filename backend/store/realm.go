@@ -9,6 +9,9 @@ type Realm struct {
 	EmojiAddPolicy string `json:"emoji_add_policy"`
 	// DefaultStreamIDs are the streams every new person joins.
 	DefaultStreamIDs []int64 `json:"default_stream_ids,omitempty"`
+	// InviteToRealmPolicy says who may send email invitations, with
+	// Zulip's numbers; 0 is Zulip's default (1, members).
+	InviteToRealmPolicy int `json:"invite_to_realm_policy,omitempty"`
 }
 
 var keyRealm = []byte("realm")
