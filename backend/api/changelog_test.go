@@ -372,6 +372,14 @@ func checkInviteLinks(t *testing.T, s *apitest.Server) {
 	join(without, "jo@example.com").Fails(400, "BAD_REQUEST")
 	admin.Delete(fmt.Sprintf("/api/v1/invites/multiuse/%d", int64(linkID)), nil).Fails(400, "BAD_REQUEST")
 	admin.Post("/api/v1/invites/multiuse", apitest.Form{"invite_expires_in_minutes": 0}).Fails(400, "REQUEST_VARIABLE_INVALID")
+
+	// A deactivated administrator's links let nobody in.
+	adaID := admin.Post("/api/v1/users", apitest.Form{"email": "ada@example.com", "password": "ada-pass-1", "full_name": "Ada"}).OK().Int("user_id")
+	admin.Patch(fmt.Sprintf("/api/v1/users/%d", adaID), apitest.Form{"role": 200}).OK()
+	ada := s.As("ada@example.com", s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "ada@example.com", "password": "ada-pass-1"}).OK().Str("api_key"))
+	adas := ada.Post("/api/v1/invites/multiuse", nil).OK().Str("invite_link")
+	admin.Delete(fmt.Sprintf("/api/v1/users/%d", adaID), nil).OK()
+	join(adas, "kai@example.com").Fails(400, "BAD_REQUEST")
 }
 
 // checkEmailInvites checks email invitations: who may send them (the

@@ -380,6 +380,23 @@ func (s *Service) revokeInvite(actor store.User, id int64, multiuse bool) error 
 	}))
 }
 
+// revokeInvitesBy ends every invitation inviter made (a deactivated
+// account's invitations let nobody in).
+func revokeInvitesBy(tx *store.Tx, inviter int64) error {
+	all, err := tx.Invites()
+	if err != nil {
+		return err
+	}
+	for _, inv := range all {
+		if inv.InvitedBy == inviter {
+			if err := tx.DeleteInvite(inv.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Invitation is what an invitation link tells the person opening it, for
 // the sign-up page: the organization, the address an email invitation is
 // for, and the role it gives.
