@@ -62,6 +62,7 @@ func changelogCases() []changelogCase {
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
 		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},
 		{"level 263: last_update_id on POST /users/me/presence and presence_last_update_id in register", checkPresenceUpdateIDs},
+		{"level 223: POST /users/me/apns_device_token requires appid; devices register as on a Zulip server without push notifications", checkPushDevices},
 		{"level 233: onboarding_steps in register and POST /users/me/onboarding_steps", func(t *testing.T, s *apitest.Server) {
 			bob, alice := s.Login("bob@example.com"), s.Login("alice@example.com")
 			q := registerQueue(t, bob, apitest.Form{"event_types": []string{"onboarding_steps"}})
@@ -440,6 +441,48 @@ func checkEmailInvites(t *testing.T, s *apitest.Server) {
 		t.Errorf("a member under an administrators-only policy: %q", r.Msg())
 	}
 	admin.Post("/api/v1/invites", apitest.Form{"invitee_emails": "max@example.com", "stream_ids": noStreams}).OK()
+}
+
+// checkPushDevices checks the device registration a mobile app makes at
+// sign-in, answered as a Zulip server with no push notifications
+// configured answers it: the device is recorded (success), a second
+// registration is no error, removing an unknown one is "Token does not
+// exist", and appid is required for APNs tokens (level 223).
+func checkPushDevices(t *testing.T, s *apitest.Server) {
+	bob, bot := s.Login("bob@example.com"), s.Login("echo-bot@example.com")
+	const apns, fcm = "/api/v1/users/me/apns_device_token", "/api/v1/users/me/android_gcm_reg_id"
+	for _, tc := range []struct {
+		name, method, path string
+		form               apitest.Form
+		code, msg          string // "" for success
+	}{
+		{"APNs without appid", "POST", apns, apitest.Form{"token": "c0ffee00"}, "REQUEST_VARIABLE_MISSING", "Missing 'appid' argument"},
+		{"APNs with a malformed appid", "POST", apns, apitest.Form{"token": "c0ffee00", "appid": "org zulip"}, "BAD_REQUEST", "appid has invalid format"},
+		{"APNs token that is not base64", "POST", apns, apitest.Form{"token": "abc", "appid": "org.zulip.Zulip"}, "BAD_REQUEST", "Invalid APNS token"},
+		{"empty token", "POST", fcm, apitest.Form{"token": ""}, "BAD_REQUEST", "Empty or invalid length token"},
+		{"APNs", "POST", apns, apitest.Form{"token": "c0ffee00", "appid": "org.zulip.Zulip"}, "", ""},
+		{"APNs again", "POST", apns, apitest.Form{"token": "c0ffee00", "appid": "org.zulip.Zulip"}, "", ""},
+		{"FCM", "POST", fcm, apitest.Form{"token": "android-token"}, "", ""},
+		{"FCM token removed as APNs", "DELETE", apns, apitest.Form{"token": "android-token"}, "BAD_REQUEST", "Token does not exist"},
+		{"FCM removed", "DELETE", fcm, apitest.Form{"token": "android-token"}, "", ""},
+		{"FCM removed again", "DELETE", fcm, apitest.Form{"token": "android-token"}, "BAD_REQUEST", "Token does not exist"},
+		{"APNs removed", "DELETE", apns, apitest.Form{"token": "c0ffee00"}, "", ""},
+	} {
+		var r *apitest.Response
+		if tc.method == "POST" {
+			r = bob.Post(tc.path, tc.form)
+		} else {
+			r = bob.Delete(tc.path, tc.form)
+		}
+		if tc.code == "" {
+			if r.Status != 200 || r.Body["result"] != "success" {
+				t.Errorf("%s: %s", tc.name, r)
+			}
+		} else if r.Status != 400 || r.Body["code"] != tc.code || r.Msg() != tc.msg {
+			t.Errorf("%s: want %s %q, got %s", tc.name, tc.code, tc.msg, r)
+		}
+	}
+	bot.Post(fcm, apitest.Form{"token": "bot-token"}).Fails(400, "BAD_REQUEST")
 }
 
 // checkNewSettings checks user settings a changelog entry added: register

@@ -46,6 +46,16 @@ type User struct {
 	// OnboardingStepsSeen names the one-time notices the person has
 	// dismissed, which clients no longer show them.
 	OnboardingStepsSeen []string `json:"onboarding_steps_seen,omitempty"`
+	// PushDevices are the mobile devices registered for push
+	// notifications, kept as Zulip keeps them even with no way to push.
+	PushDevices []PushDevice `json:"push_devices,omitempty"`
+}
+
+// PushDevice is one registered device token.
+type PushDevice struct {
+	Kind  int    `json:"kind"` // Zulip's: 1 APNs, 2 FCM
+	Token string `json:"token"`
+	AppID string `json:"app_id,omitempty"` // an APNs token's app
 }
 
 // UserStatus is a user's status: text, an emoji, or both.

@@ -1,0 +1,35 @@
+package api
+
+import "lanchat/backend/domain"
+
+func addAPNsDevice(c *call) (J, error) {
+	token, appID := c.p.str("token"), c.p.str("appid")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.AddPushDevice(c.user, domain.PushDeviceAPNs, token, appID)
+}
+
+func removeAPNsDevice(c *call) (J, error) {
+	token := c.p.str("token")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.RemovePushDevice(c.user, domain.PushDeviceAPNs, token)
+}
+
+func addFCMDevice(c *call) (J, error) {
+	token := c.p.str("token")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.AddPushDevice(c.user, domain.PushDeviceFCM, token, "")
+}
+
+func removeFCMDevice(c *call) (J, error) {
+	token := c.p.str("token")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.RemovePushDevice(c.user, domain.PushDeviceFCM, token)
+}
