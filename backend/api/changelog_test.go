@@ -38,30 +38,9 @@ func changelogCases() []changelogCase {
 				"enable_followed_topic_wildcard_mentions_notify": {true, false},
 			})
 		}},
-		{"level 245: web_font_size_px and web_line_height_percent are user settings", func(t *testing.T, s *apitest.Server) {
-			checkNewSettings(t, s, map[string][2]any{"web_font_size_px": {float64(14), float64(20)}, "web_line_height_percent": {float64(122), float64(150)}})
-			bob := s.Login("bob@example.com")
-			for _, bad := range []apitest.Form{{"web_font_size_px": "big"}, {"web_font_size_px": 0}, {"web_line_height_percent": 5000}} {
-				bob.Patch("/api/v1/settings", bad).Fails(400, "REQUEST_VARIABLE_INVALID")
-			}
-		}},
-		{"level 253: receives_typing_notifications, and no typing events for those who turned it off", func(t *testing.T, s *apitest.Server) {
-			checkNewSettings(t, s, map[string][2]any{"receives_typing_notifications": {true, false}})
-			// bob turned it off in checkNewSettings; alice still receives.
-			bob, alice, admin := s.Login("bob@example.com"), s.Login("alice@example.com"), s.Login("admin@example.com")
-			bq := registerQueue(t, bob, apitest.Form{"event_types": []string{"typing"}})
-			aq := registerQueue(t, alice, apitest.Form{"event_types": []string{"typing"}})
-			admin.Post("/api/v1/typing", apitest.Form{"op": "start", "to": `["alice@example.com","bob@example.com"]`}).OK()
-			if evs := aq.next(); len(evs) != 1 || evs[0]["type"] != "typing" {
-				t.Errorf("alice's typing events %v", evs)
-			}
-			if evs := bq.next(); len(evs) != 0 {
-				t.Errorf("bob turned typing notifications off but got %v", evs)
-			}
-		}},
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
 		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},
-		{"level 263: last_update_id on POST /users/me/presence and presence_last_update_id in register", checkPresenceUpdateIDs},
+		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
 		{"level 223: POST /users/me/apns_device_token requires appid; devices register as on a Zulip server without push notifications", checkPushDevices},
 		{"level 233: onboarding_steps in register and POST /users/me/onboarding_steps", func(t *testing.T, s *apitest.Server) {
 			bob, alice := s.Login("bob@example.com"), s.Login("alice@example.com")
@@ -96,9 +75,30 @@ func changelogCases() []changelogCase {
 				t.Errorf("alice's steps changed with bob's: %v", got)
 			}
 		}},
+		{"level 245: web_font_size_px and web_line_height_percent are user settings", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_font_size_px": {float64(14), float64(20)}, "web_line_height_percent": {float64(122), float64(150)}})
+			bob := s.Login("bob@example.com")
+			for _, bad := range []apitest.Form{{"web_font_size_px": "big"}, {"web_font_size_px": 0}, {"web_line_height_percent": 5000}} {
+				bob.Patch("/api/v1/settings", bad).Fails(400, "REQUEST_VARIABLE_INVALID")
+			}
+		}},
+		{"level 253: receives_typing_notifications, and no typing events for those who turned it off", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"receives_typing_notifications": {true, false}})
+			// bob turned it off in checkNewSettings; alice still receives.
+			bob, alice, admin := s.Login("bob@example.com"), s.Login("alice@example.com"), s.Login("admin@example.com")
+			bq := registerQueue(t, bob, apitest.Form{"event_types": []string{"typing"}})
+			aq := registerQueue(t, alice, apitest.Form{"event_types": []string{"typing"}})
+			admin.Post("/api/v1/typing", apitest.Form{"op": "start", "to": `["alice@example.com","bob@example.com"]`}).OK()
+			if evs := aq.next(); len(evs) != 1 || evs[0]["type"] != "typing" {
+				t.Errorf("alice's typing events %v", evs)
+			}
+			if evs := bq.next(); len(evs) != 0 {
+				t.Errorf("bob turned typing notifications off but got %v", evs)
+			}
+		}},
 		{"level 261: include_realm_default_subscriptions on POST /invites/multiuse, and the link creates the account", checkInviteLinks},
+		{"level 263: last_update_id on POST /users/me/presence and presence_last_update_id in register", checkPresenceUpdateIDs},
 		{"level 267: notify_referrer_on_join on POST /invites, listed by GET /invites", checkEmailInvites},
-		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
 	}
 }
 
@@ -371,7 +371,10 @@ func checkInviteLinks(t *testing.T, s *apitest.Server) {
 	alice.Delete(fmt.Sprintf("/api/v1/invites/multiuse/%d", int64(linkID)), nil).Fails(400, "BAD_REQUEST")
 	admin.Delete(fmt.Sprintf("/api/v1/invites/multiuse/%d", int64(linkID)), nil).OK()
 	join(without, "jo@example.com").Fails(400, "BAD_REQUEST")
-	admin.Delete(fmt.Sprintf("/api/v1/invites/multiuse/%d", int64(linkID)), nil).Fails(400, "BAD_REQUEST")
+	if r := admin.Delete(fmt.Sprintf("/api/v1/invites/multiuse/%d", int64(linkID)), nil).Fails(400, "BAD_REQUEST"); r.Msg() != "Invitation has already been revoked" {
+		t.Errorf("revoked again: %q", r.Msg())
+	}
+	admin.Delete("/api/v1/invites/multiuse/9999", nil).Fails(400, "BAD_REQUEST")
 	admin.Post("/api/v1/invites/multiuse", apitest.Form{"invite_expires_in_minutes": 0}).Fails(400, "REQUEST_VARIABLE_INVALID")
 
 	// A deactivated administrator's links let nobody in.

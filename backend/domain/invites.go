@@ -294,7 +294,7 @@ func (s *Service) invitesChanged(tx *store.Tx, out *deliveries, inviter int64) e
 
 // expired tells whether an invitation no longer works.
 func (s *Service) expired(inv store.Invite) bool {
-	return inv.ExpiresAt != 0 && s.now().Unix() >= inv.ExpiresAt
+	return inv.Revoked || (inv.ExpiresAt != 0 && s.now().Unix() >= inv.ExpiresAt)
 }
 
 // Invites is GET /invites: the unexpired invitations the actor manages:
@@ -358,7 +358,7 @@ func (s *Service) RevokeInvite(actor store.User, id int64) error {
 }
 
 // RevokeInviteLink is DELETE /invites/multiuse/{id}: a reusable link stops
-// working. A revoked link is gone, so revoking it again finds nothing.
+// working, and is kept as revoked.
 func (s *Service) RevokeInviteLink(actor store.User, id int64) error {
 	return s.revokeInvite(actor, id, true)
 }
@@ -369,7 +369,16 @@ func (s *Service) revokeInvite(actor store.User, id int64, multiuse bool) error 
 		if err != nil {
 			return nil, err
 		}
-		if err := tx.DeleteInvite(inv.ID); err != nil {
+		switch {
+		case inv.Revoked:
+			return nil, BadRequest("Invitation has already been revoked")
+		case multiuse:
+			inv.Revoked = true
+			err = tx.PutInvite(inv)
+		default:
+			err = tx.DeleteInvite(inv.ID)
+		}
+		if err != nil {
 			return nil, err
 		}
 		var out deliveries
@@ -388,8 +397,14 @@ func revokeInvitesBy(tx *store.Tx, inviter int64) error {
 		return err
 	}
 	for _, inv := range all {
-		if inv.InvitedBy == inviter {
-			if err := tx.DeleteInvite(inv.ID); err != nil {
+		if inv.InvitedBy == inviter && !inv.Revoked {
+			if inv.Multiuse {
+				inv.Revoked = true
+				err = tx.PutInvite(inv)
+			} else {
+				err = tx.DeleteInvite(inv.ID)
+			}
+			if err != nil {
 				return err
 			}
 		}

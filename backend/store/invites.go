@@ -17,10 +17,13 @@ type Invite struct {
 	StreamIDs             []int64 `json:"stream_ids,omitempty"`
 	IncludeDefaultStreams bool    `json:"include_default_streams,omitempty"`
 	NotifyReferrerOnJoin  bool    `json:"notify_referrer_on_join,omitempty"`
+	// Revoked marks a reusable link that was revoked: kept, so that
+	// revoking it again is told apart from an unknown one.
+	Revoked bool `json:"revoked,omitempty"`
 }
 
-// Invites lists every pending invitation in ID order; used and revoked
-// ones are deleted.
+// Invites lists every invitation in ID order: email invitations until used
+// or revoked (then deleted), reusable links revoked or not.
 func (tx *Tx) Invites() ([]Invite, error) {
 	out := []Invite{}
 	err := each(tx, bucketInvites, func(i Invite) bool { out = append(out, i); return true })
@@ -41,8 +44,11 @@ func (tx *Tx) CreateInvite(i *Invite) error {
 		return err
 	}
 	i.ID = id
-	return tx.put(bucketInvites, itob(i.ID), *i)
+	return tx.PutInvite(*i)
 }
+
+// PutInvite writes an existing invitation.
+func (tx *Tx) PutInvite(i Invite) error { return tx.put(bucketInvites, itob(i.ID), i) }
 
 // DeleteInvite removes an invitation (revoked, or an email one used).
 func (tx *Tx) DeleteInvite(id int64) error { return tx.bucket(bucketInvites).Delete(itob(id)) }
