@@ -382,6 +382,25 @@ async function runEndpoints() {
   const linkifier = await check('POST /realm/filters', 'admin', 'POST', '/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' });
   await check('PATCH /realm/filters/{filter_id}', 'admin', 'PATCH', `/realm/filters/${linkifier.id}`, { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/t/{id}' });
   await check('DELETE /realm/filters/{filter_id}', 'admin', 'DELETE', `/realm/filters/${linkifier.id}`, {});
+  const second = await check('POST /realm/filters', 'admin', 'POST', '/realm/filters', { pattern: '!(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/b/{id}' });
+  const third = await check('POST /realm/filters', 'admin', 'POST', '/realm/filters', { pattern: '~(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/c/{id}' });
+  await check('PATCH /realm/linkifiers', 'admin', 'PATCH', '/realm/linkifiers', { ordered_linkifier_ids: [third.id, second.id] });
+
+  // Default streams (level 200).
+  await check('POST /default_streams', 'admin', 'POST', '/default_streams', { stream_id: ids.general });
+  await check('POST /default_streams', 'admin', 'POST', '/default_streams', { stream_id: 9999 }, 400);
+  await check('POST /users/me/subscriptions', 'admin', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], invite_only: true });
+  ids.vault = (await call('admin', 'GET', '/get_stream_id', { stream: 'vault' })).body.stream_id;
+  await check('POST /default_streams', 'admin', 'POST', '/default_streams', { stream_id: ids.vault }, 400);
+  await check('DELETE /default_streams', 'admin', 'DELETE', '/default_streams', { stream_id: ids.general });
+  await check('DELETE /default_streams', 'admin', 'DELETE', '/default_streams', { stream_id: 9999 }, 400);
+  await check('POST /users/me/subscriptions', 'admin', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'lobby' }], is_default_stream: true });
+
+  // Invitations and push devices: the yaml (level 218) does not describe these routes; these cause
+  // invites_changed and onboarding_steps events (their answers: backend/api/changelog_test.go).
+  await call('alice', 'POST', '/invites', { invitee_emails: 'dora@example.com', stream_ids: [ids.general] });
+  await call('alice', 'POST', '/users/me/onboarding_steps', { onboarding_step: 'intro_inbox_view_modal' });
+
   ids.upload = (await checkUpload('POST /user_uploads', 'alice', '/user_uploads')).url;
   ids.attachment = (await check('GET /attachments', 'alice', 'GET', '/attachments', {})).attachments[0].id;
 

@@ -4,9 +4,10 @@
 //
 // CHANGELOG: Zulip's API changelog entries from 219 to 277 (Zulip 9.0, the
 // level Lanchat announces) that touch an endpoint or event Lanchat serves.
-// Entries about things Lanchat does not serve (drafts, invites, custom
-// profile fields, realm group settings it does not send, push devices...)
-// are left out.
+// Entries about things Lanchat does not serve (drafts, custom profile
+// fields, realm group settings it does not send...) or that this yaml does
+// not describe (invites, push devices: backend/api/changelog_test.go checks
+// those) are left out.
 //
 // LANCHAT: fields Lanchat sends that the yaml does not list, kept because
 // Zulip clients ignore unknown fields (each listed in docs/api-coverage.md
@@ -152,6 +153,18 @@ export const CHANGELOG = [
         register[to] = register[from];
         delete register[from];
       }
+    },
+  },
+  {
+    level: 233,
+    change: 'hotspots become onboarding_steps, objects {type, name} (register and the onboarding_steps event)',
+    apply(doc) {
+      const step = { type: 'object', additionalProperties: false, properties: { type: { type: 'string' }, name: { type: 'string' } } };
+      closed(success(doc, 'POST /register')).properties.onboarding_steps.items = step;
+      const variant = event(doc, 'hotspots');
+      variant.properties.type = { allOf: [{ $ref: '#/components/schemas/EventTypeSchema' }, { enum: ['onboarding_steps'] }] };
+      variant.properties.onboarding_steps = { type: 'array', items: step };
+      delete variant.properties.hotspots;
     },
   },
   {
