@@ -221,11 +221,7 @@ func (s *Service) InviteByEmail(actor store.User, req InviteRequest) error {
 				return nil, err
 			}
 		}
-		var out deliveries
-		if err := s.invitesChanged(tx, &out, actor.ID); err != nil {
-			return nil, err
-		}
-		return out.publish, nil
+		return s.invitesChanged(tx, actor.ID)
 	})
 	if err != nil {
 		return internal("invite", err)
@@ -259,11 +255,7 @@ func (s *Service) CreateInviteLink(actor store.User, req InviteRequest, realmURL
 		if err := tx.CreateInvite(&inv); err != nil {
 			return nil, err
 		}
-		var out deliveries
-		if err := s.invitesChanged(tx, &out, actor.ID); err != nil {
-			return nil, err
-		}
-		return out.publish, nil
+		return s.invitesChanged(tx, actor.ID)
 	})
 	if err != nil {
 		return "", internal("create invite link", err)
@@ -275,12 +267,13 @@ func inviteLink(realmURL string, inv store.Invite) string {
 	return strings.TrimSuffix(realmURL, "/") + "/join/" + inv.Key + "/"
 }
 
-// invitesChanged queues Zulip's invites_changed event (it carries nothing:
-// clients fetch GET /invites again) to the administrators and the inviter.
-func (s *Service) invitesChanged(tx *store.Tx, out *deliveries, inviter int64) error {
+// invitesChanged publishes Zulip's invites_changed event (it carries
+// nothing: clients fetch GET /invites again) to the administrators and the
+// inviter.
+func (s *Service) invitesChanged(tx *store.Tx, inviter int64) (func(), error) {
 	users, err := tx.Users()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var audience []int64
 	for _, u := range users {
@@ -288,8 +281,19 @@ func (s *Service) invitesChanged(tx *store.Tx, out *deliveries, inviter int64) e
 			audience = append(audience, u.ID)
 		}
 	}
+	var out deliveries
 	out.add(s, events.Event{"type": "invites_changed"}, audience)
-	return nil
+	return out.publish, nil
+}
+
+// endInvite stops an invitation working: a reusable link is kept as
+// revoked, an email invitation deleted.
+func endInvite(tx *store.Tx, inv store.Invite) error {
+	if inv.Multiuse {
+		inv.Revoked = true
+		return tx.PutInvite(inv)
+	}
+	return tx.DeleteInvite(inv.ID)
 }
 
 // expired tells whether an invitation no longer works.
@@ -369,23 +373,13 @@ func (s *Service) revokeInvite(actor store.User, id int64, multiuse bool) error 
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case inv.Revoked:
+		if inv.Revoked {
 			return nil, BadRequest("Invitation has already been revoked")
-		case multiuse:
-			inv.Revoked = true
-			err = tx.PutInvite(inv)
-		default:
-			err = tx.DeleteInvite(inv.ID)
 		}
-		if err != nil {
+		if err := endInvite(tx, inv); err != nil {
 			return nil, err
 		}
-		var out deliveries
-		if err := s.invitesChanged(tx, &out, inv.InvitedBy); err != nil {
-			return nil, err
-		}
-		return out.publish, nil
+		return s.invitesChanged(tx, inv.InvitedBy)
 	}))
 }
 
@@ -398,13 +392,7 @@ func revokeInvitesBy(tx *store.Tx, inviter int64) error {
 	}
 	for _, inv := range all {
 		if inv.InvitedBy == inviter && !inv.Revoked {
-			if inv.Multiuse {
-				inv.Revoked = true
-				err = tx.PutInvite(inv)
-			} else {
-				err = tx.DeleteInvite(inv.ID)
-			}
-			if err != nil {
+			if err := endInvite(tx, inv); err != nil {
 				return err
 			}
 		}
@@ -496,7 +484,7 @@ func (s *Service) AcceptInvitation(key string, n NewUser) (store.User, error) {
 		changed := false
 		for _, other := range all {
 			if !other.Multiuse && strings.EqualFold(other.Email, u.Email) {
-				if err := tx.DeleteInvite(other.ID); err != nil {
+				if err := endInvite(tx, other); err != nil {
 					return nil, err
 				}
 				changed = true
@@ -507,9 +495,11 @@ func (s *Service) AcceptInvitation(key string, n NewUser) (store.User, error) {
 			return nil, err
 		}
 		if changed {
-			if err := s.invitesChanged(tx, &out, inv.InvitedBy); err != nil {
+			publish, err := s.invitesChanged(tx, inv.InvitedBy)
+			if err != nil {
 				return nil, err
 			}
+			out = append(out, publish)
 		}
 		return out.publish, nil
 	})
