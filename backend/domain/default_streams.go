@@ -11,19 +11,8 @@ import (
 // DefaultStreamObject is a default stream as Zulip's DefaultChannel: the
 // stream's own properties, without counts or the viewer's settings.
 type DefaultStreamObject struct {
-	StreamID                   int64  `json:"stream_id"`
-	Name                       string `json:"name"`
-	Description                string `json:"description"`
-	RenderedDescription        string `json:"rendered_description"`
-	DateCreated                int64  `json:"date_created"`
-	CreatorID                  *int64 `json:"creator_id"`
-	InviteOnly                 bool   `json:"invite_only"`
-	IsWebPublic                bool   `json:"is_web_public"`
-	StreamPostPolicy           int    `json:"stream_post_policy"`
-	MessageRetentionDays       *int   `json:"message_retention_days"`
-	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
-	FirstMessageID             *int64 `json:"first_message_id"`
-	IsAnnouncementOnly         bool   `json:"is_announcement_only"`
+	StreamProperties
+	CreatorID *int64 `json:"creator_id"`
 }
 
 // errPrivateDefault is Zulip's answer to a private stream offered as a
@@ -52,14 +41,7 @@ func (s *Service) defaultStreams(tx *store.Tx) ([]DefaultStreamObject, error) {
 		if st.Deactivated {
 			continue
 		}
-		o := s.streamObject(tx, st)
-		out = append(out, DefaultStreamObject{
-			StreamID: o.StreamID, Name: o.Name, Description: o.Description, RenderedDescription: o.RenderedDescription,
-			DateCreated: o.DateCreated, InviteOnly: o.InviteOnly, IsWebPublic: o.IsWebPublic,
-			StreamPostPolicy: o.StreamPostPolicy, MessageRetentionDays: o.MessageRetentionDays,
-			HistoryPublicToSubscribers: o.HistoryPublicToSubscribers, FirstMessageID: o.FirstMessageID,
-			IsAnnouncementOnly: o.IsAnnouncementOnly,
-		})
+		out = append(out, DefaultStreamObject{StreamProperties: s.streamObject(tx, st).StreamProperties})
 	}
 	return out, nil
 }

@@ -6,8 +6,9 @@ import (
 	"slices"
 )
 
-// StreamObject is a stream as GET /streams and register show it.
-type StreamObject struct {
+// StreamProperties are a stream's own properties, which every wire form of
+// a stream carries.
+type StreamProperties struct {
 	StreamID                   int64  `json:"stream_id"`
 	Name                       string `json:"name"`
 	Description                string `json:"description"`
@@ -20,9 +21,14 @@ type StreamObject struct {
 	MessageRetentionDays       *int   `json:"message_retention_days"`
 	StreamPostPolicy           int    `json:"stream_post_policy"`
 	IsAnnouncementOnly         bool   `json:"is_announcement_only"`
-	IsArchived                 bool   `json:"is_archived"`
-	StreamWeeklyTraffic        *int   `json:"stream_weekly_traffic"`
-	SubscriberCount            int    `json:"subscriber_count"`
+}
+
+// StreamObject is a stream as GET /streams and register show it.
+type StreamObject struct {
+	StreamProperties
+	IsArchived          bool `json:"is_archived"`
+	StreamWeeklyTraffic *int `json:"stream_weekly_traffic"`
+	SubscriberCount     int  `json:"subscriber_count"`
 }
 
 // SubscriptionObject is a stream with the viewer's settings for it (spec
@@ -55,7 +61,7 @@ const (
 )
 
 func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
-	o := StreamObject{
+	o := StreamObject{StreamProperties: StreamProperties{
 		StreamID:                   st.ID,
 		Name:                       st.Name,
 		Description:                st.Description,
@@ -64,8 +70,7 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		HistoryPublicToSubscribers: true,
 		DateCreated:                st.DateCreated,
 		StreamPostPolicy:           1,
-		SubscriberCount:            len(tx.StreamSubscriberIDs(st.ID)),
-	}
+	}, SubscriberCount: len(tx.StreamSubscriberIDs(st.ID))}
 	if st.Description == "" {
 		o.RenderedDescription = ""
 	}
