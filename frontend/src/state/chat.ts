@@ -295,6 +295,11 @@ export class Chat {
         const known = this.users.get(e.person.user_id)
         if (e.op === 'add') this.putUser(e.person as User)
         if (e.op === 'update' && known) this.putUser({ ...known, ...e.person })
+        // The server keeps a queue across a role change and says so here.
+        if (e.op === 'update' && e.person.user_id === this.me.user_id) {
+          this.me = { ...this.me, ...e.person }
+          if (e.person.role !== undefined) this.isAdmin = e.person.role === 100 || e.person.role === 200
+        }
         if (e.op === 'remove' && known) known.is_active = false
         return
       }
