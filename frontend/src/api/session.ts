@@ -67,3 +67,27 @@ export async function setUp(form: SetupForm): Promise<Me> {
   history.replaceState(null, '', location.pathname)
   return { user_id: r.user_id, email: r.email }
 }
+
+// inviteKey is the key in an invitation link's address (/join/KEY/), ""
+// anywhere else.
+export function inviteKey(): string {
+  const m = /^\/join\/([^/]+)\/?$/.exec(location.pathname)
+  return m ? decodeURIComponent(m[1]) : ''
+}
+
+export interface Invitation { realm_name: string; email?: string; invited_as: number }
+
+export async function invitation(key: string): Promise<Invitation> {
+  return (await api.get('/accounts/invite', { key })) as Invitation
+}
+
+export interface JoinForm { full_name: string; email: string; password: string }
+
+// acceptInvitation creates the account the link offers and signs it in.
+export async function acceptInvitation(key: string, form: JoinForm): Promise<Me> {
+  const r = await api.post('/accounts/invite', { ...form, key })
+  setCsrfToken(r.csrf_token)
+  if (inWindow) setWindowCredentials({ email: r.email, apiKey: r.api_key })
+  history.replaceState(null, '', '/')
+  return { user_id: r.user_id, email: r.email }
+}

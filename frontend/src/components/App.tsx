@@ -3,7 +3,7 @@ import { api } from '../api/transport'
 import { desktop } from '../api/desktop'
 import { chime, notify } from '../api/notifier'
 import { notificationText } from '../state/notify'
-import { resume, setupNeeded, signOut, type Me } from '../api/session'
+import { invitation, inviteKey, resume, setupNeeded, signOut, type Invitation, type Me } from '../api/session'
 import { explain } from '../state/errors'
 import { Chat } from '../state/chat'
 import { hashToPlace, narrowTitle, narrowToHash, sameNarrow, type Narrow, type Place } from '../state/narrow'
@@ -13,7 +13,7 @@ import { DraftStore, recipients } from '../state/drafts'
 import { Compose, useComposeDraft } from './Compose'
 import { Drafts } from './Drafts'
 import { HostPanel } from './HostPanel'
-import { Login, Setup } from './Login'
+import { Join, Login, Setup } from './Login'
 import { MessageList } from './MessageList'
 import { NotificationBanner } from './NotificationBanner'
 import { Recent } from './Recent'
@@ -29,7 +29,8 @@ import { useAccountTheme } from './AccountTheme'
 // Recent conversations is the home view, as in Zulip.
 const homeHashes = ['', '#', '#recent', '#inbox']
 
-type Screen = { kind: 'loading' } | { kind: 'setup' } | { kind: 'login'; realm: string } | { kind: 'chat'; me: Me }
+type Screen = { kind: 'loading' } | { kind: 'setup' } | { kind: 'login'; realm: string } | { kind: 'join'; key: string; invitation: Invitation }
+  | { kind: 'chat'; me: Me }
 
 function useTheme(): [Theme, (t: Theme) => void] {
   const initial = (localStorage.getItem('lanchat.theme') as Theme | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')
@@ -50,6 +51,12 @@ export function App() {
       const [setup, me] = await Promise.all([setupNeeded().catch(() => false), resume()])
       if (setup) return setScreen({ kind: 'setup' })
       if (me) return setScreen({ kind: 'chat', me })
+      // An invitation link's page offers its sign-up; a link that no
+      // longer works falls back to signing in.
+      const key = inviteKey()
+      const offered = key ? await invitation(key).catch(() => null) : null
+      if (offered) return setScreen({ kind: 'join', key, invitation: offered })
+      if (key) history.replaceState(null, '', '/')
       const settings = await api.get('/api/v1/server_settings').catch(() => ({ realm_name: 'Lanchat' }))
       setScreen({ kind: 'login', realm: settings.realm_name })
     })()
@@ -58,6 +65,7 @@ export function App() {
     case 'loading': return <div class="card-page"><p>Loading…</p></div>
     case 'setup': return <Setup onDone={(me) => setScreen({ kind: 'chat', me })} />
     case 'login': return <Login realm={screen.realm} onDone={(me) => setScreen({ kind: 'chat', me })} />
+    case 'join': return <Join inviteKey={screen.key} invitation={screen.invitation} onDone={(me) => setScreen({ kind: 'chat', me })} />
     case 'chat': return <ChatScreen theme={theme} setTheme={setTheme} onSignOut={async () => {
       await signOut()
       setScreen({ kind: 'login', realm: document.title.replace(/^\(\d+\) /, '') })

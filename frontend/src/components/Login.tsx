@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { signIn, setUp, type Me } from '../api/session'
+import { signIn, setUp, acceptInvitation, type Invitation, type Me } from '../api/session'
 import { desktop } from '../api/desktop'
 
 function Field(p: { label: string; testid: string; type?: 'text' | 'email' | 'password'; value: string; set: (v: string) => void; autoFocus?: boolean }) {
@@ -86,6 +86,29 @@ export function Setup(p: { onDone: (me: Me) => void }) {
         <Field label="Password (at least 8 characters)" testid="setup-password" type="password" value={password} set={setPassword} />
         {error && <p class="form-error" role="alert">{error}</p>}
         <button class="primary" data-testid="setup-submit" disabled={busy}>{busy ? 'Creating…' : 'Create organization'}</button>
+      </form>
+    </div>
+  )
+}
+
+// Join is the sign-up behind an invitation link: an email invitation's
+// address is fixed, a reusable link's is the person's own.
+export function Join(p: { inviteKey: string; invitation: Invitation; onDone: (me: Me) => void }) {
+  const [name, setName] = useState('')
+  const [email, setEmail] = useState(p.invitation.email ?? '')
+  const [password, setPassword] = useState('')
+  const { error, busy, submit } = useSubmit(() => acceptInvitation(p.inviteKey, { full_name: name.trim(), email: email.trim(), password }), p.onDone)
+  return (
+    <div class="card-page">
+      <form class="card" onSubmit={submit}>
+        <h1>Join {p.invitation.realm_name}</h1>
+        <Field label="Your name" testid="join-name" value={name} set={setName} autoFocus />
+        {p.invitation.email
+          ? <p class="hint" data-testid="join-email">You were invited as <code>{p.invitation.email}</code>.</p>
+          : <Field label="Your email" testid="join-email" type="email" value={email} set={setEmail} />}
+        <Field label="Password (at least 8 characters)" testid="join-password" type="password" value={password} set={setPassword} />
+        {error && <p class="form-error" data-testid="join-error" role="alert">{error}</p>}
+        <button class="primary" data-testid="join-submit" disabled={busy}>{busy ? 'Joining…' : 'Join'}</button>
       </form>
     </div>
   )
