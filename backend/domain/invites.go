@@ -384,20 +384,26 @@ func (s *Service) revokeInvite(actor store.User, id int64, multiuse bool) error 
 }
 
 // revokeInvitesBy ends every invitation inviter made (a deactivated
-// account's invitations let nobody in).
-func revokeInvitesBy(tx *store.Tx, inviter int64) error {
+// account's invitations let nobody in), and announces it when there were
+// any.
+func (s *Service) revokeInvitesBy(tx *store.Tx, inviter int64) (func(), error) {
 	all, err := tx.Invites()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	ended := false
 	for _, inv := range all {
 		if inv.InvitedBy == inviter && !inv.Revoked {
 			if err := endInvite(tx, inv); err != nil {
-				return err
+				return nil, err
 			}
+			ended = true
 		}
 	}
-	return nil
+	if !ended {
+		return func() {}, nil
+	}
+	return s.invitesChanged(tx, inviter)
 }
 
 // Invitation is what an invitation link tells the person opening it, for

@@ -262,9 +262,11 @@ func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store
 			if !active {
 				out = append(out, func() { s.events.DeleteUser(t.ID) })
 				// As in Zulip, what they invited stops letting people in.
-				if err := revokeInvitesBy(tx, t.ID); err != nil {
+				revoked, err := s.revokeInvitesBy(tx, t.ID)
+				if err != nil {
 					return nil, err
 				}
+				out = append(out, revoked)
 			}
 			out = append(out, publish)
 		}
