@@ -48,11 +48,7 @@ export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions
   const items: [string, string, () => void][] = [
     ['Quote and reply', 'menu-quote', () => run(async () => { p.actions.quote(m.id, quoteOf(chat, m, await rawContent(m.id))); p.onClose() })],
     ['Copy link to message', 'menu-copy-link', () => run(async () => { await copyText(messageLink(location.origin, chat.narrowOf(m), m.id)); setNote('Link copied') })],
-    ['Mark as unread from here', 'menu-mark-unread', () => run(async () => {
-      const ids = chat.view.ids.filter((id) => id >= m.id && chat.messages.get(id)?.sender_id !== chat.me.user_id)
-      if (ids.length) await api.post('/api/v1/messages/flags', { messages: ids, op: 'remove', flag: 'read' })
-      p.onClose()
-    })],
+    ['Mark as unread from here', 'menu-mark-unread', () => run(async () => { await chat.markUnreadFrom(m.id); p.onClose() })],
     ['View source', 'menu-view-source', () => run(async () => setDialog({ kind: 'source', raw: await rawContent(m.id) }))],
   ]
   if (m.type === 'stream' && (mine || chat.isAdmin)) items.push(['Move or rename topic…', 'menu-move', () => setDialog({ kind: 'move' })])

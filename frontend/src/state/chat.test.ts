@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { api, type Json } from '../api/transport'
 import { Chat } from './chat'
 import type { ServerEvent } from './events'
 import type { Message } from './types'
@@ -132,5 +133,30 @@ describe('a queue the server forgot', () => {
     await vi.runAllTimersAsync()
     await done
     expect(calls()).toBe(1)
+  })
+})
+
+describe('marking unread', () => {
+  afterEach(() => { vi.useRealTimers(); vi.restoreAllMocks() })
+  it('stays unread while the view that marked it shows it, and is read again in the next view', async () => {
+    vi.useFakeTimers()
+    const post = vi.spyOn(api, 'post').mockResolvedValue({})
+    const readOps = () => post.mock.calls.filter(([, p]) => (p as Json).flag === 'read').map(([, p]) => (p as Json).op)
+    apply({ type: 'message', message: streamMessage(5), flags: [] })
+    chat.seen(5)
+    await vi.advanceTimersByTimeAsync(400)
+    apply({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [5] })
+    await chat.markUnreadFrom(5)
+    apply({ type: 'update_message_flags', op: 'remove', flag: 'read', messages: [5] })
+    chat.seen(5) // still on screen
+    await vi.advanceTimersByTimeAsync(400)
+    expect(readOps()).toEqual(['add', 'remove'])
+    expect(chat.unreads.has(5)).toBe(true)
+    vi.spyOn(api, 'get').mockResolvedValue({ messages: [], found_oldest: true, found_newest: true })
+    await chat.load({ kind: 'stream', streamId: 10, stream: 'general', topic: 'lunch' })
+    chat.view.ids = [5]
+    chat.seen(5)
+    await vi.advanceTimersByTimeAsync(400)
+    expect(readOps()).toEqual(['add', 'remove', 'add'])
   })
 })
