@@ -36,6 +36,10 @@ type Options struct {
 // launch a choice between hosting a new team and joining one. Without a
 // display it hosts headless until SIGINT or SIGTERM.
 func Run(opts Options, stderr io.Writer) error {
+	// From the start, so that a signal during start-up still shuts down
+	// what has started.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	a := newApp(opts, stderr)
 	joined, err := loadMembership(opts.DataDir)
 	if err != nil {
@@ -53,8 +57,6 @@ func Run(opts Options, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	var runErr error
 	if display {
 		runErr = showWindow(ctx, a, a)

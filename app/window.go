@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -12,8 +13,14 @@ import (
 
 // showWindow is the one place Lanchat touches Wails. The window's page is
 // served in-process by the same handler as the LAN (origin wails://wails),
-// and App's exported methods are bound for the host panel.
+// and App's exported methods are bound for the host panel. It returns when
+// the window is closed or ctx ends (SIGINT, SIGTERM).
 func showWindow(ctx context.Context, a *App, handler http.Handler) error {
+	if ctx.Err() != nil {
+		return nil // asked to quit before the window opened
+	}
+	ended := make(chan struct{})
+	defer close(ended)
 	return wails.Run(&options.App{
 		Title:       "Lanchat",
 		Width:       1280,
@@ -38,8 +45,23 @@ func showWindow(ctx context.Context, a *App, handler http.Handler) error {
 			}
 			a.setTitle = func(title string) { runtime.WindowSetTitle(wctx, title) }
 			go func() {
-				<-ctx.Done() // SIGINT or SIGTERM closes the window
-				runtime.Quit(wctx)
+				select {
+				case <-ctx.Done(): // SIGINT or SIGTERM closes the window
+				case <-ended:
+					return
+				}
+				// Wails starts OnStartup before GTK's main loop, and
+				// runtime.Quit (gtk_main_quit) does nothing while no loop
+				// runs: a signal during start-up was lost. Ask until the
+				// loop has ended.
+				for {
+					runtime.Quit(wctx)
+					select {
+					case <-ended:
+						return
+					case <-time.After(100 * time.Millisecond):
+					}
+				}
 			}()
 		},
 		Bind: []any{a},
