@@ -1,6 +1,8 @@
 package app
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 )
@@ -20,6 +22,46 @@ func DefaultDataDir(getenv func(string) string) string {
 		home, _ = os.UserHomeDir()
 	}
 	return filepath.Join(home, ".local", "share", "lanchat")
+}
+
+// instanceID names a data folder by its absolute path (symbolic links
+// resolved where the folder exists), short enough for a bus name and a
+// file name.
+func instanceID(dataDir string) string {
+	dir, err := filepath.Abs(dataDir)
+	if err != nil {
+		dir = filepath.Clean(dataDir)
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	sum := sha256.Sum256([]byte(dir))
+	return hex.EncodeToString(sum[:8])
+}
+
+// webDataName is the program name the window runs under, which names the
+// folders WebKitGTK keeps the window's web data in (local storage with the
+// sign-in, cookies, caches): one pair per data folder, so that a window's
+// stored sign-in stays with its team when apps on two folders run side by
+// side, and never the data folder itself.
+func webDataName(dataDir string) string { return "lanchat-window-" + instanceID(dataDir) }
+
+// webDataDirs are the folders WebKitGTK puts the window's web data in, as
+// GLib finds them: $XDG_DATA_HOME/name and $XDG_CACHE_HOME/name, by
+// default under ~/.local/share and ~/.cache.
+func webDataDirs(getenv func(string) string, name string) (data, cache string) {
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	data, cache = getenv("XDG_DATA_HOME"), getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(data) {
+		data = filepath.Join(home, ".local", "share")
+	}
+	if !filepath.IsAbs(cache) {
+		cache = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(data, name), filepath.Join(cache, name)
 }
 
 // hasDisplay tells whether a window can open: GTK needs X11 or Wayland.

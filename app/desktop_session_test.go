@@ -36,6 +36,9 @@ func desktopBinary(t *testing.T) string {
 // WM_DELETE_WINDOW (wmctrl -c) and tracks the active one.
 func startWindowManager(t *testing.T, display string) {
 	t.Helper()
+	// startXvfb may return once the socket exists, before the server
+	// answers: a window manager started then exits at once.
+	waitFor(t, "the X server to answer", func() bool { return onDisplay(display, "xdpyinfo").Run() == nil })
 	wm := exec.Command("openbox")
 	wm.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+t.TempDir())
 	if err := wm.Start(); err != nil {

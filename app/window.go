@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -19,6 +20,19 @@ func showWindow(ctx context.Context, a *App, handler http.Handler) error {
 	if ctx.Err() != nil {
 		return nil // asked to quit before the window opened
 	}
+	// The program name is where WebKitGTK keeps the window's web data.
+	// Left as "lanchat" it was $XDG_DATA_HOME/lanchat: the default data
+	// folder, which then held WebKit's files beside the organization's.
+	// Made first and private: the local storage holds the API key.
+	name := webDataName(a.dataDir)
+	data, cache := webDataDirs(os.Getenv, name)
+	for _, dir := range []string{data, cache} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		os.Chmod(dir, 0o700)
+	}
+	setProgramName(name)
 	ended := make(chan struct{})
 	defer close(ended)
 	return wails.Run(&options.App{
