@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 
@@ -41,11 +43,30 @@ func Run(opts Options, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	a := newApp(opts, stderr)
+	display := hasDisplay(os.Getenv)
+	var closed atomic.Bool // the window is gone: this copy is quitting
+	if display {
+		inst, err := claimInstance(opts.DataDir, server.ShutdownTimeout+5*time.Second, func(startupID string) error {
+			if closed.Load() || ctx.Err() != nil {
+				return errors.New("quitting")
+			}
+			presentWindow(startupID)
+			return nil
+		})
+		switch {
+		case errors.Is(err, errAlreadyRunning):
+			fmt.Fprintf(stderr, "Lanchat already runs on %s: its window was brought forward\n", opts.DataDir)
+			return nil
+		case err != nil:
+			fmt.Fprintln(stderr, "cannot tell whether Lanchat already runs on this data folder:", err)
+		default:
+			defer inst.release()
+		}
+	}
 	joined, err := loadMembership(opts.DataDir)
 	if err != nil {
 		return err
 	}
-	display := hasDisplay(os.Getenv)
 	switch {
 	case joined != nil && display:
 		err = a.join(joined)
@@ -60,6 +81,7 @@ func Run(opts Options, stderr io.Writer) error {
 	var runErr error
 	if display {
 		runErr = showWindow(ctx, a, a)
+		closed.Store(true)
 	} else {
 		fmt.Fprintln(stderr, "no display (DISPLAY and WAYLAND_DISPLAY are unset): serving headless; press Ctrl+C to stop")
 		select {

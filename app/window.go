@@ -53,10 +53,7 @@ func showWindow(ctx context.Context, a *App, handler http.Handler) error {
 					Filters: []runtime.FileFilter{{DisplayName: "Export archive (*.zip, *.tar.gz)", Pattern: "*.zip;*.tar.gz;*.tgz"}}})
 			}
 			a.emit = func(name string, data any) { runtime.EventsEmit(wctx, name, data) }
-			a.focus = func() {
-				runtime.WindowUnminimise(wctx)
-				runtime.WindowShow(wctx)
-			}
+			a.focus = func() { presentWindow("") }
 			a.setTitle = func(title string) { runtime.WindowSetTitle(wctx, title) }
 			go func() {
 				select {

@@ -2,6 +2,10 @@
 
 package app
 
-// setProgramName has no web view to place: without the desktop build tag
-// wails.Run opens no window (it returns an error and the app does not run).
+// Without the desktop build tag wails.Run opens no window (it returns an
+// error and the app does not run), so there is no web view to place and no
+// window to bring forward.
+
 func setProgramName(name string) {}
+
+func presentWindow(startupID string) {}
