@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"lanchat/backend/isolate"
+	"lanchat/backend/store"
 )
 
 // One copy of the app per data folder. A second launch on a hosting app's
@@ -129,4 +131,45 @@ func activeWindow(display string) uint64 {
 		return l[0]
 	}
 	return 0
+}
+
+// When the app cannot start, here because another process (a lanchatd, or
+// a copy the session bus could not reach) holds the data folder's store,
+// its window says why until the person closes it; it then ends with
+// status 1.
+func TestDesktopSaysWhyItCannotStart(t *testing.T) {
+	desktopBinary(t)
+	display := startXvfb(t)
+	startWindowManager(t, display)
+	data := t.TempDir()
+	st, err := store.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r := launchDesktop(t, display, []string{"HOME=" + t.TempDir()}, "--addr", "127.0.0.1:0", "--data", data, "--dev", "--advertise=false")
+	var win string
+	waitFor(t, "a window that says the app cannot start", func() bool {
+		out, _ := onDisplay(display, "wmctrl", "-l", "-p").Output()
+		for _, line := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(line); len(f) > 4 && f[2] == strconv.Itoa(r.cmd.Process.Pid) && strings.Join(f[4:], " ") == "Lanchat cannot start" {
+				win = f[0]
+				return true
+			}
+		}
+		return false
+	})
+	waitRendered(t, display, "desktop-cannot-start.png")
+	if out, err := onDisplay(display, "wmctrl", "-i", "-c", win).CombinedOutput(); err != nil {
+		t.Fatalf("wmctrl -c: %v %s", err, out)
+	}
+	if took, ok := r.waitExit(5 * time.Second); !ok {
+		t.Fatalf("still running %s after its window was closed", took.Round(time.Millisecond))
+	}
+	if exit, ok := r.err.(*exec.ExitError); !ok || exit.ExitCode() != 1 {
+		t.Errorf("ended with %v, want status 1", r.err)
+	}
+	if out := strings.Join(r.output(), "\n"); !strings.Contains(out, "in use by another process") {
+		t.Errorf("standard error does not say why:\n%s", out)
+	}
 }

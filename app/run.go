@@ -64,10 +64,8 @@ func Run(opts Options, stderr io.Writer) error {
 		}
 	}
 	joined, err := loadMembership(opts.DataDir)
-	if err != nil {
-		return err
-	}
 	switch {
+	case err != nil:
 	case joined != nil && display:
 		err = a.join(joined)
 	case !display || opts.Dev || hosted(opts.DataDir):
@@ -76,6 +74,12 @@ func Run(opts Options, stderr io.Writer) error {
 		a.show(welcome)
 	}
 	if err != nil {
+		if display {
+			// Said in a window until the person closes it.
+			a.show(problemPage(opts.DataDir, err))
+			showWindow(ctx, a, a)
+			closed.Store(true)
+		}
 		return err
 	}
 	var runErr error
