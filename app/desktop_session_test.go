@@ -36,16 +36,24 @@ func desktopBinary(t *testing.T) string {
 // WM_DELETE_WINDOW (wmctrl -c) and tracks the active one.
 func startWindowManager(t *testing.T, display string) {
 	t.Helper()
-	// startXvfb may return once the socket exists, before the server
-	// answers: a window manager started then exits at once.
-	waitFor(t, "the X server to answer", func() bool { return onDisplay(display, "xdpyinfo").Run() == nil })
+	var out strings.Builder
 	wm := exec.Command("openbox")
 	wm.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+t.TempDir())
+	wm.Stdout, wm.Stderr = &out, &out
 	if err := wm.Start(); err != nil {
 		t.Fatalf("openbox (make deps-system installs it): %v", err)
 	}
-	t.Cleanup(func() { wm.Process.Kill(); wm.Wait() })
-	waitFor(t, "the window manager", func() bool { return onDisplay(display, "wmctrl", "-m").Run() == nil })
+	ended := make(chan struct{})
+	go func() { wm.Wait(); close(ended) }()
+	t.Cleanup(func() { wm.Process.Kill(); <-ended })
+	waitFor(t, "the window manager", func() bool {
+		select {
+		case <-ended:
+			t.Fatalf("openbox ended: %s", out.String())
+		default:
+		}
+		return onDisplay(display, "wmctrl", "-m").Run() == nil
+	})
 }
 
 // onDisplay is an X client's command on display.
