@@ -46,6 +46,15 @@ type App struct {
 	// server.AuthorityPath, the certificate to install for it.
 	secure, authority bool
 	joined            string // the joined team's URL
+	member            *membership
+	// unreadable is why the membership file could not be read, while the
+	// window says so instead of showing a team.
+	unreadable error
+	// watchMu guards the welcome page's watch of the network (WatchTeams):
+	// stopWatch ends it, seen is its last list.
+	watchMu   sync.Mutex
+	stopWatch context.CancelFunc
+	seen      *TeamsSeen
 
 	ctx context.Context
 	// quitting ends a running import when the app quits; imports are
@@ -53,6 +62,8 @@ type App struct {
 	quitting context.Context
 	quit     context.CancelFunc
 	imports  sync.WaitGroup
+	// chosen is the export file ChooseExport kept for HostFromExport.
+	chosen chosenExport
 	// saveDialog, openDialog, emit and focus are Wails' runtime calls,
 	// swapped in tests.
 	saveDialog func(defaultName string) (string, error)
@@ -116,7 +127,9 @@ func (a *App) HostInfo() HostInfo {
 	if a.hosting() == nil {
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		return HostInfo{Joined: a.joined, DataDir: a.dataDir, Version: domain.Version}
+		// A member's app shows the team's address, to pass on, and
+		// nothing of a host's: no data folder, no accounts, no backup.
+		return HostInfo{Joined: a.joined, JoinURL: a.joined, Version: domain.Version}
 	}
 	scheme := "http://"
 	if a.secure {
@@ -258,5 +271,8 @@ func (a *App) SetTitle(title string) { a.setTitle(title) }
 
 // OpenDataFolder shows the data folder in the file manager.
 func (a *App) OpenDataFolder() error {
+	if a.hosting() == nil {
+		return errNotHosting
+	}
 	return exec.Command("xdg-open", a.dataDir).Start()
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -47,7 +48,7 @@ func slackExportFile(t *testing.T) string {
 
 func TestHostFromExport(t *testing.T) {
 	a, sent := importingApp(t, slackExportFile(t))
-	status, err := a.HostFromExport("slack")
+	status, err := a.HostFromExport("slack", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestHostFromExport(t *testing.T) {
 		t.Errorf("unknown email: %v", err)
 	}
 	// A second import has no empty folder to go to.
-	if _, err := a.HostFromExport("slack"); err == nil {
+	if _, err := a.HostFromExport("slack", ""); err == nil {
 		t.Error("a second import over a hosted team")
 	}
 }
@@ -97,7 +98,7 @@ func TestHostFromExportRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, _ := importingApp(t, tc.chosen)
-			status, err := a.HostFromExport(tc.format)
+			status, err := a.HostFromExport(tc.format, "")
 			if (err == nil) != (tc.state != "") || status.State != tc.state {
 				t.Errorf("%+v, %v", status, err)
 			}
@@ -127,7 +128,7 @@ func TestQuittingDuringAnImportLeavesNothing(t *testing.T) {
 		quitOnce()
 		<-a.quitting.Done()
 	}
-	if _, err := a.HostFromExport("slack"); err == nil {
+	if _, err := a.HostFromExport("slack", ""); err == nil {
 		t.Fatal("the import went on after the app quit")
 	}
 	a.shutdown()
@@ -140,5 +141,90 @@ func TestQuittingDuringAnImportLeavesNothing(t *testing.T) {
 	}
 	for _, e := range left {
 		t.Errorf("left beside the data folder: %s", e.Name())
+	}
+}
+
+// The welcome page's name field names the imported organization; left
+// blank, the export's own name is kept (for Slack, the workspace's name in
+// the export's file name); a name the API would refuse is refused before
+// the file is asked for.
+func TestHostFromExportNamesTheOrganization(t *testing.T) {
+	slackExport := slackExportFile(t)
+	asSlackNames := filepath.Join(t.TempDir(), "Acme Slack export Jan 1 2020 - Mar 5 2021.zip")
+	if err := os.Rename(slackExport, asSlackNames); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"  Acme Engineering ", "Acme Engineering"},
+		{"", "Acme"},
+		{" ", "Acme"},
+	} {
+		a, _ := importingApp(t, asSlackNames)
+		status, err := a.HostFromExport("slack", tc.name)
+		if err != nil || status.State != "done" {
+			t.Fatalf("%q: %+v %v", tc.name, status, err)
+		}
+		settings, err := a.hosting().Service().ServerSettings("")
+		if err != nil || settings["realm_name"] != tc.want {
+			t.Errorf("%q: realm_name %v (%v), want %q", tc.name, settings["realm_name"], err, tc.want)
+		}
+		a.shutdown()
+	}
+
+	a, _ := importingApp(t, asSlackNames)
+	asked := false
+	a.openDialog = func(string) (string, error) { asked = true; return asSlackNames, nil }
+	if _, err := a.HostFromExport("slack", strings.Repeat("n", 41)); err == nil || err.Error() != "Organization name must be 1 to 40 characters." {
+		t.Errorf("a 41-character name: %v", err)
+	}
+	if asked || a.hosting() != nil {
+		t.Errorf("asked for the file %v, hosting %v", asked, a.hosting() != nil)
+	}
+}
+
+// Choosing the file first tells the page the organization's name the
+// export gives, to prefill its field with; the import then takes that file
+// without asking again, under the name the host kept or typed.
+func TestChooseExportPrefillsTheName(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "Acme Slack export Jan 1 2020 - Mar 5 2021.zip")
+	if err := os.Rename(slackExportFile(t), file); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := importingApp(t, file)
+	dialogs := 0
+	a.openDialog = func(string) (string, error) { dialogs++; return file, nil }
+	choice, err := a.ChooseExport("slack")
+	if err != nil || choice != (ExportChoice{File: filepath.Base(file), Name: "Acme"}) {
+		t.Fatalf("choice %+v %v", choice, err)
+	}
+	status, err := a.HostFromExport("slack", "Acme Engineering")
+	if err != nil || status.State != "done" || dialogs != 1 {
+		t.Fatalf("%+v %v, %d dialogs", status, err, dialogs)
+	}
+	settings, err := a.hosting().Service().ServerSettings("")
+	if err != nil || settings["realm_name"] != "Acme Engineering" {
+		t.Errorf("realm_name %v (%v)", settings["realm_name"], err)
+	}
+	if _, err := a.ChooseExport("slack"); err == nil {
+		t.Error("an export chosen while hosting")
+	}
+
+	// No file chosen, or one that is no export: nothing is kept, and the
+	// import asks for its file.
+	broken := filepath.Join(t.TempDir(), "broken.zip")
+	if err := os.WriteFile(broken, []byte("not a zip"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, chosen := range []string{"", broken} {
+		a, _ := importingApp(t, chosen)
+		choice, err := a.ChooseExport("zulip")
+		if choice != (ExportChoice{}) || (err == nil) != (chosen == "") {
+			t.Errorf("%q: %+v %v", chosen, choice, err)
+		}
+		asked := false
+		a.openDialog = func(string) (string, error) { asked = true; return "", nil }
+		if status, err := a.HostFromExport("zulip", ""); err != nil || status.State != "none" || !asked {
+			t.Errorf("%q: import after: %+v %v, asked %v", chosen, status, err, asked)
+		}
 	}
 }

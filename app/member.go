@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -48,11 +49,59 @@ func loadMembership(dir string) (*membership, error) {
 	return &m, nil
 }
 
-// Teams lists the teams on the network (DNS-SD), for "Join a team".
+// Teams lists the teams on the network (DNS-SD): one question, answered
+// within 2 s.
 func (a *App) Teams() ([]discovery.Team, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return discovery.Browse(ctx, 2*time.Second)
+}
+
+// TeamsSeen is the welcome page's list of the teams on the network (the
+// "teams" event).
+type TeamsSeen struct {
+	Teams []discovery.Team `json:"teams"`
+	// Error is why the network cannot be asked ("" when it can).
+	Error string `json:"error"`
+}
+
+// WatchTeams keeps the welcome page's list of teams live: until the page
+// is replaced (a team hosted or joined) or the app quits, it asks the
+// network every 2 s and emits "teams" with the list after the first
+// question's wait and at each change. A page that calls it again (it was
+// reloaded) gets the current list at once.
+func (a *App) WatchTeams() {
+	a.watchMu.Lock()
+	defer a.watchMu.Unlock()
+	if a.stopWatch != nil {
+		if a.seen != nil {
+			a.emit("teams", *a.seen)
+		}
+		return
+	}
+	ctx, cancel := context.WithCancel(a.quitting)
+	a.stopWatch = cancel
+	go discovery.Watch(ctx, 2*time.Second, func(teams []discovery.Team, err error) {
+		seen := TeamsSeen{Teams: teams}
+		if err != nil {
+			seen.Error = err.Error()
+		}
+		a.watchMu.Lock()
+		defer a.watchMu.Unlock()
+		if ctx.Err() == nil {
+			a.seen = &seen
+			a.emit("teams", seen)
+		}
+	})
+}
+
+func (a *App) stopWatchingTeams() {
+	a.watchMu.Lock()
+	defer a.watchMu.Unlock()
+	if a.stopWatch != nil {
+		a.stopWatch()
+		a.stopWatch, a.seen = nil, nil
+	}
 }
 
 // HostTeam makes this app the host of a new team (first-run setup follows
@@ -123,6 +172,9 @@ func reach(address string) (*membership, error) {
 func (m *membership) transport() (*http.Transport, error) {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.ResponseHeaderTimeout = 0
+	// A host that moved (DHCP) left an address nobody may answer at: the
+	// window says so after a few seconds rather than the 30 of the default.
+	t.DialContext = (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext
 	if m.Authority != "" {
 		roots, err := x509.SystemCertPool()
 		if err != nil {
@@ -136,6 +188,10 @@ func (m *membership) transport() (*http.Transport, error) {
 	return t, nil
 }
 
+// dialTimeout bounds connecting to the joined team's host: on a LAN a host
+// that is there answers in milliseconds.
+const dialTimeout = 5 * time.Second
+
 func (m *membership) client() (*http.Client, error) {
 	t, err := m.transport()
 	if err != nil {
@@ -146,10 +202,15 @@ func (m *membership) client() (*http.Client, error) {
 
 // join shows the joined team's UI in the window: the window's requests
 // (origin wails://wails, so the bound methods and notifications stay) go
-// on to that server. This app hosts nothing and opens no port.
+// on to that server. This app hosts nothing and opens no port. While the
+// host cannot be reached, the window's page says so (unreachable).
 func (a *App) join(m *membership) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.joinLocked(m)
+}
+
+func (a *App) joinLocked(m *membership) error {
 	if a.srv != nil {
 		return errors.New("this app hosts a team: it cannot join another")
 	}
@@ -168,24 +229,85 @@ func (a *App) join(m *membership) error {
 		},
 		Transport:     t,
 		FlushInterval: -1, // long-polls and event streams pass at once
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			unreachable(m.URL, err).ServeHTTP(w, r)
+		},
 	}
-	a.joined = m.URL
+	a.joined, a.member, a.unreadable = m.URL, m, nil
 	a.show(proxy)
 	return nil
 }
 
+// membershipUnreadable shows, instead of a team, what is wrong with the
+// membership file (err, from loadMembership), with Retry and Choose
+// another team.
+func (a *App) membershipUnreadable(err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.unreadable = err
+	a.show(unreadableMembership(err))
+}
+
+// Reconnect is the window's Retry when the saved team cannot be shown: it
+// asks the joined team's host again, or reads an unreadable membership
+// file again (and then shows its team, or the first launch's choice once
+// the file is gone). The error says what still fails.
+func (a *App) Reconnect() error {
+	a.mu.Lock()
+	m, unreadable := a.member, a.unreadable
+	a.mu.Unlock()
+	if m != nil {
+		c, err := m.client()
+		if err != nil {
+			return err
+		}
+		resp, err := c.Get(m.URL + "/api/v1/server_settings")
+		if err != nil {
+			return fmt.Errorf("still no answer at %s: %s", m.URL, plainNetError(err))
+		}
+		resp.Body.Close()
+		return nil
+	}
+	if unreadable == nil {
+		return nil
+	}
+	m, err := loadMembership(a.dataDir)
+	if err != nil {
+		a.membershipUnreadable(err)
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if m == nil {
+		a.unreadable = nil
+		a.show(welcome)
+		return nil
+	}
+	return a.joinLocked(m)
+}
+
 // LeaveTeam forgets the joined team and shows the first launch's choice
-// again.
+// again; the page has signed out first, and the first launch's page
+// clears what is left of the team's session in the window (welcome.html).
+// It is also "Choose another team" when the membership file is unreadable:
+// the file is then kept aside as member.json.unreadable, not deleted.
 func (a *App) LeaveTeam() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.joined == "" {
+	path := filepath.Join(a.dataDir, MembershipFile)
+	switch {
+	case a.joined != "":
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	case a.unreadable != nil:
+		if err := os.Rename(path, path+".unreadable"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	default:
 		return errors.New("this app has joined no team")
 	}
-	if err := os.Remove(filepath.Join(a.dataDir, MembershipFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	a.joined = ""
+	a.joined, a.member, a.unreadable = "", nil, nil
 	a.show(welcome)
 	return nil
 }

@@ -5,9 +5,9 @@ import (
 	"net/http"
 )
 
-// problemPage is what the window shows when the app cannot start (the
-// data folder is in use by a lanchatd or a copy the session bus could not
-// reach, member.json is unreadable, …): a desktop app's standard error
+// problemPage is what the window shows when the app cannot start (its
+// data folder in use by a lanchatd or by a copy the session bus could not
+// reach, a folder it may not write, …): a desktop app's standard error
 // goes nowhere a person looks. The window's title says it too, through
 // the bound SetTitle, as WebKitGTK does not pass the page's title on.
 func problemPage(dataDir string, err error) http.Handler {

@@ -64,8 +64,14 @@ func Run(opts Options, stderr io.Writer) error {
 		}
 	}
 	joined, err := loadMembership(opts.DataDir)
+	if err != nil && !display {
+		return err
+	}
 	switch {
 	case err != nil:
+		// The window says what is wrong and offers a way on.
+		a.membershipUnreadable(err)
+		err = nil
 	case joined != nil && display:
 		err = a.join(joined)
 	case !display || opts.Dev || hosted(opts.DataDir):
@@ -115,7 +121,10 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	(*a.page.Load()).ServeHTTP(w, r)
 }
 
-func (a *App) show(h http.Handler) { a.page.Store(&h) }
+func (a *App) show(h http.Handler) {
+	a.stopWatchingTeams() // the welcome page is gone, or about to load again
+	a.page.Store(&h)
+}
 
 // startHost opens the organization in the data folder, serves it on the
 // LAN and shows it in the window.

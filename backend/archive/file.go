@@ -20,7 +20,7 @@ func OpenFile(name string) (*Archive, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", name)
 	}
-	return &Archive{FS: oneFile{name: filepath.Base(name), path: name}, Size: st.Size(), Claimed: st.Size()}, nil
+	return &Archive{FS: oneFile{name: filepath.Base(name), path: name}, Name: filepath.Base(name), Size: st.Size(), Claimed: st.Size()}, nil
 }
 
 // oneFile is a file system of one file.

@@ -8,8 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
-	"sync/atomic"
 )
 
 // Limits bound what an archive may claim before any of it is read.
@@ -33,6 +33,9 @@ var DefaultLimits = Limits{MaxTotal: 1 << 40, MaxRatio: 200, MaxEntry: 4 << 30}
 // checked names, and the bytes read from it so far (for progress).
 type Archive struct {
 	fs.FS
+	// Name is the export's file (or folder) name, without its folder:
+	// Slack names its exports after the workspace.
+	Name string
 	// Size is the archive's size on disk; for a tarball, what it
 	// unpacked to, in which BytesRead counts too.
 	Size int64
@@ -44,7 +47,7 @@ type Archive struct {
 	// temporary folder, which may be memory).
 	Scratch string
 	closer  io.Closer
-	read    *atomic.Int64 // bytes read so far; nil when not counted
+	read    *coverage // bytes read so far; nil when not counted
 }
 
 // BytesRead is how much of the archive has been read.
@@ -52,7 +55,7 @@ func (a *Archive) BytesRead() int64 {
 	if a.read == nil {
 		return 0
 	}
-	return a.read.Load()
+	return a.read.n.Load()
 }
 
 // Close releases the archive's file.
@@ -77,7 +80,7 @@ func OpenZip(name string, limits Limits) (*Archive, error) {
 		f.Close()
 		return nil, err
 	}
-	counter := &countingReaderAt{r: f}
+	counter := &countingReaderAt{r: f, read: &coverage{}}
 	zr, err := zip.NewReader(counter, st.Size())
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		f.Close()
@@ -88,7 +91,7 @@ func OpenZip(name string, limits Limits) (*Archive, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Archive{FS: zr, Size: st.Size(), Claimed: claimed, closer: f, read: &counter.n}, nil
+	return &Archive{FS: zr, Name: filepath.Base(name), Size: st.Size(), Claimed: claimed, closer: f, read: counter.read}, nil
 }
 
 // checkZip checks the zip's names and claimed sizes, and returns their
@@ -142,17 +145,18 @@ func OpenDir(dir string) (*Archive, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", dir)
 	}
-	return &Archive{FS: os.DirFS(dir)}, nil
+	return &Archive{FS: os.DirFS(dir), Name: filepath.Base(dir)}, nil
 }
 
-// countingReaderAt counts the bytes read through it, from any goroutine.
+// countingReaderAt counts the bytes read through it, each once, from any
+// goroutine.
 type countingReaderAt struct {
-	r io.ReaderAt
-	n atomic.Int64
+	r    io.ReaderAt
+	read *coverage
 }
 
 func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.r.ReadAt(p, off)
-	c.n.Add(int64(n))
+	c.read.add("", off, off+int64(n))
 	return n, err
 }

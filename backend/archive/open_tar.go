@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 )
 
 // tarSlack is what any tar.gz may expand to beyond MaxRatio times its
@@ -41,14 +40,15 @@ func OpenTarGz(name, dir string, limits Limits) (*Archive, error) {
 		return nil, err
 	}
 	// The reader's progress is measured in the unpacked files it reads.
-	fsys := &countingFS{FS: os.DirFS(dir)}
-	return &Archive{FS: fsys, Size: unpacked, Claimed: unpacked, closer: removeOnClose(dir), read: &fsys.n}, nil
+	fsys := &countingFS{FS: os.DirFS(dir), read: &coverage{}}
+	return &Archive{FS: fsys, Name: filepath.Base(name), Size: unpacked, Claimed: unpacked, closer: removeOnClose(dir), read: fsys.read}, nil
 }
 
-// countingFS counts the bytes read from its files.
+// countingFS counts the bytes read from its files, each once however
+// often a file is read.
 type countingFS struct {
 	fs.FS
-	n atomic.Int64
+	read *coverage
 }
 
 func (c *countingFS) Open(name string) (fs.File, error) {
@@ -56,22 +56,26 @@ func (c *countingFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return countingFile{File: f, n: &c.n}, nil
+	return &countingFile{File: f, name: name, read: c.read}, nil
 }
 
+// countingFile reads its file from the start on (it offers no Seek).
 type countingFile struct {
 	fs.File
-	n *atomic.Int64
+	name string
+	off  int64
+	read *coverage
 }
 
-func (c countingFile) Read(p []byte) (int, error) {
+func (c *countingFile) Read(p []byte) (int, error) {
 	n, err := c.File.Read(p)
-	c.n.Add(int64(n))
+	c.read.add(c.name, c.off, c.off+int64(n))
+	c.off += int64(n)
 	return n, err
 }
 
 // ReadDir passes a folder's listing through, which the wrapper would hide.
-func (c countingFile) ReadDir(n int) ([]fs.DirEntry, error) {
+func (c *countingFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	if d, ok := c.File.(fs.ReadDirFile); ok {
 		return d.ReadDir(n)
 	}

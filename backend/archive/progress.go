@@ -25,6 +25,8 @@ func (p Progress) Remaining(now time.Time) time.Duration {
 
 // Summary is what an import wrote, and what it left out and why.
 type Summary struct {
+	// RealmName is the imported organization's name.
+	RealmName                                  string
 	Users, Streams, Messages, Reactions, Files int
 	Emoji, UserGroups, Linkifiers              int
 	Skipped                                    []Skipped

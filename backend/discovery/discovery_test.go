@@ -2,8 +2,11 @@ package discovery
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,8 +19,11 @@ func TestBrowseFindsAnAdvertisedTeam(t *testing.T) {
 	if !isolate.Network(t) {
 		return
 	}
-	name := "Lanchat"
-	ad, err := Advertise(func() string { return name }, "https://127.0.0.1:9991", 9991, []net.IP{net.IPv4(127, 0, 0, 1)})
+	var name atomic.Value // read by the advertisement's goroutine
+	name.Store("Lanchat")
+	ad, err := Advertise(9991, func() (string, string, []net.IP) {
+		return name.Load().(string), "https://127.0.0.1:9991", []net.IP{net.IPv4(127, 0, 0, 1)}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +34,7 @@ func TestBrowseFindsAnAdvertisedTeam(t *testing.T) {
 		t.Fatalf("Browse: %+v %v, want %+v", found, err, want)
 	}
 	// Named at first-run setup, after the host started: the new name.
-	name = "Olive's Bakery"
+	name.Store("Olive's Bakery")
 	found, err = Browse(ctx, time.Second)
 	if want := (Team{"Olive's Bakery", "https://127.0.0.1:9991"}); err != nil || !slices.Equal(found, []Team{want}) {
 		t.Fatalf("Browse after renaming: %+v %v, want %+v", found, err, want)
@@ -39,6 +45,151 @@ func TestBrowseFindsAnAdvertisedTeam(t *testing.T) {
 	if found, err := Browse(ctx, time.Second); err != nil || len(found) != 0 {
 		t.Errorf("after Stop: %+v %v", found, err)
 	}
+}
+
+// A host with no address (its network not up yet) answers nothing, and
+// answers once it has one.
+func TestAdvertiseAnswersOnlyWithAnAddress(t *testing.T) {
+	if !isolate.Network(t) {
+		return
+	}
+	var ips atomic.Value // read by the advertisement's goroutine
+	ips.Store([]net.IP(nil))
+	ad, err := Advertise(9991, func() (string, string, []net.IP) { return "Lanchat", "http://127.0.0.1:9991", ips.Load().([]net.IP) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ad.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if found, err := Browse(ctx, time.Second); err != nil || len(found) != 0 {
+		t.Errorf("with no address: %+v %v", found, err)
+	}
+	ips.Store([]net.IP{net.IPv4(127, 0, 0, 1)})
+	if found, err := Browse(ctx, time.Second); err != nil || len(found) != 1 {
+		t.Errorf("with an address: %+v %v", found, err)
+	}
+}
+
+// While Watch runs, a team that starts advertising after it began is
+// listed without anyone asking again, a rename shows, and a team that
+// stops is dropped.
+func TestWatchFollowsTeamsThatComeAndGo(t *testing.T) {
+	if !isolate.Network(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	lists := make(chan []Team, 100)
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		Watch(ctx, 300*time.Millisecond, func(teams []Team, err error) {
+			if err != nil {
+				t.Errorf("Watch: %v", err)
+			}
+			lists <- teams
+		})
+	}()
+	defer func() { cancel(); <-stopped }()
+	next := func(what string) []Team {
+		t.Helper()
+		select {
+		case l := <-lists:
+			return l
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no list %s", what)
+			return nil
+		}
+	}
+	// The first question's wait ends with nobody on the network.
+	if l := next("after the first wait"); len(l) != 0 {
+		t.Fatalf("first list %+v", l)
+	}
+
+	var name atomic.Value // read by the advertisement's goroutine
+	name.Store("Lanchat")
+	ad, err := Advertise(9991, func() (string, string, []net.IP) {
+		return name.Load().(string), "http://127.0.0.1:9991", []net.IP{net.IPv4(127, 0, 0, 1)}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := func() {
+		if ad != nil {
+			ad.Stop()
+			ad = nil
+		}
+	}
+	defer stop()
+	if l := next("once a team advertises"); !slices.Equal(l, []Team{{"Lanchat", "http://127.0.0.1:9991"}}) {
+		t.Fatalf("after the team started: %+v", l)
+	}
+	name.Store("Olive's Bakery")
+	if l := next("after a rename"); !slices.Equal(l, []Team{{"Olive's Bakery", "http://127.0.0.1:9991"}}) {
+		t.Fatalf("after the rename: %+v", l)
+	}
+	stop()
+	if l := next("once the team stops"); len(l) != 0 {
+		t.Fatalf("after the team stopped: %+v", l)
+	}
+}
+
+// Watch's bookkeeping, question by question: an error is reported and so
+// is its end; a team is listed when it answers and dropped only after two
+// questions in a row go unanswered by it.
+func TestWatchRounds(t *testing.T) {
+	a := Team{"Olive's Bakery", "http://192.0.2.1:9991"}
+	rounds := []struct {
+		answers []Team
+		err     error
+		want    []Team // reported after the round; nil: nothing reported
+		wantErr bool
+	}{
+		{err: errors.New("no network"), want: []Team{}, wantErr: true},
+		{want: []Team{}}, // the error ended
+		{answers: []Team{a}, want: []Team{a}},
+		{},               // one question missed: still listed
+		{want: []Team{}}, // two: dropped
+		{answers: []Team{a}, want: []Team{a}},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got [][]Team
+	var errs []bool
+	round := 0
+	watch(ctx, time.Millisecond, func(_ context.Context, _ time.Duration, answer func(Team)) error {
+		if round == len(rounds) {
+			cancel()
+			return nil
+		}
+		r := rounds[round]
+		round++
+		for _, t := range r.answers {
+			answer(t)
+		}
+		return r.err
+	}, func(teams []Team, err error) {
+		for len(got) < round-1 {
+			got, errs = append(got, nil), append(errs, false)
+		}
+		got, errs = append(got, teams), append(errs, err != nil)
+	})
+	for len(got) < len(rounds) {
+		got, errs = append(got, nil), append(errs, false)
+	}
+	for i, r := range rounds {
+		if (r.want == nil) != (got[i] == nil) || !slices.Equal(r.want, got[i]) || r.wantErr != errs[i] {
+			t.Errorf("round %d: reported %s (error %v), want %s (error %v)", i+1, describe(got[i]), errs[i], describe(r.want), r.wantErr)
+		}
+	}
+}
+
+func describe(teams []Team) string {
+	if teams == nil {
+		return "nothing"
+	}
+	return fmt.Sprintf("%+v", teams)
 }
 
 func TestLabel(t *testing.T) {

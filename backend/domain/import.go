@@ -122,16 +122,25 @@ func (im *Importer) Skip(record, reason string) {
 	}
 }
 
+// ImportedRealmName is the name an import gives an organization an
+// archive names name: cut to the API's 40 characters, Lanchat's default
+// when there is none.
+func ImportedRealmName(name string) string {
+	name = truncateRunes(strings.TrimSpace(name), 40)
+	if name == "" {
+		return DefaultRealmName
+	}
+	return name
+}
+
 // Realm names the organization.
 func (im *Importer) Realm(r archive.Realm) error {
-	name := truncateRunes(strings.TrimSpace(r.Name), 40)
-	if name == "" {
-		name = DefaultRealmName
-	}
+	name := ImportedRealmName(r.Name)
 	created := r.DateCreated
 	if created == 0 {
 		created = im.s.now().Unix()
 	}
+	im.summary.RealmName = name
 	return im.s.store.Update(func(tx *store.Tx) error {
 		if err := ensureRealm(tx, name, created); err != nil {
 			return err

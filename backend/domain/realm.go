@@ -52,8 +52,10 @@ func (s *Service) realm() (store.Realm, error) {
 	return r, internal("read realm", err)
 }
 
-// validateRealmName trims an organization name and checks its length.
-func validateRealmName(name string) (string, error) {
+// ValidateRealmName trims an organization name and checks its length: the
+// rule of the API (first-run setup, PATCH /realm), which imports given a
+// name follow too.
+func ValidateRealmName(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len([]rune(name)) > 40 {
 		return "", BadRequest("Organization name must be 1 to 40 characters.")
@@ -125,7 +127,7 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		}
 		changed := map[string]any{}
 		if ch.Name != nil {
-			name, err := validateRealmName(*ch.Name)
+			name, err := ValidateRealmName(*ch.Name)
 			if err != nil {
 				return nil, err
 			}

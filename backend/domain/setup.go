@@ -69,7 +69,7 @@ func (s *Service) SetUpOrganization(token string, req OrganizationSetup) (store.
 	if subtle.ConstantTimeCompare([]byte(token), []byte(want)) != 1 {
 		return store.User{}, errBadSetupToken
 	}
-	name, err := validateRealmName(req.RealmName)
+	name, err := ValidateRealmName(req.RealmName)
 	if err != nil {
 		return store.User{}, err
 	}

@@ -43,6 +43,9 @@ type Registry struct {
 	byID   map[string]*Queue
 	byUser map[int64]map[*Queue]struct{}
 	public map[*Queue]struct{} // all_public_streams queues
+	// closed: the organization is going away (Close); a queue registered
+	// after that is born ended, so no new wait can hold it up.
+	closed bool
 }
 
 // NewRegistry returns an empty registry.
@@ -59,6 +62,10 @@ func (r *Registry) Register(opts QueueOptions) *Queue {
 	q := newQueue(newQueueID(), opts, r.now())
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		q.dead = true
+		return q
+	}
 	if limit := r.settings.MaxQueuesPerUser; limit > 0 && len(r.byUser[opts.UserID]) >= limit {
 		r.remove(leastRecentlyUsed(r.byUser[opts.UserID]))
 	}
@@ -128,11 +135,12 @@ func (r *Registry) remove(q *Queue) {
 	r.resumeAll(parked)
 }
 
-// Close removes every queue, ending their waits (ErrNoQueue): the
-// organization they belong to is going away.
+// Close removes every queue, ending their waits (ErrNoQueue), and takes
+// no new ones: the organization they belong to is going away.
 func (r *Registry) Close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.closed = true
 	for _, q := range r.byID {
 		r.remove(q)
 	}

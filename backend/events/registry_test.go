@@ -316,3 +316,28 @@ func TestQueuesPerUserAreCapped(t *testing.T) {
 		t.Errorf("%d queues after ten more", r.Len())
 	}
 }
+
+// TestClosedRegistryTakesNoQueue: once the organization is going away, a
+// client registering again (as the desktop window does at once) must not
+// start a wait that nothing would end.
+func TestClosedRegistryTakesNoQueue(t *testing.T) {
+	r := NewRegistry(Settings{IdleTimeout: time.Minute, Heartbeat: time.Minute, MaxEvents: 100})
+	r.Close()
+	q := r.Register(QueueOptions{UserID: 1})
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Fetch(context.Background(), q, -1, false)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNoQueue) {
+			t.Errorf("fetch on a queue registered after Close: %v, want ErrNoQueue", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a queue registered after Close waits")
+	}
+	if r.Len() != 0 {
+		t.Errorf("%d queues after Close", r.Len())
+	}
+}

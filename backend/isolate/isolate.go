@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,10 +19,32 @@ import (
 // test can leave the machine's own namespaces. Outside it, it runs the
 // test again in one, fails with that run, and returns false; it skips,
 // saying why, where namespaces cannot be made.
-func Network(t *testing.T) bool {
+func Network(t *testing.T) bool { return network(t, false) }
+
+// LANAddr is the address LAN gives this machine on its stand-in network:
+// in TEST-NET-1 (RFC 5737), which no real network uses.
+var LANAddr = net.IPv4(192, 0, 2, 1)
+
+// LAN is Network with a stand-in local network besides loopback: a pair
+// of virtual Ethernet interfaces of the namespace's own, lan0 holding
+// LANAddr/24, so that a host listening on all addresses has a LAN address
+// to offer, as on a real network. Multicast still goes over loopback, and
+// a packet sent on lan0 reaches only lan1, inside the namespace.
+func LAN(t *testing.T) bool { return network(t, true) }
+
+func network(t *testing.T, lan bool) bool {
 	if os.Getenv("LANCHAT_TEST_NETNS") == "1" {
 		ifaces, err := net.Interfaces()
-		if err != nil || len(ifaces) != 1 || ifaces[0].Flags&net.FlagLoopback == 0 {
+		want := []string{"lo"}
+		if lan {
+			want = []string{"lan0", "lan1", "lo"} // sorted
+		}
+		var names []string
+		for _, i := range ifaces {
+			names = append(names, i.Name)
+		}
+		slices.Sort(names)
+		if err != nil || !slices.Equal(names, want) || ifaces[0].Flags&net.FlagLoopback == 0 {
 			t.Fatalf("not in a private network namespace: %v %v", ifaces, err)
 		}
 		return true
@@ -34,8 +57,11 @@ func Network(t *testing.T) bool {
 	if err := exec.Command("unshare", "--user", "--map-root-user", "--net", "true").Run(); err != nil {
 		t.Skipf("cannot make a network namespace here (unshare --user --net: %v): this test runs only inside one", err)
 	}
-	rerun(t, "LANCHAT_TEST_NETNS", "unshare", "--user", "--map-root-user", "--net", "sh", "-ec",
-		`ip link set lo up multicast on; ip route add 224.0.0.0/4 dev lo; exec "$0" "$@"`)
+	script := `ip link set lo up multicast on; ip route add 224.0.0.0/4 dev lo; `
+	if lan {
+		script += `ip link add lan0 type veth peer name lan1; ip addr add ` + LANAddr.String() + `/24 dev lan0; ip link set lan0 up; ip link set lan1 up; `
+	}
+	rerun(t, "LANCHAT_TEST_NETNS", "unshare", "--user", "--map-root-user", "--net", "sh", "-ec", script+`exec "$0" "$@"`)
 	return false
 }
 

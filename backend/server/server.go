@@ -219,8 +219,13 @@ func (s *Server) openOrganization() (*organization, error) {
 }
 
 // serveOrganization serves a request with the organization; while an
-// import swaps it, with a 503 that says so.
+// import swaps it, or once the server is stopping, with a 503 that says
+// so.
 func (s *Server) serveOrganization(w http.ResponseWriter, r *http.Request) {
+	if s.ctx.Err() != nil {
+		api.WriteUnavailable(w, r, "This server is shutting down.")
+		return
+	}
 	if s.imports.swapping.Load() || !s.mu.TryRLock() {
 		api.WriteUnavailable(w, r, "This organization is being replaced by an import: try again in a moment.")
 		return
@@ -350,30 +355,36 @@ func (a Addresses) Announce(w io.Writer) {
 }
 
 // Advertise announces the organization, by its current name, on the local
-// network by DNS-SD until Shutdown: at the address the server is bound to,
-// or this machine's LAN addresses when it listens on all (loopback when it
-// has none), with the URL to join at.
+// network by DNS-SD until Shutdown, with the URL to join at: at the
+// address the server is bound to, or, when it listens on all, at this
+// machine's LAN addresses of the moment (none while it has none). A server
+// bound to loopback is not announced: nobody who hears it could reach it.
 func (s *Server) Advertise(addr *net.TCPAddr) error {
-	ips := []net.IP{addr.IP}
-	if addr.IP.IsUnspecified() {
-		ifaces, _ := net.InterfaceAddrs()
-		if ips = discovery.LANIPs(ifaces); len(ips) == 0 {
-			ips = []net.IP{net.IPv4(127, 0, 0, 1)}
-		}
+	if addr.IP.IsLoopback() {
+		return fmt.Errorf("it listens only on %s, which no other machine reaches (listen on 0.0.0.0:%d to be found)", addr, addr.Port)
 	}
 	scheme := "http://"
 	if s.tls != nil {
 		scheme = "https://"
 	}
-	url := scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port))
-	name := func() string {
-		settings, err := s.Service().ServerSettings(url)
-		if name, ok := settings["realm_name"].(string); ok && err == nil {
-			return name
+	team := func() (string, string, []net.IP) {
+		ips := []net.IP{addr.IP}
+		if addr.IP.IsUnspecified() {
+			ifaces, _ := net.InterfaceAddrs()
+			if ips = discovery.LANIPs(ifaces); len(ips) == 0 {
+				return "", "", nil
+			}
 		}
-		return domain.DefaultRealmName
+		url := scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port))
+		name := domain.DefaultRealmName
+		if settings, err := s.Service().ServerSettings(url); err == nil {
+			if n, ok := settings["realm_name"].(string); ok {
+				name = n
+			}
+		}
+		return name, url, ips
 	}
-	advert, err := discovery.Advertise(name, url, addr.Port, ips)
+	advert, err := discovery.Advertise(addr.Port, team)
 	if err != nil {
 		return err
 	}
@@ -388,6 +399,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.advert.Stop()
 	}
 	s.stop()
+	// Long-polls and WebSockets hold the organization shared, and the
+	// window's own reach the handler in-process, where http.Server's
+	// Shutdown cannot end them: end their queues before waiting for them.
+	s.mu.RLock()
+	s.org.end()
+	s.mu.RUnlock()
 	pollsErr := s.polls.Shutdown(ctx)
 	httpErr := s.http.Shutdown(ctx)
 	s.imports.running.Wait()

@@ -54,7 +54,7 @@ func TestRunImportsMattermost(t *testing.T) {
 	summary, srv := importMattermost(t, mattermostFixtures+"export")
 	got := summary
 	got.Skipped = nil
-	if want := (archive.Summary{Users: 5, Streams: 5, Messages: 21, Reactions: 9, Emoji: 2}); !reflect.DeepEqual(got, want) {
+	if want := (archive.Summary{RealmName: "Iago Realm", Users: 5, Streams: 5, Messages: 21, Reactions: 9, Emoji: 2}); !reflect.DeepEqual(got, want) {
 		t.Errorf("summary %+v (skipped %v), want %+v", got, summary.Skipped, want)
 	}
 	harry := srv.Login("harry@zulip.com")

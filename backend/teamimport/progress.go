@@ -47,6 +47,12 @@ func (s *progressSink) phase(phase string) {
 		return
 	}
 	s.p.Bytes = s.a.BytesRead()
+	if phase == "done" {
+		// The whole archive is dealt with, though no reader reads every
+		// byte of it (a zip's names in its local headers, files the format
+		// does not use).
+		s.p.Bytes = s.p.TotalBytes
+	}
 	s.report(s.p)
 }
 

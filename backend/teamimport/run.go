@@ -43,6 +43,49 @@ func Formats() []string {
 	return out
 }
 
+// namers read the organization's name an archive gives, without the rest.
+var namers = map[string]func(*archive.Archive) (string, error){
+	"slack":      slack.Name,
+	"mattermost": mattermost.Name,
+	"zulip":      zulip.Name,
+}
+
+// ExportName is the organization's name an import of the archive gives
+// without Options.RealmName, for the host to see (and change) before
+// importing. A tar.gz would have to be unpacked whole to be read: its
+// name is "", for the import to tell.
+func ExportName(format, name string) (string, error) {
+	namer := namers[format]
+	if namer == nil {
+		return "", fmt.Errorf("unknown archive format %q (this build reads: %s)", format, strings.Join(Formats(), ", "))
+	}
+	if gz, err := isGzip(name); err != nil || gz {
+		return "", err
+	}
+	a, err := open(name, "", archive.Limits{})
+	if err != nil {
+		return "", err
+	}
+	defer a.Close()
+	realm, err := namer(a)
+	if err != nil {
+		return "", err
+	}
+	return domain.ImportedRealmName(realm), nil
+}
+
+// isGzip tells a tar.gz by its first bytes.
+func isGzip(name string) (bool, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	magic := make([]byte, 2)
+	_, err = io.ReadFull(f, magic)
+	return err == nil && string(magic) == "\x1f\x8b", nil
+}
+
 // Options say what to import and where.
 type Options struct {
 	// DataDir is the data folder to create; it must be absent or empty.
@@ -51,6 +94,11 @@ type Options struct {
 	Format string
 	// Archive is the export: a zip file or an unpacked folder.
 	Archive string
+	// RealmName, when set, names the organization instead of the name the
+	// archive carries (a Zulip or Mattermost export's, the workspace's in
+	// a Slack export's file name, else domain.DefaultRealmName). It
+	// follows the API's rule for organization names.
+	RealmName string
 	// Progress, when set, is told how far the import has gone, now and
 	// then and at each change of phase.
 	Progress func(archive.Progress)
@@ -75,6 +123,16 @@ func Run(ctx context.Context, o Options) (archive.Summary, error) {
 	}
 	if read == nil {
 		return archive.Summary{}, fmt.Errorf("unknown archive format %q (this build reads: %s)", o.Format, strings.Join(Formats(), ", "))
+	}
+	if o.RealmName != "" {
+		name, err := domain.ValidateRealmName(o.RealmName)
+		var bad *domain.Error
+		if errors.As(err, &bad) {
+			return archive.Summary{}, errors.New(bad.Msg)
+		} else if err != nil {
+			return archive.Summary{}, err
+		}
+		o.RealmName = name
 	}
 	tmp, err := temporaryFolder(o.DataDir)
 	if err != nil {
@@ -180,7 +238,11 @@ func importInto(ctx context.Context, dir string, a *archive.Archive, read Reader
 	defer st.Close()
 	im := domain.New(st, domain.Config{DataDir: dir}).NewImporter()
 	im.MaxFileSize, im.FreeSpace = o.MaxFileSize, freeSpace(dir)
-	sink := newProgressSink(ctx, im, a, o.Progress)
+	var named archive.Sink = im
+	if o.RealmName != "" {
+		named = renamed{im, o.RealmName}
+	}
+	sink := newProgressSink(ctx, named, a, o.Progress)
 	if err := read(a, sink); err != nil {
 		return archive.Summary{}, err
 	}
@@ -194,6 +256,18 @@ func importInto(ctx context.Context, dir string, a *archive.Archive, read Reader
 	}
 	sink.phase("done")
 	return summary, st.Close()
+}
+
+// renamed gives the organization the name the host chose over the
+// archive's.
+type renamed struct {
+	archive.Sink
+	name string
+}
+
+func (r renamed) Realm(realm archive.Realm) error {
+	realm.Name = r.name
+	return r.Sink.Realm(realm)
 }
 
 // place moves the finished folder to dataDir (replacing it when it is an

@@ -211,7 +211,7 @@ func TestRunImportsATeamThatAServerThenServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := archive.Summary{Users: 4, Streams: 3, Messages: 4, Reactions: 2, Files: 1, Emoji: 1, UserGroups: 1, Linkifiers: 1}
+	want := archive.Summary{RealmName: "Acme", Users: 4, Streams: 3, Messages: 4, Reactions: 2, Files: 1, Emoji: 1, UserGroups: 1, Linkifiers: 1}
 	got := summary
 	got.Skipped = nil
 	if !reflect.DeepEqual(got, want) {

@@ -59,7 +59,7 @@ func TestExportToZulip(t *testing.T) {
 	// And back in, as a Zulip export.
 	imported := filepath.Join(t.TempDir(), "imported")
 	out, err := exec.Command(binary, "import", "--data", imported, "--from", "zulip", stopped).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "imported into "+imported) {
+	if err != nil || !strings.Contains(string(out), `imported "Lanchat Dev" into `+imported) {
 		t.Fatalf("import --from zulip: %v %s", err, out)
 	}
 	out, err = exec.Command(binary, "export", "--data", dataDir, "--format", "slack", stopped+"2").CombinedOutput()

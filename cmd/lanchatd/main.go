@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"lanchat/backend/api"
 	"lanchat/backend/domain"
@@ -28,7 +29,8 @@ const usage = `usage:
   lanchatd user add --data DIR --email E --name N [--admin|--guest] [--password P]
   lanchatd backup --data DIR FILE     (while the server runs, or not)
   lanchatd restore --data DIR FILE    (into an empty DIR, server stopped)
-  lanchatd import --data DIR --from slack|mattermost|zulip FILE   (into an empty DIR, server stopped)
+  lanchatd import --data DIR --from slack|mattermost|zulip [--name NAME] FILE
+                 (into an empty DIR, server stopped; NAME: the organization's, else the export's own)
   lanchatd export --data DIR --format zulip FILE   (Zulip's organization export, a tar.gz; server running or not)
 `
 
@@ -64,6 +66,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return importCmd(args[1:], stdout, stderr)
 	case len(args) >= 1 && args[0] == "export":
 		return exportCmd(args[1:], stderr)
+	case len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
+		fmt.Fprint(stdout, usage)
+		return nil
 	}
 	fmt.Fprint(stderr, usage)
 	return errUsage
@@ -146,9 +151,29 @@ func serve(args []string, stderr io.Writer) error {
 			return err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return server.Run(ctx, cfg, func(a server.Addresses) { a.Announce(stderr) })
+	// The log says when a signal starts the shutdown and when it is done,
+	// for an operator (or a service manager's journal) to see how long it
+	// took and that it ended.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stopping time.Time
+	go func() {
+		select {
+		case sig := <-signals:
+			stopping = time.Now()
+			cfg.Log.Info("stopping", "signal", sig.String())
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err := server.Run(ctx, cfg, func(a server.Addresses) { a.Announce(stderr) })
+	if err == nil && ctx.Err() != nil {
+		cfg.Log.Info("stopped", "took", time.Since(stopping).Round(time.Millisecond))
+	}
+	return err
 }
 
 func userAdd(args []string, stdout, stderr io.Writer) error {

@@ -197,6 +197,14 @@ func TestUserAddPrintsAWorkingKey(t *testing.T) {
 	stop(t, cmd)
 }
 
+// `lanchatd help` prints the usage, each command's flags, and succeeds.
+func TestHelp(t *testing.T) {
+	out, err := exec.Command(binary, "help").Output()
+	if err != nil || !strings.Contains(string(out), "lanchatd import --data DIR --from slack|mattermost|zulip [--name NAME] FILE") {
+		t.Errorf("help: %v\n%s", err, out)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{},
@@ -211,6 +219,8 @@ func TestUsageErrors(t *testing.T) {
 		{"import", "--data", "x", "export.zip"},
 		{"import", "--from", "slack", "export.zip"},
 		{"import", "--data", "x", "--from", "slack"},
+		{"import", "--data", "x", "--from", "slack", "--name", " ", "export.zip"},
+		{"import", "--data", "x", "--from", "slack", "--name", strings.Repeat("n", 41), "export.zip"},
 	} {
 		err := exec.Command(binary, args...).Run()
 		if exitErr, ok := err.(*exec.ExitError); !ok || exitErr.ExitCode() != 2 {

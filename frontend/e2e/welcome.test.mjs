@@ -24,10 +24,12 @@ function bridge() {
     app: {
       App: {
         Teams: async () => [],
+        WatchTeams: async () => {},
         SetTitle: async () => {},
         HostTeam: async () => {},
         JoinTeam: async (address) => { window.hostCalls.push({ join: address }); throw new Error('no team answers at ' + address) },
-        HostFromExport: (format) => { window.hostCalls.push({ import: format }); return new Promise((resolve) => { finishImport = resolve }) },
+        ChooseExport: async (format) => { window.hostCalls.push({ choose: format }); return { file: 'mattermost_export.zip', name: 'Acme' } },
+        HostFromExport: (format, name) => { window.hostCalls.push({ import: format, name }); return new Promise((resolve) => { finishImport = resolve }) },
         IssuePassword: async (email) => { window.hostCalls.push({ issue: email }); return { email, password: 'issued-secret' } },
       },
     },
@@ -51,11 +53,15 @@ test('first launch: host from an export, with progress, summary and a password; 
 
     await page.getByTestId('welcome-import-mattermost').check()
     await page.getByTestId('welcome-import').click()
+    // The name field offers the export's own name.
+    assert.equal(await page.getByTestId('welcome-import-name').inputValue(), 'Acme')
+    await page.getByTestId('welcome-import-name').fill('Acme on the LAN')
+    await page.getByTestId('welcome-import-host').click()
     await page.getByTestId('welcome-import-progress').waitFor()
     await page.evaluate(() => window.emitHostEvent('import:progress', { state: 'running', format: 'mattermost', phase: 'messages',
       records: 12400, bytes: 5.2e6, total_bytes: 13e6, remaining_seconds: 95 }))
     await page.getByText('12,400 records written · 5.2 MB of 13.0 MB · about 2 min left').waitFor()
-    assert.equal(await page.getByTestId('welcome-import').isDisabled(), true)
+    assert.equal(await page.getByTestId('welcome-import-host').isDisabled(), true)
     await shot(page, 'welcome-import-progress.png')
 
     await page.evaluate(() => window.finishImport({ state: 'done', format: 'mattermost', summary: { users: 14, streams: 6, messages: 31000,
@@ -72,7 +78,7 @@ test('first launch: host from an export, with progress, summary and a password; 
     assert.deepEqual(await seriousViolations(page), [])
     await shot(page, 'welcome-import-summary.png')
     assert.deepEqual(await page.evaluate(() => window.hostCalls),
-      [{ join: 'http://192.168.1.20:9991' }, { import: 'mattermost' }, { issue: 'olive@acme.test' }])
+      [{ join: 'http://192.168.1.20:9991' }, { choose: 'mattermost' }, { import: 'mattermost', name: 'Acme on the LAN' }, { issue: 'olive@acme.test' }])
   } finally {
     await browser.close()
   }

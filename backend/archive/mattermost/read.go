@@ -93,6 +93,41 @@ func Read(a *archive.Archive, sink archive.Sink) error {
 	return r.run()
 }
 
+// Name is the organization's name in an export, for the host to see
+// before importing it: the first team's, which the exporter writes before
+// any post, so only the lines up to it are read ("" when no team comes
+// before the posts).
+func Name(a *archive.Archive) (string, error) {
+	name, err := findJSONL(a)
+	if err != nil {
+		return "", err
+	}
+	f, err := a.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	ls := newLines(name, f)
+	for {
+		b, err := ls.next()
+		if errors.Is(err, io.EOF) {
+			return "", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		ln, err := decodeLine(b, ls.record(ls.num))
+		switch {
+		case err != nil:
+			return "", err
+		case ln.Team != nil:
+			return cmp.Or(ln.Team.DisplayName, ln.Team.Name), nil
+		case ln.Post != nil || ln.DirectPost != nil:
+			return "", nil
+		}
+	}
+}
+
 // findJSONL is import.jsonl, or else the one .jsonl file at the top of
 // the archive.
 func findJSONL(a *archive.Archive) (string, error) {

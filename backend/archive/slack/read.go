@@ -37,7 +37,7 @@ const emailDomain = "slack.invalid"
 func Read(a *archive.Archive, sink archive.Sink) error {
 	r := &reader{a: a, sink: sink, n: names{users: map[string]string{}, channels: map[string]string{}},
 		threads: map[string]string{}, threadsOnDay: map[string]int{}}
-	if err := sink.Realm(archive.Realm{Name: "Slack import"}); err != nil {
+	if err := sink.Realm(archive.Realm{Name: WorkspaceName(a.Name)}); err != nil {
 		return err
 	}
 	if err := r.users(); err != nil {
@@ -48,6 +48,24 @@ func Read(a *archive.Archive, sink archive.Sink) error {
 	}
 	return r.messages()
 }
+
+// exportName is the name Slack gives a workspace's export file:
+// "Acme Corp Slack export Jan 1 2020 - Mar 5 2021.zip".
+var exportName = regexp.MustCompile(`^(.+?) Slack export\b`)
+
+// WorkspaceName is the workspace's name in an export's file name, which is
+// the only place an export holds it; "" when the file was renamed.
+func WorkspaceName(file string) string {
+	m := exportName.FindStringSubmatch(file)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[1])
+}
+
+// Name is the organization's name an export gives, for the host to see
+// before importing it: the workspace's, from the file's name.
+func Name(a *archive.Archive) (string, error) { return WorkspaceName(a.Name), nil }
 
 type reader struct {
 	a    *archive.Archive

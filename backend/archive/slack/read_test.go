@@ -124,3 +124,19 @@ func TestReadSaysProfilePicturesAreLeftOut(t *testing.T) {
 		t.Errorf("Zulip's fixture has no uploaded pictures, yet: %q", rec.Skipped)
 	}
 }
+
+// Slack names an export's file after the workspace, which the export
+// itself does not name.
+func TestWorkspaceName(t *testing.T) {
+	for file, want := range map[string]string{
+		"Acme Corp Slack export Jan 1 2020 - Mar 5 2021.zip":     "Acme Corp",
+		"Acme Corp Slack export Jan 1 2020 - Mar 5 2021 (1).zip": "Acme Corp",
+		"Slack export Jan 1 2020 - Mar 5 2021.zip":               "",
+		"export.zip":              "",
+		"test_slack_importer.zip": "",
+	} {
+		if got := WorkspaceName(file); got != want {
+			t.Errorf("%q: %q, want %q", file, got, want)
+		}
+	}
+}

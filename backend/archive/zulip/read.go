@@ -30,6 +30,32 @@ func Read(a *archive.Archive, sink archive.Sink) error {
 	return r.run()
 }
 
+// Name is the organization's name in an export, for the host to see
+// before importing it: realm.json is read, nothing else.
+func Name(a *archive.Archive) (string, error) {
+	root, err := exportRoot(a.FS)
+	if err != nil {
+		return "", err
+	}
+	f, err := root.Open("realm.json")
+	if err != nil {
+		return "", archive.Errorf("realm.json", "cannot be opened: %v", err)
+	}
+	defer f.Close()
+	var d struct {
+		Realm []struct {
+			Name string `json:"name"`
+		} `json:"zerver_realm"`
+	}
+	if err := json.NewDecoder(f).Decode(&d); err != nil {
+		return "", archive.Errorf("realm.json", "is not valid JSON: %v", err)
+	}
+	if len(d.Realm) != 1 {
+		return "", archive.Errorf("realm.json zerver_realm", "holds %d organizations, not one", len(d.Realm))
+	}
+	return d.Realm[0].Name, nil
+}
+
 // exportRoot is the folder holding realm.json.
 func exportRoot(fsys fs.FS) (fs.FS, error) {
 	if _, err := fs.Stat(fsys, "realm.json"); err == nil {

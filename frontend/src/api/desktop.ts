@@ -6,7 +6,9 @@
 // listens only on listen (e.g. 127.0.0.1:9991).
 export interface HostInfo {
   running: boolean; addresses: string[] | null; unreachable: string[] | null; listen: string; joinUrl: string
-  // joined: the team this app joined instead of hosting one ("" when hosting).
+  // joined: the team this app joined instead of hosting one ("" when
+  // hosting); a member's app then gives joinUrl (the same address) and
+  // nothing of a host's (no addresses, data folder or authority).
   joined: string
   dataDir: string; version: string; authorityUrl: string
 }

@@ -70,6 +70,10 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const [, setVersion] = useState(0)
   const [ready, setReady] = useState(false)
   const [failed, setFailed] = useState('')
+  // In a member's window (an app that joined a team hosted elsewhere) the
+  // panel is the team's, not a host's.
+  const [member, setMember] = useState(false)
+  useEffect(() => { desktop()?.HostInfo().then((i) => setMember(!i.running && !!i.joined), () => {}) }, [])
   const [hash, setHash] = useState(location.hash)
   const place = useMemo(() => readPlace(chat, hash), [hash, ready])
   const narrow = place.narrow
@@ -250,7 +254,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
         <a class="brand" href="#recent"><img src="/static/images/realm-icon.svg" alt="" /><span class="brand-name">{chat.realmName}</span></a>
         <SearchBox chat={chat} value={search} setValue={setSearch} onSearch={(query) => go({ kind: 'search', query })} />
         {!chat.connected && <span class="offline-note">Reconnecting…</span>}
-        {desktop() && <button data-testid="host-button" onClick={() => setPanel('host')}>Host</button>}
+        {desktop() && <button data-testid="host-button" onClick={() => setPanel('host')}>{member ? 'Team' : 'Host'}</button>}
         <button data-testid="settings-button" onClick={() => setPanel('settings')} title="Settings" aria-label="Settings">⚙</button>
         <span class="me">{chat.me.full_name}</span>
         <button data-testid="logout" onClick={() => { chat.close(); p.onSignOut() }}>Sign out</button>

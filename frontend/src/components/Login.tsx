@@ -1,5 +1,6 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { signIn, setUp, type Me } from '../api/session'
+import { desktop } from '../api/desktop'
 
 function Field(p: { label: string; testid: string; type?: 'text' | 'email' | 'password'; value: string; set: (v: string) => void; autoFocus?: boolean }) {
   return (
@@ -33,6 +34,21 @@ export function Login(p: { realm: string; onDone: (me: Me) => void }) {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const { error, busy, submit } = useSubmit(() => signIn(email.trim(), password), p.onDone)
+  // In a member's window (an app that joined a team hosted elsewhere) the
+  // sign-in page is the way back too: the wrong team, or no account there.
+  const [joined, setJoined] = useState('')
+  useEffect(() => { desktop()?.HostInfo().then((i) => setJoined(i.running ? '' : i.joined), () => {}) }, [])
+  const [leaveError, setLeaveError] = useState('')
+  const chooseAnother = async () => {
+    try {
+      localStorage.clear() // the team's drafts, kept by a past sign-out
+      sessionStorage.clear()
+      await desktop()!.LeaveTeam()
+      location.replace('/')
+    } catch (err) {
+      setLeaveError(String(err))
+    }
+  }
   return (
     <div class="card-page">
       <form class="card" onSubmit={submit}>
@@ -41,6 +57,13 @@ export function Login(p: { realm: string; onDone: (me: Me) => void }) {
         <Field label="Password" testid="login-password" type="password" value={password} set={setPassword} />
         {error && <p class="form-error" data-testid="login-error" role="alert">{error}</p>}
         <button class="primary" data-testid="login-submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+        {joined && (
+          <p class="hint" data-testid="login-joined">
+            This app joined the team at <code>{joined}</code>.{' '}
+            <button type="button" data-testid="login-choose-team" onClick={chooseAnother}>Choose another team</button>
+          </p>
+        )}
+        {leaveError && <p class="form-error" role="alert">{leaveError}</p>}
       </form>
     </div>
   )
