@@ -3,6 +3,7 @@ package app
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 )
@@ -62,6 +63,33 @@ func webDataDirs(getenv func(string) string, name string) (data, cache string) {
 		cache = filepath.Join(home, ".cache")
 	}
 	return filepath.Join(data, name), filepath.Join(cache, name)
+}
+
+// oldWebData are the names WebKitGTK wrote into $XDG_DATA_HOME/lanchat,
+// the default data folder, while the window's web data had no folders of
+// its own. Lanchat itself never uses these names.
+var oldWebData = []string{"hsts-storage.sqlite", "localstorage", "storage", "mediakeys", "databases"}
+
+// moveOldWebData moves what WebKit left in the data folder into the
+// window's web data folder, which keeps the window's stored sign-in, or
+// removes it where that folder has its own already. Left there, it made
+// Host from an export find the folder not empty, and backups see it.
+func moveOldWebData(dataDir, webDir string) error {
+	var errs []error
+	for _, name := range oldWebData {
+		old := filepath.Join(dataDir, name)
+		if _, err := os.Lstat(old); err != nil {
+			continue
+		}
+		var err error
+		if _, ownErr := os.Lstat(filepath.Join(webDir, name)); ownErr == nil {
+			err = os.RemoveAll(old)
+		} else {
+			err = os.Rename(old, filepath.Join(webDir, name))
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }
 
 // hasDisplay tells whether a window can open: GTK needs X11 or Wayland.

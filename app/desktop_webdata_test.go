@@ -109,3 +109,42 @@ func TestWebDataDirs(t *testing.T) {
 		}
 	}
 }
+
+// What WebKit left in the data folder before it had folders of its own
+// moves to the window's web data folder (with the stored sign-in), or goes
+// where that folder has its own; Lanchat's files stay.
+func TestOldWebDataLeavesTheDataFolder(t *testing.T) {
+	data, web := t.TempDir(), t.TempDir()
+	for _, dir := range []string{"localstorage", "mediakeys", "storage", "tls"} {
+		if err := os.Mkdir(filepath.Join(data, dir), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, file := range []string{"localstorage/wails_wails_0.localstorage", "hsts-storage.sqlite", "lanchat.db", "tls/authority.pem"} {
+		if err := os.WriteFile(filepath.Join(data, file), []byte(file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(web, "storage"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := moveOldWebData(data, web); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	entries, _ := os.ReadDir(data)
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, " ") != "lanchat.db tls" {
+		t.Errorf("the data folder holds %v, want lanchat.db and tls", left)
+	}
+	if got, err := os.ReadFile(filepath.Join(web, "localstorage", "wails_wails_0.localstorage")); err != nil || string(got) != "localstorage/wails_wails_0.localstorage" {
+		t.Errorf("the stored sign-in did not move: %q %v", got, err)
+	}
+	for _, name := range []string{"hsts-storage.sqlite", "mediakeys", "storage"} {
+		if _, err := os.Stat(filepath.Join(web, name)); err != nil {
+			t.Error(err)
+		}
+	}
+}

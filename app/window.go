@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"time"
@@ -31,6 +32,9 @@ func showWindow(ctx context.Context, a *App, handler http.Handler) error {
 			return err
 		}
 		os.Chmod(dir, 0o700)
+	}
+	if err := moveOldWebData(a.dataDir, data); err != nil {
+		fmt.Fprintln(a.stderr, "WebKit's files from an earlier version stay in the data folder:", err)
 	}
 	setProgramName(name)
 	ended := make(chan struct{})
