@@ -25,16 +25,28 @@ func DefaultDataDir(getenv func(string) string) string {
 	return filepath.Join(home, ".local", "share", "lanchat")
 }
 
-// instanceID names a data folder by its absolute path (symbolic links
-// resolved where the folder exists), short enough for a bus name and a
-// file name.
+// instanceID names a data folder by its absolute path, short enough for a
+// bus name and a file name. Symbolic links are resolved in the part of the
+// path that exists, so that a folder not made yet (a first launch) has the
+// name it will have once made.
 func instanceID(dataDir string) string {
 	dir, err := filepath.Abs(dataDir)
 	if err != nil {
 		dir = filepath.Clean(dataDir)
 	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
+	rest := ""
+	for {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = filepath.Join(real, rest)
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			dir = filepath.Join(dir, rest)
+			break
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
 	}
 	sum := sha256.Sum256([]byte(dir))
 	return hex.EncodeToString(sum[:8])

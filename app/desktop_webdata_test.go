@@ -92,6 +92,14 @@ func TestWebDataDirs(t *testing.T) {
 			t.Errorf("%s names %s, %s names %s", same, got, data, id)
 		}
 	}
+	// A folder not made yet, under a link, is named as it will be.
+	early := instanceID(filepath.Join(dir, "link", "new", "folder"))
+	if err := os.MkdirAll(filepath.Join(data, "new", "folder"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if made := instanceID(filepath.Join(data, "new", "folder")); early != made {
+		t.Errorf("a folder's name changed once it was made: %s, then %s", early, made)
+	}
 	if instanceID(filepath.Join(dir, "other")) == id {
 		t.Error("two data folders have one name")
 	}
