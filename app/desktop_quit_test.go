@@ -132,9 +132,11 @@ func testDesktopQuit(t *testing.T, quit func(*desktopRun)) {
 	time.Sleep(time.Second)
 
 	quit(r)
-	if took, ok := r.waitExit(5 * time.Second); !ok {
+	took, ok := r.waitExit(5 * time.Second)
+	if !ok {
 		t.Fatalf("the app was still running %s after being asked to quit", took.Round(time.Millisecond))
 	}
+	t.Logf("the app ended %s after being asked to quit", took.Round(time.Millisecond))
 	if r.err != nil {
 		t.Errorf("the app ended with %v", r.err)
 	}
