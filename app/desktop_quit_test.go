@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"lanchat/backend/isolate"
 	"lanchat/backend/store"
 )
 
@@ -173,4 +174,49 @@ func basicAuth(c *apiClient) string {
 	req, _ := http.NewRequest("GET", "/", nil)
 	req.SetBasicAuth(c.email, c.key)
 	return req.Header.Get("Authorization")
+}
+
+// SIGTERM while a file chooser is open (Host from an export's, on the
+// first launch's page) ends the app too: the chooser runs a main loop of
+// its own (gtk_dialog_run), inside which GTK's main loop cannot end until
+// the chooser is answered. In a network namespace, as the page looks for
+// teams.
+func TestDesktopQuitsOnSIGTERMWithAFileChooserOpen(t *testing.T) {
+	desktopBinary(t)
+	if !isolate.Network(t) {
+		return
+	}
+	display := startXvfb(t)
+	startWindowManager(t, display)
+	r := launchDesktop(t, display, []string{"HOME=" + t.TempDir()}, "--data", t.TempDir())
+	win := r.window()
+	waitFor(t, "the first launch's page", func() bool { return windowTitle(display, win) == "Lanchat: no teams on this network" })
+	// Tab to "Choose the export file…" (after Host a new team and the
+	// formats) and press it.
+	if out, err := onDisplay(display, "xdotool", "windowactivate", "--sync", win, "key", "--delay", "100", "Tab", "Tab", "Tab", "Return").CombinedOutput(); err != nil {
+		t.Fatalf("xdotool: %v %s", err, out)
+	}
+	waitFor(t, "the file chooser", func() bool {
+		out, _ := onDisplay(display, "wmctrl", "-l").Output()
+		return strings.Contains(string(out), "Choose the slack export to host")
+	})
+	r.cmd.Process.Signal(syscall.SIGTERM)
+	took, ok := r.waitExit(5 * time.Second)
+	if !ok {
+		t.Fatalf("the app was still running %s after SIGTERM", took.Round(time.Millisecond))
+	}
+	if r.err != nil {
+		t.Errorf("the app ended with %v", r.err)
+	}
+}
+
+// windowTitle is the title the window manager shows for window.
+func windowTitle(display, window string) string {
+	out, _ := onDisplay(display, "wmctrl", "-l").Output()
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 3 && f[0] == window {
+			return strings.Join(f[3:], " ")
+		}
+	}
+	return ""
 }

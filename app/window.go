@@ -68,8 +68,10 @@ func showWindow(ctx context.Context, a *App, handler http.Handler) error {
 				// Wails starts OnStartup before GTK's main loop, and
 				// runtime.Quit (gtk_main_quit) does nothing while no loop
 				// runs: a signal during start-up was lost. Ask until the
-				// loop has ended.
+				// loop has ended, closing any dialog, whose own loop would
+				// hold it until answered.
 				for {
+					cancelDialogs()
 					runtime.Quit(wctx)
 					select {
 					case <-ended:

@@ -35,6 +35,21 @@ static void presentWindowsLater(const char *startupID) {
 }
 
 static void setProgramName(const char *name) { g_set_prgname(name); }
+
+// cancelDialogs runs on GTK's main loop, or a dialog's loop inside it: it
+// answers every open dialog as if its window were closed.
+static gboolean cancelDialogs(gpointer data) {
+	GList *windows = gtk_window_list_toplevels();
+	for (GList *w = windows; w != NULL; w = w->next) {
+		if (GTK_IS_DIALOG(w->data)) {
+			gtk_dialog_response(GTK_DIALOG(w->data), GTK_RESPONSE_DELETE_EVENT);
+		}
+	}
+	g_list_free(windows);
+	return G_SOURCE_REMOVE;
+}
+
+static void cancelDialogsLater(void) { g_idle_add(cancelDialogs, NULL); }
 */
 import "C"
 
@@ -63,3 +78,9 @@ func setProgramName(name string) {
 	defer C.free(unsafe.Pointer(cname))
 	C.setProgramName(cname)
 }
+
+// cancelDialogs closes the open dialogs (a file chooser, a message), from
+// any goroutine, as if a person had closed them. Wails runs each with
+// gtk_dialog_run, a main loop of its own: while one is open, GTK's main
+// loop cannot end, so the app could not quit.
+func cancelDialogs() { C.cancelDialogsLater() }
