@@ -141,7 +141,7 @@ func Open(cfg Config) (*Server, error) {
 	}
 	recent := logring.New(recentErrors, slog.LevelWarn)
 	log := slog.New(recent.Handler(cmp.Or(cfg.Log, slog.Default()).Handler()))
-	tlsConfig, authority, err := openTLS(cfg)
+	tlsConfig, authority, err := openTLS(cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -203,6 +203,9 @@ func (s *Server) openOrganization() (*organization, error) {
 		err = svc.SeedDevOrganization()
 	default:
 		err = svc.EnsureRealm(domain.DefaultRealmName)
+	}
+	if err == nil {
+		err = svc.RestoreEventQueues()
 	}
 	if err != nil {
 		st.Close()
@@ -310,8 +313,9 @@ type Addresses struct {
 	URL string // http://HOST:PORT as bound
 	// SecureURL is the same port over HTTPS, on this machine ("" without TLS).
 	SecureURL string
-	// AuthorityURL offers the certificate to install ("" unless automatic TLS).
-	AuthorityURL string
+	// AuthorityURL offers the certificate to install ("" unless automatic
+	// TLS), and Fingerprint is its fingerprint, which members compare.
+	AuthorityURL, Fingerprint string
 	// SetupURL opens first-run setup from this machine ("" once an owner exists).
 	SetupURL string
 }
@@ -332,6 +336,7 @@ func (s *Server) Addresses(addr net.Addr) Addresses {
 	}
 	if s.authority != nil {
 		a.AuthorityURL = "http://" + local + AuthorityPath
+		a.Fingerprint = s.AuthorityFingerprint()
 	}
 	if token := s.SetupToken(); token != "" {
 		a.SetupURL = "http://" + local + "/#setup=" + token
@@ -347,7 +352,7 @@ func (a Addresses) Announce(w io.Writer) {
 		fmt.Fprintln(w, "HTTPS on the same port: "+a.SecureURL)
 	}
 	if a.AuthorityURL != "" {
-		fmt.Fprintln(w, "certificate authority to install on devices: "+a.AuthorityURL)
+		fmt.Fprintln(w, "certificate authority to install on devices: "+a.AuthorityURL+" (fingerprint "+a.Fingerprint+", which members compare when they join)")
 	}
 	if a.SetupURL != "" {
 		fmt.Fprintln(w, "no owner yet: open "+a.SetupURL+" on this machine to set up the organization")
@@ -355,7 +360,8 @@ func (a Addresses) Announce(w io.Writer) {
 }
 
 // Advertise announces the organization, by its current name, on the local
-// network by DNS-SD until Shutdown, with the URL to join at: at the
+// network by DNS-SD until Shutdown, with its authority's fingerprint (for
+// people to compare) and the URL to join at: at the
 // address the server is bound to, or, when it listens on all, at this
 // machine's LAN addresses of the moment (none while it has none). A server
 // bound to loopback is not announced: nobody who hears it could reach it.
@@ -367,22 +373,22 @@ func (s *Server) Advertise(addr *net.TCPAddr) error {
 	if s.tls != nil {
 		scheme = "https://"
 	}
-	team := func() (string, string, []net.IP) {
+	authority := s.AuthorityFingerprint()
+	team := func() (discovery.Team, []net.IP) {
 		ips := []net.IP{addr.IP}
 		if addr.IP.IsUnspecified() {
 			ifaces, _ := net.InterfaceAddrs()
 			if ips = discovery.LANIPs(ifaces); len(ips) == 0 {
-				return "", "", nil
+				return discovery.Team{}, nil
 			}
 		}
-		url := scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port))
-		name := domain.DefaultRealmName
-		if settings, err := s.Service().ServerSettings(url); err == nil {
+		t := discovery.Team{URL: scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port)), Name: domain.DefaultRealmName, Authority: authority}
+		if settings, err := s.Service().ServerSettings(t.URL); err == nil {
 			if n, ok := settings["realm_name"].(string); ok {
-				name = n
+				t.Name = n
 			}
 		}
-		return name, url, ips
+		return t, ips
 	}
 	advert, err := discovery.Advertise(addr.Port, team)
 	if err != nil {
@@ -399,11 +405,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.advert.Stop()
 	}
 	s.stop()
-	// Long-polls and WebSockets hold the organization shared, and the
-	// window's own reach the handler in-process, where http.Server's
-	// Shutdown cannot end them: end their queues before waiting for them.
+	// Long-polls hold the organization shared, and the window's own reach
+	// the handler in-process, where http.Server's Shutdown cannot end
+	// them: answer them before waiting for them. Their queues stay, for
+	// the next start.
 	s.mu.RLock()
-	s.org.end()
+	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	pollsErr := s.polls.Shutdown(ctx)
 	httpErr := s.http.Shutdown(ctx)
