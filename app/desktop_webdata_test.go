@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lanchat/backend/isolate"
 )
 
 // The window's web data (WebKitGTK's local storage, which holds the
@@ -52,6 +54,52 @@ func TestDesktopKeepsWebDataOutOfTheDataFolder(t *testing.T) {
 	for _, e := range entries {
 		if !own[e.Name()] {
 			t.Errorf("the data folder holds %s, not Lanchat's", e.Name())
+		}
+	}
+	if mode := permissions(data); mode != "700" {
+		t.Errorf("the data folder: %s, want mode 700", mode)
+	}
+	for _, line := range r.output() {
+		if strings.Contains(line, "open to other users") {
+			t.Errorf("the host warned: %s", line)
+		}
+	}
+}
+
+// On the first launch the window shows its page before any data folder
+// exists; hosting from it then finds the default data folder as Lanchat
+// makes it: private, holding nothing of WebKit's (it was made 755 by WebKit
+// first, so the host warned, and an import found it not empty). In a
+// network namespace, as the page looks for teams.
+func TestDesktopHostingFromTheFirstLaunchFindsItsFolderClean(t *testing.T) {
+	desktopBinary(t)
+	if !isolate.Network(t) {
+		return
+	}
+	display := startXvfb(t)
+	startWindowManager(t, display)
+	home := t.TempDir()
+	r := launchDesktop(t, display, []string{"HOME=" + home, "LANCHAT_DATA=", "XDG_DATA_HOME=", "XDG_CACHE_HOME="},
+		"--addr", "127.0.0.1:0", "--advertise=false")
+	win := r.window()
+	waitFor(t, "the first launch's page", func() bool { return windowTitle(display, win) == "Lanchat: no teams on this network" })
+	data := filepath.Join(home, ".local", "share", "lanchat")
+	if entries, err := os.ReadDir(data); err == nil {
+		t.Errorf("before hosting, the data folder exists, holding %d entries", len(entries))
+	}
+	// Host a new team: the page's first button.
+	if out, err := onDisplay(display, "xdotool", "windowactivate", "--sync", win, "key", "--delay", "100", "Tab", "Return").CombinedOutput(); err != nil {
+		t.Fatalf("xdotool: %v %s", err, out)
+	}
+	r.url()
+	entries, err := os.ReadDir(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := map[string]bool{"lanchat.db": true, "control.sock": true, "tls": true}
+	for _, e := range entries {
+		if !own[e.Name()] {
+			t.Errorf("the data folder holds %s", e.Name())
 		}
 	}
 	if mode := permissions(data); mode != "700" {
