@@ -26,7 +26,7 @@ const (
 
 // errAlreadyRunning: another copy runs on this data folder and was asked
 // to bring its window forward.
-var errAlreadyRunning = errors.New("Lanchat already runs on this data folder")
+var errAlreadyRunning = errors.New("another copy runs on this data folder")
 
 // instanceBusName is the session bus name of the copy running on the data
 // folder id (a bus name's elements may not start with a digit).
