@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"net"
 	"net/http/httptest"
 	"os"
@@ -164,5 +165,39 @@ func TestHostInfoOnLoopback(t *testing.T) {
 	info := a.HostInfo()
 	if len(info.Addresses) != 0 || info.JoinURL != "http://127.0.0.1:9991" || info.Listen != "127.0.0.1:9991" {
 		t.Errorf("host info %+v", info)
+	}
+}
+
+// The host panel acts on the host's authority, an owner's: it issues an
+// administrator's password, which one administrator may not do for
+// another (domain.IssuePassword).
+func TestIssuePasswordOnTheHostsAuthority(t *testing.T) {
+	a := openApp(t)
+	svc := a.srv.Service()
+	second, err := a.CreateAccount("Ari Admin", "ari@example.com", "admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	login, err := svc.FetchAPIKey("admin@example.com", "lanchat-dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := svc.Authenticate("admin@example.com", login.APIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ari, err := svc.FetchAPIKey("ari@example.com", second.Password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.IssuePassword(admin, ari.UserID); !errors.Is(err, domain.ErrNotOwner) {
+		t.Errorf("an administrator issued another's password: %v", err)
+	}
+	acct, err := a.IssuePassword("ari@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.FetchAPIKey("ari@example.com", acct.Password); err != nil {
+		t.Errorf("the host's issued password does not sign in: %v", err)
 	}
 }
