@@ -105,6 +105,8 @@ type Server struct {
 	log       *slog.Logger
 	// recent remembers what log wrote at warning level and above.
 	recent *logring.Ring
+	// httpErrors is the HTTP server's error log.
+	httpErrors *httpErrors
 	// tls serves HTTPS beside plain HTTP; nil: plain only.
 	tls *tls.Config
 	// authority is the certificate offered at AuthorityPath (automatic
@@ -147,13 +149,14 @@ func Open(cfg Config) (*Server, error) {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Server{
-		cfg:       cfg,
-		ctx:       ctx,
-		stop:      stop,
-		log:       log,
-		recent:    recent,
-		tls:       tlsConfig,
-		authority: authority,
+		cfg:        cfg,
+		ctx:        ctx,
+		stop:       stop,
+		log:        log,
+		recent:     recent,
+		httpErrors: &httpErrors{log: log},
+		tls:        tlsConfig,
+		authority:  authority,
 	}
 	if s.org, err = s.openOrganization(); err != nil {
 		stop()
@@ -170,7 +173,7 @@ func Open(cfg Config) (*Server, error) {
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
 		IdleTimeout:       idle,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ErrorLog:          s.httpErrors.logger(),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if err := s.listenControl(); err != nil {
@@ -407,6 +410,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.RUnlock()
 	pollsErr := s.polls.Shutdown(ctx)
 	httpErr := s.http.Shutdown(ctx)
+	s.httpErrors.flush()
 	s.imports.running.Wait()
 	var controlErr error
 	if s.control != nil {
