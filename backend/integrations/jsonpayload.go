@@ -30,7 +30,7 @@ func jsonPayload(r Request) ([]Message, error) {
 			for cutAt = r.MaxContent - noteRoom; !utf8.RuneStart(text[cutAt]); cutAt-- {
 			}
 		}
-		note = fmt.Sprintf("\n_%d more bytes not shown._", len(text)-cutAt)
+		note = fmt.Sprintf("\n*%d more bytes not shown.*", len(text)-cutAt)
 		text = text[:cutAt]
 	}
 	fence := codeFence(text)
