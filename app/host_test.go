@@ -2,6 +2,8 @@ package app
 
 import (
 	"errors"
+	"io"
+	"log/slog"
 	"net"
 	"net/http/httptest"
 	"os"
@@ -199,5 +201,23 @@ func TestIssuePasswordOnTheHostsAuthority(t *testing.T) {
 	}
 	if _, err := svc.FetchAPIKey("ari@example.com", acct.Password); err != nil {
 		t.Errorf("the host's issued password does not sign in: %v", err)
+	}
+}
+
+// Quitting the app logs the host's shutdown, as lanchatd does on a
+// signal: that it is stopping, why, and how long stopping took.
+func TestQuittingLogsTheShutdown(t *testing.T) {
+	log := &strings.Builder{}
+	srv, err := server.Open(server.Config{DataDir: t.TempDir(), Dev: true, Log: slog.New(slog.NewTextHandler(log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newApp(Options{}, io.Discard)
+	a.srv = srv
+	if err := a.shutdown(); err != nil {
+		t.Fatal(err)
+	}
+	if text := log.String(); !strings.Contains(text, `msg=stopping reason="the app is quitting"`) || !strings.Contains(text, "msg=stopped took=") {
+		t.Errorf("the log of the app quitting:\n%s", text)
 	}
 }

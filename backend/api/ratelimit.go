@@ -44,6 +44,16 @@ func (l *limiter) take(key string) (hit time.Time, wait time.Duration, blocked b
 	return now, 0, false
 }
 
+// count is how many hits key has within the window.
+func (l *limiter) count(key string) int {
+	if l == nil || l.max <= 0 {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.prune(key, l.now()))
+}
+
 // release gives back a hit taken by take that turned out not to count
 // (a login that succeeded).
 func (l *limiter) release(key string, hit time.Time) {

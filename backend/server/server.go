@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -422,8 +423,26 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return errors.Join(pollsErr, httpErr, controlErr, storeErr)
 }
 
+// Stop is Shutdown with the log saying so: "stopping" with why (key-value
+// pairs, as slog takes them), then "stopped" with how long it took, for an
+// operator (or a service manager's journal) to see that it ended.
+func (s *Server) Stop(ctx context.Context, why ...any) error {
+	start := time.Now()
+	s.log.Info("stopping", why...)
+	err := s.Shutdown(ctx)
+	s.log.Info("stopped", "took", time.Since(start).Round(time.Millisecond))
+	return err
+}
+
+// StopSignal is the cause to cancel Run's context with when a signal
+// stops the host, for the log to name it.
+type StopSignal struct{ os.Signal }
+
+func (c StopSignal) Error() string { return c.Signal.String() }
+
 // Run opens, listens, calls ready with where the host is reached, and
-// serves until ctx is cancelled, then shuts down gracefully.
+// serves until ctx is cancelled, then shuts down gracefully (Stop, naming
+// the StopSignal ctx was cancelled with, if any).
 func Run(ctx context.Context, cfg Config, ready func(Addresses)) error {
 	s, err := Open(cfg)
 	if err != nil {
@@ -450,7 +469,11 @@ func Run(ctx context.Context, cfg Config, ready func(Addresses)) error {
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
 	defer cancel()
-	err = s.Shutdown(shutdownCtx)
+	var why []any
+	if sig, ok := context.Cause(ctx).(StopSignal); ok {
+		why = []any{"signal", sig.String()}
+	}
+	err = s.Stop(shutdownCtx, why...)
 	<-served
 	return err
 }
