@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -131,6 +133,57 @@ func TestImportUnknownFormat(t *testing.T) {
 		Archive: writeZipEntries(t, slackWith(nil))})
 	if err == nil || !strings.Contains(err.Error(), `unknown archive format "irc"`) {
 		t.Fatalf("error %v", err)
+	}
+	if left, _ := os.ReadDir(parent); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// A record far larger than any real one (a 64 MiB name in a 2 MB zip) is
+// refused, naming it and the limit, having read no more than the limit of
+// it: decoding it whole took gigabytes.
+func TestImportBoundsEachRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "export.zip")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for name, content := range slackExport {
+		if name == "users.json" {
+			continue
+		}
+		w, _ := zw.Create(name)
+		w.Write([]byte(content))
+	}
+	// Compressible enough to fit a small zip, not enough to be a bomb.
+	const nameSize = 64 << 20
+	w, _ := zw.Create("users.json")
+	w.Write([]byte(`[{"id": "U1", "name": "ada", "profile": {"email": "ada@acme.test"}}, {"id": "U2", "profile": {"email": "bob@acme.test"}, "real_name": "`))
+	rng := rand.New(rand.NewPCG(1, 2))
+	block := []byte(strings.Repeat("a", 1024))
+	for range nameSize / len(block) {
+		for i := range 24 {
+			block[i] = byte('a' + rng.IntN(26))
+		}
+		w.Write(block)
+	}
+	w.Write([]byte(`"}]`))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	parent := t.TempDir()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = teamimport.Run(context.Background(), teamimport.Options{DataDir: filepath.Join(parent, "data"), Format: "slack", Archive: path})
+	runtime.ReadMemStats(&after)
+	if want := "users.json[1]: is larger than the 8 MiB a record of an export may have"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want one saying %q", err, want)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated >= nameSize {
+		t.Errorf("allocated %d MiB refusing a %d MiB record", allocated>>20, nameSize>>20)
 	}
 	if left, _ := os.ReadDir(parent); len(left) != 0 {
 		t.Errorf("left behind: %v", left)

@@ -121,8 +121,8 @@ type slackUser struct {
 	Updated         number `json:"updated"`
 }
 
-// each decodes a JSON array file of the archive record by record; a file
-// that is absent has no records.
+// each decodes a JSON array file of the archive record by record, each at
+// most archive.MaxRecord bytes; a file that is absent has no records.
 func each[T any](a *archive.Archive, name string, fn func(i int, v T) error) error {
 	f, err := a.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -132,22 +132,34 @@ func each[T any](a *archive.Archive, name string, fn func(i int, v T) error) err
 		return archive.Errorf(name, "cannot be read: %v", err)
 	}
 	defer f.Close()
-	dec := json.NewDecoder(f)
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+	dec := archive.NewDecoder(f, archive.MaxRecord)
+	if tok, err := dec.Token(name); err != nil || tok != json.Delim('[') {
+		var tooLarge *archive.Error
+		if errors.As(err, &tooLarge) {
+			return err
+		}
 		return archive.Errorf(name, "is not a JSON array")
 	}
 	for i := 0; dec.More(); i++ {
 		var v T
-		if err := dec.Decode(&v); errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return archive.Errorf(fmt.Sprintf("%s[%d]", name, i), "is cut short")
+		record := fmt.Sprintf("%s[%d]", name, i)
+		var refused *archive.Error
+		if err := dec.Decode(&v, record); errors.As(err, &refused) {
+			return err
+		} else if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return archive.Errorf(record, "is cut short")
 		} else if err != nil {
-			return archive.Errorf(fmt.Sprintf("%s[%d]", name, i), "malformed: %v", err)
+			return archive.Errorf(record, "malformed: %v", err)
 		}
 		if err := fn(i, v); err != nil {
 			return err
 		}
 	}
-	if _, err := dec.Token(); err != nil {
+	if _, err := dec.Token(name); err != nil {
+		var refused *archive.Error
+		if errors.As(err, &refused) {
+			return err
+		}
 		return archive.Errorf(name, "is cut short: %v", err)
 	}
 	return nil
