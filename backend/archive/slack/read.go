@@ -174,9 +174,11 @@ func (r *reader) users() error {
 		if u.ID == "" {
 			return archive.Errorf(fmt.Sprintf("users.json[%d]", i), "has no id")
 		}
-		name := archive.CleanName(cmp.Or(u.RealName, u.Profile.RealName, u.Name), u.Name)
-		r.n.users[u.ID] = name
-		user := archive.User{Ref: u.ID, Email: u.Profile.Email, FullName: name, Role: role(u), Active: !u.Deleted,
+		given := cmp.Or(u.RealName, u.Profile.RealName, u.Name)
+		// Mentions name the person as the sink will (it fixes what the
+		// API's rule refuses, saying so).
+		r.n.users[u.ID] = archive.CleanName(given, u.Name)
+		user := archive.User{Ref: u.ID, Email: u.Profile.Email, FullName: given, Role: role(u), Active: !u.Deleted,
 			Timezone: u.TZ, DateJoined: int64(u.Updated)}
 		if u.IsBot || u.IsAppUser {
 			user.BotType = store.BotGeneric
