@@ -45,6 +45,24 @@ func requestLines(t *testing.T, log string) []map[string]any {
 	return lines
 }
 
+// checkLines checks the request lines logged after the first before
+// against want, each of want's fields, and returns them.
+func checkLines(t *testing.T, out *apitest.SyncBuffer, before int, want []map[string]any) []map[string]any {
+	t.Helper()
+	lines := requestLines(t, out.String())[before:]
+	if len(lines) != len(want) {
+		t.Fatalf("%d request lines, want %d:\n%s", len(lines), len(want), out)
+	}
+	for i, w := range want {
+		for k, v := range w {
+			if lines[i][k] != v {
+				t.Errorf("line %d: %s = %v, want %v (%v)", i, k, lines[i][k], v, lines[i])
+			}
+		}
+	}
+	return lines
+}
+
 // Each request is one line: method, route pattern, status, duration in
 // milliseconds, caller, client address and program; refusals say why, a
 // refused or redirected webhook as a warning naming its integration; a
@@ -66,8 +84,7 @@ func TestRequestLogLinesSayWhatHappenedAndWhy(t *testing.T) {
 	anon.Get("/api/v1/no/such/route", nil).Fails(404, "BAD_REQUEST")
 	alice.Get("/api/v1/no/such/route?api_key=secret-in-query", nil).Fails(404, "BAD_REQUEST")
 
-	lines := requestLines(t, out.String())[before:]
-	want := []map[string]any{
+	lines := checkLines(t, out, before, []map[string]any{
 		{"level": "INFO", "method": "GET", "route": "/api/v1/users/{user_id}", "status": 400.0, "user": "alice@example.com", "code": "BAD_REQUEST", "client_name": "ZulipTerminal"},
 		{"level": "WARN", "method": "POST", "route": "/api/v1/external/{integration}", "status": 401.0, "code": "INVALID_API_KEY", "error": "Invalid API key", "integration": "alertmanager"},
 		{"level": "WARN", "route": "/api/v1/external/{integration}", "status": 400.0, "bot": "webhook-bot@example.com", "error": "Malformed JSON", "integration": "alertmanager"},
@@ -75,18 +92,10 @@ func TestRequestLogLinesSayWhatHappenedAndWhy(t *testing.T) {
 		{"level": "WARN", "status": 200.0, "bot": "webhook-bot@example.com", "reason": `stream "nowhere": the stream does not exist: the bot's owner was told`, "integration": "json"},
 		{"level": "INFO", "method": "GET", "route": "/api/", "path": "/api/v1/no/such/route", "status": 404.0, "error": "Not Found"},
 		{"level": "INFO", "route": "/api/", "path": "/api/v1/no/such/route", "user": "alice@example.com", "client_name": "ZulipTerminal"},
-	}
-	if len(lines) != len(want) {
-		t.Fatalf("%d request lines, want %d:\n%s", len(lines), len(want), out)
-	}
-	for i, w := range want {
-		for k, v := range w {
-			if lines[i][k] != v {
-				t.Errorf("line %d: %s = %v, want %v (%v)", i, k, lines[i][k], v, lines[i])
-			}
-		}
-		if _, ms := lines[i]["duration_ms"].(float64); lines[i]["client"] != "127.0.0.1" || !ms || lines[i]["client_name"] == nil {
-			t.Errorf("line %d lacks the client, its program or the duration in milliseconds: %v", i, lines[i])
+	})
+	for i, line := range lines {
+		if _, ms := line["duration_ms"].(float64); line["client"] != "127.0.0.1" || !ms || line["client_name"] == nil {
+			t.Errorf("line %d lacks the client, its program or the duration in milliseconds: %v", i, line)
 		}
 	}
 	if strings.Contains(out.String(), "secret-in-query") {
@@ -106,23 +115,12 @@ func TestRequestLogWarnsOfFailedLogins(t *testing.T) {
 	anon.Post("/api/v1/fetch_api_key", wrong).Fails(429, "RATE_LIMIT_HIT")
 	s.As("alice@example.com", "wrong-key").Get("/api/v1/users/me", nil).Fails(429, "RATE_LIMIT_HIT")
 
-	lines := requestLines(t, out.String())[before:]
-	want := []map[string]any{
+	checkLines(t, out, before, []map[string]any{
 		{"level": "WARN", "route": "/api/v1/fetch_api_key", "status": 401.0, "login_failures": 1.0},
 		{"level": "WARN", "route": "/api/v1/fetch_api_key", "status": 401.0, "login_failures": 2.0},
 		{"level": "WARN", "route": "/api/v1/fetch_api_key", "status": 429.0, "login_failures": 2.0, "code": "RATE_LIMIT_HIT"},
 		{"level": "WARN", "route": "/api/v1/users/me", "status": 429.0, "login_failures": 2.0, "code": "RATE_LIMIT_HIT"},
-	}
-	if len(lines) != len(want) {
-		t.Fatalf("%d request lines, want %d:\n%s", len(lines), len(want), out)
-	}
-	for i, w := range want {
-		for k, v := range w {
-			if lines[i][k] != v {
-				t.Errorf("line %d: %s = %v, want %v (%v)", i, k, lines[i][k], v, lines[i])
-			}
-		}
-	}
+	})
 	if strings.Contains(out.String(), "guess") {
 		t.Errorf("the log holds a password:\n%s", out)
 	}

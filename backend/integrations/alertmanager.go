@@ -370,16 +370,7 @@ func literal(text string) string {
 	if text == "" {
 		return ""
 	}
-	longest, n := 0, 0
-	for _, r := range text {
-		if r == '`' {
-			n++
-			longest = max(longest, n)
-		} else {
-			n = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
+	fence := codeFence(text, 1)
 	if strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") {
 		text = " " + text + " "
 	}

@@ -199,7 +199,7 @@ func quote(text string) string {
 	if r := []rune(text); len(r) > maxQuote {
 		text = string(r[:maxQuote]) + "…"
 	}
-	fence := codeFence(text)
+	fence := codeFence(text, 3)
 	return ":\n" + fence + " quote\n" + text + "\n" + fence
 }
 
