@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -45,6 +46,20 @@ func slackWith(changes map[string]string) []zipEntry {
 	return entries
 }
 
+// slackWithDay is slackExport with n more channels, each with a message
+// file of day claiming size bytes (raw entries: none is read).
+func slackWithDay(day string, n int, size uint64) []zipEntry {
+	channels := []string{`{"id": "C1", "name": "general", "members": ["U1", "U2"]}`}
+	var files []zipEntry
+	for i := range n {
+		name := fmt.Sprintf("c%d", i)
+		channels = append(channels, fmt.Sprintf(`{"id": "C%d", "name": %q, "members": ["U1"]}`, i+2, name))
+		files = append(files, zipEntry{name: name + "/" + day, content: []byte("[]"),
+			raw: &zip.FileHeader{Name: name + "/" + day, Method: zip.Deflate, CompressedSize64: size / 100, UncompressedSize64: size}})
+	}
+	return append(slackWith(map[string]string{"channels.json": "[" + strings.Join(channels, ", ") + "]"}), files...)
+}
+
 // A hostile, malformed or truncated export is refused with a message
 // naming the record, and leaves neither the data folder nor a temporary
 // folder behind.
@@ -68,6 +83,10 @@ func TestImportRefusesBadArchives(t *testing.T) {
 		{name: "10 GB file claimed", entries: append(slackWith(nil), zipEntry{name: "general/2024-01-02.json", content: []byte("[]"),
 			raw: &zip.FileHeader{Name: "general/2024-01-02.json", Method: zip.Store, CompressedSize64: 2, UncompressedSize64: 10 << 30}}),
 			want: "general/2024-01-02.json: claims 10737418240 bytes, more than the 4294967296 one file of an export may have"},
+		// A day's messages are held together to be sorted: 10 × 20 MiB
+		// (each under the zip bomb ratio) is too much for one day.
+		{name: "a day too large", entries: slackWithDay("2024-01-02.json", 10, 20<<20),
+			want: "2024-01-02.json: the day's message files claim 209715200 bytes together, more than the 128 MiB one day may have"},
 		{name: "duplicate user ID", entries: slackWith(map[string]string{"users.json": `[{"id": "U1", "name": "a", "profile": {"email": "a@x.test"}}, {"id": "U1", "name": "b", "profile": {"email": "b@x.test"}}]`}),
 			want: "user U1: appears twice"},
 		{name: "message from an unknown user", entries: slackWith(map[string]string{"general/2024-01-01.json": `[{"type": "message", "user": "U9", "text": "boo", "ts": "1704100000.000200"}]`}),

@@ -333,10 +333,16 @@ type dayMessage struct {
 	frac   int64
 }
 
+// maxDay bounds one day's message files, across conversations, by the
+// sizes the archive claims: a day's messages are held together to be
+// sorted by time. A busy workspace's day is a few megabytes.
+const maxDay = 128 << 20
+
 // messages reads every conversation's messages day by day, each day's
 // sorted by time.
 func (r *reader) messages() error {
 	days := map[string][]string{} // YYYY-MM-DD.json → folders
+	daySize := map[string]int64{}
 	for folder := range r.folders {
 		entries, err := fs.ReadDir(r.a, folder)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -348,6 +354,9 @@ func (r *reader) messages() error {
 		for _, e := range entries {
 			if day := e.Name(); !e.IsDir() && isDayFile(day) {
 				days[day] = append(days[day], folder)
+				if info, err := e.Info(); err == nil {
+					daySize[day] += info.Size()
+				}
 			}
 		}
 	}
@@ -358,6 +367,9 @@ func (r *reader) messages() error {
 			}
 		}
 	}) {
+		if daySize[day] > maxDay {
+			return archive.Errorf(day, "the day's message files claim %d bytes together, more than the %d MiB one day may have", daySize[day], maxDay>>20)
+		}
 		var batch []dayMessage
 		folders := days[day]
 		slices.Sort(folders)
