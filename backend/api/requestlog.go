@@ -30,9 +30,9 @@ type requestLog struct {
 	webhook     bool
 	integration string
 	// loginFailed: the request failed a login (a wrong password or key)
-	// or was locked out for the address's failures, a warning;
-	// loginFailures is how many the address has within the limiter's
-	// window (0 without a limit).
+	// or was the first locked out for the address's failures within the
+	// window, a warning; loginFailures is how many the address has
+	// within the limiter's window (0 without a limit).
 	loginFailed   bool
 	loginFailures int
 	refusal       *domain.Error // the error answered, if any
@@ -125,11 +125,11 @@ func recordUnrouted(w http.ResponseWriter, path string) {
 	}
 }
 
-// recordLoginFailure notes a failed login or a lock-out, with how many
-// failures the address has within the window.
-func recordLoginFailure(w http.ResponseWriter, failures int) {
+// recordLoginFailure notes a failed login or a lock-out (warn: worth a
+// warning), with how many failures the address has within the window.
+func recordLoginFailure(w http.ResponseWriter, failures int, warn bool) {
 	if l, ok := w.(*requestLog); ok {
-		l.loginFailed, l.loginFailures = true, failures
+		l.loginFailed, l.loginFailures = warn, failures
 	}
 }
 

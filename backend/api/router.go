@@ -303,7 +303,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		var wait time.Duration
 		var blocked bool
 		if attempt, wait, blocked = a.failures.take(addr); blocked {
-			recordLoginFailure(w, a.failures.count(addr))
+			recordLoginFailure(w, a.failures.count(addr), a.failures.firstBlock(addr))
 			writeError(w, r, rateLimited(w, wait))
 			return
 		}
@@ -311,7 +311,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	res, err := rt.handle(c)
 	if rt.login {
 		if isCredentialFailure(err) {
-			recordLoginFailure(w, a.failures.count(addr))
+			recordLoginFailure(w, a.failures.count(addr), true)
 		} else {
 			a.failures.release(addr, attempt)
 		}
@@ -334,7 +334,7 @@ func (a *API) failure(w http.ResponseWriter, addr string, err error) error {
 		return err
 	}
 	_, wait, blocked := a.failures.take(addr)
-	recordLoginFailure(w, a.failures.count(addr))
+	recordLoginFailure(w, a.failures.count(addr), !blocked || a.failures.firstBlock(addr))
 	if blocked {
 		return rateLimited(w, wait)
 	}
