@@ -176,7 +176,7 @@ func (a *App) shutdown() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), server.ShutdownTimeout)
 	defer cancel()
-	return a.srv.Shutdown(ctx)
+	return a.srv.Stop(ctx, "reason", "the app is quitting")
 }
 
 // listen binds addr, or a free port on the same host when it is taken, so
