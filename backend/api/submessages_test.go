@@ -76,7 +76,7 @@ func TestPollVotesReachEveryone(t *testing.T) {
 	qAlice := registerQueue(t, alice, apitest.Form{"event_types": []string{"submessage"}})
 	qBob := registerQueue(t, bob, apitest.Form{"event_types": []string{"submessage"}})
 	id := send(t, alice, streamMsg("general", "lunch", "/poll Lunch?\nPizza\nSoup"))
-		vote := `{"type":"vote","key":"canned,0","vote":1}`
+	vote := `{"type":"vote","key":"canned,0","vote":1}`
 	submit(bob, id, vote).OK()
 	submit(admin, id, `{"type":"new_option","idx":1,"option":"Salad"}`).OK()
 	submit(alice, id, `{"type":"question","question":"Lunch today?"}`).OK()
