@@ -3,7 +3,7 @@
 // the other side, without a reload.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { eventually, launchBrowser, newPage, password, seriousViolations, shot, signIn, startServer } from './harness.mjs'
+import { eventually, launchBrowser, newPage, phonePage, seriousViolations, shot, signIn, startServer } from './harness.mjs'
 
 let server, browser, alice, bob
 
@@ -113,14 +113,7 @@ test('a todo list made with /todo shows the other\'s tick live', async () => {
 })
 
 test('widgets on a phone', async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
-  const phone = await context.newPage()
-  phone.setDefaultTimeout(10000)
-  await phone.goto(server.url)
-  await phone.getByTestId('login-email').fill('bob@example.com')
-  await phone.getByTestId('login-password').fill(password)
-  await phone.getByTestId('login-submit').click()
-  await phone.getByTestId('recent-view').waitFor()
+  const phone = await phonePage(browser, server.url, 'bob@example.com')
   await phone.getByTestId('dismiss-notifications').click()
   await phone.goto(`${server.url}/#narrow/stream/1-general/topic/lunch.20poll`)
   await option(phone, 'Tacos').waitFor()
@@ -133,5 +126,5 @@ test('widgets on a phone', async () => {
   await phone.goto(`${server.url}/#narrow/stream/1-general/topic/release`)
   await task(phone, 'Update the website').waitFor()
   await shot(phone, 'phone-todo.png')
-  await context.close()
+  await phone.context().close()
 })
