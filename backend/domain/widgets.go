@@ -38,60 +38,48 @@ func widgetDefinition(content string) string {
 	var b pyJSON
 	switch first {
 	case "/poll":
-		question, lines := widgetTitle(rest)
+		question, items := widgetTitle(rest)
 		b.raw(`{"widget_type": "poll", "extra_data": {"question": `)
 		b.str(question)
-		b.raw(`, "options": [`)
-		n := 0
-		for _, line := range lines {
-			if option := widgetListItem(line); option != "" {
-				if n > 0 {
-					b.raw(", ")
-				}
-				b.str(option)
-				n++
-			}
-		}
-		b.raw("]}}")
+		b.raw(`, "options": `)
+		b.list(items, b.str)
 	case "/todo":
-		title, lines := widgetTitle(rest)
+		title, items := widgetTitle(rest)
 		b.raw(`{"widget_type": "todo", "extra_data": {"task_list_title": `)
 		b.str(title)
-		b.raw(`, "tasks": [`)
-		n := 0
-		for _, line := range lines {
-			item := widgetListItem(line)
-			if item == "" {
-				continue
-			}
+		b.raw(`, "tasks": `)
+		b.list(items, func(item string) {
 			// A task's description follows its first ": ".
 			task, desc, _ := strings.Cut(item, ": ")
-			if n > 0 {
-				b.raw(", ")
-			}
 			b.raw(`{"task": `)
 			b.str(strings.TrimFunc(task, pyIsSpace))
 			b.raw(`, "desc": `)
 			b.str(strings.TrimFunc(desc, pyIsSpace))
 			b.raw("}")
-			n++
-		}
-		b.raw("]}}")
+		})
 	default:
 		return ""
 	}
+	b.raw("}}")
 	return b.String()
 }
 
-// widgetTitle splits what follows the command into its lines: the first
-// line, when it is not empty, is the widget's title (a poll's question);
-// the others are its items.
+// widgetTitle splits what follows the command into lines: the first line,
+// when it is not empty, is the widget's title (a poll's question); the
+// others that hold anything are its items (options, tasks).
 func widgetTitle(rest string) (string, []string) {
 	lines := pySplitLines(rest)
+	title := ""
 	if len(lines) > 0 && lines[0] != "" {
-		return strings.TrimFunc(lines[0], pyIsSpace), lines[1:]
+		title, lines = strings.TrimFunc(lines[0], pyIsSpace), lines[1:]
 	}
-	return "", lines
+	var items []string
+	for _, line := range lines {
+		if item := widgetListItem(line); item != "" {
+			items = append(items, item)
+		}
+	}
+	return title, items
 }
 
 // widgetListItem is a line as a poll option or todo task: trimmed, without
@@ -141,6 +129,18 @@ func pySplitLines(s string) []string {
 type pyJSON struct{ bytes.Buffer }
 
 func (b *pyJSON) raw(s string) { b.WriteString(s) }
+
+// list writes a list, each item written by each.
+func (b *pyJSON) list(items []string, each func(string)) {
+	b.WriteByte('[')
+	for i, item := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		each(item)
+	}
+	b.WriteByte(']')
+}
 
 // str writes a string escaped with ensure_ascii: only printable ASCII
 // stays as it is.

@@ -72,6 +72,17 @@ export async function signIn(page, url, email) {
   await page.getByTestId('stream-list').waitFor()
 }
 
+// signedInPages opens a desktop-sized page for each email, signed in.
+export async function signedInPages(browser, url, ...emails) {
+  const pages = []
+  for (const email of emails) {
+    const page = await newPage(browser)
+    await signIn(page, url, email)
+    pages.push(page)
+  }
+  return pages
+}
+
 // phonePage opens a phone-sized touch page (390×844) signed in as email; on
 // a phone, signing in lands on Recent conversations.
 export async function phonePage(browser, url, email) {

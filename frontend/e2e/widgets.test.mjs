@@ -3,17 +3,14 @@
 // the other side, without a reload.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { eventually, launchBrowser, newPage, phonePage, seriousViolations, shot, signIn, startServer } from './harness.mjs'
+import { eventually, launchBrowser, phonePage, seriousViolations, shot, signedInPages, startServer } from './harness.mjs'
 
 let server, browser, alice, bob
 
 before(async () => {
   server = await startServer()
   browser = await launchBrowser()
-  alice = await newPage(browser)
-  bob = await newPage(browser)
-  await signIn(alice, server.url, 'alice@example.com')
-  await signIn(bob, server.url, 'bob@example.com')
+  ;[alice, bob] = await signedInPages(browser, server.url, 'alice@example.com', 'bob@example.com')
 })
 
 after(async () => {
