@@ -1,17 +1,14 @@
 // Two people chatting in two browsers against one real lanchatd.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { apiClient, eventually, launchBrowser, newPage, shot, signIn, startServer } from './harness.mjs'
+import { apiClient, eventually, launchBrowser, newPage, shot, signedInPages, signIn, startServer } from './harness.mjs'
 
 let server, browser, alice, bob, bobApi
 
 before(async () => {
   server = await startServer()
   browser = await launchBrowser()
-  alice = await newPage(browser)
-  bob = await newPage(browser)
-  await signIn(alice, server.url, 'alice@example.com')
-  await signIn(bob, server.url, 'bob@example.com')
+  ;[alice, bob] = await signedInPages(browser, server.url, 'alice@example.com', 'bob@example.com')
   bobApi = await apiClient(server.url, 'bob@example.com')
 })
 

@@ -39,7 +39,7 @@ async function copyText(text: string) {
 
 type Dialog = { kind: 'source'; raw: string } | { kind: 'move' } | null
 
-export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions; onEdit: () => void; onDelete: () => void; onClose: () => void; setError: (e: string) => void }) {
+export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions; onEdit: (() => void) | null; onDelete: () => void; onClose: () => void; setError: (e: string) => void }) {
   const { chat, m } = p
   const [dialog, setDialog] = useState<Dialog>(null)
   const [note, setNote] = useState('')
@@ -52,7 +52,8 @@ export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions
     ['View source', 'menu-view-source', () => run(async () => setDialog({ kind: 'source', raw: await rawContent(m.id) }))],
   ]
   if (m.type === 'stream' && (mine || chat.isAdmin)) items.push(['Move or rename topic…', 'menu-move', () => setDialog({ kind: 'move' })])
-  if (mine) items.push(['Edit message', 'menu-edit', () => { p.onEdit(); p.onClose() }])
+  const edit = p.onEdit
+  if (mine && edit) items.push(['Edit message', 'menu-edit', () => { edit(); p.onClose() }])
   if (chat.mayDelete(m)) items.push(['Delete message', 'menu-delete', () => { p.onDelete(); p.onClose() }])
   return (
     <div class="menu message-menu" data-testid="message-menu" role="menu" onClick={(e) => e.stopPropagation()}

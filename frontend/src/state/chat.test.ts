@@ -3,6 +3,7 @@ import { api, type Json } from '../api/transport'
 import { Chat } from './chat'
 import type { ServerEvent } from './events'
 import type { Message } from './types'
+import { widgetOf } from './widgets'
 
 const me = { user_id: 1, email: 'me@x', full_name: 'Me', is_bot: false }
 const bob = { user_id: 2, email: 'bob@x', full_name: 'Bob', is_bot: false }
@@ -66,6 +67,14 @@ describe('the event reducer', () => {
     expect(chat.messages.has(5)).toBe(false)
     expect(chat.unreads.has(5)).toBe(false)
     expect(chat.view.ids).toEqual([])
+  })
+  it('adds each submessage once, to a poll that then counts the vote', () => {
+    const def = { id: 1, message_id: 5, sender_id: 2, msg_type: 'widget', content: JSON.stringify({ widget_type: 'poll', extra_data: { question: 'Q', options: ['A'] } }) }
+    apply({ type: 'message', message: streamMessage(5, { submessages: [def] }), flags: [] })
+    const vote = { type: 'submessage', message_id: 5, submessage_id: 2, sender_id: 1, msg_type: 'widget', content: '{"type":"vote","key":"canned,0","vote":1}' } as const
+    apply(vote, vote, { ...vote, message_id: 404 })
+    expect(chat.messages.get(5)?.submessages?.map((s) => s.id)).toEqual([1, 2])
+    expect(widgetOf(chat.messages.get(5)!)).toMatchObject({ kind: 'poll', options: [{ option: 'A', voters: [1] }] })
   })
   it('follows subscriptions, streams, people, muting and the realm', () => {
     apply({ type: 'subscription', op: 'add', subscriptions: [{ ...sub, stream_id: 11, name: 'random' }] },

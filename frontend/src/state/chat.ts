@@ -287,6 +287,13 @@ export class Chat {
         else m.reactions = m.reactions.filter((r) => !(r.emoji_code === e.emoji_code && r.user_id === userId))
         return
       }
+      case 'submessage': {
+        const m = this.messages.get(e.message_id)
+        // An event may come twice (a queue replayed): each submessage counts once.
+        if (!m || m.submessages?.some((s) => s.id === e.submessage_id)) return
+        m.submessages = [...(m.submessages ?? []), { id: e.submessage_id, message_id: e.message_id, sender_id: e.sender_id, msg_type: e.msg_type, content: e.content }]
+        return
+      }
       case 'update_message_flags': return this.onFlags(e)
       case 'typing': return this.onTyping(e)
       case 'presence': return this.setPresence(e.email, e.presence)
