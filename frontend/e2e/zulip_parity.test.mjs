@@ -4,37 +4,22 @@
 // deactivation, and an administrator's settings of a stream they are not in.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
-import { apiClient, eventually, launchBrowser, newPage, seriousViolations, signIn, startServer } from './harness.mjs'
+import { apiClient, eventually, newPage, openTopicAt, sendImage, seriousViolations, signIn, startSession } from './harness.mjs'
 
-let server, browser, alice, bob, aliceApi, bobApi, adminApi, general
+let session, server, browser, alice, bob, aliceApi, bobApi, adminApi, general
 
 before(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  alice = await newPage(browser)
-  bob = await newPage(browser)
-  await signIn(alice, server.url, 'alice@example.com')
-  await signIn(bob, server.url, 'bob@example.com')
-  aliceApi = await apiClient(server.url, 'alice@example.com')
-  bobApi = await apiClient(server.url, 'bob@example.com')
-  adminApi = await apiClient(server.url, 'admin@example.com')
+  session = await startSession(['alice@example.com', 'bob@example.com'])
+  ;({ server, browser, pages: [alice, bob] } = session)
+  ;[aliceApi, bobApi, adminApi] = await Promise.all(['alice', 'bob', 'admin'].map((who) => apiClient(server.url, `${who}@example.com`)))
   general = (await aliceApi.call('GET', '/api/v1/get_stream_id', { stream: 'general' })).stream_id
 })
 
-after(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+after(() => session?.stop())
 
 const messages = (page) => page.getByTestId('message')
 const topicRow = (page, topic) => page.locator(`[data-testid=topic-row][data-topic="${topic}"]`)
-const topicHash = (topic) => `#narrow/channel/${general}-general/topic/${encodeURIComponent(topic)}`
-
-async function openTopic(page, topic) {
-  await page.evaluate((h) => { location.hash = h }, topicHash(topic))
-  await page.getByTestId('narrow-title').filter({ hasText: topic }).waitFor()
-}
+const openTopic = (page, topic) => openTopicAt(page, general, 'general', topic)
 
 test('moving a topic takes the mover to its new place, and the old topic leaves every sidebar', async () => {
   await aliceApi.send('general', 'move me', 'First words on the way')
@@ -112,12 +97,7 @@ test('the emoji picker on the last message opens where it can be seen', async ()
 
 test('clicking an image opens the lightbox, with the original a click away', async () => {
   await openTopic(alice, 'photos')
-  await alice.getByTestId('compose-upload').setInputFiles({ name: 'team.png', mimeType: 'image/png',
-    buffer: readFileSync(new URL('../public/icons/icon-192.png', import.meta.url)) })
-  await eventually(async () => assert.match(await alice.getByTestId('compose-content').inputValue(), /\[team\.png\]\(\/user_uploads\//))
-  await alice.getByTestId('compose-send').click()
-  const preview = messages(alice).locator('.message_inline_image img')
-  await preview.waitFor()
+  const preview = await sendImage(alice, 'team.png')
   assert.equal(await preview.getAttribute('alt'), 'team.png')
   assert.deepEqual(await seriousViolations(alice), [], 'axe-core: image-alt and the rest')
   const hash = new URL(alice.url()).hash
