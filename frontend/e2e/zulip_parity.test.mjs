@@ -131,6 +131,7 @@ test('deactivating someone asks first, naming them', async () => {
   const active = async () => (await adminApi.call('GET', '/api/v1/users', { include_inactive: true }))
     .members.find((u) => u.email === 'dana@example.com').is_active
   assert.equal(await active(), true, 'nothing happens before the answer')
+  await dialog.locator('p').click() // the focus leaves the dialog's buttons
   await admin.keyboard.press('Escape')
   await dialog.waitFor({ state: 'detached' })
   await admin.getByTestId('settings').waitFor() // Esc closed the question, not the settings

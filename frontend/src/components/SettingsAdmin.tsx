@@ -96,11 +96,16 @@ export function UsersAdmin(p: { chat: Chat }) {
 // ConfirmDeactivate asks before a person is deactivated, naming them, as Zulip does.
 function ConfirmDeactivate(p: { user: User; onCancel: () => void; onConfirm: () => void }) {
   const cancel = useRef<HTMLButtonElement>(null)
-  useEffect(() => cancel.current?.focus(), [])
+  // Esc answers the question, wherever the focus is, before the settings see it and close.
+  useEffect(() => {
+    cancel.current?.focus()
+    const escape = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.stopPropagation(); p.onCancel() } }
+    window.addEventListener('keydown', escape, true)
+    return () => window.removeEventListener('keydown', escape, true)
+  }, [])
   return (
     <div class="overlay" onClick={(e) => { e.stopPropagation(); p.onCancel() }}>
-      <div class="panel" role="alertdialog" aria-labelledby="deactivate-title" data-testid="deactivate-confirm" onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); p.onCancel() } }}>
+      <div class="panel" role="alertdialog" aria-labelledby="deactivate-title" data-testid="deactivate-confirm" onClick={(e) => e.stopPropagation()}>
         <header><h2 id="deactivate-title">Deactivate {p.user.full_name}?</h2></header>
         <p>{p.user.full_name} ({p.user.email}) will be signed out at once and can no longer sign in. Their messages stay; an administrator can reactivate them later.</p>
         <div class="row">
