@@ -406,7 +406,8 @@ export class Chat {
     if (from && whole) this.topics.set(fromStream, from.filter((t) => !same(t.name, fromTopic)))
     const to = this.topics.get(toStream)
     if (to) {
-      const maxId = Math.max(...ids, ...to.filter((t) => same(t.name, toTopic)).map((t) => t.max_id))
+      let maxId = to.find((t) => same(t.name, toTopic))?.max_id ?? 0
+      for (const id of ids) maxId = Math.max(maxId, id) // a loop: a topic's ids can outnumber a call's arguments
       this.topics.set(toStream, [{ name: toTopic, max_id: maxId }, ...to.filter((t) => !same(t.name, toTopic))].sort((a, b) => b.max_id - a.max_id))
     }
     const v = this.view
