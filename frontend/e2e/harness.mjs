@@ -97,6 +97,15 @@ export async function phonePage(browser, url, email) {
   return page
 }
 
+// startSession starts a server and a browser and signs each of emails in
+// on a page of its own; stop() ends both.
+export async function startSession(emails) {
+  const server = await startServer()
+  const browser = await launchBrowser()
+  const pages = await signedInPages(browser, server.url, ...emails)
+  return { server, browser, pages, async stop() { await browser.close(); await server.stop() } }
+}
+
 // fillSetup fills in first-run setup at a server's setup address, with the owner
 // Olive Owner, up to the submit button (the setup test shoots the form).
 export async function fillSetup(page, setupUrl, orgName) {
@@ -105,6 +114,24 @@ export async function fillSetup(page, setupUrl, orgName) {
   await page.getByTestId('setup-name').fill('Olive Owner')
   await page.getByTestId('setup-email').fill('olive@acme.test')
   await page.getByTestId('setup-password').fill('correct horse battery')
+}
+
+// openTopicAt narrows a page to a stream's topic by its address, and waits until it shows.
+export async function openTopicAt(page, streamId, stream, topic) {
+  await page.evaluate((h) => { location.hash = h }, `#narrow/channel/${streamId}-${stream}/topic/${encodeURIComponent(topic)}`)
+  await page.getByTestId('narrow-title').filter({ hasText: topic }).waitFor()
+}
+
+// sendImage uploads a 192-pixel PNG under name from the page's compose box,
+// sends it, and returns the preview in the last message.
+export async function sendImage(page, name) {
+  await page.getByTestId('compose-upload').setInputFiles({ name, mimeType: 'image/png', buffer: readFileSync(resolve(here, '../public/icons/icon-192.png')) })
+  const content = page.getByTestId('compose-content')
+  await eventually(async () => { if (!(await content.inputValue()).includes(`[${name}](/user_uploads/`)) throw new Error(`${name} is not linked yet`) })
+  await page.getByTestId('compose-send').click()
+  const preview = page.getByTestId('message').last().locator('.message_inline_image img')
+  await preview.waitFor()
+  return preview
 }
 
 export async function shot(page, name) {

@@ -9,6 +9,7 @@ import type { Message } from '../state/types'
 export interface MessageActions {
   reply: (id: number) => void
   quote: (id: number, text: string) => void
+  showImages: (urls: string[]) => void
 }
 
 // rawContent is a message's markdown source.

@@ -55,6 +55,39 @@ describe('the event reducer', () => {
     expect(chat.view.ids).toEqual([])
     expect(chat.messages.get(8)?.subject).toBe('dinner')
   })
+  it('follows a topic moved whole out of the open view, and the sidebar\'s topics move with it', () => {
+    const moved: unknown[] = []
+    chat.onTopicMoved = (to) => moved.push(to)
+    chat.topics.set(10, [{ name: 'lunch', max_id: 8 }, { name: 'older', max_id: 3 }])
+    chat.topics.set(11, [{ name: 'plans', max_id: 4 }])
+    chat.subs.set(11, { ...sub, stream_id: 11, name: 'random' })
+    apply({ type: 'message', message: streamMessage(5), flags: [] }, { type: 'message', message: streamMessage(8), flags: [] })
+    apply({ type: 'update_message', message_id: 5, message_ids: [5, 8], stream_id: 10, orig_subject: 'lunch', subject: 'dinner',
+      new_stream_id: 11, propagate_mode: 'change_all' })
+    expect(chat.topics.get(10)?.map((t) => t.name)).toEqual(['older'])
+    expect(chat.topics.get(11)).toEqual([{ name: 'dinner', max_id: 8 }, { name: 'plans', max_id: 4 }])
+    expect(moved).toEqual([{ kind: 'stream', streamId: 11, stream: 'random', topic: 'dinner' }])
+  })
+  it('stays on a topic that keeps messages after a move', () => {
+    const moved: unknown[] = []
+    chat.onTopicMoved = (to) => moved.push(to)
+    chat.topics.set(10, [{ name: 'lunch', max_id: 8 }])
+    apply({ type: 'message', message: streamMessage(5), flags: [] }, { type: 'message', message: streamMessage(8), flags: [] })
+    apply({ type: 'update_message', message_id: 8, message_ids: [8], stream_id: 10, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_one' })
+    expect(chat.view.ids).toEqual([5])
+    expect(moved).toEqual([])
+    expect(chat.topics.get(10)?.map((t) => t.name)).toEqual(['dinner', 'lunch'])
+  })
+  it('knows which user groups I am in as members come and go', () => {
+    apply({ type: 'user_group', op: 'add', group: { id: 3, members: [2] } })
+    expect(chat.inGroup(3)).toBe(false)
+    apply({ type: 'user_group', op: 'add_members', group_id: 3, user_ids: [1] })
+    expect(chat.inGroup(3)).toBe(true)
+    apply({ type: 'user_group', op: 'remove_members', group_id: 3, user_ids: [1] })
+    expect(chat.inGroup(3)).toBe(false)
+    apply({ type: 'user_group', op: 'add_members', group_id: 3, user_ids: [1] }, { type: 'user_group', op: 'remove', group_id: 3 })
+    expect(chat.inGroup(3)).toBe(false)
+  })
   it('edits, reacts, deletes', () => {
     apply({ type: 'message', message: streamMessage(5), flags: [] })
     apply({ type: 'update_message', message_id: 5, rendered_content: '<p>new</p>', edit_timestamp: 9 })
