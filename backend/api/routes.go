@@ -27,7 +27,9 @@ func (a *API) routes() []route {
 		{method: "DELETE", path: "/api/v1/streams/{stream_id}", auth: authUser, handle: deleteStream},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/members", auth: authUser, handle: streamMembers},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/email_address", auth: authUser, handle: streamEmailAddress},
-		{method: "GET", path: "/api/v1/users/me/{stream_id}/topics", auth: authUser, handle: streamTopics},
+		// GET /users/me/{stream_id}/topics and /users/{user_id}/subscriptions/{stream_id}:
+		// net/http cannot register both (each is more specific in one segment).
+		{method: "GET", path: "/api/v1/users/{user}/{first}/{second}", auth: authUser, handle: userStreamRoute},
 		{method: "GET", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: listSubscriptions},
 		{method: "POST", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: subscribe},
 		{method: "DELETE", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: unsubscribe},

@@ -269,3 +269,57 @@ func TestDemoEchoBotInGeneral(t *testing.T) {
 		t.Errorf("echo-bot's subscriptions %v", got)
 	}
 }
+
+// GET /users/{user_id}/subscriptions/{stream_id}, which the Python client's
+// get_subscription_status calls: Zulip's answer and errors, and only for
+// streams the caller may see.
+func TestSubscriptionStatus(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob, guest, admin := s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("guest@example.com"), s.Login("admin@example.com")
+	userID := func(c *apitest.Client) int64 { return c.Get("/api/v1/users/me", nil).OK().Int("user_id") }
+	streamID := func(name string) int64 {
+		return alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": name}).OK().Int("stream_id")
+	}
+	general, random, secret := streamID("general"), streamID("random"), streamID("secret")
+	carol := admin.Post("/api/v1/users", apitest.Form{"email": "carol@example.com", "password": "carol-secret", "full_name": "Carol Cole"}).OK().Int("user_id")
+	admin.Delete(fmt.Sprintf("/api/v1/users/%d", carol), nil).OK()
+	var echoBot int64
+	for _, u := range alice.Get("/api/v1/users", nil).OK().List("members") {
+		if m := u.(map[string]any); m["email"] == "echo-bot@example.com" {
+			echoBot = int64(m["user_id"].(float64))
+		}
+	}
+	path := func(user, stream int64) string { return fmt.Sprintf("/api/v1/users/%d/subscriptions/%d", user, stream) }
+	cases := []struct {
+		name   string
+		caller *apitest.Client
+		path   string
+		want   any    // is_subscribed, or nil for an error
+		msg    string // the error's msg
+	}{
+		{"subscribed", bob, path(userID(alice), general), true, ""},
+		{"not subscribed", alice, path(userID(bob), random), false, ""},
+		{"oneself, a private stream one is in", alice, path(userID(alice), secret), true, ""},
+		{"a guest on a stream it is in", guest, path(userID(bob), general), true, ""},
+		{"unknown user", bob, path(999999, general), nil, "No such user"},
+		{"a bot", bob, path(echoBot, general), nil, "No such user"},
+		{"a deactivated user", bob, path(carol, general), nil, "User is deactivated"},
+		{"unknown stream", bob, path(userID(alice), 999999), nil, "Invalid channel ID"},
+		{"a private stream one is not in", bob, path(userID(alice), secret), nil, "Invalid channel ID"},
+		{"a public stream, to a guest outside it", guest, path(userID(alice), random), nil, "Invalid channel ID"},
+	}
+	for _, c := range cases {
+		res := c.caller.Get(c.path, nil)
+		if c.want == nil {
+			if got := res.Fails(400, "BAD_REQUEST").Msg(); got != c.msg {
+				t.Errorf("%s: %q, want %q", c.name, got, c.msg)
+			}
+			continue
+		}
+		if got := res.OK().Body["is_subscribed"]; got != c.want {
+			t.Errorf("%s: is_subscribed %v, want %v", c.name, got, c.want)
+		}
+	}
+	bob.Get(fmt.Sprintf("/api/v1/users/abc/subscriptions/%d", general), nil).Fails(400, "REQUEST_VARIABLE_INVALID")
+	bob.Get(fmt.Sprintf("/api/v1/users/%d/elsewhere/%d", userID(alice), general), nil).Fails(404, "BAD_REQUEST")
+}
