@@ -79,6 +79,7 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/users/me/api_key/regenerate", auth: authUser, handle: regenerateAPIKey},
 		{method: "POST", path: "/api/v1/users/me/status", auth: authUser, handle: setOwnStatus},
 		{method: "GET", path: "/avatar/{user}", auth: authUser, handle: avatar},
+		{method: "GET", path: "/avatar/{user}/medium", auth: authUser, handle: mediumAvatar},
 		{method: "POST", path: "/api/v1/users/me/avatar", auth: authUser, upload: true, maxBody: maxEmojiBody, handle: uploadAvatar},
 		{method: "DELETE", path: "/api/v1/users/me/avatar", auth: authUser, handle: resetAvatar},
 		{method: "GET", path: "/api/v1/users/me/alert_words", auth: authUser, handle: listAlertWords},
@@ -110,7 +111,8 @@ func (a *API) routes() []route {
 		{method: "GET", path: "/api/v1/realm/emoji", auth: authUser, handle: listRealmEmoji},
 		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, upload: true, maxBody: maxEmojiBody, handle: addRealmEmoji},
 		{method: "DELETE", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, handle: deactivateRealmEmoji},
-		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authUser, handle: emojiImage},
+		// Public, as in Zulip: messages and reactions show them wherever they are read.
+		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authNone, handle: emojiImage},
 
 		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, upload: true, maxBody: maxUploadBody, handle: uploadFile},
 		{method: "GET", path: "/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},
