@@ -189,6 +189,13 @@ export const LANCHAT = [
     apply(doc) {
       Object.assign(closed(success(doc, 'GET /server_settings')).properties, { realm_logo: { type: 'string' }, realm_night_logo: { type: 'string' } });
     } },
+  { field: 'sender_short_name, subject_links and display_recipient[].short_name in message objects', why: 'spec 2.1 lists them beside Zulip\'s fields: the short names empty (the spec reserves sender_short_name for future use), subject_links the same list as topic_links',
+    apply(doc) {
+      for (const m of [...objects(doc, ['sender_realm_str', 'topic_links'])]) {
+        Object.assign(m.properties, { sender_short_name: { type: 'string' }, subject_links: { type: 'array', items: { type: 'object' } } });
+        for (const v of m.properties.display_recipient?.oneOf ?? []) if (v.items?.properties) v.items.properties.short_name = { type: 'string' };
+      }
+    } },
   { field: 'bot_type in GET /users/me', why: 'spec 2.5 user object field: null for people',
     apply(doc) {
       closed(success(doc, 'GET /users/me')).properties.bot_type = { type: 'integer', nullable: true };
