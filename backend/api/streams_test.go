@@ -323,3 +323,68 @@ func TestSubscriptionStatus(t *testing.T) {
 	bob.Get(fmt.Sprintf("/api/v1/users/abc/subscriptions/%d", general), nil).Fails(400, "REQUEST_VARIABLE_INVALID")
 	bob.Get(fmt.Sprintf("/api/v1/users/%d/elsewhere/%d", userID(alice), general), nil).Fails(404, "BAD_REQUEST")
 }
+
+// Zulip 9.0's stream fields: creator_id (the creator of a stream someone
+// created, null for the organization's own) and can_remove_subscribers_group
+// (the administrators' system group, one ID that is no group people made),
+// in register's streams and subscriptions, GET /streams and stream
+// creation events.
+func TestStreamCreatorAndRemoveSubscribersGroup(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	aliceID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "plans"}}, "principals": []string{"bob@example.com"}}).OK()
+	groups := map[float64]bool{}
+	for _, g := range bob.Get("/api/v1/user_groups", nil).OK().List("user_groups") {
+		groups[g.(map[string]any)["id"].(float64)] = true
+	}
+	var removers []any
+	check := func(where string, list []any) {
+		t.Helper()
+		seen := 0
+		for _, st := range list {
+			m := st.(map[string]any)
+			creator, ok := m["creator_id"]
+			switch {
+			case !ok:
+				t.Errorf("%s: %s has no creator_id", where, m["name"])
+			case m["name"] == "plans" && creator != float64(aliceID), m["name"] == "general" && creator != nil:
+				t.Errorf("%s: %s created by %v", where, m["name"], creator)
+			}
+			if m["name"] == "plans" || m["name"] == "general" {
+				seen++
+			}
+			g, ok := m["can_remove_subscribers_group"].(float64)
+			if !ok || g <= 0 || groups[g] {
+				t.Errorf("%s: %s can_remove_subscribers_group %v (people's groups %v)", where, m["name"], m["can_remove_subscribers_group"], groups)
+			}
+			removers = append(removers, m["can_remove_subscribers_group"])
+		}
+		if seen != 2 {
+			t.Errorf("%s: general and plans not both listed: %v", where, list)
+		}
+	}
+	state := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"stream", "subscription"}}).OK()
+	check("register streams", state.List("streams"))
+	check("register subscriptions", state.List("subscriptions"))
+	check("GET /streams", bob.Get("/api/v1/streams", nil).OK().List("streams"))
+	var created []any
+	for _, ev := range q.next() {
+		if ev["op"] == "create" {
+			created = append(created, ev["streams"].([]any)...)
+		}
+	}
+	if len(created) != 1 {
+		t.Fatalf("stream create events %v", created)
+	}
+	if m := created[0].(map[string]any); m["creator_id"] != float64(aliceID) || m["can_remove_subscribers_group"] != removers[0] {
+		t.Errorf("create event %v", m)
+	}
+	for _, g := range removers {
+		if g != removers[0] {
+			t.Errorf("can_remove_subscribers_group differs between streams: %v", removers)
+			break
+		}
+	}
+}

@@ -10,7 +10,7 @@
 //
 // LANCHAT: fields Lanchat sends that the yaml does not list, kept because
 // Zulip clients ignore unknown fields (each listed in docs/api-coverage.md
-// with its reason), and the one deliberate difference.
+// with its reason).
 //
 // ERRATA (at the end): the yaml's own errors.
 
@@ -76,9 +76,12 @@ export const CHANGELOG = [
   },
   {
     level: 254,
-    change: 'stream and subscription objects gain creator_id',
+    change: 'stream and subscription objects gain creator_id (required where the object lists what it requires, as at 277)',
     apply(doc) {
-      for (const s of streams(doc)) s.properties.creator_id = { type: 'integer', nullable: true };
+      for (const s of streams(doc)) {
+        s.properties.creator_id = { type: 'integer', nullable: true };
+        if (s.required && !s.required.includes('creator_id')) s.required.push('creator_id');
+      }
     },
   },
   {
@@ -235,11 +238,6 @@ export const LANCHAT = [
   { field: 'presence_last_update_id in GET /realm/presence', why: 'the same builder answers POST /users/me/presence, where Zulip 9.0 (feature level 263) has it',
     apply(doc) {
       closed(success(doc, 'GET /realm/presence')).properties.presence_last_update_id = { type: 'integer' };
-    } },
-  { field: 'can_remove_subscribers_group is absent from stream objects (deliberate difference)', why: 'Lanchat has no system groups, so there is no group ID to name; only administrators remove others',
-    apply(doc) {
-      for (const s of [...objects(doc, ['can_remove_subscribers_group'])]) s.required = s.required?.filter((k) => k !== 'can_remove_subscribers_group');
-      for (const s of [...objects(doc, ['stream_id'])]) if (s.required) s.required = s.required.filter((k) => k !== 'can_remove_subscribers_group');
     } },
 ];
 

@@ -233,7 +233,7 @@ func (im *Importer) Stream(st archive.Stream) error {
 	var created store.Stream
 	err = im.s.store.Update(func(tx *store.Tx) error {
 		var err error
-		created, err = im.s.createStream(tx, st.Name, truncateRunes(st.Description, MaxStreamDescriptionLength), st.InviteOnly)
+		created, err = im.s.createStream(tx, st.Name, truncateRunes(st.Description, MaxStreamDescriptionLength), st.InviteOnly, 0)
 		if err != nil {
 			return err
 		}

@@ -57,7 +57,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				if isGuest(actor) {
 					return nil, BadRequest("Insufficient permission")
 				}
-				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly); err != nil {
+				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
 				}
 				created = true
