@@ -230,10 +230,18 @@ func (im *Importer) Stream(st archive.Stream) error {
 	if err != nil {
 		return err
 	}
+	var creator int64
+	if st.CreatorRef != "" {
+		ids, err := im.userIDs(record, []string{st.CreatorRef})
+		if err != nil {
+			return err
+		}
+		creator = ids[0]
+	}
 	var created store.Stream
 	err = im.s.store.Update(func(tx *store.Tx) error {
 		var err error
-		created, err = im.s.createStream(tx, st.Name, truncateRunes(st.Description, MaxStreamDescriptionLength), st.InviteOnly, 0)
+		created, err = im.s.createStream(tx, st.Name, truncateRunes(st.Description, MaxStreamDescriptionLength), st.InviteOnly, creator)
 		if err != nil {
 			return err
 		}

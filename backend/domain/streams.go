@@ -36,7 +36,7 @@ func validateStreamName(name string) (string, error) {
 
 // createStream stores a new stream inside tx after validating its name;
 // creatorID is who asked for it, 0 when no one did (the organization's
-// first stream, imports), as Zulip records no creator then.
+// first stream) or an import does not say, as Zulip records none then.
 func (s *Service) createStream(tx *store.Tx, name, description string, inviteOnly bool, creatorID int64) (store.Stream, error) {
 	name, err := validateStreamName(name)
 	if err != nil {
