@@ -9,15 +9,21 @@ import (
 	"lanchat/backend/store"
 )
 
-// A file is refused by the size it claims, before a byte of it is read:
-// past the import's limit, or past the room left on the data folder's disk.
-func TestImporterRefusesFilesByTheirClaimedSize(t *testing.T) {
+// newImporter is an importer into a new store, closed when the test ends.
+func newImporter(t *testing.T) (*store.Store, *Importer) {
+	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	im := New(st, Config{DataDir: t.TempDir()}).NewImporter()
+	t.Cleanup(func() { st.Close() })
+	return st, New(st, Config{DataDir: t.TempDir()}).NewImporter()
+}
+
+// A file is refused by the size it claims, before a byte of it is read:
+// past the import's limit, or past the room left on the data folder's disk.
+func TestImporterRefusesFilesByTheirClaimedSize(t *testing.T) {
+	_, im := newImporter(t)
 	im.MaxFileSize = 1000
 	im.FreeSpace = func() (int64, error) { return 500, nil }
 	if err := im.User(archive.User{Ref: "U1", Email: "a@x.test", FullName: "A", Active: true}); err != nil {
@@ -46,12 +52,7 @@ func TestImporterRefusesFilesByTheirClaimedSize(t *testing.T) {
 // An imported stream keeps the creator its archive names, as the person's
 // new ID; a stream without one has none.
 func TestImporterKeepsStreamCreators(t *testing.T) {
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	im := New(st, Config{DataDir: t.TempDir()}).NewImporter()
+	st, im := newImporter(t)
 	if err := im.User(archive.User{Ref: "U1", Email: "a@x.test", FullName: "A", Active: true}); err != nil {
 		t.Fatal(err)
 	}
