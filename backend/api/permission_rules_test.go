@@ -98,6 +98,11 @@ func permissions() map[string]rule {
 		"DELETE /api/v1/messages/{message_id}/reactions": {scoped, func(w world) []probe {
 			return []probe{{path: msgPath(w.msg, "/reactions"), form: apitest.Form{"emoji_name": "+1"}}}
 		}},
+		// The message's sender attaches the first submessage; everyone who
+		// can see the message may add more.
+		"POST /api/v1/submessage": {scoped, func(w world) []probe {
+			return []probe{{form: apitest.Form{"message_id": w.msg, "msg_type": "widget", "content": `{"type":"vote","key":"1,1","vote":1}`}}}
+		}},
 		"POST /api/v1/messages/flags": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"messages": []int64{w.msg}, "op": "add", "flag": "starred"}}}
 		}},

@@ -50,6 +50,7 @@ func (a *API) routes() []route {
 		{method: "GET", path: "/api/v1/messages/{message_id}/history", auth: authUser, handle: messageHistory},
 		{method: "POST", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: addReaction},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: removeReaction},
+		{method: "POST", path: "/api/v1/submessage", auth: authUser, handle: addSubmessage},
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
 		{method: "POST", path: "/api/v1/messages/flags/narrow", auth: authUser, handle: updateFlagsForNarrow},
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},

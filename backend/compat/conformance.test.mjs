@@ -348,6 +348,12 @@ async function runEndpoints() {
   await check('DELETE /messages/{message_id}/reactions', 'bob', 'DELETE', `/messages/${ids.msg}/reactions`, { emoji_name: 'octopus' });
   await check('DELETE /messages/{message_id}/reactions', 'bob', 'DELETE', `/messages/${ids.msg}/reactions`, { emoji_name: 'octopus' }, 400);
   await check('DELETE /messages/{message_id}/reactions', 'bob', 'DELETE', `/messages/${ids.msg}/reactions`, { emoji_name: 'no_such_emoji' }, 400);
+  // A poll: its message carries the widget submessage, and a vote sends the
+  // submessage event. POST /submessage itself is not in the yaml.
+  const poll = await check('POST /messages', 'alice', 'POST', '/messages', { type: 'stream', to: 'general', topic: 'conformance poll', content: '/poll Tea?\nYes\nNo' });
+  const vote = await call('bob', 'POST', '/submessage', { message_id: String(poll.id), msg_type: 'widget', content: '{"type":"vote","key":"canned,0","vote":1}' });
+  assert.equal(vote.status, 200, JSON.stringify(vote.body));
+  await check('GET /messages/{message_id}', 'bob', 'GET', `/messages/${poll.id}`, {});
   await check('POST /messages/flags', 'bob', 'POST', '/messages/flags', { messages: [ids.msg], op: 'add', flag: 'starred' });
   await check('POST /messages/flags', 'bob', 'POST', '/messages/flags', { messages: [ids.msg], op: 'add', flag: 'read' });
   await check('POST /messages/flags', 'bob', 'POST', '/messages/flags', { messages: [ids.msg], op: 'remove', flag: 'read' });

@@ -51,6 +51,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		if err != nil {
 			return nil, err
 		}
+		if e.Content != nil && len(m.Submessages) > 0 {
+			return nil, BadRequest("Widgets cannot be edited.")
+		}
 		ev := events.Event{"type": "update_message", "user_id": actor.ID, "edit_timestamp": now,
 			"message_id": id, "message_ids": []int64{id}, "rendering_only": false}
 		if e.Content != nil && content != m.Content {

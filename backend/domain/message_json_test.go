@@ -25,7 +25,7 @@ func TestAppendJSONEqualsEncodingJSON(t *testing.T) {
 			DisplayRecipient: []RecipientObject{{ID: 1, Email: "a@x", FullName: "A", ShortName: "a"}, {ID: 2, Email: "b@x", FullName: "B"}},
 			TopicLinks:       []TopicLink{{Text: "#1", URL: "https://x/1?a=1&b=2"}}, SubjectLinks: []TopicLink{{Text: "#1", URL: "https://x/1?a=1&b=2"}}, IsMeMessage: true,
 			Reactions:   []ReactionObject{{EmojiName: "smile", EmojiCode: "1f642", ReactionType: "unicode_emoji", UserID: 2}},
-			Submessages: []SubmessageObject{{ID: 1, SenderID: 2, MsgType: "widget", Content: `{"a":1}`}},
+			Submessages: []SubmessageObject{{ID: 1, MessageID: 7, SenderID: 2, MsgType: "widget", Content: `{"a":1}`}},
 			Flags:       &noFlags, LastEditTimestamp: 1700000100,
 			EditHistory:  []EditObject{{Timestamp: 1700000100, UserID: 1, PrevContent: &edited, PrevTopic: &edited}},
 			MatchContent: &match, MatchSubject: &match},

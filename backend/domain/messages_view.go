@@ -71,10 +71,11 @@ type ReactionObject struct {
 // SubmessageObject is data a widget (a poll, a todo list) attached to a
 // message.
 type SubmessageObject struct {
-	ID       int64  `json:"id"`
-	SenderID int64  `json:"sender_id"`
-	MsgType  string `json:"msg_type"`
-	Content  string `json:"content"`
+	ID        int64  `json:"id"`
+	MessageID int64  `json:"message_id"`
+	SenderID  int64  `json:"sender_id"`
+	MsgType   string `json:"msg_type"`
+	Content   string `json:"content"`
 }
 
 // EditObject is one entry of a message's edit_history, newest first.
@@ -140,7 +141,7 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 		Timestamp:         m.Timestamp,
 		IsMeMessage:       m.IsMe,
 		Reactions:         v.reactions(m.Reactions),
-		Submessages:       submessages(m.Submessages),
+		Submessages:       submessages(m),
 		LastEditTimestamp: m.LastEditTimestamp,
 		EditHistory:       editHistory(m),
 	}
@@ -192,10 +193,10 @@ func (v *messageViewer) reactions(rs []store.Reaction) []ReactionObject {
 
 // submessages converts a message's submessages for the wire: a list, even
 // when empty.
-func submessages(ss []store.Submessage) []SubmessageObject {
-	out := make([]SubmessageObject, 0, len(ss))
-	for _, s := range ss {
-		out = append(out, SubmessageObject{ID: s.ID, SenderID: s.SenderID, MsgType: s.MsgType, Content: s.Content})
+func submessages(m store.Message) []SubmessageObject {
+	out := make([]SubmessageObject, 0, len(m.Submessages))
+	for _, s := range m.Submessages {
+		out = append(out, SubmessageObject{ID: s.ID, MessageID: m.ID, SenderID: s.SenderID, MsgType: s.MsgType, Content: s.Content})
 	}
 	return out
 }

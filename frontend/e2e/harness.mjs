@@ -72,6 +72,31 @@ export async function signIn(page, url, email) {
   await page.getByTestId('stream-list').waitFor()
 }
 
+// signedInPages opens a desktop-sized page for each email, signed in.
+export async function signedInPages(browser, url, ...emails) {
+  const pages = []
+  for (const email of emails) {
+    const page = await newPage(browser)
+    await signIn(page, url, email)
+    pages.push(page)
+  }
+  return pages
+}
+
+// phonePage opens a phone-sized touch page (390×844) signed in as email; on
+// a phone, signing in lands on Recent conversations.
+export async function phonePage(browser, url, email) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
+  const page = await context.newPage()
+  page.setDefaultTimeout(10000)
+  await page.goto(url)
+  await page.getByTestId('login-email').fill(email)
+  await page.getByTestId('login-password').fill(password)
+  await page.getByTestId('login-submit').click()
+  await page.getByTestId('recent-view').waitFor()
+  return page
+}
+
 // fillSetup fills in first-run setup at a server's setup address, with the owner
 // Olive Owner, up to the submit button (the setup test shoots the form).
 export async function fillSetup(page, setupUrl, orgName) {

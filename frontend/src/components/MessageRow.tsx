@@ -4,8 +4,10 @@ import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { showEmojiChars } from '../state/emoji'
 import type { Message } from '../state/types'
+import { widgetOf } from '../state/widgets'
 import { EmojiPicker } from './EmojiPicker'
 import { MessageMenu, rawContent, type MessageActions } from './MessageMenu'
+import { Widget } from './Widget'
 
 function Reactions(p: { chat: Chat; m: Message }) {
   const groups = new Map<string, { name: string; code: string; type: string; users: number[] }>()
@@ -41,6 +43,8 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   const [menu, setMenu] = useState(false)
   const [error, setError] = useState('')
   const mine = m.sender_id === chat.me.user_id
+  // A poll or todo list shows in place of its text, which cannot be edited.
+  const widget = widgetOf(m)
   const myReactions = new Set(m.reactions.filter((r) => r.user_id === chat.me.user_id).map((r) => r.emoji_name))
   const starred = m.flags.includes('starred')
   const sender = chat.users.get(m.sender_id)
@@ -62,7 +66,9 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
             {m.last_edit_timestamp && <span class="edited">(edited)</span>}
           </div>
         )}
-        {editing === null ? (
+        {widget ? (
+          <Widget chat={chat} m={m} widget={widget} />
+        ) : editing === null ? (
           <div class="content rendered" data-testid="message-content" dangerouslySetInnerHTML={{ __html: showEmojiChars(m.match_content ?? m.content) }} />
         ) : (
           <div class="edit">
@@ -81,12 +87,12 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
           {starred ? '★' : '☆'}
         </button>
         <button class="icon" data-testid="react-button" title="Add reaction" aria-label="Add reaction" onClick={(e) => { e.stopPropagation(); setPicking(!picking) }}>☺</button>
-        {mine && <button class="icon" data-testid="edit-button" title="Edit" aria-label="Edit" onClick={(e) => { e.stopPropagation(); act(startEdit) }}>✎</button>}
+        {mine && !widget && <button class="icon" data-testid="edit-button" title="Edit" aria-label="Edit" onClick={(e) => { e.stopPropagation(); act(startEdit) }}>✎</button>}
         {chat.mayDelete(m) && <button class="icon" data-testid="delete-button" title="Delete" aria-label="Delete" onClick={(e) => { e.stopPropagation(); setConfirming(true) }}>🗑</button>}
         <span class="menu-wrap">
           <button class="icon" data-testid="message-menu-button" title="More actions" aria-label="More actions" aria-haspopup="menu" aria-expanded={menu}
             onClick={(e) => { e.stopPropagation(); setMenu(!menu) }}>⋯</button>
-          {menu && <MessageMenu chat={chat} m={m} actions={p.actions} onEdit={() => act(startEdit)} onDelete={() => setConfirming(true)} onClose={() => setMenu(false)} setError={setError} />}
+          {menu && <MessageMenu chat={chat} m={m} actions={p.actions} onEdit={widget ? null : () => act(startEdit)} onDelete={() => setConfirming(true)} onClose={() => setMenu(false)} setError={setError} />}
         </span>
       </div>
       {picking && <EmojiPicker chat={chat} mine={myReactions} onClose={() => setPicking(false)} onPick={(e) => {

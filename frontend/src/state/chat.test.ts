@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { api, type Json } from '../api/transport'
 import { Chat } from './chat'
 import type { ServerEvent } from './events'
 import type { Message } from './types'
+import { widgetOf } from './widgets'
 
 const me = { user_id: 1, email: 'me@x', full_name: 'Me', is_bot: false }
 const bob = { user_id: 2, email: 'bob@x', full_name: 'Bob', is_bot: false }
@@ -65,6 +67,14 @@ describe('the event reducer', () => {
     expect(chat.messages.has(5)).toBe(false)
     expect(chat.unreads.has(5)).toBe(false)
     expect(chat.view.ids).toEqual([])
+  })
+  it('adds each submessage once, to a poll that then counts the vote', () => {
+    const def = { id: 1, message_id: 5, sender_id: 2, msg_type: 'widget', content: JSON.stringify({ widget_type: 'poll', extra_data: { question: 'Q', options: ['A'] } }) }
+    apply({ type: 'message', message: streamMessage(5, { submessages: [def] }), flags: [] })
+    const vote = { type: 'submessage', message_id: 5, submessage_id: 2, sender_id: 1, msg_type: 'widget', content: '{"type":"vote","key":"canned,0","vote":1}' } as const
+    apply(vote, vote, { ...vote, message_id: 404 })
+    expect(chat.messages.get(5)?.submessages?.map((s) => s.id)).toEqual([1, 2])
+    expect(widgetOf(chat.messages.get(5)!)).toMatchObject({ kind: 'poll', options: [{ option: 'A', voters: [1] }] })
   })
   it('follows subscriptions, streams, people, muting and the realm', () => {
     apply({ type: 'subscription', op: 'add', subscriptions: [{ ...sub, stream_id: 11, name: 'random' }] },
@@ -132,5 +142,30 @@ describe('a queue the server forgot', () => {
     await vi.runAllTimersAsync()
     await done
     expect(calls()).toBe(1)
+  })
+})
+
+describe('marking unread', () => {
+  afterEach(() => { vi.useRealTimers(); vi.restoreAllMocks() })
+  it('stays unread while the view that marked it shows it, and is read again in the next view', async () => {
+    vi.useFakeTimers()
+    const post = vi.spyOn(api, 'post').mockResolvedValue({})
+    const readOps = () => post.mock.calls.filter(([, p]) => (p as Json).flag === 'read').map(([, p]) => (p as Json).op)
+    apply({ type: 'message', message: streamMessage(5), flags: [] })
+    chat.seen(5)
+    await vi.advanceTimersByTimeAsync(400)
+    apply({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [5] })
+    await chat.markUnreadFrom(5)
+    apply({ type: 'update_message_flags', op: 'remove', flag: 'read', messages: [5] })
+    chat.seen(5) // still on screen
+    await vi.advanceTimersByTimeAsync(400)
+    expect(readOps()).toEqual(['add', 'remove'])
+    expect(chat.unreads.has(5)).toBe(true)
+    vi.spyOn(api, 'get').mockResolvedValue({ messages: [], found_oldest: true, found_newest: true })
+    await chat.load({ kind: 'stream', streamId: 10, stream: 'general', topic: 'lunch' })
+    chat.view.ids = [5]
+    chat.seen(5)
+    await vi.advanceTimersByTimeAsync(400)
+    expect(readOps()).toEqual(['add', 'remove', 'add'])
   })
 })

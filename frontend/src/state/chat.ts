@@ -51,6 +51,8 @@ export class Chat {
   // the page was asked for before they existed.
   private arrivedWhileLoading: number[] = []
   private readTimer: ReturnType<typeof setTimeout> | null = null
+  // readingPaused: messages were marked unread in this view (markUnreadFrom).
+  private readingPaused = false
 
   onChange(f: () => void) { this.listeners.add(f); return () => this.listeners.delete(f) }
   changed() { for (const f of this.listeners) f() }
@@ -153,6 +155,7 @@ export class Chat {
   async load(narrow: Narrow, near?: number) {
     const anchor = near ?? (narrow.kind === 'search' || narrow.kind === 'starred' ? 'newest' : 'first_unread')
     this.view = { narrow, ids: [], foundOldest: false, foundNewest: false, loading: true, error: '', near }
+    this.readingPaused = false
     this.arrivedWhileLoading = []
     this.changed()
     await this.page(narrow, { anchor, num_before: pageSize, num_after: pageSize },
@@ -235,10 +238,22 @@ export class Chat {
   // seen queues a visible unread message to be marked read, in batches.
   // Search results do not count as reading, as in Zulip.
   seen(id: number) {
-    if (this.view.narrow.kind === 'search') return
+    if (this.view.narrow.kind === 'search' || this.readingPaused) return
     if (!this.unreads.has(id) || this.pendingRead.has(id)) return
     this.pendingRead.add(id)
     this.readTimer ??= setTimeout(() => this.flushRead(), 300)
+  }
+
+  // markUnreadFrom marks unread the others' messages of the view from id on.
+  // As in Zulip, the view then stops marking what it shows as read until
+  // another view opens: the messages are still on screen, and marking them
+  // read again at once undid the person's choice.
+  async markUnreadFrom(id: number) {
+    const ids = this.view.ids.filter((m) => m >= id && this.messages.get(m)?.sender_id !== this.me.user_id)
+    if (!ids.length) return
+    this.readingPaused = true
+    for (const m of ids) this.pendingRead.delete(m)
+    await api.post('/api/v1/messages/flags', { messages: ids, op: 'remove', flag: 'read' })
   }
 
   private async flushRead() {
@@ -270,6 +285,13 @@ export class Chat {
         const userId = e.user_id ?? e.user?.user_id ?? 0
         if (e.op === 'add') m.reactions = [...m.reactions, { emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type, user_id: userId }]
         else m.reactions = m.reactions.filter((r) => !(r.emoji_code === e.emoji_code && r.user_id === userId))
+        return
+      }
+      case 'submessage': {
+        const m = this.messages.get(e.message_id)
+        // An event may come twice (a queue replayed): each submessage counts once.
+        if (!m || m.submessages?.some((s) => s.id === e.submessage_id)) return
+        m.submessages = [...(m.submessages ?? []), { id: e.submessage_id, message_id: e.message_id, sender_id: e.sender_id, msg_type: e.msg_type, content: e.content }]
         return
       }
       case 'update_message_flags': return this.onFlags(e)

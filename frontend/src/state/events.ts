@@ -11,6 +11,7 @@ export type ServerEvent =
       subject?: string; topic?: string; new_stream_id?: number }
   | { type: 'delete_message'; id?: number; message_id?: number; message_ids?: number[] }
   | ({ type: 'reaction'; id?: number; op: 'add' | 'remove'; message_id: number; user?: { user_id: number } } & Omit<Reaction, 'user_id'> & { user_id?: number })
+  | { type: 'submessage'; id?: number; message_id: number; submessage_id: number; sender_id: number; msg_type: string; content: string }
   | { type: 'update_message_flags'; id?: number; op: 'add' | 'remove'; flag: string; messages: number[]; all?: boolean }
   | { type: 'typing'; id?: number; op: 'start' | 'stop'; message_type: 'stream' | 'private' | 'direct'; sender: { user_id: number; email: string };
       stream_id?: number; topic?: string; recipients?: { user_id: number; email: string }[] }
