@@ -64,7 +64,10 @@ func permissions() map[string]rule {
 		}},
 		"GET /api/v1/streams/{stream_id}/members":       {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/streams/%d/members", w.streamID)}} }},
 		"GET /api/v1/streams/{stream_id}/email_address": {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/streams/%d/email_address", w.streamID)}} }},
-		"GET /api/v1/users/me/{stream_id}/topics":       {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/users/me/%d/topics", w.streamID)}} }},
+		"GET /api/v1/users/{user}/{first}/{second}": {scoped, func(w world) []probe {
+			return []probe{{name: "topics", path: id("/api/v1/users/me/%d/topics", w.streamID)},
+				{name: "subscription status", path: fmt.Sprintf("/api/v1/users/%d/subscriptions/%d", w.bobID, w.streamID)}}
+		}},
 		"POST /api/v1/users/me/subscriptions/properties": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"subscription_data": []map[string]any{{"stream_id": w.streamID, "property": "color", "value": "#aabbcc"}}}}}
 		}},

@@ -138,6 +138,7 @@ func New(svc *domain.Service, opts Options) *API {
 	}
 	a.mux.Handle("GET /static/images/", a.staticImages())
 	a.mux.HandleFunc("GET "+domain.EmojiDataPath, serveEmojiData)
+	a.mux.HandleFunc("GET "+zulipEmojiPath, serveZulipEmoji)
 	a.mux.Handle("/", a.ui())
 	a.mux.HandleFunc("/api/", a.notFound)
 	return a

@@ -314,6 +314,8 @@ async function runEndpoints() {
   await check('GET /streams/{stream_id}/members', 'alice', 'GET', `/streams/${ids.design}/members`, {});
   await check('GET /streams/{stream_id}/members', 'alice', 'GET', '/streams/9999/members', {}, 400);
   await check('GET /users/me/{stream_id}/topics', 'alice', 'GET', `/users/me/${ids.general}/topics`, {});
+  await check('GET /users/{user_id}/subscriptions/{stream_id}', 'alice', 'GET', `/users/${ids.bob}/subscriptions/${ids.design}`, {});
+  await check('GET /users/{user_id}/subscriptions/{stream_id}', 'alice', 'GET', `/users/9999/subscriptions/${ids.general}`, {}, 400);
   await check('GET /users/me/{stream_id}/topics', 'alice', 'GET', '/users/me/9999/topics', {}, 400);
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { description: 'Shapes and colours', new_name: 'design-team' });
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', '/streams/9999', { description: 'x' }, 400);

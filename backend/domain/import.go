@@ -283,6 +283,10 @@ func (im *Importer) Stream(st archive.Stream) error {
 	if err != nil {
 		return err
 	}
+	creator, err := im.optionalUserID(record, st.CreatorRef)
+	if err != nil {
+		return err
+	}
 	name, err := validateStreamName(st.Name)
 	if err != nil {
 		name = importedStreamName(st.Name, st.Ref)
@@ -297,7 +301,7 @@ func (im *Importer) Stream(st archive.Stream) error {
 	var created store.Stream
 	err = im.s.store.Update(func(tx *store.Tx) error {
 		var err error
-		created, err = im.s.createStream(tx, name, description, st.InviteOnly)
+		created, err = im.s.createStream(tx, name, description, st.InviteOnly, creator)
 		if err != nil {
 			return err
 		}
@@ -458,13 +462,9 @@ func (im *Importer) Emoji(e archive.Emoji) error {
 		im.Skip(record, err.Error())
 		return nil
 	}
-	var author int64
-	if e.OwnerRef != "" {
-		ids, err := im.userIDs(record, []string{e.OwnerRef})
-		if err != nil {
-			return err
-		}
-		author = ids[0]
+	author, err := im.optionalUserID(record, e.OwnerRef)
+	if err != nil {
+		return err
 	}
 	data, err := readOpener(e.Open, DefaultMaxEmojiFileSize)
 	if err != nil {
@@ -876,6 +876,18 @@ func (im *Importer) userIDs(record string, refs []string) ([]int64, error) {
 		ids = append(ids, id)
 	}
 	return ids, nil
+}
+
+// optionalUserID is the imported ID of the user ref names, or 0 for "".
+func (im *Importer) optionalUserID(record, ref string) (int64, error) {
+	if ref == "" {
+		return 0, nil
+	}
+	ids, err := im.userIDs(record, []string{ref})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
 }
 
 // recordError names the record a refusal was about; an archive.Error

@@ -8,13 +8,17 @@ import (
 )
 
 // MessageObject is a message as the API shows it (spec 2.1 plus the fields
-// Zulip clients read).
+// Zulip clients read). Spec 2.1's sender_short_name, subject_links and the
+// recipients' short_name stay beside Zulip's fields, which no longer have
+// them: the short names are empty (the spec reserves sender_short_name for
+// future use), subject_links repeats topic_links.
 type MessageObject struct {
 	ID               int64              `json:"id"`
 	SenderID         int64              `json:"sender_id"`
 	SenderEmail      string             `json:"sender_email"`
 	SenderFullName   string             `json:"sender_full_name"`
 	SenderRealmStr   string             `json:"sender_realm_str"`
+	SenderShortName  string             `json:"sender_short_name"`
 	AvatarURL        *string            `json:"avatar_url"`
 	Client           string             `json:"client"`
 	Content          string             `json:"content"`
@@ -25,6 +29,7 @@ type MessageObject struct {
 	RecipientID      int64              `json:"recipient_id"`
 	Subject          string             `json:"subject"`
 	TopicLinks       []TopicLink        `json:"topic_links"`
+	SubjectLinks     []TopicLink        `json:"subject_links"`
 	Timestamp        int64              `json:"timestamp"`
 	IsMeMessage      bool               `json:"is_me_message"`
 	Reactions        []ReactionObject   `json:"reactions"`
@@ -46,6 +51,7 @@ type RecipientObject struct {
 	ID            int64  `json:"id"`
 	Email         string `json:"email"`
 	FullName      string `json:"full_name"`
+	ShortName     string `json:"short_name"`
 	IsMirrorDummy bool   `json:"is_mirror_dummy"`
 }
 
@@ -154,7 +160,7 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 			recipients = append(recipients, RecipientObject{ID: u.ID, Email: u.Email, FullName: u.FullName})
 		}
 		o.DisplayRecipient = recipients
-		o.TopicLinks = []TopicLink{}
+		o.TopicLinks, o.SubjectLinks = []TopicLink{}, []TopicLink{}
 		return o
 	}
 	o.Type = "stream"
@@ -163,6 +169,7 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 	st, _ := v.streams.get(v.tx, m.StreamID)
 	o.DisplayRecipient = st.Name
 	o.TopicLinks = v.topics(m.Topic)
+	o.SubjectLinks = o.TopicLinks
 	return o
 }
 

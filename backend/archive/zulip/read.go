@@ -312,9 +312,16 @@ func (r *reader) readStreams() error {
 		defaults[ds.Stream] = true
 	}
 	for _, s := range r.d.Streams {
+		var creator string
+		if s.Creator != nil {
+			var err error
+			if creator, err = r.user(*s.Creator, fmt.Sprintf("realm.json zerver_stream id %d", s.ID)); err != nil {
+				return err
+			}
+		}
 		err := r.sink.Stream(archive.Stream{
 			Ref: ref(s.ID), Name: s.Name, Description: s.Description, InviteOnly: s.InviteOnly,
-			DateCreated: int64(s.DateCreated), Archived: s.Deactivated, Default: defaults[s.ID],
+			DateCreated: int64(s.DateCreated), CreatorRef: creator, Archived: s.Deactivated, Default: defaults[s.ID],
 			MemberRefs: members[s.ID], Subscriptions: settings[s.ID],
 		})
 		if err != nil {
