@@ -12,7 +12,6 @@ import (
 // stream's own properties, without counts or the viewer's settings.
 type DefaultStreamObject struct {
 	StreamProperties
-	CreatorID *int64 `json:"creator_id"`
 }
 
 // errPrivateDefault is Zulip's answer to a private stream offered as a

@@ -85,8 +85,8 @@ func canInviteByEmail(r store.Realm, u store.User) bool {
 }
 
 // canCreateInviteLink: reusable links are for administrators, the default
-// of Zulip's create_multiuse_invite_group (Lanchat has no system groups to
-// change it to).
+// of Zulip's create_multiuse_invite_group (register's
+// realm_create_multiuse_invite_group), which Lanchat does not let change.
 func canCreateInviteLink(u store.User) bool { return isAdmin(u) }
 
 // checkInviter refuses guests and bots (Zulip's require_member_or_admin).

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -105,7 +106,16 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		if err != nil {
 			return nil, err
 		}
-		m, flags, err := s.storeMessage(tx, actor, target, store.Message{Content: content, Timestamp: now, Client: out.Client}, r, read)
+		m := store.Message{Content: content, Timestamp: now, Client: out.Client}
+		if def := widgetDefinition(content); def != "" {
+			// As Zulip, the widget's definition is the sender's first submessage.
+			id, err := tx.NextSubmessageID()
+			if err != nil {
+				return nil, err
+			}
+			m.Submessages = []store.Submessage{{ID: id, SenderID: actor.ID, MsgType: widgetMsgType, Content: def}}
+		}
+		m, flags, err := s.storeMessage(tx, actor, target, m, r, read)
 		if err != nil {
 			return nil, err
 		}
@@ -345,4 +355,19 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 		flags.ReadWhereFlagged()
 	}
 	return flags
+}
+
+// messageAudience is who hears of a change to a message: whoever holds it,
+// and the actor, who may see it without holding it (a public stream's
+// history).
+func messageAudience(tx *store.Tx, m store.Message, actor store.User) ([]int64, error) {
+	holders, err := userIDs(tx, true)
+	if err != nil {
+		return nil, err
+	}
+	audience := tx.MessageUserIDs(m.ID, holders)
+	if !slices.Contains(audience, actor.ID) {
+		audience = append(audience, actor.ID)
+	}
+	return audience, nil
 }

@@ -78,6 +78,11 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"password_min_guesses":                 0,
 		"development_environment":              s.cfg.Dev,
 	}
+	// Reusable invitation links are the administrators' (Zulip's default
+	// create_multiuse_invite_group, which Lanchat does not let change).
+	if admins, err := tx.SystemGroupID(store.AdministratorsGroup); err == nil {
+		settings["realm_create_multiuse_invite_group"] = admins
+	}
 	for k, v := range settings {
 		state[k] = v
 	}

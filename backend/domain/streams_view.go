@@ -17,10 +17,14 @@ type StreamProperties struct {
 	IsWebPublic                bool   `json:"is_web_public"`
 	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
 	DateCreated                int64  `json:"date_created"`
+	CreatorID                  *int64 `json:"creator_id"`
 	FirstMessageID             *int64 `json:"first_message_id"`
 	MessageRetentionDays       *int   `json:"message_retention_days"`
 	StreamPostPolicy           int    `json:"stream_post_policy"`
 	IsAnnouncementOnly         bool   `json:"is_announcement_only"`
+	// CanRemoveSubscribersGroup is Zulip 9.0's default, the administrators'
+	// system group: only administrators remove others from a stream.
+	CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group"`
 }
 
 // StreamObject is a stream as GET /streams and register show it.
@@ -71,6 +75,12 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		DateCreated:                st.DateCreated,
 		StreamPostPolicy:           1,
 	}, SubscriberCount: len(tx.StreamSubscriberIDs(st.ID))}
+	if st.CreatorID != 0 {
+		creator := st.CreatorID
+		o.CreatorID = &creator
+	}
+	// Every store has the ID from its migration to schema 7.
+	o.CanRemoveSubscribersGroup, _ = tx.SystemGroupID(store.AdministratorsGroup)
 	if st.Description == "" {
 		o.RenderedDescription = ""
 	}

@@ -210,11 +210,15 @@ func (q *Queue) prepend(evs []queued) {
 	q.events = append(evs, q.events...)
 }
 
-// LastEventID is the ID of the newest event queued so far; for a new
-// queue, an ID below every event it will take.
+// LastEventID is the ID of the newest event queued so far; -1 for a queue
+// that has taken none, as Zulip's new queues say (a restored queue replays
+// from its options' Through, not from that -1).
 func (q *Queue) LastEventID() int64 {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.count == 0 {
+		return -1
+	}
 	return eventID(q.through, q.count)
 }
 

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -105,6 +106,8 @@ type Server struct {
 	log       *slog.Logger
 	// recent remembers what log wrote at warning level and above.
 	recent *logring.Ring
+	// httpErrors is the HTTP server's error log.
+	httpErrors *httpErrors
 	// tls serves HTTPS beside plain HTTP; nil: plain only.
 	tls *tls.Config
 	// authority is the certificate offered at AuthorityPath (automatic
@@ -147,13 +150,14 @@ func Open(cfg Config) (*Server, error) {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Server{
-		cfg:       cfg,
-		ctx:       ctx,
-		stop:      stop,
-		log:       log,
-		recent:    recent,
-		tls:       tlsConfig,
-		authority: authority,
+		cfg:        cfg,
+		ctx:        ctx,
+		stop:       stop,
+		log:        log,
+		recent:     recent,
+		httpErrors: &httpErrors{log: log},
+		tls:        tlsConfig,
+		authority:  authority,
 	}
 	if s.org, err = s.openOrganization(); err != nil {
 		stop()
@@ -170,7 +174,7 @@ func Open(cfg Config) (*Server, error) {
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
 		IdleTimeout:       idle,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ErrorLog:          s.httpErrors.logger(),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if err := s.listenControl(); err != nil {
@@ -414,6 +418,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.RUnlock()
 	pollsErr := s.polls.Shutdown(ctx)
 	httpErr := s.http.Shutdown(ctx)
+	s.httpErrors.flush()
 	s.imports.running.Wait()
 	var controlErr error
 	if s.control != nil {
@@ -425,8 +430,26 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return errors.Join(pollsErr, httpErr, controlErr, storeErr)
 }
 
+// Stop is Shutdown with the log saying so: "stopping" with why (key-value
+// pairs, as slog takes them), then "stopped" with how long it took, for an
+// operator (or a service manager's journal) to see that it ended.
+func (s *Server) Stop(ctx context.Context, why ...any) error {
+	start := time.Now()
+	s.log.Info("stopping", why...)
+	err := s.Shutdown(ctx)
+	s.log.Info("stopped", "took", time.Since(start).Round(time.Millisecond))
+	return err
+}
+
+// StopSignal is the cause to cancel Run's context with when a signal
+// stops the host, for the log to name it.
+type StopSignal struct{ os.Signal }
+
+func (c StopSignal) Error() string { return c.Signal.String() }
+
 // Run opens, listens, calls ready with where the host is reached, and
-// serves until ctx is cancelled, then shuts down gracefully.
+// serves until ctx is cancelled, then shuts down gracefully (Stop, naming
+// the StopSignal ctx was cancelled with, if any).
 func Run(ctx context.Context, cfg Config, ready func(Addresses)) error {
 	s, err := Open(cfg)
 	if err != nil {
@@ -453,7 +476,11 @@ func Run(ctx context.Context, cfg Config, ready func(Addresses)) error {
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
 	defer cancel()
-	err = s.Shutdown(shutdownCtx)
+	var why []any
+	if sig, ok := context.Cause(ctx).(StopSignal); ok {
+		why = []any{"signal", sig.String()}
+	}
+	err = s.Stop(shutdownCtx, why...)
 	<-served
 	return err
 }
