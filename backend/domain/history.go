@@ -13,7 +13,9 @@ import (
 const (
 	AnchorNewest int64 = 10_000_000_000_000_000
 	AnchorOldest int64 = 0
-	// MaxMessagesPerRequest caps num_before + num_after.
+	// MaxMessagesPerRequest caps num_before + num_after, or the message
+	// IDs named (message_ids, and matches_narrow's msg_ids), as Zulip's
+	// MAX_MESSAGES_PER_FETCH does.
 	MaxMessagesPerRequest = 5000
 )
 
@@ -40,6 +42,10 @@ type HistoryResult struct {
 
 func (q HistoryQuery) validate() error {
 	switch {
+	case len(q.MessageIDs) > MaxMessagesPerRequest:
+		return BadRequest("Too many messages requested (maximum %d).", MaxMessagesPerRequest)
+	case q.MessageIDs != nil:
+		return nil
 	case q.NumBefore < 0:
 		return InvalidArgument("num_before", "must not be negative")
 	case q.NumAfter < 0:
@@ -56,10 +62,8 @@ func (q HistoryQuery) validate() error {
 // and NumAfter newer messages in the narrow that the viewer may see, found
 // by walking the narrow's most selective ordered index.
 func (s *Service) Messages(viewer store.User, q HistoryQuery) (HistoryResult, error) {
-	if q.MessageIDs == nil {
-		if err := q.validate(); err != nil {
-			return HistoryResult{}, err
-		}
+	if err := q.validate(); err != nil {
+		return HistoryResult{}, err
 	}
 	var res HistoryResult
 	err := s.store.View(func(tx *store.Tx) error {
