@@ -27,7 +27,7 @@ func avatar(c *call) (J, error) {
 }
 
 func uploadAvatar(c *call) (J, error) {
-	if err := c.api.svc.SetAvatar(c.user, uploadedFiles(c)); err != nil {
+	if err := c.api.svc.SetAvatar(c.user, c.p.uploadedFiles()); err != nil {
 		return nil, err
 	}
 	u, err := c.api.svc.User(c.user, c.user.ID)

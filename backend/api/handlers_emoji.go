@@ -1,7 +1,6 @@
 package api
 
 import (
-	"io"
 	"net/http"
 
 	"lanchat/backend/domain"
@@ -19,19 +18,8 @@ func listRealmEmoji(c *call) (J, error) {
 	return J{"emoji": all}, nil
 }
 
-// uploadedFiles hands the request's file parts to the domain without
-// letting it see multipart details or client paths.
-func uploadedFiles(c *call) []domain.UploadedFile {
-	var out []domain.UploadedFile
-	for _, fh := range c.p.files() {
-		out = append(out, domain.UploadedFile{Name: fh.Filename, Size: fh.Size,
-			Open: func() (io.ReadCloser, error) { return fh.Open() }})
-	}
-	return out
-}
-
 func addRealmEmoji(c *call) (J, error) {
-	return nil, c.api.svc.AddRealmEmoji(c.user, c.r.PathValue("emoji_name"), uploadedFiles(c))
+	return nil, c.api.svc.AddRealmEmoji(c.user, c.r.PathValue("emoji_name"), c.p.uploadedFiles())
 }
 
 func deactivateRealmEmoji(c *call) (J, error) {

@@ -3,6 +3,7 @@ package api
 import (
 	"mime"
 	"net/http"
+	"time"
 
 	"lanchat/backend/domain"
 )
@@ -12,7 +13,7 @@ import (
 const maxUploadBody = 256 << 20
 
 func uploadFile(c *call) (J, error) {
-	up, err := c.api.svc.SaveUpload(c.user, uploadedFiles(c))
+	up, err := c.api.svc.SaveUpload(c.user, c.p.uploadedFiles())
 	if err != nil {
 		return nil, err
 	}
@@ -52,12 +53,26 @@ func temporaryUploadURL(c *call) (J, error) {
 	return J{"url": url}, nil
 }
 
-// writeUpload sends a stored file: images, PDFs and text in place, the rest
-// as a download, each under a restrictive Content-Security-Policy.
+// Downloads: one person is sent at most downloadsPerPerson files at once;
+// one more waits up to downloadSlotWait for one of them to end (a page of
+// images over HTTP/2 asks for many at once), then gets 429.
+const (
+	downloadsPerPerson = 8
+	downloadSlotWait   = 10 * time.Second
+)
+
+// writeUpload sends a stored file from disk, ranges included: images,
+// PDFs and text in place, the rest as a download, each under a
+// restrictive Content-Security-Policy.
 func writeUpload(c *call, f domain.ServedFile, err error) (J, error) {
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
+	defer f.Close()
+	if !c.api.downloads.take(c.r.Context(), f.Person, downloadSlotWait) {
+		return nil, rateLimited(c.w, time.Second)
+	}
+	defer c.api.downloads.give(f.Person)
 	disposition, policy := "attachment", uploadPolicy
 	if f.Inline {
 		disposition = "inline"
@@ -65,11 +80,47 @@ func writeUpload(c *call, f domain.ServedFile, err error) (J, error) {
 	if f.ContentType == "application/pdf" {
 		policy = pdfPolicy
 	}
-	writeFile(c, f.ContentType, f.Data, map[string]string{
-		"Content-Security-Policy": policy,
-		"Content-Disposition":     mime.FormatMediaType(disposition, map[string]string{"filename": f.FileName}),
-	})
+	h := c.w.Header()
+	h.Set("Content-Type", f.ContentType)
+	h.Set("Cache-Control", "private, max-age=86400")
+	h.Set("Content-Security-Policy", policy)
+	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.FileName}))
+	c.wrote = true
+	w := &stallBoundWriter{ResponseWriter: c.w, rc: http.NewResponseController(c.w), timeout: c.api.opts.DownloadWriteTimeout}
+	http.ServeContent(w, c.r, "", f.Modified, f.File)
+	w.finish()
 	return nil, nil
+}
+
+// stallBoundWriter gives every write of a download a deadline of its own,
+// renewed as the client takes the file: a slow client that keeps reading
+// gets a large file, while one that stops is dropped once a write has
+// waited timeout, having held a socket and nothing more meanwhile.
+type stallBoundWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+	failed  bool
+}
+
+func (w *stallBoundWriter) Write(b []byte) (int, error) {
+	w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	n, err := w.ResponseWriter.Write(b)
+	w.failed = w.failed || err != nil
+	return n, err
+}
+
+// finish sends what is buffered under one more deadline, then clears it
+// for the connection's next request; a dropped connection keeps its
+// passed deadline and closes.
+func (w *stallBoundWriter) finish() {
+	if w.failed {
+		return
+	}
+	w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	if w.rc.Flush() == nil {
+		w.rc.SetWriteDeadline(time.Time{})
+	}
 }
 
 func deleteAttachment(c *call) (J, error) {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net"
@@ -115,44 +116,70 @@ func isCredentialFailure(err error) bool {
 	return errors.As(err, &de) && (de.Code == domain.CodeInvalidAPIKey || de.Code == domain.CodeAuthenticationFailed)
 }
 
-// uploadSlots bound the uploads in flight, each user's and the server's:
-// each holds a connection, up to maxMultipartMemory of memory and a stream
-// to disk. Clients upload one file at a time, so a user's third is refused
-// rather than queued.
-type uploadSlots struct {
-	mu            sync.Mutex
-	byUser        map[int64]int
-	total         int
-	perUser, most int
+// slots bound what each person (a bot counted as its owner,
+// domain.PersonOf) holds of the server at once, and optionally what
+// everyone does together: uploads in flight, downloads being sent, open
+// event sockets.
+type slots struct {
+	perPerson, total int // 0: no bound (on a person, on everyone together)
+
+	mu    sync.Mutex
+	held  map[int64]int
+	inUse int
+	freed chan struct{} // closed, and replaced, whenever a slot is given back
 }
 
+func newSlots(perPerson, total int) *slots {
+	return &slots{perPerson: perPerson, total: total, held: map[int64]int{}, freed: make(chan struct{})}
+}
+
+// take reserves a slot for person, waiting up to wait (or until ctx ends)
+// for one to be given back; false: none came.
+func (s *slots) take(ctx context.Context, person int64, wait time.Duration) bool {
+	var timeout <-chan time.Time
+	for {
+		s.mu.Lock()
+		if (s.perPerson == 0 || s.held[person] < s.perPerson) && (s.total == 0 || s.inUse < s.total) {
+			s.held[person]++
+			s.inUse++
+			s.mu.Unlock()
+			return true
+		}
+		freed := s.freed
+		s.mu.Unlock()
+		if wait <= 0 {
+			return false
+		}
+		if timeout == nil {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-freed:
+		case <-timeout:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+func (s *slots) give(person int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held[person]--; s.held[person] == 0 {
+		delete(s.held, person)
+	}
+	s.inUse--
+	close(s.freed)
+	s.freed = make(chan struct{})
+}
+
+// Uploads: each holds a connection and a stream to disk. Clients upload
+// one file at a time, so a person's third is refused rather than queued.
 const (
-	uploadsPerUser   = 2
+	uploadsPerPerson = 2
 	uploadsAtOnce    = 8
 	uploadsRetryWait = time.Second
 )
-
-func newUploadSlots() *uploadSlots {
-	return &uploadSlots{byUser: map[int64]int{}, perUser: uploadsPerUser, most: uploadsAtOnce}
-}
-
-// take reserves a slot for userID, or reports false when none is free.
-func (u *uploadSlots) take(userID int64) bool {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.byUser[userID] >= u.perUser || u.total >= u.most {
-		return false
-	}
-	u.byUser[userID]++
-	u.total++
-	return true
-}
-
-func (u *uploadSlots) give(userID int64) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.byUser[userID]--; u.byUser[userID] == 0 {
-		delete(u.byUser, userID)
-	}
-	u.total--
-}
