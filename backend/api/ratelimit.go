@@ -3,9 +3,11 @@ package api
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -178,8 +180,77 @@ func (s *slots) give(person int64) {
 
 // Uploads: each holds a connection and a stream to disk. Clients upload
 // one file at a time, so a person's third is refused rather than queued.
+// What one person uploads is read at most uploadBytesPerSecond together
+// (a 25 MiB file in under 3 s): at full speed, ten 25 MiB uploads at once
+// kept both cores and the disk so busy that another member's send took
+// 124 ms instead of 7 (lanchat-bench's hostile figure).
 const (
-	uploadsPerPerson = 2
-	uploadsAtOnce    = 8
-	uploadsRetryWait = time.Second
+	uploadsPerPerson     = 2
+	uploadsAtOnce        = 8
+	uploadsRetryWait     = time.Second
+	uploadBytesPerSecond = 10 << 20
 )
+
+// pace spreads what each person sends the server over time, at most
+// perSecond bytes a second together: a read of n bytes moves the person's
+// next free moment n/perSecond on, and the reader sleeps until then.
+type pace struct {
+	perSecond float64
+	mu        sync.Mutex
+	next      map[int64]time.Time
+}
+
+func newPace(perSecond float64) *pace {
+	return &pace{perSecond: perSecond, next: map[int64]time.Time{}}
+}
+
+// reader paces body for person.
+func (p *pace) reader(person int64, body io.ReadCloser) io.ReadCloser {
+	return &pacedBody{ReadCloser: body, pace: p, person: person}
+}
+
+// take accounts n bytes to person and says how long to wait for them.
+func (p *pace) take(person int64, n int) time.Duration {
+	now := time.Now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, t := range p.next { // a person a while gone is forgotten
+		if t.Before(now) {
+			delete(p.next, k)
+		}
+	}
+	at := now
+	if next := p.next[person]; next.After(now) {
+		at = next
+	}
+	p.next[person] = at.Add(time.Duration(float64(n) / p.perSecond * float64(time.Second)))
+	return at.Sub(now)
+}
+
+type pacedBody struct {
+	io.ReadCloser
+	pace   *pace
+	person int64
+}
+
+// pacedChunk is the most read at once, so a sleep is never long.
+const pacedChunk = 64 << 10
+
+func (b *pacedBody) Read(buf []byte) (int, error) {
+	n, err := b.ReadCloser.Read(buf[:min(len(buf), pacedChunk)])
+	time.Sleep(b.pace.take(b.person, n))
+	return n, err
+}
+
+// Heavy reads (history, matches_narrow, flags by narrow) may each keep a
+// core busy for most of a second: a person runs two at once, and everyone
+// together on all cores but one, so sends and every lighter request always
+// find a core (issue 38: eight parallel matches_narrow took another
+// member's send from 9 ms to 450 ms). One more waits up to heavyReadWait
+// for a slot, then gets 429.
+const (
+	heavyReadsPerPerson = 2
+	heavyReadWait       = 30 * time.Second
+)
+
+func heavyReadsAtOnce() int { return max(1, runtime.GOMAXPROCS(0)-1) }

@@ -52,6 +52,9 @@ type route struct {
 	// upload routes take files: they read for up to UploadReadTimeout and
 	// wait for one of the concurrent upload slots.
 	upload bool
+	// heavy routes may walk thousands of messages for one request: they
+	// wait for one of the heavy-read slots (heavyReads).
+	heavy bool
 	// webhookBots admits incoming-webhook bots (domain.CheckRouteAccess):
 	// set on the integration URLs and on sending a message, as in Zulip.
 	webhookBots bool
@@ -116,8 +119,10 @@ type API struct {
 	// failures counts credential failures per client address; requests
 	// counts each user's requests.
 	failures, requests *limiter
-	// uploads, downloads and sockets bound what one person holds at once.
-	uploads, downloads, sockets *slots
+	// uploads, downloads, sockets and heavy reads bound what one person
+	// holds at once.
+	uploads, downloads, sockets, heavy *slots
+	uploadPace                         *pace
 }
 
 // New builds the handler for every route.
@@ -135,7 +140,8 @@ func New(svc *domain.Service, opts Options) *API {
 		failures: newLimiter(opts.LoginFailuresPerMinute, time.Minute),
 		requests: newLimiter(opts.RequestsPerMinute, time.Minute),
 		uploads:  newSlots(uploadsPerPerson, uploadsAtOnce), downloads: newSlots(downloadsPerPerson, 0),
-		sockets: newSlots(svc.EventSocketsPerPerson(), 0)}
+		sockets: newSlots(svc.EventSocketsPerPerson(), 0), heavy: newSlots(heavyReadsPerPerson, heavyReadsAtOnce()),
+		uploadPace: newPace(uploadBytesPerSecond)}
 	byPath := map[string][]route{}
 	var paths []string
 	for _, rt := range a.routes() {
@@ -286,10 +292,19 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 			return
 		}
 		defer a.uploads.give(person)
+		r.Body = a.uploadPace.reader(person, r.Body)
 		// Only after authentication: a stranger's body gets the server's
 		// read timeout. The deadline bounds the whole body, however it is
 		// trickled, so a slot is held for that long at most.
 		rc.SetReadDeadline(time.Now().Add(a.opts.UploadReadTimeout))
+	}
+	if rt.heavy {
+		person := domain.PersonOf(c.user)
+		if !a.heavy.take(r.Context(), person, heavyReadWait) {
+			writeError(w, r, rateLimited(w, time.Second))
+			return
+		}
+		defer a.heavy.give(person)
 	}
 	p, err := parseParams(r, rt.upload)
 	if err != nil {

@@ -94,21 +94,30 @@ type NarrowMatch struct {
 }
 
 // MatchesNarrow tells which of the messages (among those the viewer may
-// see) the narrow holds, keyed by message ID.
+// see) the narrow holds, keyed by message ID. It reads only what the
+// answer shows, not whole message objects: a request may name 5000.
 func (s *Service) MatchesNarrow(viewer store.User, ids []int64, narrow []NarrowTerm) (map[string]NarrowMatch, error) {
-	res, err := s.Messages(viewer, HistoryQuery{MessageIDs: nonNil(ids), Narrow: narrow, ApplyMarkdown: true})
-	if err != nil {
+	q := HistoryQuery{MessageIDs: nonNil(ids), Narrow: narrow}
+	if err := q.validate(); err != nil {
 		return nil, err
 	}
-	out := make(map[string]NarrowMatch, len(res.Messages))
-	for _, o := range res.Messages {
-		m := NarrowMatch{MatchContent: o.Content, MatchSubject: htmlEscape(o.Subject)}
-		if o.MatchContent != nil {
-			m.MatchContent, m.MatchSubject = *o.MatchContent, *o.MatchSubject
+	var out map[string]NarrowMatch
+	err := s.store.View(func(tx *store.Tx) error {
+		n, found, err := findHistory(tx, viewer, q, &HistoryResult{})
+		if err != nil {
+			return err
 		}
-		out[strconv.FormatInt(o.ID, 10)] = m
-	}
-	return out, nil
+		out = make(map[string]NarrowMatch, len(found))
+		for _, h := range found {
+			m := NarrowMatch{MatchContent: h.msg.Rendered, MatchSubject: htmlEscape(h.msg.Topic)}
+			if len(n.searchWords) > 0 {
+				m.MatchContent, m.MatchSubject = highlight(m.MatchContent, n.searchWords), highlight(m.MatchSubject, n.searchWords)
+			}
+			out[strconv.FormatInt(h.msg.ID, 10)] = m
+		}
+		return nil
+	})
+	return out, internal("matches narrow", err)
 }
 
 // findHistory finds the messages a query selects, filling res's anchor and
