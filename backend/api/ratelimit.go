@@ -245,8 +245,9 @@ func (b *pacedBody) Read(buf []byte) (int, error) {
 // Heavy reads (history, matches_narrow, flags by narrow) may each keep a
 // core busy for most of a second: a person runs two at once, and everyone
 // together on all cores but one, so sends and every lighter request always
-// find a core (issue 38: eight parallel matches_narrow took another
-// member's send from 9 ms to 450 ms). One more waits up to heavyReadWait
+// find a core (in lanchat-bench's hostile figure, eight parallel
+// matches_narrow loops with the rest of the mix took other members' sends
+// from 9 ms to 450 ms at the median). One more waits up to heavyReadWait
 // for a slot, then gets 429.
 const (
 	heavyReadsPerPerson = 2
