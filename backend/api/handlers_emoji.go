@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bytes"
 	"net/http"
+	"time"
 
 	"lanchat/backend/domain"
 )
@@ -33,6 +35,5 @@ func emojiImage(c *call) (J, error) {
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
-	writeFile(c, ctype, data, nil)
-	return nil, nil
+	return nil, writeFile(c, domain.PersonOf(c.user), ctype, time.Time{}, bytes.NewReader(data), nil)
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"io"
 	"mime"
 	"net/http"
 	"time"
@@ -61,18 +62,14 @@ const (
 	downloadSlotWait   = 10 * time.Second
 )
 
-// writeUpload sends a stored file from disk, ranges included: images,
-// PDFs and text in place, the rest as a download, each under a
-// restrictive Content-Security-Policy.
+// writeUpload sends a stored file from disk: images, PDFs and text in
+// place, the rest as a download, each under a restrictive
+// Content-Security-Policy.
 func writeUpload(c *call, f domain.ServedFile, err error) (J, error) {
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
 	defer f.Close()
-	if !c.api.downloads.take(c.r.Context(), f.Person, downloadSlotWait) {
-		return nil, rateLimited(c.w, time.Second)
-	}
-	defer c.api.downloads.give(f.Person)
 	disposition, policy := "attachment", uploadPolicy
 	if f.Inline {
 		disposition = "inline"
@@ -80,16 +77,32 @@ func writeUpload(c *call, f domain.ServedFile, err error) (J, error) {
 	if f.ContentType == "application/pdf" {
 		policy = pdfPolicy
 	}
+	return nil, writeFile(c, f.Person, f.ContentType, f.Modified, f.File, map[string]string{
+		"Content-Security-Policy": policy,
+		"Content-Disposition":     mime.FormatMediaType(disposition, map[string]string{"filename": f.FileName}),
+	})
+}
+
+// writeFile answers with a file's content instead of JSON, ranges
+// included, as one of person's downloads (downloadsPerPerson), each write
+// under its deadline; extra headers (a CSP, a disposition) come from the
+// caller. modified may be zero (not known).
+func writeFile(c *call, person int64, contentType string, modified time.Time, content io.ReadSeeker, extra map[string]string) error {
+	if !c.api.downloads.take(c.r.Context(), person, downloadSlotWait) {
+		return rateLimited(c.w, time.Second)
+	}
+	defer c.api.downloads.give(person)
 	h := c.w.Header()
-	h.Set("Content-Type", f.ContentType)
+	h.Set("Content-Type", contentType)
 	h.Set("Cache-Control", "private, max-age=86400")
-	h.Set("Content-Security-Policy", policy)
-	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.FileName}))
+	for k, v := range extra {
+		h.Set(k, v)
+	}
 	c.wrote = true
 	w := &stallBoundWriter{ResponseWriter: c.w, rc: http.NewResponseController(c.w), timeout: c.api.opts.DownloadWriteTimeout}
-	http.ServeContent(w, c.r, "", f.Modified, f.File)
+	http.ServeContent(w, c.r, "", modified, content)
 	w.finish()
-	return nil, nil
+	return nil
 }
 
 // stallBoundWriter gives every write of a download a deadline of its own,
