@@ -326,7 +326,12 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 			return
 		}
 	}
-	res, err := rt.handle(c)
+	var res J
+	if rt.heavy || rt.upload {
+		niced(func() { res, err = rt.handle(c) })
+	} else {
+		res, err = rt.handle(c)
+	}
 	if rt.login && !isCredentialFailure(err) {
 		a.failures.release(addr, attempt)
 	}
