@@ -103,10 +103,13 @@ func (p *params) readFields(upload bool) error {
 
 // multipartFiles are an upload's file parts, read from the body in turn
 // (domain.UploadedFiles): next is the first, already reached by
-// readFields. Fields after a file are not read.
+// readFields. Fields after a file are not read. A pace, when set, spreads
+// what person's files are read over time.
 type multipartFiles struct {
-	parts *multipart.Reader
-	next  *multipart.Part
+	parts  *multipart.Reader
+	next   *multipart.Part
+	pace   *pace
+	person int64
 }
 
 func (m *multipartFiles) Next() (domain.UploadedFile, bool, error) {
@@ -123,7 +126,11 @@ func (m *multipartFiles) Next() (domain.UploadedFile, bool, error) {
 			return domain.UploadedFile{}, false, bodyError(err)
 		}
 	}
-	return domain.UploadedFile{Name: part.FileName(), Reader: filePart{part}}, true, nil
+	var r io.Reader = filePart{part}
+	if m.pace != nil {
+		r = m.pace.reader(m.person, r)
+	}
+	return domain.UploadedFile{Name: part.FileName(), Reader: r}, true, nil
 }
 
 // filePart reads a file part, its errors told as bodyError tells them.

@@ -180,8 +180,9 @@ func (s *slots) give(person int64) {
 
 // Uploads: each holds a connection and a stream to disk. Clients upload
 // one file at a time, so a person's third is refused rather than queued.
-// What one person uploads is read at most uploadBytesPerSecond together
-// (a 25 MiB file in under 3 s): at full speed, ten 25 MiB uploads at once
+// The files one person uploads are read at most uploadBytesPerSecond
+// together (a 25 MiB file in under 3 s; an owner's import, one raw body,
+// is not paced): at full speed, ten 25 MiB uploads at once
 // kept both cores and the disk so busy that another member's send took
 // 124 ms instead of 7 (lanchat-bench's hostile figure).
 const (
@@ -204,9 +205,9 @@ func newPace(perSecond float64) *pace {
 	return &pace{perSecond: perSecond, next: map[int64]time.Time{}}
 }
 
-// reader paces body for person.
-func (p *pace) reader(person int64, body io.ReadCloser) io.ReadCloser {
-	return &pacedBody{ReadCloser: body, pace: p, person: person}
+// reader paces r for person.
+func (p *pace) reader(person int64, r io.Reader) io.Reader {
+	return &pacedReader{Reader: r, pace: p, person: person}
 }
 
 // take accounts n bytes to person and says how long to wait for them.
@@ -227,8 +228,8 @@ func (p *pace) take(person int64, n int) time.Duration {
 	return at.Sub(now)
 }
 
-type pacedBody struct {
-	io.ReadCloser
+type pacedReader struct {
+	io.Reader
 	pace   *pace
 	person int64
 }
@@ -236,9 +237,9 @@ type pacedBody struct {
 // pacedChunk is the most read at once, so a sleep is never long.
 const pacedChunk = 64 << 10
 
-func (b *pacedBody) Read(buf []byte) (int, error) {
-	n, err := b.ReadCloser.Read(buf[:min(len(buf), pacedChunk)])
-	time.Sleep(b.pace.take(b.person, n))
+func (r *pacedReader) Read(buf []byte) (int, error) {
+	n, err := r.Reader.Read(buf[:min(len(buf), pacedChunk)])
+	time.Sleep(r.pace.take(r.person, n))
 	return n, err
 }
 

@@ -292,7 +292,6 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 			return
 		}
 		defer a.uploads.give(person)
-		r.Body = a.uploadPace.reader(person, r.Body)
 		// Only after authentication: a stranger's body gets the server's
 		// read timeout. The deadline bounds the whole body, however it is
 		// trickled, so a slot is held for that long at most.
@@ -310,6 +309,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	if err != nil {
 		writeError(w, r, err)
 		return
+	}
+	if rt.upload {
+		p.files.pace, p.files.person = a.uploadPace, domain.PersonOf(c.user)
 	}
 	c.p = p
 	if rt.longLived {
