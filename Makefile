@@ -9,10 +9,11 @@ FUZZTIME  ?=
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LANCHATD  := build/bin/lanchatd
 LANCHAT   := build/bin/lanchat
-# Debian packages: the desktop build (GTK, WebKitGTK 4.1), its window test
-# (Xvfb, ImageMagick, x11-utils), the browser tests (Chromium, an emoji font; NSS tools
+# Debian packages: the desktop build (GTK, WebKitGTK 4.1), its window tests
+# (Xvfb, ImageMagick, x11-utils; openbox, wmctrl and xdotool to close, type
+# into and focus windows as a person does), the browser tests (Chromium, an emoji font; NSS tools
 # to trust the host's certificate authority) and the D-Bus notification test.
-SYSTEM_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium fonts-noto-color-emoji libnss3-tools dbus x11-utils
+SYSTEM_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium fonts-noto-color-emoji libnss3-tools dbus x11-utils openbox wmctrl xdotool
 DESKTOP_TAGS    := desktop,webkit2_41,production
 UI_SOURCES      := $(shell find frontend/src frontend/public frontend/scripts frontend/index.html frontend/package.json frontend/vite.config.* frontend/tsconfig*.json assets/emoji.txt -type f 2>/dev/null)
 
@@ -80,7 +81,7 @@ test-ui: deps-system server
 	cd frontend/e2e && npm ci --no-audit --no-fund --loglevel=error
 	cd frontend/e2e && LANCHATD=$(CURDIR)/$(LANCHATD) node --test --test-concurrency=1
 
-## test-desktop: the desktop binary starts under Xvfb, serves the API and renders its window; on first launch (in a network namespace) it offers Host or Join
+## test-desktop: the desktop binary starts under Xvfb, serves the API and renders its window; on first launch (in a network namespace) it offers Host or Join; it quits within 5 s when its window is closed or on SIGTERM, clients connected
 test-desktop: desktop
 	LANCHAT_DESKTOP_BIN=$(CURDIR)/$(LANCHAT) $(GO) test -count=1 -run '^TestDesktop' -v ./app
 

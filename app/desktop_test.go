@@ -106,19 +106,40 @@ func startDesktop(t *testing.T, app *exec.Cmd, display string) {
 	})
 }
 
-// startXvfb starts a virtual display and returns its name.
+// startXvfb starts a virtual display and returns its name. Xvfb picks a
+// free display and writes its number once it accepts clients
+// (-displayfd): a fixed number per test process was taken again by each
+// test while the last one's server was going, or by another process's.
 func startXvfb(t *testing.T) string {
 	t.Helper()
-	display := ":" + strconv.Itoa(90+os.Getpid()%400)
-	xvfb := exec.Command("Xvfb", display, "-screen", "0", "1280x900x24", "-nolisten", "tcp")
-	if err := xvfb.Start(); err != nil {
+	ready, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ready.Close()
+	xvfb := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x900x24", "-nolisten", "tcp")
+	xvfb.ExtraFiles = []*os.File{w}
+	err = xvfb.Start()
+	w.Close()
+	if err != nil {
 		t.Fatalf("Xvfb: %v", err)
 	}
 	t.Cleanup(func() { xvfb.Process.Kill(); xvfb.Wait() })
-	waitFor(t, "the X display", func() bool {
-		return exec.Command("xdpyinfo", "-display", display).Run() == nil || fileExists("/tmp/.X11-unix/X"+display[1:])
-	})
-	return display
+	number := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(ready).ReadString('\n')
+		number <- strings.TrimSpace(line)
+	}()
+	select {
+	case n := <-number:
+		if _, err := strconv.Atoi(n); err != nil {
+			t.Fatalf("Xvfb did not start (it wrote %q)", n)
+		}
+		return ":" + n
+	case <-time.After(60 * time.Second):
+		t.Fatal("Xvfb did not start within 60 s")
+		return ""
+	}
 }
 
 // waitRendered waits until the window has rendered a page and keeps its

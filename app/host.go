@@ -87,10 +87,15 @@ type HostInfo struct {
 	Unreachable []string `json:"unreachable"`
 	Listen      string   `json:"listen"`
 	// Joined is the team this app joined instead of hosting one.
-	Joined  string `json:"joined"`
-	JoinURL string `json:"joinUrl"`
-	DataDir string `json:"dataDir"`
-	Version string `json:"version"`
+	Joined string `json:"joined"`
+	// Authority is the fingerprint of the host's certificate authority
+	// (lantls.Fingerprint): on a host, its own, which members compare with
+	// what their app shows when they join; on a member, the one it pinned.
+	// "" without one.
+	Authority string `json:"authority"`
+	JoinURL   string `json:"joinUrl"`
+	DataDir   string `json:"dataDir"`
+	Version   string `json:"version"`
 	// AuthorityURL downloads the certificate people install once to trust
 	// this host's HTTPS ("" without automatic TLS); plain HTTP, since
 	// nothing is trusted yet.
@@ -124,18 +129,23 @@ func (a *App) SetupToken() string {
 
 // HostInfo lists where others can join.
 func (a *App) HostInfo() HostInfo {
-	if a.hosting() == nil {
+	srv := a.hosting()
+	if srv == nil {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		// A member's app shows the team's address, to pass on, and
 		// nothing of a host's: no data folder, no accounts, no backup.
-		return HostInfo{Joined: a.joined, JoinURL: a.joined, Version: domain.Version}
+		info := HostInfo{Joined: a.joined, JoinURL: a.joined, Version: domain.Version}
+		if a.member != nil {
+			info.Authority = a.member.fingerprint()
+		}
+		return info
 	}
 	scheme := "http://"
 	if a.secure {
 		scheme = "https://"
 	}
-	info := HostInfo{Running: true, Listen: a.bound.String(), DataDir: a.dataDir, Version: domain.Version}
+	info := HostInfo{Running: true, Listen: a.bound.String(), DataDir: a.dataDir, Version: domain.Version, Authority: srv.AuthorityFingerprint()}
 	info.Addresses, info.Unreachable = joinAddresses(interfaceAddrs(), a.bound, scheme)
 	local := a.bound.IP.String()
 	if a.bound.IP.IsUnspecified() {

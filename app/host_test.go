@@ -1,6 +1,9 @@
 package app
 
 import (
+	"errors"
+	"io"
+	"log/slog"
 	"net"
 	"net/http/httptest"
 	"os"
@@ -164,5 +167,57 @@ func TestHostInfoOnLoopback(t *testing.T) {
 	info := a.HostInfo()
 	if len(info.Addresses) != 0 || info.JoinURL != "http://127.0.0.1:9991" || info.Listen != "127.0.0.1:9991" {
 		t.Errorf("host info %+v", info)
+	}
+}
+
+// The host panel acts on the host's authority, an owner's: it issues an
+// administrator's password, which one administrator may not do for
+// another (domain.IssuePassword).
+func TestIssuePasswordOnTheHostsAuthority(t *testing.T) {
+	a := openApp(t)
+	svc := a.srv.Service()
+	second, err := a.CreateAccount("Ari Admin", "ari@example.com", "admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	login, err := svc.FetchAPIKey("admin@example.com", "lanchat-dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := svc.Authenticate("admin@example.com", login.APIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ari, err := svc.FetchAPIKey("ari@example.com", second.Password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.IssuePassword(admin, ari.UserID); !errors.Is(err, domain.ErrNotOwner) {
+		t.Errorf("an administrator issued another's password: %v", err)
+	}
+	acct, err := a.IssuePassword("ari@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.FetchAPIKey("ari@example.com", acct.Password); err != nil {
+		t.Errorf("the host's issued password does not sign in: %v", err)
+	}
+}
+
+// Quitting the app logs the host's shutdown, as lanchatd does on a
+// signal: that it is stopping, why, and how long stopping took.
+func TestQuittingLogsTheShutdown(t *testing.T) {
+	log := &strings.Builder{}
+	srv, err := server.Open(server.Config{DataDir: t.TempDir(), Dev: true, Log: slog.New(slog.NewTextHandler(log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newApp(Options{}, io.Discard)
+	a.srv = srv
+	if err := a.shutdown(); err != nil {
+		t.Fatal(err)
+	}
+	if text := log.String(); !strings.Contains(text, `msg=stopping reason="the app is quitting"`) || !strings.Contains(text, "msg=stopped took=") {
+		t.Errorf("the log of the app quitting:\n%s", text)
 	}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"lanchat/backend/discovery"
+	"lanchat/backend/lantls"
 	"lanchat/backend/safefile"
 	"lanchat/backend/server"
 )
@@ -108,12 +110,46 @@ func (a *App) stopWatchingTeams() {
 // in the window).
 func (a *App) HostTeam() error { return a.startHost() }
 
-// JoinTeam joins the team at address (as typed, listed, or read from the
-// join QR code), remembers it, and shows its chat in the window.
-func (a *App) JoinTeam(address string) error {
-	m, err := reach(address)
+// TeamCheck is what the join dialog shows before joining: where the app
+// would connect, as it parsed the address, and the fingerprint of the
+// authority the host presented, for the person to compare with the host's
+// screen. Nothing is remembered yet.
+type TeamCheck struct {
+	URL string `json:"url"`
+	// Address is the host and port joined: what the person compares.
+	Address string `json:"address"`
+	// Name is the organization's name, as its server gives it.
+	Name string `json:"name"`
+	// Authority is the fingerprint of the host's own certificate
+	// authority (lantls.Fingerprint); "" over plain HTTP, or for a host
+	// whose certificate the system's authorities vouch for.
+	Authority string `json:"authority"`
+}
+
+// CheckTeam reaches the team at address (as typed, listed, or read from
+// the join QR code) and says what joining it would trust, for the join
+// dialog.
+func (a *App) CheckTeam(address string) (TeamCheck, error) {
+	m, name, err := reach(address)
+	if err != nil {
+		return TeamCheck{}, err
+	}
+	u, _ := url.Parse(m.URL)
+	return TeamCheck{URL: m.URL, Address: u.Host, Name: name, Authority: m.fingerprint()}, nil
+}
+
+// JoinTeam joins the team at address, whose host must present the
+// authority with the fingerprint the person checked (CheckTeam: "" for
+// none), remembers it, and shows its chat in the window. From then on the
+// app trusts that authority alone for the team (member.json keeps it): a
+// host presenting another is refused (authorityChanged).
+func (a *App) JoinTeam(address, authority string) error {
+	m, _, err := reach(address)
 	if err != nil {
 		return err
+	}
+	if got := m.fingerprint(); got != authority {
+		return fmt.Errorf("the host at %s now presents the authority %s, not the %s you checked: check again before joining", m.URL, orNone(got), orNone(authority))
 	}
 	data, _ := json.Marshal(m)
 	if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
@@ -125,21 +161,21 @@ func (a *App) JoinTeam(address string) error {
 	return a.join(m)
 }
 
+func orNone(fingerprint string) string { return cmp.Or(fingerprint, "none") }
+
 // reach checks that address is a Lanchat server and returns it as a
-// membership. An https address of a host with its own authority is
-// trusted through that authority, fetched from the same host and port.
-func reach(address string) (*membership, error) {
-	address = strings.TrimSpace(address)
-	if !strings.Contains(address, "://") {
-		address = "http://" + address
+// membership, with the organization's name. An https address of a host
+// with its own authority is trusted through that authority, fetched from
+// the same host and port over plain HTTP: anyone in between could swap
+// it, which is why the person compares its fingerprint before joining.
+func reach(address string) (*membership, string, error) {
+	teamURL, err := discovery.TeamURL(address)
+	if err != nil {
+		return nil, "", err
 	}
-	u, err := url.Parse(address)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("%q is not a team's address (like http://192.168.1.20:9991)", address)
-	}
-	m := &membership{URL: u.Scheme + "://" + u.Host}
-	if u.Scheme == "https" {
-		resp, err := (&http.Client{Timeout: 10 * time.Second}).Get("http://" + u.Host + server.AuthorityPath)
+	m := &membership{URL: teamURL}
+	if host, ok := strings.CutPrefix(teamURL, "https://"); ok {
+		resp, err := (&http.Client{Timeout: 10 * time.Second}).Get("http://" + host + server.AuthorityPath)
 		if err == nil {
 			der, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 			resp.Body.Close()
@@ -150,11 +186,11 @@ func reach(address string) (*membership, error) {
 	}
 	c, err := m.client()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	resp, err := c.Get(m.URL + "/api/v1/server_settings")
 	if err != nil {
-		return nil, fmt.Errorf("cannot reach %s: %w", m.URL, err)
+		return nil, "", fmt.Errorf("cannot reach %s: %w", m.URL, err)
 	}
 	defer resp.Body.Close()
 	var settings struct {
@@ -162,13 +198,39 @@ func reach(address string) (*membership, error) {
 		RealmName string `json:"realm_name"`
 	}
 	if json.NewDecoder(resp.Body).Decode(&settings) != nil || settings.Result != "success" {
-		return nil, fmt.Errorf("%s is not a Lanchat or Zulip server", m.URL)
+		return nil, "", fmt.Errorf("%s is not a Lanchat or Zulip server", m.URL)
 	}
-	return m, nil
+	return m, settings.RealmName, nil
+}
+
+// fingerprint is the fingerprint of the team's pinned authority, "" for
+// none.
+func (m *membership) fingerprint() string {
+	if block, _ := pem.Decode([]byte(m.Authority)); block != nil {
+		return lantls.Fingerprint(block.Bytes)
+	}
+	return ""
+}
+
+// presentedAuthority tells whether err is the joined host's certificate
+// failing for want of the pinned authority, and the fingerprint of the
+// authority it presented instead ("unknown" when its chain has none).
+func presentedAuthority(err error) (string, bool) {
+	var cve *tls.CertificateVerificationError
+	var unknown x509.UnknownAuthorityError
+	if !errors.As(err, &cve) || !errors.As(err, &unknown) {
+		return "", false
+	}
+	if chain := cve.UnverifiedCertificates; len(chain) > 0 && chain[len(chain)-1].IsCA {
+		return lantls.Fingerprint(chain[len(chain)-1].Raw), true
+	}
+	return "unknown", true
 }
 
 // transport talks to the joined team's server: over HTTPS it trusts the
-// system's authorities, plus the host's own when it has one.
+// host's own authority alone when the team has one (pinned: no other
+// authority, the system's included, vouches for the team), else the
+// system's authorities.
 func (m *membership) transport() (*http.Transport, error) {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.ResponseHeaderTimeout = 0
@@ -176,10 +238,7 @@ func (m *membership) transport() (*http.Transport, error) {
 	// window says so after a few seconds rather than the 30 of the default.
 	t.DialContext = (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext
 	if m.Authority != "" {
-		roots, err := x509.SystemCertPool()
-		if err != nil {
-			roots = x509.NewCertPool()
-		}
+		roots := x509.NewCertPool()
 		if !roots.AppendCertsFromPEM([]byte(m.Authority)) {
 			return nil, errors.New("the team's certificate authority is unreadable")
 		}
@@ -230,6 +289,10 @@ func (a *App) joinLocked(m *membership) error {
 		Transport:     t,
 		FlushInterval: -1, // long-polls and event streams pass at once
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if presented, ok := presentedAuthority(err); ok {
+				authorityChanged(m.URL, m.fingerprint(), presented).ServeHTTP(w, r)
+				return
+			}
 			unreachable(m.URL, err).ServeHTTP(w, r)
 		},
 	}
@@ -262,6 +325,9 @@ func (a *App) Reconnect() error {
 			return err
 		}
 		resp, err := c.Get(m.URL + "/api/v1/server_settings")
+		if presented, ok := presentedAuthority(err); ok {
+			return fmt.Errorf("the host at %s still presents the authority %s, not the %s this app joined", m.URL, presented, m.fingerprint())
+		}
 		if err != nil {
 			return fmt.Errorf("still no answer at %s: %s", m.URL, plainNetError(err))
 		}

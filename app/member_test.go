@@ -117,7 +117,7 @@ func TestUnreachableHostIsExplained(t *testing.T) {
 func TestChooseAnotherTeamWhenTheHostIsAway(t *testing.T) {
 	dir := t.TempDir()
 	a := newApp(Options{DataDir: dir}, io.Discard)
-	if err := a.JoinTeam(startFakeTeam(t)); err != nil {
+	if err := a.JoinTeam(startFakeTeam(t), ""); err != nil {
 		t.Fatal(err)
 	}
 	// At the next launch the host has moved.
@@ -209,7 +209,7 @@ func TestUnreadableMembershipIsExplained(t *testing.T) {
 func TestMemberHasNoHostMethods(t *testing.T) {
 	a := newApp(Options{DataDir: t.TempDir()}, io.Discard)
 	teamURL := startFakeTeam(t)
-	if err := a.JoinTeam(teamURL); err != nil {
+	if err := a.JoinTeam(teamURL, ""); err != nil {
 		t.Fatal(err)
 	}
 	if info := a.HostInfo(); info.Running || info.Joined != teamURL || info.JoinURL != teamURL || info.DataDir != "" || info.AuthorityURL != "" {

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 
@@ -36,8 +38,31 @@ type Options struct {
 // launch a choice between hosting a new team and joining one. Without a
 // display it hosts headless until SIGINT or SIGTERM.
 func Run(opts Options, stderr io.Writer) error {
+	// From the start, so that a signal during start-up still shuts down
+	// what has started.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	a := newApp(opts, stderr)
 	display := hasDisplay(os.Getenv)
+	var closed atomic.Bool // the window is gone: this copy is quitting
+	if display {
+		inst, err := claimInstance(opts.DataDir, server.ShutdownTimeout+5*time.Second, func(startupID string) error {
+			if closed.Load() || ctx.Err() != nil {
+				return errors.New("quitting")
+			}
+			presentWindow(startupID)
+			return nil
+		})
+		switch {
+		case errors.Is(err, errAlreadyRunning):
+			fmt.Fprintf(stderr, "Lanchat already runs on %s: its window was brought forward\n", opts.DataDir)
+			return nil
+		case err != nil:
+			fmt.Fprintln(stderr, "cannot tell whether Lanchat already runs on this data folder:", err)
+		default:
+			defer inst.release()
+		}
+	}
 	joined, err := loadMembership(opts.DataDir)
 	if err != nil && !display {
 		return err
@@ -55,13 +80,18 @@ func Run(opts Options, stderr io.Writer) error {
 		a.show(welcome)
 	}
 	if err != nil {
+		if display {
+			// Said in a window until the person closes it.
+			a.show(problemPage(opts.DataDir, err))
+			showWindow(ctx, a, a)
+			closed.Store(true)
+		}
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	var runErr error
 	if display {
 		runErr = showWindow(ctx, a, a)
+		closed.Store(true)
 	} else {
 		fmt.Fprintln(stderr, "no display (DISPLAY and WAYLAND_DISPLAY are unset): serving headless; press Ctrl+C to stop")
 		select {
@@ -146,7 +176,7 @@ func (a *App) shutdown() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), server.ShutdownTimeout)
 	defer cancel()
-	return a.srv.Shutdown(ctx)
+	return a.srv.Stop(ctx, "reason", "the app is quitting")
 }
 
 // listen binds addr, or a free port on the same host when it is taken, so

@@ -48,6 +48,23 @@ func unreachable(url string, err error) trouble {
 	}
 }
 
+// authorityChanged is the page while the joined team's host (at url)
+// presents another certificate authority (presented) than the one the app
+// trusted when it joined (trusted): the app does not connect.
+func authorityChanged(url, trusted, presented string) trouble {
+	return trouble{
+		Title: "the team's host is not the one this app joined",
+		Message: "The host at " + url + " presents another certificate authority than the one this app checked when it " +
+			"joined, so the app does not connect to it.",
+		Detail: "This app trusts " + trusted + "; the host presents " + presented + ".",
+		Hint: "Someone on the network may be posing as the host, or its owner gave it a new authority (a new data folder, " +
+			"or Lanchat replacing one that was valid for any site). Ask the owner which fingerprint the Host panel on the " +
+			"host's computer shows. Only if it is " + presented + ", choose another team and join this one again.",
+		Code:   "HOST_AUTHORITY_CHANGED",
+		status: http.StatusBadGateway,
+	}
+}
+
 // unreadableMembership is the page while the membership file cannot be
 // read (err, from loadMembership, names the file).
 func unreadableMembership(err error) trouble {

@@ -10,7 +10,8 @@ var welcomePage []byte
 
 // welcome is the window's first launch: host a new team or join one. It
 // is the app's own page (the web UI is the server's, and there is none
-// yet); its buttons call the bound methods HostTeam, Teams and JoinTeam.
+// yet); its buttons call the bound methods HostTeam, WatchTeams,
+// CheckTeam and JoinTeam.
 var welcome = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/" {
 		http.NotFound(w, r)

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"net/url"
 	"path"
 	"strings"
 
@@ -81,6 +82,16 @@ func plainText(n ast.Node, source []byte) string {
 	return b.String()
 }
 
+// fileName is an upload's file name, the preview's text alternative (an
+// image without one is a critical accessibility failure).
+func fileName(href string) string {
+	name := path.Base(href)
+	if unescaped, err := url.PathUnescape(name); err == nil {
+		return unescaped
+	}
+	return name
+}
+
 type inlineImageRenderer struct{}
 
 func (inlineImageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
@@ -88,7 +99,8 @@ func (inlineImageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer
 		if entering {
 			n := node.(*inlineImage)
 			href := escapeAttr(n.href)
-			_, _ = w.WriteString(`<div class="message_inline_image"><a href="` + href + `" title="` + escapeAttr(n.title) + `"><img src="` + href + `"></a></div>` + "\n")
+			_, _ = w.WriteString(`<div class="message_inline_image"><a href="` + href + `" title="` + escapeAttr(n.title) + `"><img src="` + href +
+				`" alt="` + escapeAttr(fileName(n.href)) + `"></a></div>` + "\n")
 		}
 		return ast.WalkContinue, nil
 	})

@@ -156,3 +156,10 @@ func (mentionRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		return ast.WalkSkipChildren, nil
 	})
 }
+
+// BreaksMention tells the characters a name cannot hold and still be
+// mentioned as @**Name**: * ` \ > " @ and control characters. Zulip
+// refuses them in full names, and so do the API and imports.
+func BreaksMention(r rune) bool {
+	return strings.ContainsRune("*`\\>\"@", r) || r < ' ' || r == 0x7f
+}

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -29,6 +30,16 @@ func TestAvatars(t *testing.T) {
 	}
 	if len(sizes) != 2 || sizes[url] >= sizes[strings.Replace(url, ".png", "-medium.png", 1)] {
 		t.Errorf("avatar sizes %v: the medium one should be larger", sizes)
+	}
+	// Zulip's /avatar/{id or email}/medium is the same medium image.
+	medium := bob.Do("GET", strings.Replace(url, ".png", "-medium.png", 1), "", nil).Raw
+	for _, path := range []string{"/avatar/alice@example.com/medium", fmt.Sprintf("/avatar/%d/medium", me.Int("user_id"))} {
+		if got := bob.Do("GET", path, "", nil); got.Status != 200 || got.Header.Get("Content-Type") != "image/png" || !bytes.Equal(got.Raw, medium) {
+			t.Errorf("%s: %d %v, not the medium avatar", path, got.Status, got.Header)
+		}
+	}
+	if bob.Do("GET", "/avatar/9999/medium", "", nil).Status != 404 || s.Anonymous().Do("GET", "/avatar/alice@example.com/medium", "", nil).Status != 401 {
+		t.Error("medium avatar of an unknown user, or without credentials")
 	}
 	if s.Anonymous().Do("GET", url, "", nil).Status != 401 {
 		t.Error("anonymous avatar fetch allowed")
@@ -77,5 +88,16 @@ func TestAvatars(t *testing.T) {
 	}
 	if files, _ := os.ReadDir(filepath.Join(s.DataDir, "avatars")); len(files) != 0 {
 		t.Errorf("avatar files left after reset: %v", files)
+	}
+}
+
+// Zulip's :zulip: emoji (reaction type zulip_extra_emoji) is an image at
+// Zulip's static path, served to anyone.
+func TestZulipEmojiImage(t *testing.T) {
+	s := apitest.Start(t)
+	got := s.Anonymous().Do("GET", "/static/generated/emoji/images/emoji/unicode/zulip.png", "", nil)
+	img, err := png.Decode(bytes.NewReader(got.Raw))
+	if got.Status != 200 || got.Header.Get("Content-Type") != "image/png" || err != nil || img.Bounds().Dx() != 64 {
+		t.Fatalf("zulip.png: %d %v %v", got.Status, got.Header, err)
 	}
 }

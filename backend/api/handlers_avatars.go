@@ -19,6 +19,15 @@ func avatar(c *call) (J, error) {
 	} else {
 		ref = strings.TrimSuffix(ref, ".png")
 	}
+	return serveAvatar(c, ref, size)
+}
+
+// mediumAvatar is Zulip's /avatar/{id or email}/medium: the medium size.
+func mediumAvatar(c *call) (J, error) {
+	return serveAvatar(c, c.r.PathValue("user"), domain.AvatarSizeMedium)
+}
+
+func serveAvatar(c *call, ref string, size int) (J, error) {
 	ctype, data, err := c.api.svc.Avatar(ref, size)
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}

@@ -28,8 +28,8 @@ func deactivateRealmEmoji(c *call) (J, error) {
 	return nil, c.api.svc.DeactivateRealmEmoji(c.user, c.r.PathValue("emoji_name"))
 }
 
-// emojiImage serves a custom emoji image to signed-in users, with the type
-// detected at upload.
+// emojiImage serves a custom emoji image to anyone, as Zulip does, with the
+// type detected at upload.
 func emojiImage(c *call) (J, error) {
 	ctype, data, err := c.api.svc.EmojiImage(c.r.PathValue("file"))
 	if err != nil {

@@ -276,3 +276,11 @@ func removeReaction(c *call) (J, error) {
 	}
 	return nil, c.api.svc.RemoveReaction(c.user, id, req)
 }
+
+func addSubmessage(c *call) (J, error) {
+	sub := domain.Submessage{MessageID: c.p.int("message_id"), MsgType: c.p.str("msg_type"), Content: c.p.str("content")}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.AddSubmessage(c.user, sub)
+}

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"net/http"
+
 	"lanchat/backend/domain"
 )
 
@@ -133,6 +135,34 @@ func streamEmailAddress(c *call) (J, error) {
 		return nil, err
 	}
 	return J{"email": email}, nil
+}
+
+// userStreamRoute serves the two GET routes under /users/{user}/X/Y by the
+// path's shape, naming the parts as their handlers read them.
+func userStreamRoute(c *call) (J, error) {
+	user, first, second := c.r.PathValue("user"), c.r.PathValue("first"), c.r.PathValue("second")
+	switch {
+	case first == "subscriptions":
+		c.r.SetPathValue("user_id", user)
+		c.r.SetPathValue("stream_id", second)
+		return subscriptionStatus(c)
+	case user == "me" && second == "topics":
+		c.r.SetPathValue("stream_id", first)
+		return streamTopics(c)
+	}
+	return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
+}
+
+func subscriptionStatus(c *call) (J, error) {
+	userID, streamID := c.p.pathInt("user_id"), c.p.pathInt("stream_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	subscribed, err := c.api.svc.SubscriptionStatus(c.user, userID, streamID)
+	if err != nil {
+		return nil, err
+	}
+	return J{"is_subscribed": subscribed}, nil
 }
 
 func streamTopics(c *call) (J, error) {

@@ -64,6 +64,43 @@ func TestEditContentAndHistory(t *testing.T) {
 	s.Login("guest@example.com").Get(msgPath(pm, "/history"), nil).Fails(400, "BAD_REQUEST")
 }
 
+// zulip-terminal sends a stream message's topic, unchanged, with every edit
+// of its text: as in Zulip, that is a content edit, not a move, and the
+// propagate mode still needs a move to act on.
+func TestEditContentWithUnchangedTopic(t *testing.T) {
+	s := apitest.Start(t)
+	alice := s.Login("alice@example.com")
+	id := send(t, alice, streamMsg("general", "plans", "first draft"))
+	cases := []struct {
+		name string
+		form apitest.Form
+		msg  string // the error, or "" for success
+	}{
+		{"zulip-terminal's edit", apitest.Form{"topic": " plans ", "propagate_mode": "change_one", "content": "second draft"}, ""},
+		{"no propagate mode", apitest.Form{"topic": "plans", "content": "third draft"}, ""},
+		{"the same topic alone", apitest.Form{"topic": "plans"}, "Nothing to change"},
+		{"the same topic, propagated", apitest.Form{"topic": "plans", "propagate_mode": "change_later", "content": "x"}, "Invalid propagate_mode without topic edit"},
+		{"content, propagated", apitest.Form{"propagate_mode": "change_all", "content": "x"}, "Invalid propagate_mode without topic edit"},
+	}
+	for _, c := range cases {
+		res := alice.Patch(msgPath(id, ""), c.form)
+		if c.msg == "" {
+			res.OK()
+		} else if got := res.Fails(400, "BAD_REQUEST").Msg(); got != c.msg {
+			t.Errorf("%s: %q, want %q", c.name, got, c.msg)
+		}
+	}
+	msg := alice.Get(msgPath(id, ""), apitest.Form{"apply_markdown": false}).OK().Body["message"].(map[string]any)
+	if msg["content"] != "third draft" || msg["subject"] != "plans" {
+		t.Errorf("after the edits: %v", msg)
+	}
+	for _, e := range msg["edit_history"].([]any) {
+		if entry := e.(map[string]any); entry["prev_topic"] != nil || entry["prev_content"] == nil {
+			t.Errorf("an edit recorded as a move: %v", entry)
+		}
+	}
+}
+
 func TestMoveTopicPropagation(t *testing.T) {
 	s := apitest.Start(t)
 	alice, admin, bob := s.Login("alice@example.com"), s.Login("admin@example.com"), s.Login("bob@example.com")

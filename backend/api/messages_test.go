@@ -337,3 +337,56 @@ func TestMatchesNarrow(t *testing.T) {
 	}
 	bob.Get("/api/v1/messages/matches_narrow", apitest.Form{"narrow": "[]"}).Fails(400, "REQUEST_VARIABLE_MISSING")
 }
+
+// Spec 2.1's message object: every field it lists, in history and in
+// message events (whose flags travel beside the message, as the spec
+// notes), with its private recipients' fields; subject_links is
+// topic_links under the spec's name.
+func TestMessageObjectsCarrySpecFields(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"message"}})
+	send(t, alice, streamMsg("general", "see https://example.com/plan", "the plan"))
+	send(t, alice, apitest.Form{"type": "private", "to": "bob@example.com", "content": "psst"})
+	spec := []string{"id", "type", "content", "content_type", "subject", "subject_links", "display_recipient", "recipient_id",
+		"sender_id", "sender_email", "sender_full_name", "sender_realm_str", "sender_short_name", "avatar_url", "client",
+		"is_me_message", "reactions", "submessages", "timestamp"}
+	recipientFields := []string{"email", "full_name", "id", "short_name", "is_mirror_dummy"}
+	check := func(where string, m map[string]any, withFlags bool) {
+		want := spec
+		if withFlags {
+			want = append(slices.Clone(spec), "flags")
+		}
+		if m["type"] == "stream" {
+			want = append(slices.Clone(want), "stream_id")
+			if links, ok := m["subject_links"].([]any); !ok || len(links) != 1 || fmt.Sprint(links) != fmt.Sprint(m["topic_links"]) {
+				t.Errorf("%s: subject_links %v, topic_links %v", where, m["subject_links"], m["topic_links"])
+			}
+		}
+		for _, f := range want {
+			if _, ok := m[f]; !ok {
+				t.Errorf("%s %s message: no %s", where, m["type"], f)
+			}
+		}
+		if people, ok := m["display_recipient"].([]any); ok {
+			for _, p := range people {
+				for _, f := range recipientFields {
+					if _, ok := p.(map[string]any)[f]; !ok {
+						t.Errorf("%s: display_recipient entry without %s: %v", where, f, p)
+					}
+				}
+			}
+		}
+	}
+	_, res := history(t, bob, apitest.Form{"anchor": "newest", "num_before": 2, "num_after": 0})
+	for _, m := range res.List("messages") {
+		check("history", m.(map[string]any), true)
+	}
+	evs := q.next()
+	if len(evs) != 2 {
+		t.Fatalf("events %v", evs)
+	}
+	for _, ev := range evs {
+		check("event", ev["message"].(map[string]any), false)
+	}
+}

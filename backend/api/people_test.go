@@ -267,7 +267,7 @@ func TestRoleChangeEndsQueues(t *testing.T) {
 
 // An administrator issues a person a password (imported people have
 // none): the old one and the person's sessions end; only an owner may for
-// an owner, and bots have none.
+// an administrator or an owner, and bots have none.
 func TestIssuePassword(t *testing.T) {
 	s := apitest.StartIn(t, t.TempDir(), false)
 	b, owner := newOwner(t, s)
@@ -279,6 +279,12 @@ func TestIssuePassword(t *testing.T) {
 	bot := owner.Post("/api/v1/bots", apitest.Form{"full_name": "Helper", "short_name": "helper"}).OK().Int("user_id")
 	me := owner.Get("/api/v1/users/me", nil).OK().Int("user_id")
 	member := s.As("bob@acme.test", s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "bob@acme.test", "password": "bob-pass-1"}).OK().Str("api_key"))
+	// Another administrator and a moderator: one administrator issuing
+	// another's password would sign in as them.
+	cy := owner.Post("/api/v1/users", apitest.Form{"email": "cy@acme.test", "password": "cy-pass-1", "full_name": "Cy Admin"}).OK().Int("user_id")
+	owner.Patch(fmt.Sprintf("/api/v1/users/%d", cy), apitest.Form{"role": 200}).OK()
+	mo := owner.Post("/api/v1/users", apitest.Form{"email": "mo@acme.test", "password": "mo-pass-1", "full_name": "Mo Moderator"}).OK().Int("user_id")
+	owner.Patch(fmt.Sprintf("/api/v1/users/%d", mo), apitest.Form{"role": 300}).OK()
 
 	for _, tc := range []struct {
 		name   string
@@ -288,6 +294,7 @@ func TestIssuePassword(t *testing.T) {
 	}{
 		{"a member may not", member, ada.Int("user_id"), "BAD_REQUEST"},
 		{"an administrator may not for an owner", admin, me, "UNAUTHORIZED_PRINCIPAL"},
+		{"an administrator may not for another administrator", admin, cy, "UNAUTHORIZED_PRINCIPAL"},
 		{"a bot has no password", admin, bot, "BAD_REQUEST"},
 		{"no such user", admin, 9999, "BAD_REQUEST"},
 	} {
@@ -296,12 +303,20 @@ func TestIssuePassword(t *testing.T) {
 		}
 	}
 
+	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "cy@acme.test", "password": "cy-pass-1"}).OK()
+	admin.Post(fmt.Sprintf("/api/v1/users/%d/password", mo), nil).OK()
+	owner.Post(fmt.Sprintf("/api/v1/users/%d/password", cy), nil).OK()
 	password := admin.Post(fmt.Sprintf("/api/v1/users/%d/password", bob), nil).OK().Str("password")
 	if len(password) < 16 {
 		t.Errorf("issued password %q", password)
 	}
 	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "bob@acme.test", "password": "bob-pass-1"}).Fails(401, "AUTHENTICATION_FAILED")
 	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "bob@acme.test", "password": password}).OK()
+	// A bot's key is a credential too: given the administrator role, only
+	// an owner replaces it (its owner, an owner, here does).
+	owner.Patch(fmt.Sprintf("/api/v1/users/%d", bot), apitest.Form{"role": 200}).OK()
+	admin.Post(fmt.Sprintf("/api/v1/bots/%d/api_key/regenerate", bot), nil).Fails(400, "UNAUTHORIZED_PRINCIPAL")
+	owner.Post(fmt.Sprintf("/api/v1/bots/%d/api_key/regenerate", bot), nil).OK()
 	// The owner's own, issued by the owner, ends the owner's browser session.
 	owner.Post(fmt.Sprintf("/api/v1/users/%d/password", me), nil).OK()
 	if status, _, _ := b.do("GET", "/api/v1/users/me", nil, false); status != 401 {

@@ -34,6 +34,7 @@ var eventTypes = map[string]string{
 	"update_message":       inStream,
 	"delete_message":       inStream,
 	"reaction":             inStream,
+	"submessage":           inStream,
 	"typing":               inStream,
 	"stream":               inStream,
 	"subscription":         inStream,
@@ -196,6 +197,9 @@ func TestPrivateStreamEventsStayInside(t *testing.T) {
 		}, both("update_message")},
 		{"react", func() { alice.Post(msgPath(id, "/reactions"), apitest.Form{"emoji_name": "+1"}).OK() }, both("reaction:add")},
 		{"unreact", func() { alice.Delete(msgPath(id, "/reactions"), apitest.Form{"emoji_name": "+1"}).OK() }, both("reaction:remove")},
+		{"add a submessage", func() {
+			alice.Post("/api/v1/submessage", apitest.Form{"message_id": id, "msg_type": "widget", "content": `{"type":"strike","key":"1,1"}`}).OK()
+		}, both("submessage")},
 		{"start typing", func() {
 			alice.Post("/api/v1/typing", apitest.Form{"op": "start", "type": "stream", "stream_id": secretID, "topic": "schemes"}).OK()
 		}, map[string][]string{"admin": {"typing:start"}}},

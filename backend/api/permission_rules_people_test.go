@@ -37,6 +37,7 @@ func peopleRules() map[string]rule {
 		"POST /api/v1/users/me/api_key/regenerate": {humans, fixed(probe{name: "regenerate one's API key"})},
 		"POST /api/v1/users/me/status":             {anyone, fixed(probe{form: apitest.Form{"status_text": "in a meeting"}})},
 		"GET /avatar/{user}":                       {anyone, fixed(probe{path: "/avatar/alice@example.com"})},
+		"GET /avatar/{user}/medium":                {anyone, fixed(probe{path: "/avatar/alice@example.com/medium"})},
 		"POST /api/v1/users/me/avatar": {anyone, func(w world) []probe {
 			return []probe{{files: map[string][2]string{"file": {"me.png", w.png}}}}
 		}},
@@ -90,7 +91,8 @@ func peopleRules() map[string]rule {
 			}
 		}},
 		"DELETE /api/v1/realm/emoji/{emoji_name}": {owner, func(w world) []probe { return []probe{{path: "/api/v1/realm/emoji/" + w.emoji}} }},
-		"GET /user_avatars/1/emoji/images/{file}": {anyone, func(w world) []probe { return []probe{{path: w.emojiFile}} }},
+		// Public as in Zulip (TestCustomEmoji fetches a real one without credentials).
+		"GET /user_avatars/1/emoji/images/{file}": {public, fixed(probe{path: "/user_avatars/1/emoji/images/none.png", status: 404, code: "BAD_REQUEST"})},
 
 		"POST /api/v1/user_uploads": {anyone, func(w world) []probe {
 			return []probe{{files: map[string][2]string{"f": {"note.txt", "a note"}}}}

@@ -64,7 +64,10 @@ func permissions() map[string]rule {
 		}},
 		"GET /api/v1/streams/{stream_id}/members":       {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/streams/%d/members", w.streamID)}} }},
 		"GET /api/v1/streams/{stream_id}/email_address": {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/streams/%d/email_address", w.streamID)}} }},
-		"GET /api/v1/users/me/{stream_id}/topics":       {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/users/me/%d/topics", w.streamID)}} }},
+		"GET /api/v1/users/{user}/{first}/{second}": {scoped, func(w world) []probe {
+			return []probe{{name: "topics", path: id("/api/v1/users/me/%d/topics", w.streamID)},
+				{name: "subscription status", path: fmt.Sprintf("/api/v1/users/%d/subscriptions/%d", w.bobID, w.streamID)}}
+		}},
 		"POST /api/v1/users/me/subscriptions/properties": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"subscription_data": []map[string]any{{"stream_id": w.streamID, "property": "color", "value": "#aabbcc"}}}}}
 		}},
@@ -94,6 +97,11 @@ func permissions() map[string]rule {
 		}},
 		"DELETE /api/v1/messages/{message_id}/reactions": {scoped, func(w world) []probe {
 			return []probe{{path: msgPath(w.msg, "/reactions"), form: apitest.Form{"emoji_name": "+1"}}}
+		}},
+		// The message's sender attaches the first submessage; everyone who
+		// can see the message may add more.
+		"POST /api/v1/submessage": {scoped, func(w world) []probe {
+			return []probe{{form: apitest.Form{"message_id": w.msg, "msg_type": "widget", "content": `{"type":"vote","key":"1,1","vote":1}`}}}
 		}},
 		"POST /api/v1/messages/flags": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"messages": []int64{w.msg}, "op": "add", "flag": "starred"}}}

@@ -37,7 +37,6 @@ type world struct {
 	groupID, spareGroupID     int64
 	botID, botID2             int64 // alice's bots
 	emoji, emoji2             string
-	emojiFile                 string
 	echoKey, webhookKey, png  string
 	admin, alice, bob, guest  *apitest.Client
 	echo, aliceBot, aliceBot2 *apitest.Client
@@ -134,9 +133,6 @@ func (w *world) setUpRoles(t *testing.T, s *apitest.Server) {
 	for _, name := range []string{w.emoji, w.emoji2} {
 		upload(alice, name, "e.png", w.png).OK()
 	}
-	for _, e := range alice.Get("/api/v1/realm/emoji", nil).OK().Body["emoji"].(map[string]any) {
-		w.emojiFile = e.(map[string]any)["source_url"].(string)
-	}
 }
 
 func (w *world) idOf(name string) int64 {
@@ -205,7 +201,7 @@ func normalize(msg string, worlds ...world) string {
 // without a server.
 func fakeWorld() world {
 	w := world{target: target{stream: "secret", upload: "/user_uploads/1/ab/token/plan.txt"}, ownUpload: "/user_uploads/1/cd/token/diary.txt",
-		emoji: "e", emoji2: "e2", emojiFile: "/user_avatars/1/emoji/images/1.png", queue: "q", webhookKey: "k", botEmail: "b@x"}
+		emoji: "e", emoji2: "e2", queue: "q", webhookKey: "k", botEmail: "b@x"}
 	w.streamID, w.spareStreamID, w.msg, w.spareMsg, w.randomID, w.doomedID = 11, 12, 13, 14, 15, 16
 	w.generalMsg, w.editMsg, w.topicMsg, w.topicMsg2, w.moveMsg, w.adminID, w.bobID, w.carolID = 17, 18, 19, 20, 29, 21, 22, 23
 	w.filterID, w.groupID, w.spareGroupID, w.botID, w.botID2 = 24, 25, 26, 27, 28

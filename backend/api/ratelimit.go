@@ -23,10 +23,36 @@ type limiter struct {
 
 	mu   sync.Mutex
 	hits map[string][]time.Time
+	// warned is when each key's last lock-out was first reported.
+	warned map[string]time.Time
 }
 
 func newLimiter(max int, window time.Duration) *limiter {
-	return &limiter{max: max, window: window, now: time.Now, hits: map[string][]time.Time{}}
+	return &limiter{max: max, window: window, now: time.Now, hits: map[string][]time.Time{}, warned: map[string]time.Time{}}
+}
+
+// firstBlock tells whether a block of key is the first within the window:
+// a lock-out is worth one warning, and a script hammering on through it
+// must not push every other warning out of the host's recent errors.
+func (l *limiter) firstBlock(key string) bool {
+	if l == nil {
+		return false
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.warned) > 10000 {
+		for k, at := range l.warned {
+			if now.Sub(at) >= l.window {
+				delete(l.warned, k)
+			}
+		}
+	}
+	if at, ok := l.warned[key]; ok && now.Sub(at) < l.window {
+		return false
+	}
+	l.warned[key] = now
+	return true
 }
 
 // take counts a hit for key unless key is over the limit, in which case it
@@ -45,6 +71,16 @@ func (l *limiter) take(key string) (hit time.Time, wait time.Duration, blocked b
 	}
 	l.hits[key] = append(recent, now)
 	return now, 0, false
+}
+
+// count is how many hits key has within the window.
+func (l *limiter) count(key string) int {
+	if l == nil || l.max <= 0 {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.prune(key, l.now()))
 }
 
 // release gives back a hit taken by take that turned out not to count

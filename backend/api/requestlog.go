@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"lanchat/backend/domain"
@@ -14,18 +15,29 @@ import (
 // requestLog is the response writer every request is served through: it
 // notes what the request's log line reports. It never holds what must not
 // be logged (keys, passwords, cookies, bodies, query strings): the line
-// names the route's pattern, not the URL.
+// names the route's pattern, and the URL's path (never its query) only
+// when no route matched.
 type requestLog struct {
 	http.ResponseWriter
 	status int
 	caller string // the authenticated account's email
 	bot    bool
+	// unrouted is the path of a request no route matched.
+	unrouted string
 	// webhook marks the integration URLs, whose refusals are warnings:
 	// the sender only logs them, so the operator must see why.
-	webhook bool
-	refusal *domain.Error // the error answered, if any
-	failure error         // an unexpected error, answered with a 500
-	reason  string        // what the handler adds, e.g. where a webhook went
+	// integration is the one named in the URL.
+	webhook     bool
+	integration string
+	// loginFailed: the request failed a login (a wrong password or key)
+	// or was the first locked out for the address's failures within the
+	// window, a warning; loginFailures is how many the address has
+	// within the limiter's window (0 without a limit).
+	loginFailed   bool
+	loginFailures int
+	refusal       *domain.Error // the error answered, if any
+	failure       error         // an unexpected error, answered with a 500
+	reason        string        // what the handler adds, e.g. where a webhook went
 	// acceptsGzip: the client takes gzip, so large answers are compressed.
 	acceptsGzip bool
 	// api: the request is for the API, whose answers are never cached;
@@ -98,10 +110,26 @@ func (l *requestLog) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 
 func (l *requestLog) Unwrap() http.ResponseWriter { return l.ResponseWriter }
 
-// recordWebhook marks an integration URL's request.
-func recordWebhook(w http.ResponseWriter) {
+// recordWebhook marks an integration URL's request, for the named
+// integration.
+func recordWebhook(w http.ResponseWriter, integration string) {
 	if l, ok := w.(*requestLog); ok {
-		l.webhook = true
+		l.webhook, l.integration = true, integration
+	}
+}
+
+// recordUnrouted notes the path of a request no route matched.
+func recordUnrouted(w http.ResponseWriter, path string) {
+	if l, ok := w.(*requestLog); ok {
+		l.unrouted = path
+	}
+}
+
+// recordLoginFailure notes a failed login or a lock-out (warn: worth a
+// warning), with how many failures the address has within the window.
+func recordLoginFailure(w http.ResponseWriter, failures int, warn bool) {
+	if l, ok := w.(*requestLog); ok {
+		l.loginFailed, l.loginFailures = warn, failures
 	}
 }
 
@@ -129,14 +157,27 @@ func recordFailure(w http.ResponseWriter, r *http.Request, refusal *domain.Error
 	}
 }
 
+// maxLoggedText bounds what the client chose that a line repeats (a
+// path, a User-Agent's product, an integration's name).
+const maxLoggedText = 100
+
+// bounded is text cut to maxLoggedText bytes.
+func bounded(text string) string {
+	if len(text) > maxLoggedText {
+		return strings.ToValidUTF8(text[:maxLoggedText], "") + "…"
+	}
+	return text
+}
+
 // logRequest writes the request's line: errors for 5xx answers, warnings
-// for refused or redirected webhooks, information otherwise.
+// for refused or redirected webhooks and for failed logins and lock-outs,
+// information otherwise.
 func (a *API) logRequest(l *requestLog, r *http.Request, start time.Time) {
 	level := slog.LevelInfo
 	switch {
 	case l.status >= 500:
 		level = slog.LevelError
-	case l.webhook && (l.refusal != nil || l.reason != ""):
+	case l.webhook && (l.refusal != nil || l.reason != ""), l.loginFailed:
 		level = slog.LevelWarn
 	}
 	ctx := r.Context()
@@ -154,8 +195,18 @@ func (a *API) logRequest(l *requestLog, r *http.Request, start time.Time) {
 	// each costs tens of nanoseconds on a virtual machine's clock.
 	now := time.Now()
 	rec := slog.NewRecord(now, level, "request", 0)
+	// Milliseconds, named so: slog's JSON writes a duration as bare
+	// nanoseconds.
+	took := float64(now.Sub(start).Microseconds()) / 1000
 	rec.AddAttrs(slog.String("method", r.Method), slog.String("route", route), slog.Int("status", l.status),
-		slog.Duration("duration", now.Sub(start)), slog.String("client", clientAddress(r)))
+		slog.Float64("duration_ms", took), slog.String("client", clientAddress(r)),
+		slog.String("client_name", bounded(clientName(r.UserAgent()))))
+	if l.unrouted != "" {
+		rec.AddAttrs(slog.String("path", bounded(l.unrouted)))
+	}
+	if l.integration != "" {
+		rec.AddAttrs(slog.String("integration", bounded(l.integration)))
+	}
 	switch {
 	case l.bot:
 		rec.AddAttrs(slog.String("bot", l.caller))
@@ -170,6 +221,9 @@ func (a *API) logRequest(l *requestLog, r *http.Request, start time.Time) {
 	}
 	if l.reason != "" {
 		rec.AddAttrs(slog.String("reason", l.reason))
+	}
+	if l.loginFailures > 0 {
+		rec.AddAttrs(slog.Int("login_failures", l.loginFailures))
 	}
 	a.log.Handler().Handle(ctx, rec)
 }

@@ -155,11 +155,21 @@ func New(svc *domain.Service, opts Options) *API {
 	}
 	a.mux.Handle("GET /static/images/", a.staticImages())
 	a.mux.HandleFunc("GET "+domain.EmojiDataPath, serveEmojiData)
+	a.mux.HandleFunc("GET "+zulipEmojiPath, serveZulipEmoji)
 	a.mux.Handle("/", a.ui())
-	a.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")})
-	})
+	a.mux.HandleFunc("/api/", a.notFound)
 	return a
+}
+
+// notFound answers an API path no route has. Its line names the path and,
+// when the credentials are good, who asked: a client calling an endpoint
+// this server lacks. Bad credentials are not counted here.
+func (a *API) notFound(w http.ResponseWriter, r *http.Request) {
+	recordUnrouted(w, r.URL.Path)
+	if u, err := a.authenticate(r, authUser); err == nil {
+		recordCaller(w, u)
+	}
+	writeError(w, r, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")})
 }
 
 // ServeHTTP answers every request and logs it; a panic in a handler is
@@ -262,7 +272,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	}
 	c := &call{api: a, r: r, w: w}
 	if rt.auth == authWebhook {
-		recordWebhook(w)
+		recordWebhook(w, r.PathValue("integration"))
 	}
 	addr := clientAddress(r)
 	if rt.auth != authNone {
@@ -324,6 +334,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		var wait time.Duration
 		var blocked bool
 		if attempt, wait, blocked = a.failures.take(addr); blocked {
+			recordLoginFailure(w, a.failures.count(addr), a.failures.firstBlock(addr))
 			writeError(w, r, rateLimited(w, wait))
 			return
 		}
@@ -334,8 +345,12 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	} else {
 		res, err = rt.handle(c)
 	}
-	if rt.login && !isCredentialFailure(err) {
-		a.failures.release(addr, attempt)
+	if rt.login {
+		if isCredentialFailure(err) {
+			recordLoginFailure(w, a.failures.count(addr), true)
+		} else {
+			a.failures.release(addr, attempt)
+		}
 	}
 	switch {
 	case errors.Is(err, events.ErrParked):
@@ -354,7 +369,9 @@ func (a *API) failure(w http.ResponseWriter, addr string, err error) error {
 	if !isCredentialFailure(err) {
 		return err
 	}
-	if _, wait, blocked := a.failures.take(addr); blocked {
+	_, wait, blocked := a.failures.take(addr)
+	recordLoginFailure(w, a.failures.count(addr), !blocked || a.failures.firstBlock(addr))
+	if blocked {
 		return rateLimited(w, wait)
 	}
 	return err

@@ -27,7 +27,9 @@ func (a *API) routes() []route {
 		{method: "DELETE", path: "/api/v1/streams/{stream_id}", auth: authUser, handle: deleteStream},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/members", auth: authUser, handle: streamMembers},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/email_address", auth: authUser, handle: streamEmailAddress},
-		{method: "GET", path: "/api/v1/users/me/{stream_id}/topics", auth: authUser, handle: streamTopics},
+		// GET /users/me/{stream_id}/topics and /users/{user_id}/subscriptions/{stream_id}:
+		// net/http cannot register both (each is more specific in one segment).
+		{method: "GET", path: "/api/v1/users/{user}/{first}/{second}", auth: authUser, handle: userStreamRoute},
 		{method: "GET", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: listSubscriptions},
 		{method: "POST", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: subscribe},
 		{method: "DELETE", path: "/api/v1/users/me/subscriptions", auth: authUser, handle: unsubscribe},
@@ -48,6 +50,7 @@ func (a *API) routes() []route {
 		{method: "GET", path: "/api/v1/messages/{message_id}/history", auth: authUser, handle: messageHistory},
 		{method: "POST", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: addReaction},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: removeReaction},
+		{method: "POST", path: "/api/v1/submessage", auth: authUser, handle: addSubmessage},
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
 		{method: "POST", path: "/api/v1/messages/flags/narrow", auth: authUser, heavy: true, handle: updateFlagsForNarrow},
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
@@ -77,6 +80,7 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/users/me/api_key/regenerate", auth: authUser, handle: regenerateAPIKey},
 		{method: "POST", path: "/api/v1/users/me/status", auth: authUser, handle: setOwnStatus},
 		{method: "GET", path: "/avatar/{user}", auth: authUser, handle: avatar},
+		{method: "GET", path: "/avatar/{user}/medium", auth: authUser, handle: mediumAvatar},
 		{method: "POST", path: "/api/v1/users/me/avatar", auth: authUser, upload: true, maxBody: maxEmojiBody, handle: uploadAvatar},
 		{method: "DELETE", path: "/api/v1/users/me/avatar", auth: authUser, handle: resetAvatar},
 		{method: "GET", path: "/api/v1/users/me/alert_words", auth: authUser, handle: listAlertWords},
@@ -108,7 +112,8 @@ func (a *API) routes() []route {
 		{method: "GET", path: "/api/v1/realm/emoji", auth: authUser, handle: listRealmEmoji},
 		{method: "POST", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, upload: true, maxBody: maxEmojiBody, handle: addRealmEmoji},
 		{method: "DELETE", path: "/api/v1/realm/emoji/{emoji_name}", auth: authUser, handle: deactivateRealmEmoji},
-		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authUser, handle: emojiImage},
+		// Public, as in Zulip: messages and reactions show them wherever they are read.
+		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authNone, handle: emojiImage},
 
 		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, upload: true, maxBody: maxUploadBody, handle: uploadFile},
 		{method: "GET", path: "/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},

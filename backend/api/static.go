@@ -30,3 +30,13 @@ func serveEmojiData(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=86400")
 	w.Write(emojiData())
 }
+
+// zulipEmojiPath is where Zulip's clients load the :zulip: emoji's image
+// (reaction type zulip_extra_emoji), without credentials.
+const zulipEmojiPath = "/static/generated/emoji/images/emoji/unicode/zulip.png"
+
+func serveZulipEmoji(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	w.Write(assets.ZulipEmojiPNG())
+}

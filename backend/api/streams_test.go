@@ -269,3 +269,122 @@ func TestDemoEchoBotInGeneral(t *testing.T) {
 		t.Errorf("echo-bot's subscriptions %v", got)
 	}
 }
+
+// GET /users/{user_id}/subscriptions/{stream_id}, which the Python client's
+// get_subscription_status calls: Zulip's answer and errors, and only for
+// streams the caller may see.
+func TestSubscriptionStatus(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob, guest, admin := s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("guest@example.com"), s.Login("admin@example.com")
+	userID := func(c *apitest.Client) int64 { return c.Get("/api/v1/users/me", nil).OK().Int("user_id") }
+	streamID := func(name string) int64 {
+		return alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": name}).OK().Int("stream_id")
+	}
+	general, random, secret := streamID("general"), streamID("random"), streamID("secret")
+	carol := admin.Post("/api/v1/users", apitest.Form{"email": "carol@example.com", "password": "carol-secret", "full_name": "Carol Cole"}).OK().Int("user_id")
+	admin.Delete(fmt.Sprintf("/api/v1/users/%d", carol), nil).OK()
+	var echoBot int64
+	for _, u := range alice.Get("/api/v1/users", nil).OK().List("members") {
+		if m := u.(map[string]any); m["email"] == "echo-bot@example.com" {
+			echoBot = int64(m["user_id"].(float64))
+		}
+	}
+	path := func(user, stream int64) string { return fmt.Sprintf("/api/v1/users/%d/subscriptions/%d", user, stream) }
+	cases := []struct {
+		name   string
+		caller *apitest.Client
+		path   string
+		want   any    // is_subscribed, or nil for an error
+		msg    string // the error's msg
+	}{
+		{"subscribed", bob, path(userID(alice), general), true, ""},
+		{"not subscribed", alice, path(userID(bob), random), false, ""},
+		{"oneself, a private stream one is in", alice, path(userID(alice), secret), true, ""},
+		{"a guest on a stream it is in", guest, path(userID(bob), general), true, ""},
+		{"unknown user", bob, path(999999, general), nil, "No such user"},
+		{"a bot", bob, path(echoBot, general), nil, "No such user"},
+		{"a deactivated user", bob, path(carol, general), nil, "User is deactivated"},
+		{"unknown stream", bob, path(userID(alice), 999999), nil, "Invalid channel ID"},
+		{"a private stream one is not in", bob, path(userID(alice), secret), nil, "Invalid channel ID"},
+		{"a public stream, to a guest outside it", guest, path(userID(alice), random), nil, "Invalid channel ID"},
+	}
+	for _, c := range cases {
+		res := c.caller.Get(c.path, nil)
+		if c.want == nil {
+			if got := res.Fails(400, "BAD_REQUEST").Msg(); got != c.msg {
+				t.Errorf("%s: %q, want %q", c.name, got, c.msg)
+			}
+			continue
+		}
+		if got := res.OK().Body["is_subscribed"]; got != c.want {
+			t.Errorf("%s: is_subscribed %v, want %v", c.name, got, c.want)
+		}
+	}
+	bob.Get(fmt.Sprintf("/api/v1/users/abc/subscriptions/%d", general), nil).Fails(400, "REQUEST_VARIABLE_INVALID")
+	bob.Get(fmt.Sprintf("/api/v1/users/%d/elsewhere/%d", userID(alice), general), nil).Fails(404, "BAD_REQUEST")
+}
+
+// Zulip 9.0's stream fields: creator_id (the creator of a stream someone
+// created, null for the organization's own) and can_remove_subscribers_group
+// (the administrators' system group, one ID that is no group people made),
+// in register's streams and subscriptions, GET /streams and stream
+// creation events.
+func TestStreamCreatorAndRemoveSubscribersGroup(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	aliceID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "plans"}}, "principals": []string{"bob@example.com"}}).OK()
+	groups := map[float64]bool{}
+	for _, g := range bob.Get("/api/v1/user_groups", nil).OK().List("user_groups") {
+		groups[g.(map[string]any)["id"].(float64)] = true
+	}
+	var removers []any
+	check := func(where string, list []any) {
+		t.Helper()
+		seen := 0
+		for _, st := range list {
+			m := st.(map[string]any)
+			creator, ok := m["creator_id"]
+			switch {
+			case !ok:
+				t.Errorf("%s: %s has no creator_id", where, m["name"])
+			case m["name"] == "plans" && creator != float64(aliceID), m["name"] == "general" && creator != nil:
+				t.Errorf("%s: %s created by %v", where, m["name"], creator)
+			}
+			if m["name"] == "plans" || m["name"] == "general" {
+				seen++
+			}
+			g, ok := m["can_remove_subscribers_group"].(float64)
+			if !ok || g <= 0 || groups[g] {
+				t.Errorf("%s: %s can_remove_subscribers_group %v (people's groups %v)", where, m["name"], m["can_remove_subscribers_group"], groups)
+			}
+			removers = append(removers, m["can_remove_subscribers_group"])
+		}
+		if seen != 2 {
+			t.Errorf("%s: general and plans not both listed: %v", where, list)
+		}
+	}
+	state := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"stream", "subscription"}}).OK()
+	check("register streams", state.List("streams"))
+	check("register subscriptions", state.List("subscriptions"))
+	check("GET /streams", bob.Get("/api/v1/streams", nil).OK().List("streams"))
+	var created []any
+	for _, ev := range q.next() {
+		if ev["op"] == "create" {
+			created = append(created, ev["streams"].([]any)...)
+		}
+	}
+	if len(created) != 1 {
+		t.Fatalf("stream create events %v", created)
+	}
+	if m := created[0].(map[string]any); m["creator_id"] != float64(aliceID) || m["can_remove_subscribers_group"] != removers[0] {
+		t.Errorf("create event %v", m)
+	}
+	for _, g := range removers {
+		if g != removers[0] {
+			t.Errorf("can_remove_subscribers_group differs between streams: %v", removers)
+			break
+		}
+	}
+}

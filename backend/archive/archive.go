@@ -48,6 +48,8 @@ type Stream struct {
 	Description string
 	InviteOnly  bool
 	DateCreated int64
+	// CreatorRef is the user who created the stream, "" when unknown.
+	CreatorRef string
 	// Archived streams are imported deactivated.
 	Archived bool
 	// Default streams are the ones new people join.

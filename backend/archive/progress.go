@@ -23,13 +23,23 @@ func (p Progress) Remaining(now time.Time) time.Duration {
 	return time.Duration(float64(elapsed) * float64(p.TotalBytes-p.Bytes) / float64(p.Bytes))
 }
 
-// Summary is what an import wrote, and what it left out and why.
+// Summary is what an import wrote, what it left out and what it changed,
+// and why.
 type Summary struct {
 	// RealmName is the imported organization's name.
 	RealmName                                  string
 	Users, Streams, Messages, Reactions, Files int
 	Emoji, UserGroups, Linkifiers              int
 	Skipped                                    []Skipped
+	// Changed are the records imported with a value fixed to follow the
+	// API's rules (a name with characters it refuses, say).
+	Changed []Changed
+}
+
+// Changed is a record an import changed: what became what, and why.
+type Changed struct {
+	Record string `json:"record"`
+	Change string `json:"change"`
 }
 
 // Skipped is a record left out of an import.

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -37,6 +38,14 @@ func Login(base, email string) (*Client, error) {
 	}
 	c.email, c.key = email, res.APIKey
 	return c, nil
+}
+
+// at is the same user's client of the server at base (restarted on
+// another port, say).
+func (c *Client) at(base string) *Client {
+	moved := *c
+	moved.base = base
+	return &moved
 }
 
 // call sends a request and decodes a success answer into out (if non-nil).
@@ -118,6 +127,7 @@ func Run(workers int, duration time.Duration, op func(worker int) error) (Latenc
 // Server is a lanchatd process under test.
 type Server struct {
 	URL       string
+	Started   time.Time     // when the process was started
 	ColdStart time.Duration // process start to its "listening on" line
 	cmd       *exec.Cmd
 }
@@ -147,7 +157,7 @@ func StartProcess(cmd *exec.Cmd) (*Server, error) {
 	for lines.Scan() {
 		if m := listeningLine.FindStringSubmatch(lines.Text()); m != nil {
 			go io.Copy(io.Discard, stderr)
-			return &Server{URL: m[1], ColdStart: time.Since(start), cmd: cmd}, nil
+			return &Server{URL: m[1], Started: start, ColdStart: time.Since(start), cmd: cmd}, nil
 		}
 	}
 	cmd.Process.Kill()
@@ -177,7 +187,12 @@ func (s *Server) CPU() time.Duration {
 }
 
 // Stop ends the server gracefully.
-func (s *Server) Stop() {
-	s.cmd.Process.Signal(os.Interrupt)
+func (s *Server) Stop() { s.stopWith(os.Interrupt) }
+
+// Terminate ends the server as a service manager does, with SIGTERM.
+func (s *Server) Terminate() { s.stopWith(syscall.SIGTERM) }
+
+func (s *Server) stopWith(sig os.Signal) {
+	s.cmd.Process.Signal(sig)
 	s.cmd.Wait()
 }

@@ -314,6 +314,8 @@ async function runEndpoints() {
   await check('GET /streams/{stream_id}/members', 'alice', 'GET', `/streams/${ids.design}/members`, {});
   await check('GET /streams/{stream_id}/members', 'alice', 'GET', '/streams/9999/members', {}, 400);
   await check('GET /users/me/{stream_id}/topics', 'alice', 'GET', `/users/me/${ids.general}/topics`, {});
+  await check('GET /users/{user_id}/subscriptions/{stream_id}', 'alice', 'GET', `/users/${ids.bob}/subscriptions/${ids.design}`, {});
+  await check('GET /users/{user_id}/subscriptions/{stream_id}', 'alice', 'GET', `/users/9999/subscriptions/${ids.general}`, {}, 400);
   await check('GET /users/me/{stream_id}/topics', 'alice', 'GET', '/users/me/9999/topics', {}, 400);
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { description: 'Shapes and colours', new_name: 'design-team' });
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', '/streams/9999', { description: 'x' }, 400);
@@ -346,6 +348,12 @@ async function runEndpoints() {
   await check('DELETE /messages/{message_id}/reactions', 'bob', 'DELETE', `/messages/${ids.msg}/reactions`, { emoji_name: 'octopus' });
   await check('DELETE /messages/{message_id}/reactions', 'bob', 'DELETE', `/messages/${ids.msg}/reactions`, { emoji_name: 'octopus' }, 400);
   await check('DELETE /messages/{message_id}/reactions', 'bob', 'DELETE', `/messages/${ids.msg}/reactions`, { emoji_name: 'no_such_emoji' }, 400);
+  // A poll: its message carries the widget submessage, and a vote sends the
+  // submessage event. POST /submessage itself is not in the yaml.
+  const poll = await check('POST /messages', 'alice', 'POST', '/messages', { type: 'stream', to: 'general', topic: 'conformance poll', content: '/poll Tea?\nYes\nNo' });
+  const vote = await call('bob', 'POST', '/submessage', { message_id: String(poll.id), msg_type: 'widget', content: '{"type":"vote","key":"canned,0","vote":1}' });
+  assert.equal(vote.status, 200, JSON.stringify(vote.body));
+  await check('GET /messages/{message_id}', 'bob', 'GET', `/messages/${poll.id}`, {});
   await check('POST /messages/flags', 'bob', 'POST', '/messages/flags', { messages: [ids.msg], op: 'add', flag: 'starred' });
   await check('POST /messages/flags', 'bob', 'POST', '/messages/flags', { messages: [ids.msg], op: 'add', flag: 'read' });
   await check('POST /messages/flags', 'bob', 'POST', '/messages/flags', { messages: [ids.msg], op: 'remove', flag: 'read' });

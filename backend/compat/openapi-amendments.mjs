@@ -10,7 +10,7 @@
 //
 // LANCHAT: fields Lanchat sends that the yaml does not list, kept because
 // Zulip clients ignore unknown fields (each listed in docs/api-coverage.md
-// with its reason), and the one deliberate difference.
+// with its reason).
 //
 // ERRATA (at the end): the yaml's own errors.
 
@@ -76,9 +76,12 @@ export const CHANGELOG = [
   },
   {
     level: 254,
-    change: 'stream and subscription objects gain creator_id',
+    change: 'stream and subscription objects gain creator_id (required where the object lists what it requires, as at 277)',
     apply(doc) {
-      for (const s of streams(doc)) s.properties.creator_id = { type: 'integer', nullable: true };
+      for (const s of streams(doc)) {
+        s.properties.creator_id = { type: 'integer', nullable: true };
+        if (s.required && !s.required.includes('creator_id')) s.required.push('creator_id');
+      }
     },
   },
   {
@@ -189,6 +192,13 @@ export const LANCHAT = [
     apply(doc) {
       Object.assign(closed(success(doc, 'GET /server_settings')).properties, { realm_logo: { type: 'string' }, realm_night_logo: { type: 'string' } });
     } },
+  { field: 'sender_short_name, subject_links and display_recipient[].short_name in message objects', why: 'spec 2.1 lists them beside Zulip\'s fields: the short names empty (the spec reserves sender_short_name for future use), subject_links the same list as topic_links',
+    apply(doc) {
+      for (const m of [...objects(doc, ['sender_realm_str', 'topic_links'])]) {
+        Object.assign(m.properties, { sender_short_name: { type: 'string' }, subject_links: { type: 'array', items: { type: 'object' } } });
+        for (const v of m.properties.display_recipient?.oneOf ?? []) if (v.items?.properties) v.items.properties.short_name = { type: 'string' };
+      }
+    } },
   { field: 'bot_type in GET /users/me', why: 'spec 2.5 user object field: null for people',
     apply(doc) {
       closed(success(doc, 'GET /users/me')).properties.bot_type = { type: 'integer', nullable: true };
@@ -228,11 +238,6 @@ export const LANCHAT = [
   { field: 'presence_last_update_id in GET /realm/presence', why: 'the same builder answers POST /users/me/presence, where Zulip 9.0 (feature level 263) has it',
     apply(doc) {
       closed(success(doc, 'GET /realm/presence')).properties.presence_last_update_id = { type: 'integer' };
-    } },
-  { field: 'can_remove_subscribers_group is absent from stream objects (deliberate difference)', why: 'Lanchat has no system groups, so there is no group ID to name; only administrators remove others',
-    apply(doc) {
-      for (const s of [...objects(doc, ['can_remove_subscribers_group'])]) s.required = s.required?.filter((k) => k !== 'can_remove_subscribers_group');
-      for (const s of [...objects(doc, ['stream_id'])]) if (s.required) s.required = s.required.filter((k) => k !== 'can_remove_subscribers_group');
     } },
 ];
 

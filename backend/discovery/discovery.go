@@ -7,11 +7,14 @@ package discovery
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net"
+	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,7 +30,18 @@ const Service = "_lanchat._tcp"
 // Team is one advertised organization.
 type Team struct {
 	Name string `json:"name"`
-	URL  string `json:"url"`
+	// URL is scheme://host:port as parsed from the answer: never a user
+	// name (https://10.0.0.1:9991@10.0.0.66 joins 10.0.0.66), path or
+	// query, so that what the list shows is what joining reaches.
+	URL string `json:"url"`
+	// Authority is the fingerprint of the host's certificate authority
+	// that the answer gives (lantls.Fingerprint; "" for plain HTTP), for
+	// people to compare with the host's screen.
+	Authority string `json:"authority"`
+	// Conflict: another answer gives the same name or URL with another
+	// authority (or none): at most one of them is the team that has it,
+	// and anyone on the network can answer.
+	Conflict bool `json:"conflict"`
 }
 
 // quiet keeps the library's own log lines out of the host's log.
@@ -37,12 +51,12 @@ var quiet = log.New(io.Discard, "", 0)
 type Advertisement struct{ srv *mdns.Server }
 
 // Advertise answers queries for the team that team describes at the
-// moment of the query: its name, the URL to join at and the addresses it
-// is served at, on port. Asked at each query, so that a renamed
-// organization or a host whose address changed (DHCP) is advertised as it
-// is now; while it has no address, nothing is answered. It only answers
-// questions: it sends nothing unasked.
-func Advertise(port int, team func() (name, url string, ips []net.IP)) (*Advertisement, error) {
+// moment of the query: its name, the URL to join at, its authority's
+// fingerprint, and the addresses it is served at, on port. Asked at each
+// query, so that a renamed organization or a host whose address changed
+// (DHCP) is advertised as it is now; while it has no address, nothing is
+// answered. It only answers questions: it sends nothing unasked.
+func Advertise(port int, team func() (Team, []net.IP)) (*Advertisement, error) {
 	host, _ := os.Hostname()
 	host = label(host)
 	instance := label("lanchat-" + host + "-" + strconv.Itoa(port))
@@ -52,13 +66,17 @@ func Advertise(port int, team func() (name, url string, ips []net.IP)) (*Adverti
 		return nil, err
 	}
 	zone := zoneFunc(func(q dns.Question) []dns.RR {
-		name, url, ips := team()
+		t, ips := team()
 		if len(ips) == 0 {
 			// Without addresses the library would look the host's name
 			// up, which can itself go to the network.
 			return nil
 		}
-		svc, err := mdns.NewMDNSService(instance, Service, "", host+".local.", port, ips, []string{"name=" + name, "url=" + url})
+		txt := []string{"name=" + t.Name, "url=" + t.URL}
+		if t.Authority != "" {
+			txt = append(txt, "ca="+t.Authority)
+		}
+		svc, err := mdns.NewMDNSService(instance, Service, "", host+".local.", port, ips, txt)
 		if err != nil {
 			return nil
 		}
@@ -116,27 +134,79 @@ func Browse(ctx context.Context, wait time.Duration) ([]Team, error) {
 	return teams, err
 }
 
-// ask sends one question and calls answer, from one goroutine, with each
-// team that answers within wait.
+// mdnsGroup is where multicast DNS questions go (RFC 6762).
+var mdnsGroup = &net.UDPAddr{IP: net.IPv4(224, 0, 0, 251), Port: 5353}
+
+// ask sends one question and calls answer with each team that answers
+// within wait. Each answer (one packet) is one team, as its sender
+// describes it: a second answer under the same instance name is a second
+// team, not a correction of the first (a library that merged them showed
+// whichever came first, or a mix). The question goes from a port other
+// than mDNS's own, so responders answer to it directly (RFC 6762, 6.7).
 func ask(ctx context.Context, wait time.Duration, answer func(Team)) error {
-	entries := make(chan *mdns.ServiceEntry, 32)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for e := range entries {
-			if t, ok := teamOf(e); ok {
-				answer(t)
-			}
+	conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4zero})
+	if err != nil {
+		return fmt.Errorf("look for teams: %w", err)
+	}
+	defer conn.Close()
+	q := new(dns.Msg)
+	q.SetQuestion(Service+".local.", dns.TypePTR)
+	q.RecursionDesired = false
+	question, err := q.Pack()
+	if err != nil {
+		return err
+	}
+	if _, err := conn.WriteToUDP(question, mdnsGroup); err != nil {
+		return fmt.Errorf("look for teams: %w", err)
+	}
+	conn.SetReadDeadline(time.Now().Add(wait))
+	defer context.AfterFunc(ctx, func() { conn.SetReadDeadline(time.Now()) })()
+	packet := make([]byte, 65536)
+	for {
+		n, _, err := conn.ReadFromUDP(packet)
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-	}()
-	err := mdns.QueryContext(ctx, &mdns.QueryParam{Service: Service, Domain: "local", Timeout: wait, Entries: entries, Logger: quiet, DisableIPv6: true})
-	close(entries)
-	<-done
-	return err
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("look for teams: %w", err)
+		}
+		var m dns.Msg
+		if m.Unpack(packet[:n]) != nil || !m.Response {
+			continue
+		}
+		for _, t := range teamsIn(&m) {
+			answer(t)
+		}
+	}
 }
 
+// sortTeams orders teams by name and URL and marks the conflicting ones.
 func sortTeams(teams []Team) {
-	slices.SortFunc(teams, func(a, b Team) int { return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.URL, b.URL)) })
+	slices.SortFunc(teams, func(a, b Team) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.URL, b.URL), strings.Compare(a.Authority, b.Authority))
+	})
+	markConflicts(teams)
+}
+
+// markConflicts flags the teams whose name or URL another team gives with
+// another authority, or where neither has one to tell them apart. Two
+// answers with the same authority are one host (at two addresses, or
+// before and after its address changed).
+func markConflicts(teams []Team) {
+	for i := range teams {
+		teams[i].Conflict = false
+	}
+	for i := range teams {
+		for j := range i {
+			a, b := &teams[i], &teams[j]
+			if (a.Name == b.Name || a.URL == b.URL) && (a.Authority != b.Authority || a.Authority == "") {
+				a.Conflict, b.Conflict = true, true
+			}
+		}
+	}
 }
 
 // Watch keeps a list of the teams on the network until ctx ends. A host
@@ -158,7 +228,7 @@ func watch(ctx context.Context, interval time.Duration, ask func(context.Context
 		team   Team
 		missed int
 	}
-	teams := map[string]*seen{} // by URL: the name may change
+	teams := map[string]*seen{} // by URL and authority: the name may change
 	var last []Team
 	var lastErr error
 	reported := false
@@ -178,11 +248,12 @@ func watch(ctx context.Context, interval time.Duration, ask func(context.Context
 	for ctx.Err() == nil {
 		answered := map[string]bool{}
 		err := ask(ctx, interval, func(t Team) {
-			answered[t.URL] = true
-			if s := teams[t.URL]; s != nil {
+			key := t.URL + " " + t.Authority
+			answered[key] = true
+			if s := teams[key]; s != nil {
 				s.team, s.missed = t, 0
 			} else {
-				teams[t.URL] = &seen{team: t}
+				teams[key] = &seen{team: t}
 			}
 			// Reported at once only after the first wait: a first list
 			// of one team when three answer would flicker.
@@ -201,10 +272,10 @@ func watch(ctx context.Context, interval time.Duration, ask func(context.Context
 			}
 			continue
 		}
-		for url, s := range teams {
-			if !answered[url] {
+		for key, s := range teams {
+			if !answered[key] {
 				if s.missed++; s.missed >= 2 {
-					delete(teams, url)
+					delete(teams, key)
 				}
 			}
 		}
@@ -212,26 +283,104 @@ func watch(ctx context.Context, interval time.Duration, ask func(context.Context
 	}
 }
 
-// teamOf reads an answer: the URL the host gives, else its address and port.
-func teamOf(e *mdns.ServiceEntry) (Team, bool) {
+// teamsIn reads one answer: each instance of the service it describes,
+// with the URL its TXT record gives, else its address and port.
+func teamsIn(m *dns.Msg) []Team {
+	type instance struct {
+		txt  []string
+		srv  *dns.SRV
+		seen bool // named by a PTR of the service
+	}
+	instances := map[string]*instance{}
+	addrs := map[string]net.IP{}
+	get := func(name string) *instance {
+		if instances[name] == nil {
+			instances[name] = &instance{}
+		}
+		return instances[name]
+	}
+	service := Service + ".local."
+	for _, rr := range append(m.Answer, m.Extra...) {
+		switch rr := rr.(type) {
+		case *dns.PTR:
+			if strings.EqualFold(rr.Hdr.Name, service) {
+				get(rr.Ptr).seen = true
+			}
+		case *dns.SRV:
+			get(rr.Hdr.Name).srv = rr
+		case *dns.TXT:
+			get(rr.Hdr.Name).txt = rr.Txt
+		case *dns.A:
+			addrs[rr.Hdr.Name] = rr.A
+		}
+	}
+	var teams []Team
+	for _, in := range instances {
+		if !in.seen {
+			continue
+		}
+		var a net.IP
+		port := 0
+		if in.srv != nil {
+			a, port = addrs[in.srv.Target], int(in.srv.Port)
+		}
+		if t, ok := teamOf(in.txt, a, port); ok {
+			teams = append(teams, t)
+		}
+	}
+	return teams
+}
+
+// teamOf reads an instance's TXT fields, with its address and port.
+func teamOf(txt []string, addr net.IP, port int) (Team, bool) {
 	t := Team{}
-	for _, f := range e.InfoFields {
+	for _, f := range txt {
 		if k, v, ok := strings.Cut(f, "="); ok {
 			switch k {
 			case "name":
 				t.Name = v
 			case "url":
 				t.URL = v
+			case "ca":
+				if fingerprint.MatchString(v) {
+					t.Authority = v
+				}
 			}
 		}
 	}
-	if t.URL == "" && e.AddrV4 != nil {
-		t.URL = "http://" + net.JoinHostPort(e.AddrV4.String(), strconv.Itoa(e.Port))
+	if t.URL == "" && addr != nil {
+		t.URL = "http://" + net.JoinHostPort(addr.String(), strconv.Itoa(port))
+	}
+	var err error
+	if t.URL, err = TeamURL(t.URL); err != nil {
+		return Team{}, false
 	}
 	if t.Name == "" {
 		t.Name = t.URL
 	}
-	return t, t.URL != ""
+	return t, true
+}
+
+// fingerprint is lantls.Fingerprint's form.
+var fingerprint = regexp.MustCompile(`^[0-9A-F]{4}( [0-9A-F]{4}){3}$`)
+
+// TeamURL is address as a team's URL, scheme://host:port as parsed: http
+// or https, with a host, and without a user name, which would show one
+// address and reach another (https://10.0.0.1:9991@10.0.0.66 reaches
+// 10.0.0.66). A typed address without a scheme is http.
+func TeamURL(address string) (string, error) {
+	address = strings.TrimSpace(address)
+	if !strings.Contains(address, "://") {
+		address = "http://" + address
+	}
+	u, err := url.Parse(address)
+	switch {
+	case err == nil && u.User != nil:
+		return "", fmt.Errorf("%q names a user before @: it reads as one address and reaches %s, so it is refused", address, u.Host)
+	case err != nil || u.Hostname() == "" || (u.Scheme != "http" && u.Scheme != "https"):
+		return "", fmt.Errorf("%q is not a team's address (like https://192.168.1.20:9991)", address)
+	}
+	return u.Scheme + "://" + u.Host, nil
 }
 
 // label makes s a DNS label: letters, digits and hyphens, at most 63.

@@ -21,8 +21,8 @@ func TestBrowseFindsAnAdvertisedTeam(t *testing.T) {
 	}
 	var name atomic.Value // read by the advertisement's goroutine
 	name.Store("Lanchat")
-	ad, err := Advertise(9991, func() (string, string, []net.IP) {
-		return name.Load().(string), "https://127.0.0.1:9991", []net.IP{net.IPv4(127, 0, 0, 1)}
+	ad, err := Advertise(9991, func() (Team, []net.IP) {
+		return Team{Name: name.Load().(string), URL: "https://127.0.0.1:9991", Authority: "3F2A 9C01 77B4 E0D5"}, []net.IP{net.IPv4(127, 0, 0, 1)}
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -30,13 +30,13 @@ func TestBrowseFindsAnAdvertisedTeam(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	found, err := Browse(ctx, time.Second)
-	if want := (Team{"Lanchat", "https://127.0.0.1:9991"}); err != nil || !slices.Equal(found, []Team{want}) {
+	if want := (Team{Name: "Lanchat", URL: "https://127.0.0.1:9991", Authority: "3F2A 9C01 77B4 E0D5"}); err != nil || !slices.Equal(found, []Team{want}) {
 		t.Fatalf("Browse: %+v %v, want %+v", found, err, want)
 	}
 	// Named at first-run setup, after the host started: the new name.
 	name.Store("Olive's Bakery")
 	found, err = Browse(ctx, time.Second)
-	if want := (Team{"Olive's Bakery", "https://127.0.0.1:9991"}); err != nil || !slices.Equal(found, []Team{want}) {
+	if want := (Team{Name: "Olive's Bakery", URL: "https://127.0.0.1:9991", Authority: "3F2A 9C01 77B4 E0D5"}); err != nil || !slices.Equal(found, []Team{want}) {
 		t.Fatalf("Browse after renaming: %+v %v, want %+v", found, err, want)
 	}
 	if err := ad.Stop(); err != nil {
@@ -55,7 +55,9 @@ func TestAdvertiseAnswersOnlyWithAnAddress(t *testing.T) {
 	}
 	var ips atomic.Value // read by the advertisement's goroutine
 	ips.Store([]net.IP(nil))
-	ad, err := Advertise(9991, func() (string, string, []net.IP) { return "Lanchat", "http://127.0.0.1:9991", ips.Load().([]net.IP) })
+	ad, err := Advertise(9991, func() (Team, []net.IP) {
+		return Team{Name: "Lanchat", URL: "http://127.0.0.1:9991"}, ips.Load().([]net.IP)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,8 +111,8 @@ func TestWatchFollowsTeamsThatComeAndGo(t *testing.T) {
 
 	var name atomic.Value // read by the advertisement's goroutine
 	name.Store("Lanchat")
-	ad, err := Advertise(9991, func() (string, string, []net.IP) {
-		return name.Load().(string), "http://127.0.0.1:9991", []net.IP{net.IPv4(127, 0, 0, 1)}
+	ad, err := Advertise(9991, func() (Team, []net.IP) {
+		return Team{Name: name.Load().(string), URL: "http://127.0.0.1:9991"}, []net.IP{net.IPv4(127, 0, 0, 1)}
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -122,11 +124,11 @@ func TestWatchFollowsTeamsThatComeAndGo(t *testing.T) {
 		}
 	}
 	defer stop()
-	if l := next("once a team advertises"); !slices.Equal(l, []Team{{"Lanchat", "http://127.0.0.1:9991"}}) {
+	if l := next("once a team advertises"); !slices.Equal(l, []Team{{Name: "Lanchat", URL: "http://127.0.0.1:9991"}}) {
 		t.Fatalf("after the team started: %+v", l)
 	}
 	name.Store("Olive's Bakery")
-	if l := next("after a rename"); !slices.Equal(l, []Team{{"Olive's Bakery", "http://127.0.0.1:9991"}}) {
+	if l := next("after a rename"); !slices.Equal(l, []Team{{Name: "Olive's Bakery", URL: "http://127.0.0.1:9991"}}) {
 		t.Fatalf("after the rename: %+v", l)
 	}
 	stop()
@@ -139,7 +141,7 @@ func TestWatchFollowsTeamsThatComeAndGo(t *testing.T) {
 // is its end; a team is listed when it answers and dropped only after two
 // questions in a row go unanswered by it.
 func TestWatchRounds(t *testing.T) {
-	a := Team{"Olive's Bakery", "http://192.0.2.1:9991"}
+	a := Team{Name: "Olive's Bakery", URL: "http://192.0.2.1:9991"}
 	rounds := []struct {
 		answers []Team
 		err     error
@@ -190,6 +192,92 @@ func describe(teams []Team) string {
 		return "nothing"
 	}
 	return fmt.Sprintf("%+v", teams)
+}
+
+// Anyone on the network can answer for a team. A spoofer reusing the real
+// host's instance name is listed beside it rather than in its place (the
+// library merged the two answers: one browse in four showed only the
+// spoofer); every team announced under the name with another authority,
+// or none, is flagged as conflicting; an answer whose URL carries a user
+// name (https://10.99.0.1:9991@127.0.0.66, which reads as one host and
+// joins the other) is not listed; a URL is listed as scheme://host:port.
+func TestSpoofedAnswersAreListedAsConflicting(t *testing.T) {
+	if !isolate.Network(t) {
+		return
+	}
+	const real = "3F2A 9C01 77B4 E0D5"
+	advertise := func(port int, team Team) {
+		t.Helper()
+		ad, err := Advertise(port, func() (Team, []net.IP) { return team, []net.IP{net.IPv4(127, 0, 0, 1)} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ad.Stop() })
+	}
+	advertise(9991, Team{Name: "Olive's Bakery", URL: "https://127.0.0.1:9991", Authority: real})
+	// Same port, same machine: the same instance name.
+	advertise(9991, Team{Name: "Olive's Bakery", URL: "https://127.0.0.2:9991", Authority: "0000 1111 2222 3333"})
+	advertise(9992, Team{Name: "Olive's Bakery", URL: "https://127.0.0.1:9991@127.0.0.66:9991", Authority: real})
+	advertise(9993, Team{Name: "Olive's Bakery", URL: "http://127.0.0.3:9991/#x?y"})
+	advertise(9994, Team{Name: "Pinewood", URL: "https://127.0.0.4:9991", Authority: "4444 5555 6666 7777"})
+	want := []Team{
+		{Name: "Olive's Bakery", URL: "http://127.0.0.3:9991", Conflict: true},
+		{Name: "Olive's Bakery", URL: "https://127.0.0.1:9991", Authority: real, Conflict: true},
+		{Name: "Olive's Bakery", URL: "https://127.0.0.2:9991", Authority: "0000 1111 2222 3333", Conflict: true},
+		{Name: "Pinewood", URL: "https://127.0.0.4:9991", Authority: "4444 5555 6666 7777"},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for i := range 4 {
+		if found, err := Browse(ctx, 500*time.Millisecond); err != nil || !slices.Equal(found, want) {
+			t.Errorf("browse %d: %+v %v,\nwant %+v", i+1, found, err, want)
+		}
+	}
+}
+
+// The answer's fields as listed: the URL as parsed, a user name refused,
+// a fingerprint only in its form.
+func TestTeamOf(t *testing.T) {
+	a := net.IPv4(192, 0, 2, 1)
+	for _, c := range []struct {
+		txt  []string
+		want Team
+		ok   bool
+	}{
+		{[]string{"name=Olive", "url=https://192.0.2.1:9991", "ca=3F2A 9C01 77B4 E0D5"}, Team{Name: "Olive", URL: "https://192.0.2.1:9991", Authority: "3F2A 9C01 77B4 E0D5"}, true},
+		{[]string{"name=Olive", "url=https://10.99.0.1:9991@10.99.0.66"}, Team{}, false},
+		{[]string{"name=Olive", "url=https://user@192.0.2.9:9991"}, Team{}, false},
+		{[]string{"name=Olive", "url=ftp://192.0.2.1"}, Team{}, false},
+		{[]string{"name=Olive", "url=https://192.0.2.1:9991/path?q#f", "ca=<b>1234</b>"}, Team{Name: "Olive", URL: "https://192.0.2.1:9991"}, true},
+		{[]string{"name=Olive"}, Team{Name: "Olive", URL: "http://192.0.2.1:9991"}, true},
+		{nil, Team{Name: "http://192.0.2.1:9991", URL: "http://192.0.2.1:9991"}, true},
+	} {
+		if got, ok := teamOf(c.txt, a, 9991); got != c.want || ok != c.ok {
+			t.Errorf("teamOf(%q) = %+v %v, want %+v %v", c.txt, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestMarkConflicts(t *testing.T) {
+	for _, c := range []struct {
+		teams []Team
+		want  []bool
+	}{
+		// One host at two addresses (its address changed): one authority.
+		{[]Team{{Name: "A", URL: "https://h1", Authority: "F1"}, {Name: "A", URL: "https://h2", Authority: "F1"}}, []bool{false, false}},
+		{[]Team{{Name: "A", URL: "https://h1", Authority: "F1"}, {Name: "A", URL: "https://h2", Authority: "F2"}}, []bool{true, true}},
+		{[]Team{{Name: "A", URL: "http://h1"}, {Name: "A", URL: "http://h2"}}, []bool{true, true}},
+		{[]Team{{Name: "A", URL: "https://h1", Authority: "F1"}, {Name: "B", URL: "https://h1", Authority: "F2"}}, []bool{true, true}},
+		{[]Team{{Name: "A", URL: "https://h1", Authority: "F1"}, {Name: "B", URL: "https://h2", Authority: "F2"}, {Name: "B", URL: "http://h3"}},
+			[]bool{false, true, true}},
+	} {
+		markConflicts(c.teams)
+		for i, team := range c.teams {
+			if team.Conflict != c.want[i] {
+				t.Errorf("%+v: team %d conflict %v, want %v", c.teams, i, team.Conflict, c.want[i])
+			}
+		}
+	}
 }
 
 func TestLabel(t *testing.T) {

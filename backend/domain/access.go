@@ -100,3 +100,22 @@ func lookupStream(tx *store.Tx, nameOrID string) (store.Stream, error) {
 	}
 	return store.Stream{}, store.ErrNotFound
 }
+
+// mayReplaceCredentials is the one gate for setting another account's
+// credentials (issuing a password, regenerating a bot's key): only an
+// owner acts on an administrator's or an owner's, as in Zulip, or one
+// administrator could sign in as another, or as the owner through the
+// owner's bot given that role. Below administrator, administrators act on
+// people's and a bot's owner on its key.
+func mayReplaceCredentials(actor, u store.User) error {
+	if isAdmin(u) && !isOwner(actor) {
+		return ErrNotOwner
+	}
+	if u.IsBot() {
+		return manageableBot(actor, u)
+	}
+	if !isAdmin(actor) {
+		return ErrNotAdmin
+	}
+	return nil
+}

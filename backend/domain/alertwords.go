@@ -121,13 +121,22 @@ func (s *Service) RemoveAlertWords(actor store.User, words []string) ([]string, 
 	return s.changeAlertWords(actor, words, removeWords)
 }
 
+// checkAlertWord trims an alert word and checks its length.
+func checkAlertWord(w string) (string, error) {
+	w = strings.TrimSpace(w)
+	if w == "" || utf8.RuneCountInString(w) > MaxAlertWordLength {
+		return w, BadRequest("Alert words must be 1 to %d characters.", MaxAlertWordLength)
+	}
+	return w, nil
+}
+
 // changeAlertWords checks words, stores change(the actor's list, words) and
 // tells the actor's queues.
 func (s *Service) changeAlertWords(actor store.User, words []string, change func(have, words []string) []string) ([]string, error) {
 	for i, w := range words {
-		w = strings.TrimSpace(w)
-		if w == "" || utf8.RuneCountInString(w) > MaxAlertWordLength {
-			return nil, BadRequest("Alert words must be 1 to %d characters.", MaxAlertWordLength)
+		w, err := checkAlertWord(w)
+		if err != nil {
+			return nil, err
 		}
 		words[i] = w
 	}

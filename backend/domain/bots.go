@@ -138,6 +138,9 @@ func (s *Service) RegenerateBotKey(actor store.User, id int64) (string, error) {
 		if err != nil {
 			return err
 		}
+		if err := mayReplaceCredentials(actor, bot); err != nil {
+			return err
+		}
 		bot.APIKey = newAPIKey()
 		key = bot.APIKey
 		return tx.PutUser(bot)

@@ -61,7 +61,7 @@ func (s *Service) seedDev(tx *store.Tx) error {
 	}
 	byName := map[string]store.Stream{}
 	for _, def := range streams {
-		st, err := s.createStream(tx, def.name, def.description, def.inviteOnly)
+		st, err := s.createStream(tx, def.name, def.description, def.inviteOnly, 0)
 		if err != nil {
 			return err
 		}

@@ -102,16 +102,18 @@ type Importer struct {
 	lastID  int64
 	// blocks are each conversation's read-run blocks holding imported
 	// messages, for Finish to mark read.
-	blocks  map[int64][]int64
-	summary archive.Summary
-	skipped int
+	blocks           map[int64][]int64
+	summary          archive.Summary
+	skipped, changed int
+	// topics are the imported topics the API's rule refused, fixed once.
+	topics map[string]string
 }
 
 // NewImporter starts an import into the service's store, which should be
 // new and empty.
 func (s *Service) NewImporter() *Importer {
 	return &Importer{s: s, users: map[string]int64{}, streams: map[string]store.Stream{}, owners: map[int64]string{},
-		blocks: map[int64][]int64{}}
+		blocks: map[int64][]int64{}, topics: map[string]string{}}
 }
 
 // Skip notes a record left out of the import.
@@ -122,20 +124,60 @@ func (im *Importer) Skip(record, reason string) {
 	}
 }
 
-// ImportedRealmName is the name an import gives an organization an
-// archive names name: cut to the API's 40 characters, Lanchat's default
-// when there is none.
-func ImportedRealmName(name string) string {
-	name = truncateRunes(strings.TrimSpace(name), 40)
-	if name == "" {
-		return DefaultRealmName
+// change notes a record imported with a value the API's rules refused,
+// fixed: why is the rule's refusal.
+func (im *Importer) change(record, what string, from, to string, why error) {
+	im.changed++
+	if len(im.summary.Changed) < maxSkipped {
+		im.summary.Changed = append(im.summary.Changed, archive.Changed{Record: record,
+			Change: fmt.Sprintf("%s %s became %q: %s", what, shown(from), to, refusal(why))})
 	}
-	return name
+}
+
+// shown quotes a source's value for the summary, cut to a line's length.
+func shown(v string) string {
+	if utf8.RuneCountInString(v) > 60 {
+		return fmt.Sprintf("%q…", truncateRunes(v, 60))
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+// refusal is a rule's refusal in its own words.
+func refusal(err error) string {
+	var de *Error
+	if errors.As(err, &de) {
+		return de.Msg
+	}
+	return err.Error()
+}
+
+// ImportedRealmName is the name an import gives an organization an
+// archive names name: the API's rule (ValidateRealmName), a longer name
+// cut to fit, Lanchat's default when there is none.
+func ImportedRealmName(name string) string {
+	fixed, _ := importedRealmName(name)
+	return fixed
+}
+
+// importedRealmName is ImportedRealmName with the rule's refusal of a name
+// it cut; nil when it was kept, or there was none to keep.
+func importedRealmName(name string) (string, error) {
+	valid, err := ValidateRealmName(name)
+	switch {
+	case err == nil:
+		return valid, nil
+	case strings.TrimSpace(name) == "":
+		return DefaultRealmName, nil
+	}
+	return strings.TrimSpace(truncateRunes(strings.TrimSpace(name), MaxRealmNameLength)), err
 }
 
 // Realm names the organization.
 func (im *Importer) Realm(r archive.Realm) error {
-	name := ImportedRealmName(r.Name)
+	name, refused := importedRealmName(r.Name)
+	if refused != nil {
+		im.change("the organization", "its name", r.Name, name, refused)
+	}
 	created := r.DateCreated
 	if created == 0 {
 		created = im.s.now().Unix()
@@ -169,14 +211,25 @@ func (im *Importer) User(u archive.User) error {
 	if role == 0 {
 		role = store.RoleMember
 	}
+	name := strings.TrimSpace(u.FullName)
+	if err := validateFullName(name); err != nil {
+		// As readers wrote the person's mentions.
+		name = archive.CleanName(u.FullName, localPart(u.Email))
+		im.change(record, "the name", u.FullName, name, err)
+	}
+	timezone := u.Timezone
+	if _, err := parsePreference(Preference{Name: "timezone", Raw: timezone}); timezone != "" && err != nil {
+		timezone = ""
+		im.change(record, "the time zone", u.Timezone, timezone, err)
+	}
 	var created store.User
 	err := im.s.store.Update(func(tx *store.Tx) error {
 		var err error
-		created, err = im.s.createUser(tx, NewUser{Email: u.Email, FullName: archive.CleanName(u.FullName, localPart(u.Email)), Role: role, BotType: u.BotType})
+		created, err = im.s.createUser(tx, NewUser{Email: u.Email, FullName: name, Role: role, BotType: u.BotType})
 		if err != nil {
 			return err
 		}
-		created.IsActive, created.Timezone, created.AlertWords = u.Active, u.Timezone, importedAlertWords(u.AlertWords)
+		created.IsActive, created.Timezone, created.AlertWords = u.Active, timezone, im.alertWords(record, u.AlertWords)
 		if u.DateJoined != 0 {
 			created.DateJoined = u.DateJoined
 		}
@@ -230,10 +283,25 @@ func (im *Importer) Stream(st archive.Stream) error {
 	if err != nil {
 		return err
 	}
+	creator, err := im.optionalUserID(record, st.CreatorRef)
+	if err != nil {
+		return err
+	}
+	name, err := validateStreamName(st.Name)
+	if err != nil {
+		name = importedStreamName(st.Name, st.Ref)
+		im.change(record, "the name", st.Name, name, err)
+	}
+	description := st.Description
+	if n := utf8.RuneCountInString(description); n > MaxStreamDescriptionLength {
+		description = truncateRunes(description, MaxStreamDescriptionLength)
+		im.change(record, "the description", st.Description, description,
+			BadRequest("Channel description too long (limit: %d characters).", MaxStreamDescriptionLength))
+	}
 	var created store.Stream
 	err = im.s.store.Update(func(tx *store.Tx) error {
 		var err error
-		created, err = im.s.createStream(tx, st.Name, truncateRunes(st.Description, MaxStreamDescriptionLength), st.InviteOnly)
+		created, err = im.s.createStream(tx, name, description, st.InviteOnly, creator)
 		if err != nil {
 			return err
 		}
@@ -300,13 +368,34 @@ func (im *Importer) subscriptionSettings(tx *store.Tx, record string, streamID i
 	return nil
 }
 
-// importedAlertWords keeps a user's alert words as Lanchat keeps its own:
-// trimmed, none empty, none twice (ignoring case).
-func importedAlertWords(words []string) []string {
+// importedStreamName is a stream name validateStreamName refused, fixed:
+// without control characters, cut to the limit, else named by its source
+// ID.
+func importedStreamName(name, ref string) string {
+	fixed := strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r < ' ' {
+			return -1
+		}
+		return r
+	}, name))
+	if fixed = strings.TrimSpace(truncateRunes(fixed, MaxStreamNameLength)); fixed == "" {
+		fixed = truncateRunes("channel "+ref, MaxStreamNameLength)
+	}
+	return fixed
+}
+
+// alertWords keeps a user's alert words as the API keeps its own: each by
+// its rule (checkAlertWord), none twice (ignoring case), at most
+// MaxAlertWords; words it refuses are left out, and said so.
+func (im *Importer) alertWords(record string, words []string) []string {
 	var out []string
 	for _, w := range words {
-		w = strings.TrimSpace(w)
-		if w != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, w) }) && len(out) < MaxAlertWords {
+		w, err := checkAlertWord(w)
+		if err != nil {
+			im.Skip(fmt.Sprintf("alert word %s of %s", shown(w), record), refusal(err))
+			continue
+		}
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, w) }) && len(out) < MaxAlertWords {
 			out = append(out, w)
 		}
 	}
@@ -320,8 +409,12 @@ func (im *Importer) UserGroup(g archive.UserGroup) error {
 	if err != nil {
 		return err
 	}
+	var refused *Error
 	err = im.s.store.Update(func(tx *store.Tx) error {
 		name, err := checkGroupName(tx, g.Name, 0)
+		if errors.As(err, &refused) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -329,6 +422,11 @@ func (im *Importer) UserGroup(g archive.UserGroup) error {
 	})
 	if err != nil {
 		return recordError(record, err)
+	}
+	if refused != nil {
+		// Its name the API refuses (empty, too long, or another group's).
+		im.Skip(record, refused.Msg)
+		return nil
 	}
 	im.summary.UserGroups++
 	return nil
@@ -364,13 +462,9 @@ func (im *Importer) Emoji(e archive.Emoji) error {
 		im.Skip(record, err.Error())
 		return nil
 	}
-	var author int64
-	if e.OwnerRef != "" {
-		ids, err := im.userIDs(record, []string{e.OwnerRef})
-		if err != nil {
-			return err
-		}
-		author = ids[0]
+	author, err := im.optionalUserID(record, e.OwnerRef)
+	if err != nil {
+		return err
 	}
 	data, err := readOpener(e.Open, DefaultMaxEmojiFileSize)
 	if err != nil {
@@ -542,7 +636,7 @@ func (im *Importer) storeImported(tx *store.Tx, senders map[int64]store.User, m 
 		im.flagged, read = true, readBySender
 	}
 	stored, flags, err := im.s.storeMessage(tx, sender, target,
-		store.Message{Content: content, Timestamp: m.Timestamp, Client: "import", LastEditTimestamp: m.EditTimestamp, Reactions: reactions, Edits: im.edits(m.Edits)},
+		store.Message{Content: content, Timestamp: m.Timestamp, Client: "import", LastEditTimestamp: m.EditTimestamp, Reactions: reactions, Edits: im.edits(tx, sender, record, m.Edits)},
 		im.s.render(tx, sender, content), read)
 	if err != nil {
 		return 0, recordError(record, err)
@@ -567,16 +661,48 @@ func keepsReadState(byUser map[string][]string) bool {
 }
 
 // edits maps a message's earlier versions to the store's IDs; an author or
-// stream the archive does not have stays unnamed (0).
-func (im *Importer) edits(in []archive.Edit) []store.Edit {
+// stream the archive does not have stays unnamed (0). An earlier version
+// is rendered again from its markdown, as the message is: the source's
+// HTML is not trusted. Its topic follows the API's rule, as the message's.
+func (im *Importer) edits(tx *store.Tx, sender store.User, record string, in []archive.Edit) []store.Edit {
 	var out []store.Edit
 	for _, e := range in {
-		out = append(out, store.Edit{
-			Timestamp: e.Timestamp, UserID: im.users[e.UserRef], PrevContent: e.PrevContent,
-			PrevRendered: e.PrevRendered, PrevTopic: e.PrevTopic, PrevStreamID: im.streams[e.PrevStreamRef].ID,
-		})
+		edit := store.Edit{Timestamp: e.Timestamp, UserID: im.users[e.UserRef], PrevContent: e.PrevContent,
+			PrevStreamID: im.streams[e.PrevStreamRef].ID}
+		if e.PrevContent != "" {
+			edit.PrevRendered = im.s.render(tx, sender, e.PrevContent).HTML
+		}
+		if e.PrevTopic != "" {
+			edit.PrevTopic = im.topic(record, e.PrevTopic)
+		}
+		out = append(out, edit)
 	}
 	return out
+}
+
+// topic is an imported topic as the API keeps it (normalizeTopic); one
+// the rule refuses has its control characters made spaces, or becomes
+// "(no topic)", and is said so once.
+func (im *Importer) topic(record, topic string) string {
+	normal, err := normalizeTopic(topic)
+	if err == nil {
+		return normal
+	}
+	if fixed, ok := im.topics[topic]; ok {
+		return fixed
+	}
+	fixed, cleanErr := normalizeTopic(strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, topic))
+	if cleanErr != nil {
+		fixed = "(no topic)"
+	}
+	im.topics[topic] = fixed
+	im.change(record, "the topic", topic, fixed, err)
+	return fixed
 }
 
 // target is where an imported message goes: its stream and topic, or its
@@ -596,11 +722,7 @@ func (im *Importer) target(record string, sender store.User, m archive.Message) 
 	if !ok {
 		return messageTarget{}, archive.Errorf(record, "names stream %q, which the archive does not have", m.StreamRef)
 	}
-	topic, err := normalizeTopic(m.Topic)
-	if err != nil {
-		topic = "(no topic)"
-	}
-	return messageTarget{stream: st, topic: topic}, nil
+	return messageTarget{stream: st, topic: im.topic(record, m.Topic)}, nil
 }
 
 // reactions resolves a message's reactions; an unknown emoji, or the same
@@ -737,6 +859,9 @@ func (im *Importer) Finish() (archive.Summary, error) {
 	if more := im.skipped - len(im.summary.Skipped); more > 0 {
 		im.summary.Skipped = append(im.summary.Skipped, archive.Skipped{Record: fmt.Sprintf("%d more records", more), Reason: "not listed one by one"})
 	}
+	if more := im.changed - len(im.summary.Changed); more > 0 {
+		im.summary.Changed = append(im.summary.Changed, archive.Changed{Record: fmt.Sprintf("%d more records", more), Change: "not listed one by one"})
+	}
 	return im.summary, nil
 }
 
@@ -751,6 +876,18 @@ func (im *Importer) userIDs(record string, refs []string) ([]int64, error) {
 		ids = append(ids, id)
 	}
 	return ids, nil
+}
+
+// optionalUserID is the imported ID of the user ref names, or 0 for "".
+func (im *Importer) optionalUserID(record, ref string) (int64, error) {
+	if ref == "" {
+		return 0, nil
+	}
+	ids, err := im.userIDs(record, []string{ref})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
 }
 
 // recordError names the record a refusal was about; an archive.Error

@@ -21,9 +21,6 @@ type MessageEdit struct {
 // or its topic (sender or administrator; other streams: administrators),
 // recording each change in the message's edit history.
 func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
-	if e.Content == nil && e.Topic == nil && e.StreamID == 0 {
-		return BadRequest("Nothing to change")
-	}
 	switch e.PropagateMode {
 	case "":
 		e.PropagateMode = "change_one"
@@ -49,6 +46,13 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		m, _, err := accessMessage(tx, actor, id, streamCache{})
 		if err != nil {
 			return nil, err
+		}
+		e, err := withoutUnchangedTopic(e, topic, m)
+		if err != nil {
+			return nil, err
+		}
+		if e.Content != nil && len(m.Submessages) > 0 {
+			return nil, BadRequest("Widgets cannot be edited.")
 		}
 		ev := events.Event{"type": "update_message", "user_id": actor.ID, "edit_timestamp": now,
 			"message_id": id, "message_ids": []int64{id}, "rendering_only": false}
@@ -86,6 +90,24 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		return s.perHolderEvent(tx, id, ev)
 	})
 	return internal("edit message", err)
+}
+
+// withoutUnchangedTopic treats a topic equal to the message's own as not
+// given, as Zulip does: clients such as zulip-terminal send the topic with
+// every edit of a stream message, so a content edit is not a move. What is
+// left must change something, and a propagate mode other than change_one
+// needs a move to propagate.
+func withoutUnchangedTopic(e MessageEdit, topic string, m store.Message) (MessageEdit, error) {
+	if e.Topic != nil && topic == m.Topic {
+		e.Topic = nil
+	}
+	if e.Content == nil && e.Topic == nil && e.StreamID == 0 {
+		return e, BadRequest("Nothing to change")
+	}
+	if e.PropagateMode != "change_one" && e.Topic == nil && e.StreamID == 0 {
+		return e, BadRequest("Invalid propagate_mode without topic edit")
+	}
+	return e, nil
 }
 
 // perHolderEvent publishes ev to every user holding the message, each with

@@ -17,6 +17,7 @@ func (o *MessageObject) AppendJSON(b []byte) []byte {
 	b = appendString(append(b, `,"sender_email":`...), o.SenderEmail)
 	b = appendString(append(b, `,"sender_full_name":`...), o.SenderFullName)
 	b = appendString(append(b, `,"sender_realm_str":`...), o.SenderRealmStr)
+	b = appendString(append(b, `,"sender_short_name":`...), o.SenderShortName)
 	b = append(b, `,"avatar_url":`...)
 	if o.AvatarURL == nil {
 		b = append(b, "null"...)
@@ -39,6 +40,7 @@ func (o *MessageObject) AppendJSON(b []byte) []byte {
 	b = appendInt(append(b, `,"recipient_id":`...), o.RecipientID)
 	b = appendString(append(b, `,"subject":`...), o.Subject)
 	b = appendList(append(b, `,"topic_links":`...), o.TopicLinks)
+	b = appendList(append(b, `,"subject_links":`...), o.SubjectLinks)
 	b = appendInt(append(b, `,"timestamp":`...), o.Timestamp)
 	b = strconv.AppendBool(append(b, `,"is_me_message":`...), o.IsMeMessage)
 	b = appendList(append(b, `,"reactions":`...), o.Reactions)

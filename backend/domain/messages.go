@@ -2,7 +2,9 @@ package domain
 
 import (
 	"errors"
+	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"lanchat/backend/events"
@@ -97,16 +99,28 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	now := s.now().Unix()
 	var me events.MessageEvent
 	var to events.Audience
+	var attempts []int64 // the IDs marked in flight, one per run of the transaction
 	err = s.batch(func(tx *store.Tx) (func(), error) {
 		// Batch may run this more than once: it must only write through tx.
 		st, err := target.recheck(tx, actor.ID)
 		if err != nil {
 			return nil, err
 		}
-		m, flags, err := s.storeMessage(tx, actor, target, store.Message{Content: content, Timestamp: now, Client: out.Client}, r, read)
+		m := store.Message{Content: content, Timestamp: now, Client: out.Client}
+		if def := widgetDefinition(content); def != "" {
+			// As Zulip, the widget's definition is the sender's first submessage.
+			id, err := tx.NextSubmessageID()
+			if err != nil {
+				return nil, err
+			}
+			m.Submessages = []store.Submessage{{ID: id, SenderID: actor.ID, MsgType: widgetMsgType, Content: def}}
+		}
+		m, flags, err := s.storeMessage(tx, actor, target, m, r, read)
 		if err != nil {
 			return nil, err
 		}
+		s.order.begin(m.ID)
+		attempts = append(attempts, m.ID)
 		me = events.MessageEvent{Message: m, Recipients: flags, Public: !m.IsPrivate() && !st.InviteOnly,
 			SenderQueueID: out.QueueID, LocalID: out.LocalID}
 		// Under the publish lock only the audience is fixed; the event is
@@ -115,12 +129,42 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		// registration nor other writes wait behind a long fan-out.
 		return func() { to = s.events.MessageAudience(me) }, nil
 	})
+	// Only the committed run's ID stays in flight, until it is published.
+	for i, id := range attempts {
+		if err != nil || i < len(attempts)-1 {
+			s.order.end(id)
+		}
+	}
 	if err != nil {
 		return 0, internal("send message", err)
 	}
 	s.messageForms(&me)
-	s.events.PublishMessage(to, me)
+	s.publishInOrder(to, me)
 	return me.Message.ID, nil
+}
+
+// publishPatience is how long a send waits for its message's delivery
+// before answering: long enough that a client reading its queue after the
+// answer finds the event, short enough that a fan-out stuck on an earlier
+// message (its turn comes first) delays deliveries, not senders.
+const publishPatience = time.Second
+
+// publishInOrder publishes a committed message once every message before
+// it has been, and waits for that at most publishPatience.
+func (s *Service) publishInOrder(to events.Audience, me events.MessageEvent) {
+	published := make(chan struct{})
+	go func() {
+		defer close(published)
+		defer s.order.end(me.Message.ID)
+		s.order.await(me.Message.ID)
+		s.events.PublishMessage(to, me)
+	}()
+	patience := time.NewTimer(publishPatience)
+	defer patience.Stop()
+	select {
+	case <-published:
+	case <-patience.C:
+	}
 }
 
 // messageForms fills in a stored message's event in both content forms.
@@ -311,4 +355,19 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 		flags.ReadWhereFlagged()
 	}
 	return flags
+}
+
+// messageAudience is who hears of a change to a message: whoever holds it,
+// and the actor, who may see it without holding it (a public stream's
+// history).
+func messageAudience(tx *store.Tx, m store.Message, actor store.User) ([]int64, error) {
+	holders, err := userIDs(tx, true)
+	if err != nil {
+		return nil, err
+	}
+	audience := tx.MessageUserIDs(m.ID, holders)
+	if !slices.Contains(audience, actor.ID) {
+		audience = append(audience, actor.ID)
+	}
+	return audience, nil
 }

@@ -8,13 +8,17 @@ import (
 )
 
 // MessageObject is a message as the API shows it (spec 2.1 plus the fields
-// Zulip clients read).
+// Zulip clients read). Spec 2.1's sender_short_name, subject_links and the
+// recipients' short_name stay beside Zulip's fields, which no longer have
+// them: the short names are empty (the spec reserves sender_short_name for
+// future use), subject_links repeats topic_links.
 type MessageObject struct {
 	ID               int64              `json:"id"`
 	SenderID         int64              `json:"sender_id"`
 	SenderEmail      string             `json:"sender_email"`
 	SenderFullName   string             `json:"sender_full_name"`
 	SenderRealmStr   string             `json:"sender_realm_str"`
+	SenderShortName  string             `json:"sender_short_name"`
 	AvatarURL        *string            `json:"avatar_url"`
 	Client           string             `json:"client"`
 	Content          string             `json:"content"`
@@ -25,6 +29,7 @@ type MessageObject struct {
 	RecipientID      int64              `json:"recipient_id"`
 	Subject          string             `json:"subject"`
 	TopicLinks       []TopicLink        `json:"topic_links"`
+	SubjectLinks     []TopicLink        `json:"subject_links"`
 	Timestamp        int64              `json:"timestamp"`
 	IsMeMessage      bool               `json:"is_me_message"`
 	Reactions        []ReactionObject   `json:"reactions"`
@@ -46,6 +51,7 @@ type RecipientObject struct {
 	ID            int64  `json:"id"`
 	Email         string `json:"email"`
 	FullName      string `json:"full_name"`
+	ShortName     string `json:"short_name"`
 	IsMirrorDummy bool   `json:"is_mirror_dummy"`
 }
 
@@ -65,10 +71,11 @@ type ReactionObject struct {
 // SubmessageObject is data a widget (a poll, a todo list) attached to a
 // message.
 type SubmessageObject struct {
-	ID       int64  `json:"id"`
-	SenderID int64  `json:"sender_id"`
-	MsgType  string `json:"msg_type"`
-	Content  string `json:"content"`
+	ID        int64  `json:"id"`
+	MessageID int64  `json:"message_id"`
+	SenderID  int64  `json:"sender_id"`
+	MsgType   string `json:"msg_type"`
+	Content   string `json:"content"`
 }
 
 // EditObject is one entry of a message's edit_history, newest first.
@@ -134,7 +141,7 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 		Timestamp:         m.Timestamp,
 		IsMeMessage:       m.IsMe,
 		Reactions:         v.reactions(m.Reactions),
-		Submessages:       submessages(m.Submessages),
+		Submessages:       submessages(m),
 		LastEditTimestamp: m.LastEditTimestamp,
 		EditHistory:       editHistory(m),
 	}
@@ -153,7 +160,7 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 			recipients = append(recipients, RecipientObject{ID: u.ID, Email: u.Email, FullName: u.FullName})
 		}
 		o.DisplayRecipient = recipients
-		o.TopicLinks = []TopicLink{}
+		o.TopicLinks, o.SubjectLinks = []TopicLink{}, []TopicLink{}
 		return o
 	}
 	o.Type = "stream"
@@ -162,6 +169,7 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 	st, _ := v.streams.get(v.tx, m.StreamID)
 	o.DisplayRecipient = st.Name
 	o.TopicLinks = v.topics(m.Topic)
+	o.SubjectLinks = o.TopicLinks
 	return o
 }
 
@@ -185,10 +193,10 @@ func (v *messageViewer) reactions(rs []store.Reaction) []ReactionObject {
 
 // submessages converts a message's submessages for the wire: a list, even
 // when empty.
-func submessages(ss []store.Submessage) []SubmessageObject {
-	out := make([]SubmessageObject, 0, len(ss))
-	for _, s := range ss {
-		out = append(out, SubmessageObject{ID: s.ID, SenderID: s.SenderID, MsgType: s.MsgType, Content: s.Content})
+func submessages(m store.Message) []SubmessageObject {
+	out := make([]SubmessageObject, 0, len(m.Submessages))
+	for _, s := range m.Submessages {
+		out = append(out, SubmessageObject{ID: s.ID, MessageID: m.ID, SenderID: s.SenderID, MsgType: s.MsgType, Content: s.Content})
 	}
 	return out
 }

@@ -97,3 +97,52 @@ func flagsEvent(op string, flag string, ids []int64, all bool) events.Event {
 	}
 	return events.Event{"type": "update_message_flags", "op": op, "operation": op, "flag": flag, "messages": ids, "all": all}
 }
+
+// messageOrder has message events published in message ID order, which
+// event IDs rely on (events.MessagesThrough): sends commit together in
+// batches and would otherwise fan out in whatever order their goroutines
+// run. A send marks its message in flight inside its transaction (which
+// may run more than once, under other IDs) and publishes once no message
+// with a lower ID is in flight.
+type messageOrder struct {
+	mu       sync.Mutex
+	turn     *sync.Cond
+	inFlight map[int64]int // message ID → sends that hold it (a rolled-back ID is reused)
+}
+
+func (o *messageOrder) begin(id int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.inFlight == nil {
+		o.inFlight, o.turn = map[int64]int{}, sync.NewCond(&o.mu)
+	}
+	o.inFlight[id]++
+}
+
+// end takes id out of flight: published, or its transaction rolled back.
+func (o *messageOrder) end(id int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.inFlight[id]--; o.inFlight[id] <= 0 {
+		delete(o.inFlight, id)
+	}
+	o.turn.Broadcast()
+}
+
+// await waits until no message with an ID below id is in flight.
+func (o *messageOrder) await(id int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for o.lowerInFlight(id) {
+		o.turn.Wait()
+	}
+}
+
+func (o *messageOrder) lowerInFlight(id int64) bool {
+	for other := range o.inFlight {
+		if other < id {
+			return true
+		}
+	}
+	return false
+}

@@ -138,13 +138,9 @@ func (s *Service) changeReactions(actor store.User, messageID int64, req Reactio
 		if err := tx.PutMessageBody(m); err != nil {
 			return nil, err
 		}
-		holders, err := userIDs(tx, true)
+		audience, err := messageAudience(tx, m, actor)
 		if err != nil {
 			return nil, err
-		}
-		audience := tx.MessageUserIDs(m.ID, holders)
-		if !slices.Contains(audience, actor.ID) {
-			audience = append(audience, actor.ID)
 		}
 		e := events.Event{"type": "reaction", "op": op, "message_id": m.ID, "emoji_name": r.EmojiName,
 			"emoji_code": r.EmojiCode, "reaction_type": r.ReactionType, "user_id": actor.ID,

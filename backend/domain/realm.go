@@ -57,11 +57,14 @@ func (s *Service) realm() (store.Realm, error) {
 // name follow too.
 func ValidateRealmName(name string) (string, error) {
 	name = strings.TrimSpace(name)
-	if name == "" || len([]rune(name)) > 40 {
-		return "", BadRequest("Organization name must be 1 to 40 characters.")
+	if name == "" || len([]rune(name)) > MaxRealmNameLength {
+		return "", BadRequest("Organization name must be 1 to %d characters.", MaxRealmNameLength)
 	}
 	return name, nil
 }
+
+// MaxRealmNameLength is Zulip's limit on an organization's name.
+const MaxRealmNameLength = 40
 
 // Paths of the organization's images, served by the API layer.
 const (

@@ -37,6 +37,9 @@ type ImportSummary struct {
 	UserGroups int               `json:"user_groups"`
 	Linkifiers int               `json:"linkifiers"`
 	Skipped    []archive.Skipped `json:"skipped"`
+	// Changed are the records whose values were fixed to follow the
+	// API's rules.
+	Changed []archive.Changed `json:"changed"`
 }
 
 // ImportRunning is the status of a running import at now.
@@ -47,13 +50,16 @@ func ImportRunning(format string, p archive.Progress, now time.Time) ImportStatu
 
 // ImportDone is the status of a finished import, with its summary.
 func ImportDone(format string, s archive.Summary) ImportStatus {
-	skipped := s.Skipped
+	skipped, changed := s.Skipped, s.Changed
 	if skipped == nil {
 		skipped = []archive.Skipped{}
 	}
+	if changed == nil {
+		changed = []archive.Changed{}
+	}
 	return ImportStatus{State: "done", Format: format, Phase: "done", Summary: &ImportSummary{Users: s.Users,
 		Streams: s.Streams, Messages: s.Messages, Reactions: s.Reactions, Files: s.Files, Emoji: s.Emoji,
-		UserGroups: s.UserGroups, Linkifiers: s.Linkifiers, Skipped: skipped}}
+		UserGroups: s.UserGroups, Linkifiers: s.Linkifiers, Skipped: skipped, Changed: changed}}
 }
 
 // ImportingOwner is the owner who replaces an organization with an

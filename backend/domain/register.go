@@ -92,10 +92,15 @@ func (s *Service) Register(actor store.User, req RegisterRequest) (Registration,
 		q = s.events.Register(events.QueueOptions{
 			UserID: actor.ID, EventTypes: req.EventTypes, Narrow: filter,
 			AllPublicStreams: req.AllPublicStreams, ApplyMarkdown: req.ApplyMarkdown, BulkMessageDeletion: bulk,
+			Through: tx.LastMessageID(),
 		})
 		return nil
 	})
 	if err != nil {
+		return Registration{}, internal("register", err)
+	}
+	if err := s.recordQueue(queueRecord(q, req)); err != nil {
+		s.events.Delete(q)
 		return Registration{}, internal("register", err)
 	}
 	reg := Registration{QueueID: q.ID, LastEventID: q.LastEventID(), State: state}
@@ -115,7 +120,7 @@ func badQueue(id string) *Error {
 
 // Events reads a queue: see events.Registry.Fetch.
 func (s *Service) Events(ctx context.Context, actor store.User, queueID string, lastEventID int64, dontBlock bool) ([]events.Delivered, error) {
-	return s.readQueue(actor, queueID, func(q *events.Queue) ([]events.Delivered, error) {
+	return s.readQueue(actor, queueID, lastEventID, func(q *events.Queue) ([]events.Delivered, error) {
 		return s.events.Fetch(ctx, q, lastEventID, dontBlock)
 	})
 }
@@ -123,17 +128,19 @@ func (s *Service) Events(ctx context.Context, actor store.User, queueID string, 
 // FollowEvents reads a queue for a stream of frames: see
 // events.Registry.Follow.
 func (s *Service) FollowEvents(ctx context.Context, actor store.User, queueID string, acked, sent int64) ([]events.Delivered, error) {
-	return s.readQueue(actor, queueID, func(q *events.Queue) ([]events.Delivered, error) {
+	return s.readQueue(actor, queueID, acked, func(q *events.Queue) ([]events.Delivered, error) {
 		return s.events.Follow(ctx, q, acked, sent)
 	})
 }
 
-// readQueue runs read on the actor's queue, answering for a missing one.
-func (s *Service) readQueue(actor store.User, queueID string, read func(*events.Queue) ([]events.Delivered, error)) ([]events.Delivered, error) {
+// readQueue runs read on the actor's queue, whose client has acknowledged
+// events up to acked, answering for a missing one.
+func (s *Service) readQueue(actor store.User, queueID string, acked int64, read func(*events.Queue) ([]events.Delivered, error)) ([]events.Delivered, error) {
 	q, err := s.events.Get(queueID, actor.ID)
 	if err != nil {
 		return nil, badQueue(queueID)
 	}
+	s.replayMissed(q, acked)
 	evs, err := read(q)
 	return evs, QueueReadError(queueID, err)
 }

@@ -56,6 +56,8 @@ type Service struct {
 	// creates its queue and reads the initial state, so no event falls
 	// between the two or lands in both.
 	published sync.RWMutex
+	// order has message events published in message ID order.
+	order messageOrder
 	// md renders messages; linkifiers is its compiled set, swapped whole
 	// when an administrator changes one.
 	md         *markdown.Renderer
@@ -85,13 +87,29 @@ func New(st *store.Store, cfg Config) *Service {
 	return s
 }
 
-// RunEventQueues collects idle event queues and sends waiting readers their
-// heartbeats until ctx ends.
-func (s *Service) RunEventQueues(ctx context.Context) { s.events.Run(ctx) }
+// RunEventQueues collects idle event queues, sends waiting readers their
+// heartbeats and forgets the records of ended queues until ctx ends.
+func (s *Service) RunEventQueues(ctx context.Context) {
+	go s.forgetEndedQueues(ctx, max(s.cfg.Events.IdleTimeout/10, 10*time.Millisecond))
+	s.events.Run(ctx)
+}
 
 // CloseEventQueues removes every event queue, ending the long-polls and
-// WebSockets that wait on them: the service is being replaced.
+// WebSockets that wait on them: the service is being replaced by an
+// import's.
 func (s *Service) CloseEventQueues() { s.events.Close() }
+
+// StopEventQueues answers every long-poll waiting on a queue and lets none
+// wait again: the server is stopping. The queues' records stay, for the
+// next start to restore them; those of queues that ended go now.
+func (s *Service) StopEventQueues() {
+	s.events.Stop()
+	if ended := s.events.TakeEnded(); len(ended) > 0 && !s.store.ReadOnly() {
+		if err := s.forgetQueues(ended); err != nil {
+			slog.Warn("forget ended event queues", "err", err)
+		}
+	}
+}
 
 // internal wraps an unexpected store failure with the action's name so logs
 // say where it happened; clients see only a generic 500.

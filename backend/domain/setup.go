@@ -89,7 +89,7 @@ func (s *Service) SetUpOrganization(token string, req OrganizationSetup) (store.
 		if err != nil {
 			return err
 		}
-		st, err := s.createStream(tx, firstStream, "Everyone's stream", false)
+		st, err := s.createStream(tx, firstStream, "Everyone's stream", false, 0)
 		if err != nil {
 			return err
 		}

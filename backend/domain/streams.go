@@ -34,8 +34,10 @@ func validateStreamName(name string) (string, error) {
 	return name, nil
 }
 
-// createStream stores a new stream inside tx after validating its name.
-func (s *Service) createStream(tx *store.Tx, name, description string, inviteOnly bool) (store.Stream, error) {
+// createStream stores a new stream inside tx after validating its name;
+// creatorID is who asked for it, 0 when no one did (the organization's
+// first stream) or an import does not say, as Zulip records none then.
+func (s *Service) createStream(tx *store.Tx, name, description string, inviteOnly bool, creatorID int64) (store.Stream, error) {
 	name, err := validateStreamName(name)
 	if err != nil {
 		return store.Stream{}, err
@@ -48,7 +50,7 @@ func (s *Service) createStream(tx *store.Tx, name, description string, inviteOnl
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return store.Stream{}, err
 	}
-	st := store.Stream{Name: name, Description: description, InviteOnly: inviteOnly, DateCreated: s.now().Unix()}
+	st := store.Stream{Name: name, Description: description, InviteOnly: inviteOnly, DateCreated: s.now().Unix(), CreatorID: creatorID}
 	return st, tx.CreateStream(&st)
 }
 

@@ -16,6 +16,7 @@ type StreamObject struct {
 	IsWebPublic                bool   `json:"is_web_public"`
 	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
 	DateCreated                int64  `json:"date_created"`
+	CreatorID                  *int64 `json:"creator_id"`
 	FirstMessageID             *int64 `json:"first_message_id"`
 	MessageRetentionDays       *int   `json:"message_retention_days"`
 	StreamPostPolicy           int    `json:"stream_post_policy"`
@@ -23,6 +24,9 @@ type StreamObject struct {
 	IsArchived                 bool   `json:"is_archived"`
 	StreamWeeklyTraffic        *int   `json:"stream_weekly_traffic"`
 	SubscriberCount            int    `json:"subscriber_count"`
+	// CanRemoveSubscribersGroup is Zulip 9.0's default, the administrators'
+	// system group: only administrators remove others from a stream.
+	CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group"`
 }
 
 // SubscriptionObject is a stream with the viewer's settings for it (spec
@@ -66,6 +70,12 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		StreamPostPolicy:           1,
 		SubscriberCount:            len(tx.StreamSubscriberIDs(st.ID)),
 	}
+	if st.CreatorID != 0 {
+		creator := st.CreatorID
+		o.CreatorID = &creator
+	}
+	// Every store has the ID from its migration to schema 7.
+	o.CanRemoveSubscribersGroup, _ = tx.SystemGroupID(store.AdministratorsGroup)
 	if st.Description == "" {
 		o.RenderedDescription = ""
 	}

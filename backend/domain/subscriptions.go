@@ -57,7 +57,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				if isGuest(actor) {
 					return nil, BadRequest("Insufficient permission")
 				}
-				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly); err != nil {
+				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
 				}
 				created = true
@@ -251,6 +251,31 @@ func (s *Service) StreamSubscribers(viewer store.User, streamID int64) ([]int64,
 		ids = []int64{}
 	}
 	return ids, internal("list stream members", err)
+}
+
+// SubscriptionStatus tells whether a user is subscribed to a stream (GET
+// /users/{id}/subscriptions/{stream_id}), as Zulip answers it: the user must
+// be an active person (a bot is "No such user"), and the stream one the
+// viewer may see.
+func (s *Service) SubscriptionStatus(viewer store.User, userID, streamID int64) (bool, error) {
+	var subscribed bool
+	err := s.store.View(func(tx *store.Tx) error {
+		u, err := tx.User(userID)
+		switch {
+		case errors.Is(err, store.ErrNotFound) || err == nil && u.IsBot():
+			return BadRequest("No such user")
+		case err != nil:
+			return err
+		case !u.IsActive:
+			return BadRequest("User is deactivated")
+		}
+		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
+			return err
+		}
+		subscribed = tx.IsSubscribed(userID, streamID)
+		return nil
+	})
+	return subscribed, internal("subscription status", err)
 }
 
 // PropertyChange is one entry of POST /users/me/subscriptions/properties.

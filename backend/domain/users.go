@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"lanchat/backend/store"
+	"lanchat/markdown"
 )
 
 // UserObject is a user as the API shows it (spec 2.5 plus what Zulip
@@ -171,7 +172,7 @@ func validateFullName(name string) error {
 		return BadRequest("Name too short!")
 	case utf8.RuneCountInString(name) > MaxNameLength:
 		return BadRequest("Name too long!")
-	case strings.ContainsAny(name, "*`\\>\"@") || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' }):
+	case strings.ContainsFunc(name, markdown.BreaksMention):
 		// These would break mention syntax (@**Name**), as Zulip refuses them.
 		return BadRequest("Invalid characters in name!")
 	}

@@ -148,7 +148,8 @@ func (s *Service) ReactivateUser(actor store.User, id int64) error {
 
 // IssuePassword is an administrator giving a person a new generated
 // password to pass on (imported people have none, and there is no mail to
-// reset one by); only an owner may for an owner.
+// reset one by); only an owner may for an administrator or an owner
+// (mayReplaceCredentials).
 func (s *Service) IssuePassword(actor store.User, id int64) (string, error) {
 	if !isAdmin(actor) {
 		return "", ErrNotAdmin
@@ -160,12 +161,7 @@ func (s *Service) IssuePassword(actor store.User, id int64) (string, error) {
 			return u, BadRequest("No such user")
 		}
 		return u, nil
-	}, password, func(u store.User) error {
-		if isOwner(u) && !isOwner(actor) {
-			return ErrNotOwner
-		}
-		return nil
-	})
+	}, password, func(u store.User) error { return mayReplaceCredentials(actor, u) })
 	if err != nil {
 		return "", err
 	}

@@ -38,7 +38,7 @@ func (r *Registry) Publish(e Event, userIDs []int64) {
 			if payload == nil {
 				payload = encode(e)
 			}
-			woken = r.deliver(q, payload, woken)
+			woken = r.deliver(q, payload, 0, woken)
 		}
 	}
 	r.resumeAll(woken)
@@ -102,54 +102,109 @@ func (c *Candidate) Words() []string {
 }
 
 // PublishMessage delivers a message event to each queue of to that wants
-// it, filtered by the queue's narrow with its user's flags. Queues that
-// share a message form and flags share one encoded event: fan-out to
-// thousands of queues encodes a handful of events, not one per queue.
+// it, filtered by the queue's narrow with its user's flags. Messages must
+// be published in ID order (event IDs tell a restored queue which it has
+// delivered).
 func (r *Registry) PublishMessage(to Audience, me MessageEvent) {
-	var raw, rendered json.RawMessage // each form encoded on first use
-	type variant struct {
-		rendered, recipient bool
-		flags               store.Flags
-	}
-	shared := map[variant]encoded{}
+	enc := newMessageEncoder(me)
 	var woken []*Parked
-	candidate := &Candidate{Message: me.Message, Public: me.Public}
 	for q := range to {
-		if !q.messages {
-			continue
+		if e, ok := enc.eventFor(q); ok {
+			woken = r.deliver(q, e, me.Message.ID, woken)
 		}
-		flags, recipient := me.Recipients.Flags(q.opts.UserID)
-		if !recipient {
-			flags = store.FlagRead | store.FlagHistorical
-		}
-		if q.opts.Narrow != nil && !q.opts.Narrow.Match(candidate, flags) {
-			continue
-		}
-		var message json.RawMessage
-		if q.opts.ApplyMarkdown {
-			if rendered == nil {
-				rendered = encodeValue(me.Rendered)
-			}
-			message = rendered
-		} else {
-			if raw == nil {
-				raw = encodeValue(me.Raw)
-			}
-			message = raw
-		}
-		if me.LocalID != "" && q.ID == me.SenderQueueID {
-			woken = r.deliver(q, messageEvent(message, flags, recipient, me.LocalID), woken)
-			continue
-		}
-		v := variant{rendered: q.opts.ApplyMarkdown, recipient: recipient, flags: flags}
-		e, ok := shared[v]
-		if !ok {
-			e = messageEvent(message, flags, recipient, "")
-			shared[v] = e
-		}
-		woken = r.deliver(q, e, woken)
 	}
+	r.MessagesPublished(me.Message.ID)
 	r.resumeAll(woken)
+}
+
+// Replay gives a queue restored after a restart (Restore) the message
+// events its client missed, at its first read: the client has seen events
+// up to acked, and missed returns the messages after the given ID, up to
+// the newest stored at the restart, that the queue's user holds or may
+// see (in ID order). Later reads, and queues registered in this run, pass
+// at once.
+func (r *Registry) Replay(q *Queue, acked int64, missed func(after, through int64) []MessageEvent) {
+	if q.replayThrough.Load() == 0 {
+		return
+	}
+	q.replaying.Lock()
+	defer q.replaying.Unlock()
+	through := q.replayThrough.Load()
+	if through == 0 {
+		return
+	}
+	// Never before the queue's start, whatever the client says.
+	after := max(MessagesThrough(acked), q.opts.Through)
+	var replayed []queued
+	for _, me := range missed(after, through) {
+		if e, ok := newMessageEncoder(me).eventFor(q); ok {
+			replayed = append(replayed, queued{id: eventID(me.Message.ID, 1), payload: e})
+		}
+	}
+	q.replayThrough.Store(0)
+	if len(replayed) > r.settings.MaxEvents {
+		r.Delete(q) // as if it had overflowed: its client registers anew
+		return
+	}
+	q.prepend(replayed)
+}
+
+// messageEncoder encodes a message's event for each queue that takes it.
+// Queues that share a message form and flags share one encoded event:
+// fan-out to thousands of queues encodes a handful of events, not one per
+// queue.
+type messageEncoder struct {
+	me        MessageEvent
+	candidate *Candidate
+	// each form encoded on first use
+	raw, rendered json.RawMessage
+	shared        map[messageVariant]encoded
+}
+
+type messageVariant struct {
+	rendered, recipient bool
+	flags               store.Flags
+}
+
+func newMessageEncoder(me MessageEvent) *messageEncoder {
+	return &messageEncoder{me: me, candidate: &Candidate{Message: me.Message, Public: me.Public}, shared: map[messageVariant]encoded{}}
+}
+
+// eventFor is q's event for the message; false when q does not take it
+// (its types or its narrow).
+func (m *messageEncoder) eventFor(q *Queue) (encoded, bool) {
+	if !q.messages {
+		return nil, false
+	}
+	flags, recipient := m.me.Recipients.Flags(q.opts.UserID)
+	if !recipient {
+		flags = store.FlagRead | store.FlagHistorical
+	}
+	if q.opts.Narrow != nil && !q.opts.Narrow.Match(m.candidate, flags) {
+		return nil, false
+	}
+	var message json.RawMessage
+	if q.opts.ApplyMarkdown {
+		if m.rendered == nil {
+			m.rendered = encodeValue(m.me.Rendered)
+		}
+		message = m.rendered
+	} else {
+		if m.raw == nil {
+			m.raw = encodeValue(m.me.Raw)
+		}
+		message = m.raw
+	}
+	if m.me.LocalID != "" && q.ID == m.me.SenderQueueID {
+		return messageEvent(message, flags, recipient, m.me.LocalID), true
+	}
+	v := messageVariant{rendered: q.opts.ApplyMarkdown, recipient: recipient, flags: flags}
+	e, ok := m.shared[v]
+	if !ok {
+		e = messageEvent(message, flags, recipient, "")
+		m.shared[v] = e
+	}
+	return e, true
 }
 
 // messageEvent encodes one queue's message event around the encoded

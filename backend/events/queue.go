@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"lanchat/backend/store"
@@ -82,6 +83,9 @@ type QueueOptions struct {
 	// BulkMessageDeletion: the client takes one delete_message event for
 	// several messages.
 	BulkMessageDeletion bool
+	// Through is the newest message in the client's initial state: the
+	// queue's message events start after it.
+	Through int64
 }
 
 type queued struct {
@@ -99,12 +103,25 @@ type Queue struct {
 	// answer costs no read of the map's memory, cold by then.
 	messages bool
 
-	mu       sync.Mutex
-	events   []queued
-	nextID   int64
-	lastUsed time.Time
-	wake     chan struct{} // closed and replaced when events arrive
-	dead     bool          // garbage-collected or overflowed
+	mu     sync.Mutex
+	events []queued
+	// The newest event's ID is eventID(through, count):
+	// through is the message ID up to which the queue has been given
+	// every message event it takes, count the events since through last
+	// grew.
+	through, count int64
+	// replayThrough, on a queue restored after a restart, is the newest
+	// message stored then: the messages up to it that the client was not
+	// sent yet are replayed from the store at its first read (Replay).
+	// Zero once replayed, and on a queue registered in this run.
+	replayThrough atomic.Int64
+	replaying     sync.Mutex
+	lastUsed      time.Time
+	wake          chan struct{} // closed and replaced when events arrive
+	dead          bool          // garbage-collected or overflowed
+	// stopped: the server is stopping (Registry.Stop); reads return what
+	// there is instead of waiting.
+	stopped bool
 	// waiting readers are blocked for events since waitingSince; the
 	// registry's sweep sends them a heartbeat once they have waited the
 	// heartbeat interval. A push wakes them all, and so clears both.
@@ -115,8 +132,29 @@ type Queue struct {
 	parked []*Parked
 }
 
-func newQueue(id string, opts QueueOptions, now time.Time) *Queue {
-	q := &Queue{ID: id, opts: opts, lastUsed: now, wake: make(chan struct{})}
+// messageShift splits an event ID into the message ID its queue had been
+// given every message through, and a count of events since (eventID; the
+// count from 1, so that a queue of an empty organization numbers its
+// events from 0 after a last_event_id of -1, as Zulip's do).
+// Clients send the ID back as last_event_id, so a queue restored after a
+// crash learns from it which messages its client has seen, with nothing
+// written per event. 21 bits of count and message IDs below 2³² keep
+// every ID below 2⁵³, exact in JavaScript's numbers.
+const messageShift = 21
+
+// maxCount is how many events a queue may take between two messages.
+const maxCount = 1<<messageShift - 1
+
+func eventID(through, count int64) int64 { return through<<messageShift + count - 1 }
+
+// MessagesThrough is the message ID through which a client that has seen
+// events up to lastEventID was given every message event its queue took.
+func MessagesThrough(lastEventID int64) int64 { return max(lastEventID+1, 0) >> messageShift }
+
+// newQueue is a queue whose events follow the messages through through:
+// those are in its client's initial state.
+func newQueue(id string, opts QueueOptions, through int64, now time.Time) *Queue {
+	q := &Queue{ID: id, opts: opts, through: through, lastUsed: now, wake: make(chan struct{})}
 	if opts.EventTypes != nil {
 		q.want = map[string]bool{}
 		for _, t := range opts.EventTypes {
@@ -135,38 +173,58 @@ func (q *Queue) wants(eventType string) bool {
 }
 
 // push appends an event, wakes waiting readers and returns the parked
-// ones, for the caller to finish. It reports false when the queue has
-// overflowed and must be dropped.
-func (q *Queue) push(e encoded, limit int) (ok bool, parked []*Parked) {
+// ones, for the caller to finish. through is the message ID up to which
+// the queue has now been given every message event it takes: the event's
+// own message, or the registry's published watermark. It reports false
+// when the queue has overflowed and must be dropped.
+func (q *Queue) push(e encoded, through int64, limit int) (ok bool, parked []*Parked) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.dead {
 		return true, nil
 	}
 	parked, q.parked = q.parked, nil
-	if len(q.events) >= limit {
+	if through > q.through {
+		q.through, q.count = through, 0
+	}
+	if len(q.events) >= limit || q.count == maxCount {
 		q.dead = true
 		close(q.wake)
 		return false, parked
 	}
-	q.events = append(q.events, queued{id: q.nextID, payload: e})
-	q.nextID++
+	q.count++
+	q.events = append(q.events, queued{id: eventID(q.through, q.count), payload: e})
 	close(q.wake)
 	q.wake = make(chan struct{})
 	q.waiting, q.waitingSince = 0, time.Time{}
 	return true, parked
 }
 
-// LastEventID is the ID of the newest event queued so far (-1 for none).
+// prepend puts events before every queued one: their IDs are lower.
+func (q *Queue) prepend(evs []queued) {
+	if len(evs) == 0 {
+		return
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.events = append(evs, q.events...)
+}
+
+// LastEventID is the ID of the newest event queued so far; -1 for a queue
+// that has taken none, as Zulip's new queues say (a restored queue replays
+// from its options' Through, not from that -1).
 func (q *Queue) LastEventID() int64 {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.nextID - 1
+	if q.count == 0 {
+		return -1
+	}
+	return eventID(q.through, q.count)
 }
 
 // take drops events up to acked (acknowledged) and returns those after
 // after (not yet sent to this reader), each with its id, and a channel that
-// closes when more arrive. A long-poll passes the same ID twice; a socket
+// closes when more arrive (nil once the queue is stopped: do not wait). A long-poll passes the same ID twice; a socket
 // has sent past what its client acknowledged. With nothing to return, a
 // reader that will block on the channel counts as waiting (see
 // stopWaiting).
@@ -177,6 +235,9 @@ func (q *Queue) take(acked, after int64, now time.Time, block bool) ([]Delivered
 		return nil, nil, false
 	}
 	out := q.takeLocked(acked, after, now)
+	if q.stopped {
+		return out, nil, true
+	}
 	if len(out) == 0 && block {
 		q.countWaiting(now)
 	}
@@ -193,7 +254,7 @@ func (q *Queue) takeOrPark(acked, after int64, now time.Time, p *Parked) (out []
 		return nil, false, false
 	}
 	out = q.takeLocked(acked, after, now)
-	if len(out) > 0 || p.hungUp {
+	if len(out) > 0 || p.hungUp || q.stopped {
 		return out, false, true
 	}
 	q.countWaiting(now)
@@ -219,6 +280,22 @@ func (q *Queue) takeLocked(acked, after int64, now time.Time) []Delivered {
 		out = append(out, Delivered{ID: e.id, payload: e.payload})
 	}
 	return out
+}
+
+// stop wakes every reader waiting on the queue and lets none wait again;
+// it returns the parked ones, for the caller to finish.
+func (q *Queue) stop() []*Parked {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.stopped = true
+	if !q.dead {
+		close(q.wake)
+		q.wake = make(chan struct{})
+	}
+	q.waiting, q.waitingSince = 0, time.Time{}
+	parked := q.parked
+	q.parked = nil
+	return parked
 }
 
 // countWaiting counts a reader in that waits from now for events.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -46,6 +47,18 @@ type Registry struct {
 	// closed: the organization is going away (Close); a queue registered
 	// after that is born ended, so no new wait can hold it up.
 	closed bool
+	// ended are the IDs of queues removed since the last TakeEnded, for
+	// the domain to forget their records; a queue closed with the
+	// organization is not among them, to be restored with it.
+	ended []string
+
+	// stopping: the server is stopping (Stop); no read waits.
+	stopping bool
+
+	// published is the message ID through which every message has been
+	// delivered to every queue that takes it (the domain publishes
+	// messages in ID order).
+	published atomic.Int64
 }
 
 // NewRegistry returns an empty registry.
@@ -59,13 +72,36 @@ func (r *Registry) Settings() Settings { return r.settings }
 
 // Register creates a queue.
 func (r *Registry) Register(opts QueueOptions) *Queue {
-	q := newQueue(newQueueID(), opts, r.now())
+	q := newQueue(newQueueID(), opts, max(opts.Through, r.published.Load()), r.now())
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.add(q)
+	return q
+}
+
+// Restore brings back a queue of an earlier run under its ID, its events
+// to come: the messages stored up to now that its client was not sent are
+// replayed at its first read (Replay); other events of the earlier run are
+// gone. It counts as used now, so its client has the usual idle time to
+// come back.
+func (r *Registry) Restore(id string, opts QueueOptions) *Queue {
+	through := r.published.Load()
+	q := newQueue(id, opts, through, r.now())
+	q.count = 1 // the replayed message `through` takes eventID(through, 1)
+	q.replayThrough.Store(through)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.add(q)
+	return q
+}
+
+func (r *Registry) add(q *Queue) {
+	opts := q.opts
 	if r.closed {
 		q.dead = true
-		return q
+		return
 	}
+	q.stopped = r.stopping
 	if limit := r.settings.MaxQueuesPerUser; limit > 0 && len(r.byUser[opts.UserID]) >= limit {
 		r.remove(leastRecentlyUsed(r.byUser[opts.UserID]))
 	}
@@ -77,7 +113,6 @@ func (r *Registry) Register(opts QueueOptions) *Queue {
 	if opts.AllPublicStreams {
 		r.public[q] = struct{}{}
 	}
-	return q
 }
 
 func leastRecentlyUsed(qs map[*Queue]struct{}) *Queue {
@@ -116,6 +151,9 @@ func (r *Registry) Delete(q *Queue) {
 }
 
 func (r *Registry) remove(q *Queue) {
+	if _, live := r.byID[q.ID]; live && !r.closed {
+		r.ended = append(r.ended, q.ID)
+	}
 	delete(r.byID, q.ID)
 	delete(r.public, q)
 	if qs := r.byUser[q.opts.UserID]; qs != nil {
@@ -143,6 +181,45 @@ func (r *Registry) Close() {
 	r.closed = true
 	for _, q := range r.byID {
 		r.remove(q)
+	}
+}
+
+// Stop ends every wait with the events there are (often none) and lets no
+// read wait again, keeping the queues: the server is stopping, and their
+// clients poll them again once it is back (Restore).
+func (r *Registry) Stop() {
+	r.mu.Lock()
+	r.stopping = true
+	qs := make([]*Queue, 0, len(r.byID))
+	for _, q := range r.byID {
+		qs = append(qs, q)
+	}
+	r.mu.Unlock()
+	var woken []*Parked
+	for _, q := range qs {
+		woken = append(woken, q.stop()...)
+	}
+	r.resumeAll(woken)
+}
+
+// TakeEnded returns the IDs of the queues removed (deleted, expired,
+// overflowed, their user's ended) since the last call.
+func (r *Registry) TakeEnded() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ended := r.ended
+	r.ended = nil
+	return ended
+}
+
+// MessagesPublished records that every message through id has been
+// delivered: at start-up, the newest message stored.
+func (r *Registry) MessagesPublished(id int64) {
+	for {
+		old := r.published.Load()
+		if id <= old || r.published.CompareAndSwap(old, id) {
+			return
+		}
 	}
 }
 
@@ -182,7 +259,7 @@ func (r *Registry) fetch(ctx context.Context, q *Queue, acked, after int64, dont
 		if !ok {
 			return nil, ErrNoQueue
 		}
-		if len(evs) > 0 || dontBlock {
+		if len(evs) > 0 || dontBlock || wake == nil {
 			return evs, nil
 		}
 		select {
@@ -198,9 +275,10 @@ var heartbeat = encode(Event{"type": "heartbeat"})
 
 // deliver pushes to one queue, dropping it when it overflows, and adds
 // the readers parked on it to woken, for the caller to resume once its
-// pushes are done (resumeAll).
-func (r *Registry) deliver(q *Queue, e encoded, woken []*Parked) []*Parked {
-	ok, parked := q.push(e, r.settings.MaxEvents)
+// pushes are done (resumeAll). message is the event's message ID (0 for
+// other events).
+func (r *Registry) deliver(q *Queue, e encoded, message int64, woken []*Parked) []*Parked {
+	ok, parked := q.push(e, max(message, r.published.Load()), r.settings.MaxEvents)
 	if !ok {
 		r.Delete(q)
 	}
@@ -240,7 +318,7 @@ func (r *Registry) sendHeartbeats() {
 	r.mu.RUnlock()
 	var woken []*Parked
 	for _, q := range due {
-		woken = r.deliver(q, heartbeat, woken)
+		woken = r.deliver(q, heartbeat, 0, woken)
 	}
 	r.resumeAll(woken)
 }

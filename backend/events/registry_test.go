@@ -165,7 +165,7 @@ func TestAcknowledgedEventsLeaveTheArray(t *testing.T) {
 	// An event pushed and acknowledged costs the push its new wake
 	// channel and nothing else.
 	allocs := testing.AllocsPerRun(100, func() {
-		q.push(heartbeat, 10000)
+		q.push(heartbeat, 0, 10000)
 		last := q.LastEventID()
 		if evs, _, _ := q.take(last, last, time.Now(), false); len(evs) != 0 {
 			t.Fatalf("acknowledged events returned: %v", evs)

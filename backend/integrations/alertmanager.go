@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // alertmanager formats Prometheus Alertmanager's webhook (version 4). A
@@ -13,7 +14,9 @@ import (
 // its message is headlined by the whole group and filed under the group's
 // labels, so the group's later notifications (resolved ones too) land in
 // the same topic; each line names its alert and shows what tells it apart
-// from the others.
+// from the others, and when it started. Label and annotation values are
+// shown as written, in code spans: they are the sender's text, not
+// markdown (a path's asterisks, a link, a mention).
 //
 // Zulip's URL parameters are honoured as Zulip does: `name` is the label,
 // else annotation, whose value is each alert's topic (alerts are posted
@@ -26,11 +29,17 @@ type amAlert struct {
 	Status       string            `json:"status"`
 	Labels       map[string]string `json:"labels"`
 	Annotations  map[string]string `json:"annotations"`
+	StartsAt     string            `json:"startsAt"`
 	GeneratorURL string            `json:"generatorURL"`
-	// Grafana's alerts say what was measured and where to look.
+	// Grafana's alerts say what was measured, where to look and how to
+	// silence them.
 	ValueString  string             `json:"valueString"`
 	Values       map[string]float64 `json:"values"`
 	DashboardURL string             `json:"dashboardURL"`
+	SilenceURL   string             `json:"silenceURL"`
+	// unsent stands for an alert of the group Alertmanager left out
+	// (max_alerts), counted in the headline.
+	unsent bool
 }
 
 // field is a label, else an annotation, as Zulip reads `name` and `desc`.
@@ -45,9 +54,14 @@ func (a amAlert) field(name string) (string, bool) {
 func (a amAlert) firing() bool { return a.Status != "resolved" }
 
 type amGroup struct {
-	sender      string            // names ExternalURL's link
+	sender string // names ExternalURL's link
+	// Status is the whole group's, alerts left out included.
+	Status      string            `json:"status"`
 	GroupLabels map[string]string `json:"groupLabels"`
-	ExternalURL string            `json:"externalURL"`
+	// CommonLabels are those every alert of the group shares, alerts left
+	// out included.
+	CommonLabels map[string]string `json:"commonLabels"`
+	ExternalURL  string            `json:"externalURL"`
 	// TruncatedAlerts counts the alerts Alertmanager left out itself
 	// (the receiver's max_alerts).
 	TruncatedAlerts int       `json:"truncatedAlerts"`
@@ -129,15 +143,15 @@ func (g amGroup) render(alerts []amAlert, truncated int, desc string, limit int)
 	anyFiring := slices.ContainsFunc(alerts, amAlert.firing)
 
 	var b strings.Builder
-	b.WriteString(headline(alerts))
+	b.WriteString(headline(append(alerts, g.unsent(truncated)...)))
 	if severity != "" {
-		fmt.Fprintf(&b, " · severity **%s**", severity)
+		fmt.Fprintf(&b, " · severity %s", literal(severity))
 	}
 	if runbook != "" {
-		fmt.Fprintf(&b, " · [runbook](%s)", runbook)
+		fmt.Fprintf(&b, " · [runbook](%s)", linkTarget(runbook))
 	}
 	if g.ExternalURL != "" {
-		fmt.Fprintf(&b, " · [%s](%s)", g.sender, g.ExternalURL)
+		fmt.Fprintf(&b, " · [%s](%s)", g.sender, linkTarget(g.ExternalURL))
 	}
 	// Room for the closing count, so it always fits.
 	const footerRoom = 200
@@ -146,38 +160,46 @@ func (g amGroup) render(alerts []amAlert, truncated int, desc string, limit int)
 		var line strings.Builder
 		line.WriteString("\n* ")
 		if desc != "" {
-			v, ok := a.field(desc)
-			if !ok {
-				v = "<missing field: " + desc + ">"
+			if v, ok := a.field(desc); ok {
+				line.WriteString(literal(cut(v)))
+			} else {
+				line.WriteString("<missing field: " + literal(desc) + ">")
 			}
-			line.WriteString(cut(v))
 		} else {
-			fmt.Fprintf(&line, "**%s**", cmpOr(a.Labels["alertname"], "(no alertname)"))
+			line.WriteString(a.name())
 			if kv := labelList(pick(a.Labels, distinct), ""); len(kv) > 0 {
-				line.WriteString(" " + strings.Join(kv, " "))
+				line.WriteString(" " + literal(strings.Join(kv, " ")))
 			}
 			if t := text(a); t != "" {
-				line.WriteString(": " + cut(t))
+				line.WriteString(": " + literal(cut(t)))
 			}
 		}
 		if v := a.value(); v != "" {
-			fmt.Fprintf(&line, " `%s`", cut(v))
+			line.WriteString(" " + literal(cut(v)))
 		}
 		if anyFiring && !a.firing() {
 			line.WriteString(" (resolved)")
 		}
 		if severity == "" && a.Labels["severity"] != "" {
-			fmt.Fprintf(&line, " · %s", a.Labels["severity"])
+			line.WriteString(" · " + literal(a.Labels["severity"]))
+		}
+		if started, ok := startTime(a.StartsAt); ok && a.firing() {
+			fmt.Fprintf(&line, " · since <time:%s>", started)
+		} else if ok {
+			fmt.Fprintf(&line, " · started <time:%s>", started)
 		}
 		var links []string
 		if a.GeneratorURL != "" {
 			links = append(links, generatorLink(a.GeneratorURL))
 		}
 		if a.DashboardURL != "" {
-			links = append(links, fmt.Sprintf("[dashboard](%s)", a.DashboardURL))
+			links = append(links, fmt.Sprintf("[dashboard](%s)", linkTarget(a.DashboardURL)))
 		}
 		if u := a.Annotations["runbook_url"]; runbook == "" && u != "" {
-			links = append(links, fmt.Sprintf("[runbook](%s)", u))
+			links = append(links, fmt.Sprintf("[runbook](%s)", linkTarget(u)))
+		}
+		if a.SilenceURL != "" && a.firing() {
+			links = append(links, fmt.Sprintf("[silence](%s)", linkTarget(a.SilenceURL)))
 		}
 		if len(links) > 0 {
 			fmt.Fprintf(&line, " (%s)", strings.Join(links, ", "))
@@ -189,13 +211,36 @@ func (g amGroup) render(alerts []amAlert, truncated int, desc string, limit int)
 		shown++
 	}
 	if notShown := len(alerts) - shown + truncated; notShown > 0 {
-		fmt.Fprintf(&b, "\n\n_%d more %s not shown", notShown, plural(notShown, "alert", "alerts"))
+		fmt.Fprintf(&b, "\n\n*%d more %s not shown", notShown, plural(notShown, "alert", "alerts"))
 		if g.ExternalURL != "" {
-			fmt.Fprintf(&b, ": see [%s](%s)", g.sender, g.ExternalURL)
+			fmt.Fprintf(&b, ": see [%s](%s)", g.sender, linkTarget(g.ExternalURL))
 		}
-		b.WriteString("._")
+		b.WriteString(".*")
 	}
 	return b.String()
+}
+
+// unsent stands for the n alerts of the group Alertmanager left out, so
+// that the headline counts them: under the name every alert of the group
+// shares, if any, and as firing while the group fires.
+func (g amGroup) unsent(n int) []amAlert {
+	name := cmpOr(g.CommonLabels["alertname"], g.GroupLabels["alertname"])
+	out := make([]amAlert, n)
+	for i := range out {
+		out[i] = amAlert{Status: g.Status, Labels: map[string]string{"alertname": name}, unsent: name == ""}
+	}
+	return out
+}
+
+// name is how a line or the headline names the alert.
+func (a amAlert) name() string {
+	switch {
+	case a.unsent:
+		return "(not sent)"
+	case a.Labels["alertname"] == "":
+		return "(no alertname)"
+	}
+	return literal(a.Labels["alertname"])
 }
 
 // headline says whether anything still fires and names every alert of
@@ -225,7 +270,7 @@ func alertNames(alerts []amAlert) string {
 	var names []string
 	count := map[string]int{}
 	for _, a := range alerts {
-		n := cmpOr(a.Labels["alertname"], "(no alertname)")
+		n := a.name()
 		if count[n] == 0 {
 			names = append(names, n)
 		}
@@ -296,7 +341,7 @@ func common(alerts []amAlert, f func(amAlert) string) string {
 func generatorLink(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || !strings.HasSuffix(u.Path, "/graph") {
-		return fmt.Sprintf("[source](%s)", raw)
+		return fmt.Sprintf("[source](%s)", linkTarget(raw))
 	}
 	q := u.Query()
 	for k, v := range q {
@@ -305,8 +350,35 @@ func generatorLink(raw string) string {
 		}
 	}
 	u.RawQuery = q.Encode()
-	return fmt.Sprintf("[graph](%s)", u)
+	return fmt.Sprintf("[graph](%s)", linkTarget(u.String()))
 }
+
+// startTime is an alert's start as <time:…> takes it, if the sender gave
+// one (Alertmanager's zero time means none).
+func startTime(raw string) (string, bool) {
+	t, err := time.Parse(time.RFC3339Nano, raw)
+	if err != nil || t.Year() < 2000 {
+		return "", false
+	}
+	return t.UTC().Format(time.RFC3339), true
+}
+
+// literal shows text exactly, as a code span: delimited by one backtick
+// more than its longest run of them, spaced from a backtick at either end
+// (our code spans keep their spaces, as Zulip's do).
+func literal(text string) string {
+	if text == "" {
+		return ""
+	}
+	fence := codeFence(text, 1)
+	if strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") {
+		text = " " + text + " "
+	}
+	return fence + text + fence
+}
+
+// linkTarget keeps a sender's URL inside a markdown link's parentheses.
+var linkTarget = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "\n", "%0A").Replace
 
 func statusEmoji(status string) string {
 	if status == "resolved" || status == "ok" {

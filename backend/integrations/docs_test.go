@@ -59,7 +59,7 @@ func TestDocsExamples(t *testing.T) {
 			t.Errorf("%s: %v", spec, err)
 			continue
 		}
-		fence = codeFence(text)
+		fence = codeFence(text, 3)
 		out = append(out, fence+"text", text, fence)
 	}
 	if found < 8 {

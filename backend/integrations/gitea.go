@@ -180,7 +180,7 @@ func (p giteaPayload) push(who string, limit int) Message {
 		shown++
 	}
 	if more := total - shown; more > 0 && shown > 0 {
-		fmt.Fprintf(&b, "\n\n_%d more %s not shown._", more, plural(more, "commit", "commits"))
+		fmt.Fprintf(&b, "\n\n*%d more %s not shown.*", more, plural(more, "commit", "commits"))
 	}
 	return Message{Topic: topic, Content: b.String()}
 }
@@ -199,7 +199,7 @@ func quote(text string) string {
 	if r := []rune(text); len(r) > maxQuote {
 		text = string(r[:maxQuote]) + "…"
 	}
-	fence := codeFence(text)
+	fence := codeFence(text, 3)
 	return ":\n" + fence + " quote\n" + text + "\n" + fence
 }
 

@@ -30,16 +30,17 @@ func jsonPayload(r Request) ([]Message, error) {
 			for cutAt = r.MaxContent - noteRoom; !utf8.RuneStart(text[cutAt]); cutAt-- {
 			}
 		}
-		note = fmt.Sprintf("\n_%d more bytes not shown._", len(text)-cutAt)
+		note = fmt.Sprintf("\n*%d more bytes not shown.*", len(text)-cutAt)
 		text = text[:cutAt]
 	}
-	fence := codeFence(text)
+	fence := codeFence(text, 3)
 	return []Message{{Content: fence + "json\n" + text + "\n" + fence + note}}, nil
 }
 
-// codeFence is a run of backticks longer than any inside text, so a
-// string value holding ``` cannot end the block early.
-func codeFence(text string) string {
+// codeFence is a run of backticks, at least least long and longer than
+// any inside text, so a string value holding ``` cannot end the block (or
+// a code span) early.
+func codeFence(text string, least int) string {
 	longest, run := 0, 0
 	for _, r := range text {
 		if r == '`' {
@@ -49,5 +50,5 @@ func codeFence(text string) string {
 			run = 0
 		}
 	}
-	return strings.Repeat("`", max(3, longest+1))
+	return strings.Repeat("`", max(least, longest+1))
 }

@@ -46,8 +46,8 @@ func TestJSONPayloadTooLongForAMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 		content := msgs[0].Content
-		block, note, found := strings.Cut(content, "\n```\n_")
-		if len(content) > serverLimit || !found || !strings.HasPrefix(block, "```json\n") || !strings.HasSuffix(note, " more bytes not shown._") {
+		block, note, found := strings.Cut(content, "\n```\n*")
+		if len(content) > serverLimit || !found || !strings.HasPrefix(block, "```json\n") || !strings.HasSuffix(note, " more bytes not shown.*") {
 			t.Errorf("%s: %d bytes, ends %q", name, len(content), content[len(content)-80:])
 		}
 	}

@@ -22,8 +22,10 @@ import (
 func Network(t *testing.T) bool { return network(t, false) }
 
 // LANAddr is the address LAN gives this machine on its stand-in network:
-// in TEST-NET-1 (RFC 5737), which no real network uses.
-var LANAddr = net.IPv4(192, 0, 2, 1)
+// a private address (RFC 1918), as on a real LAN, which the host's
+// certificate authority may vouch for (lantls); the network is the
+// namespace's own, so no real one is reached.
+var LANAddr = net.IPv4(10, 99, 0, 1)
 
 // LAN is Network with a stand-in local network besides loopback: a pair
 // of virtual Ethernet interfaces of the namespace's own, lan0 holding

@@ -76,7 +76,11 @@ func (i *Issuer) GetCertificate(hello *tls.ClientHelloInfo) (*tls.Certificate, e
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if i.cert != nil && (local == nil || covers(i.cert.Leaf.IPAddresses, local)) && time.Until(i.cert.Leaf.NotAfter) > renewBefore {
+	// An address the authority may not vouch for is never covered: the
+	// certificate stays as it is, rather than being made again for each
+	// client that arrives there.
+	if i.cert != nil && (local == nil || !i.ca.permitsIP(local) || covers(i.cert.Leaf.IPAddresses, local)) &&
+		time.Until(i.cert.Leaf.NotAfter) > renewBefore {
 		return i.cert, nil
 	}
 	ips := i.addrs()
@@ -95,7 +99,23 @@ func covers(ips []net.IP, ip net.IP) bool {
 	return slices.ContainsFunc(ips, ip.Equal)
 }
 
-func (i *Issuer) issue(ips []net.IP) (*tls.Certificate, error) {
+// issue signs a certificate for ips and the issuer's names, leaving out
+// those the authority's constraints do not permit (a public address, a
+// host name given after the authority was made): a certificate naming one
+// would fail verification for all of them.
+func (i *Issuer) issue(addrs []net.IP) (*tls.Certificate, error) {
+	var ips []net.IP
+	for _, ip := range addrs {
+		if i.ca.permitsIP(ip) {
+			ips = append(ips, ip)
+		}
+	}
+	var names []string
+	for _, n := range i.names {
+		if i.ca.permitsName(n) {
+			names = append(names, n)
+		}
+	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, err
@@ -107,12 +127,12 @@ func (i *Issuer) issue(ips []net.IP) (*tls.Certificate, error) {
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber: serial(),
-		Subject:      pkix.Name{Organization: []string{"Lanchat"}, CommonName: i.names[len(i.names)-1]},
+		Subject:      pkix.Name{Organization: []string{"Lanchat"}, CommonName: names[len(names)-1]},
 		NotBefore:    now.Add(-time.Hour),
 		NotAfter:     notAfter,
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		DNSNames:     i.names,
+		DNSNames:     names,
 		IPAddresses:  ips,
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, i.ca.cert, key.Public(), i.ca.key)

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -109,6 +110,8 @@ type Server struct {
 	log       *slog.Logger
 	// recent remembers what log wrote at warning level and above.
 	recent *logring.Ring
+	// httpErrors is the HTTP server's error log.
+	httpErrors *httpErrors
 	// tls serves HTTPS beside plain HTTP; nil: plain only.
 	tls *tls.Config
 	// authority is the certificate offered at AuthorityPath (automatic
@@ -145,19 +148,20 @@ func Open(cfg Config) (*Server, error) {
 	}
 	recent := logring.New(recentErrors, slog.LevelWarn)
 	log := slog.New(recent.Handler(cmp.Or(cfg.Log, slog.Default()).Handler()))
-	tlsConfig, authority, err := openTLS(cfg)
+	tlsConfig, authority, err := openTLS(cfg, log)
 	if err != nil {
 		return nil, err
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Server{
-		cfg:       cfg,
-		ctx:       ctx,
-		stop:      stop,
-		log:       log,
-		recent:    recent,
-		tls:       tlsConfig,
-		authority: authority,
+		cfg:        cfg,
+		ctx:        ctx,
+		stop:       stop,
+		log:        log,
+		recent:     recent,
+		httpErrors: &httpErrors{log: log},
+		tls:        tlsConfig,
+		authority:  authority,
 	}
 	if s.org, err = s.openOrganization(); err != nil {
 		stop()
@@ -174,7 +178,7 @@ func Open(cfg Config) (*Server, error) {
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
 		IdleTimeout:       idle,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ErrorLog:          s.httpErrors.logger(),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if err := s.listenControl(); err != nil {
@@ -207,6 +211,9 @@ func (s *Server) openOrganization() (*organization, error) {
 		err = svc.SeedDevOrganization()
 	default:
 		err = svc.EnsureRealm(domain.DefaultRealmName)
+	}
+	if err == nil {
+		err = svc.RestoreEventQueues()
 	}
 	if err != nil {
 		st.Close()
@@ -315,8 +322,9 @@ type Addresses struct {
 	URL string // http://HOST:PORT as bound
 	// SecureURL is the same port over HTTPS, on this machine ("" without TLS).
 	SecureURL string
-	// AuthorityURL offers the certificate to install ("" unless automatic TLS).
-	AuthorityURL string
+	// AuthorityURL offers the certificate to install ("" unless automatic
+	// TLS), and Fingerprint is its fingerprint, which members compare.
+	AuthorityURL, Fingerprint string
 	// SetupURL opens first-run setup from this machine ("" once an owner exists).
 	SetupURL string
 }
@@ -337,6 +345,7 @@ func (s *Server) Addresses(addr net.Addr) Addresses {
 	}
 	if s.authority != nil {
 		a.AuthorityURL = "http://" + local + AuthorityPath
+		a.Fingerprint = s.AuthorityFingerprint()
 	}
 	if token := s.SetupToken(); token != "" {
 		a.SetupURL = "http://" + local + "/#setup=" + token
@@ -352,7 +361,7 @@ func (a Addresses) Announce(w io.Writer) {
 		fmt.Fprintln(w, "HTTPS on the same port: "+a.SecureURL)
 	}
 	if a.AuthorityURL != "" {
-		fmt.Fprintln(w, "certificate authority to install on devices: "+a.AuthorityURL)
+		fmt.Fprintln(w, "certificate authority to install on devices: "+a.AuthorityURL+" (fingerprint "+a.Fingerprint+", which members compare when they join)")
 	}
 	if a.SetupURL != "" {
 		fmt.Fprintln(w, "no owner yet: open "+a.SetupURL+" on this machine to set up the organization")
@@ -360,7 +369,8 @@ func (a Addresses) Announce(w io.Writer) {
 }
 
 // Advertise announces the organization, by its current name, on the local
-// network by DNS-SD until Shutdown, with the URL to join at: at the
+// network by DNS-SD until Shutdown, with its authority's fingerprint (for
+// people to compare) and the URL to join at: at the
 // address the server is bound to, or, when it listens on all, at this
 // machine's LAN addresses of the moment (none while it has none). A server
 // bound to loopback is not announced: nobody who hears it could reach it.
@@ -372,22 +382,22 @@ func (s *Server) Advertise(addr *net.TCPAddr) error {
 	if s.tls != nil {
 		scheme = "https://"
 	}
-	team := func() (string, string, []net.IP) {
+	authority := s.AuthorityFingerprint()
+	team := func() (discovery.Team, []net.IP) {
 		ips := []net.IP{addr.IP}
 		if addr.IP.IsUnspecified() {
 			ifaces, _ := net.InterfaceAddrs()
 			if ips = discovery.LANIPs(ifaces); len(ips) == 0 {
-				return "", "", nil
+				return discovery.Team{}, nil
 			}
 		}
-		url := scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port))
-		name := domain.DefaultRealmName
-		if settings, err := s.Service().ServerSettings(url); err == nil {
+		t := discovery.Team{URL: scheme + net.JoinHostPort(ips[0].String(), strconv.Itoa(addr.Port)), Name: domain.DefaultRealmName, Authority: authority}
+		if settings, err := s.Service().ServerSettings(t.URL); err == nil {
 			if n, ok := settings["realm_name"].(string); ok {
-				name = n
+				t.Name = n
 			}
 		}
-		return name, url, ips
+		return t, ips
 	}
 	advert, err := discovery.Advertise(addr.Port, team)
 	if err != nil {
@@ -404,14 +414,16 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.advert.Stop()
 	}
 	s.stop()
-	// Long-polls and WebSockets hold the organization shared, and the
-	// window's own reach the handler in-process, where http.Server's
-	// Shutdown cannot end them: end their queues before waiting for them.
+	// Long-polls hold the organization shared, and the window's own reach
+	// the handler in-process, where http.Server's Shutdown cannot end
+	// them: answer them before waiting for them. Their queues stay, for
+	// the next start.
 	s.mu.RLock()
-	s.org.end()
+	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	pollsErr := s.polls.Shutdown(ctx)
 	httpErr := s.http.Shutdown(ctx)
+	s.httpErrors.flush()
 	s.imports.running.Wait()
 	var controlErr error
 	if s.control != nil {
@@ -423,8 +435,26 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return errors.Join(pollsErr, httpErr, controlErr, storeErr)
 }
 
+// Stop is Shutdown with the log saying so: "stopping" with why (key-value
+// pairs, as slog takes them), then "stopped" with how long it took, for an
+// operator (or a service manager's journal) to see that it ended.
+func (s *Server) Stop(ctx context.Context, why ...any) error {
+	start := time.Now()
+	s.log.Info("stopping", why...)
+	err := s.Shutdown(ctx)
+	s.log.Info("stopped", "took", time.Since(start).Round(time.Millisecond))
+	return err
+}
+
+// StopSignal is the cause to cancel Run's context with when a signal
+// stops the host, for the log to name it.
+type StopSignal struct{ os.Signal }
+
+func (c StopSignal) Error() string { return c.Signal.String() }
+
 // Run opens, listens, calls ready with where the host is reached, and
-// serves until ctx is cancelled, then shuts down gracefully.
+// serves until ctx is cancelled, then shuts down gracefully (Stop, naming
+// the StopSignal ctx was cancelled with, if any).
 func Run(ctx context.Context, cfg Config, ready func(Addresses)) error {
 	s, err := Open(cfg)
 	if err != nil {
@@ -451,7 +481,11 @@ func Run(ctx context.Context, cfg Config, ready func(Addresses)) error {
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
 	defer cancel()
-	err = s.Shutdown(shutdownCtx)
+	var why []any
+	if sig, ok := context.Cause(ctx).(StopSignal); ok {
+		why = []any{"signal", sig.String()}
+	}
+	err = s.Stop(shutdownCtx, why...)
 	<-served
 	return err
 }

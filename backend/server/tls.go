@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -30,8 +31,10 @@ const (
 )
 
 // openTLS prepares HTTPS for cfg: the TLS configuration and, in automatic
-// mode, the authority's certificate to offer.
-func openTLS(cfg Config) (*tls.Config, []byte, error) {
+// mode, the authority's certificate to offer. An authority replaced on the
+// way (one valid for any site, lantls.LoadOrCreateAuthority) is logged as
+// a warning, which the host panel lists, with both fingerprints.
+func openTLS(cfg Config, log *slog.Logger) (*tls.Config, []byte, error) {
 	switch cfg.TLS {
 	case "", TLSOff:
 		return nil, nil, nil
@@ -47,10 +50,24 @@ func openTLS(cfg Config) (*tls.Config, []byte, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("TLS authority: %w", err)
 		}
+		if ca.Replaced != "" {
+			log.Warn("the HTTPS certificate authority was valid for any site: replaced by one valid only on the LAN; devices install it again, and members' apps refuse this host until they join it again and check its fingerprint",
+				"old", ca.Replaced, "new", lantls.Fingerprint(ca.CertificateDER()))
+		}
 		issuer := lantls.NewIssuer(ca, lantls.InterfaceIPs, lantls.HostNames(host))
 		return &tls.Config{GetCertificate: issuer.GetCertificate, MinVersion: tls.VersionTLS12}, ca.CertificateDER(), nil
 	}
 	return nil, nil, fmt.Errorf("TLS mode %q: want off, auto or files", cfg.TLS)
+}
+
+// AuthorityFingerprint is the fingerprint of the host's own authority
+// (lantls.Fingerprint), which its panel shows and its DNS-SD answers
+// carry for members to compare; "" without automatic TLS.
+func (s *Server) AuthorityFingerprint() string {
+	if s.authority == nil {
+		return ""
+	}
+	return lantls.Fingerprint(s.authority)
 }
 
 // offerAuthority serves the authority's certificate at AuthorityPath (DER,

@@ -80,7 +80,7 @@ func TestAutoTLSIsTrustedThroughTheOfferedAuthority(t *testing.T) {
 	dir := t.TempDir()
 	s, addr := serveTLS(t, Config{DataDir: dir, TLS: TLSAuto})
 	a := s.Addresses(&net.TCPAddr{IP: net.IPv4zero, Port: 9991})
-	if a.SecureURL != "https://127.0.0.1:9991" || a.AuthorityURL != "http://127.0.0.1:9991"+AuthorityPath {
+	if a.SecureURL != "https://127.0.0.1:9991" || a.AuthorityURL != "http://127.0.0.1:9991"+AuthorityPath || a.Fingerprint != s.AuthorityFingerprint() {
 		t.Errorf("addresses %+v", a)
 	}
 
@@ -96,6 +96,9 @@ func TestAutoTLSIsTrustedThroughTheOfferedAuthority(t *testing.T) {
 	ca, err := x509.ParseCertificate(der)
 	if err != nil || !ca.IsCA {
 		t.Fatalf("the offered certificate is no authority: %v", err)
+	}
+	if lantls.Fingerprint(der) != a.Fingerprint {
+		t.Errorf("the offered authority's fingerprint is %s, the host says %s", lantls.Fingerprint(der), a.Fingerprint)
 	}
 	roots := x509.NewCertPool()
 	roots.AddCert(ca)
@@ -183,6 +186,44 @@ func TestAuthorityReadableByOthersIsRefused(t *testing.T) {
 	os.Chmod(filepath.Join(dir, lantls.AuthorityFile), 0o644)
 	if _, err := lantls.LoadOrCreateAuthority(dir, "host"); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Errorf("a world-readable authority: %v", err)
+	}
+}
+
+// A host whose authority was valid for any site (made before authorities
+// had name constraints) gets a new one at its next start, and says so
+// where its owner looks, with both fingerprints; the old one is offered no
+// more.
+func TestUnconstrainedAuthorityIsReplacedVisibly(t *testing.T) {
+	dir := t.TempDir()
+	old, err := os.ReadFile("../lantls/testdata/unconstrained-authority.pem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "tls"), 0o700)
+	os.WriteFile(filepath.Join(dir, "tls", lantls.AuthorityFile), old, 0o600)
+	block, _ := pem.Decode(old)
+	oldFingerprint := lantls.Fingerprint(block.Bytes)
+
+	s, addr := serveTLS(t, Config{DataDir: dir, TLS: TLSAuto})
+	now := s.AuthorityFingerprint()
+	if now == "" || now == oldFingerprint {
+		t.Fatalf("the host's authority %q, the old one %q", now, oldFingerprint)
+	}
+	resp, err := http.Get("http://" + addr + AuthorityPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offered, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if lantls.Fingerprint(offered) != now {
+		t.Errorf("offered the authority %s, want %s", lantls.Fingerprint(offered), now)
+	}
+	var warned bool
+	for _, e := range s.RecentErrors() {
+		warned = warned || strings.Contains(e.Message, "valid for any site") && strings.Contains(e.Attrs, oldFingerprint) && strings.Contains(e.Attrs, now)
+	}
+	if !warned {
+		t.Errorf("the host's recent errors do not tell of the replaced authority: %+v", s.RecentErrors())
 	}
 }
 

@@ -39,6 +39,8 @@ var (
 	bucketPresence   = []byte("presence")
 	bucketBotStorage = []byte("bot_storage")
 	bucketSessions   = []byte("sessions")
+	// event queue ID → EventQueue (event_queues.go)
+	bucketEventQueues = []byte("event_queues")
 )
 
 // allBuckets are created at open so transactions can assume they exist.
@@ -48,6 +50,7 @@ var allBuckets = [][]byte{
 	bucketMessages, bucketUserMessages, bucketMsgByRecipient, bucketMsgByTopic, bucketMsgBySender,
 	bucketUserSpans, bucketReadRuns, bucketSearchPostings, bucketRecipients, bucketTopics, bucketUserTopics,
 	bucketRealmEmoji, bucketLinkifiers, bucketUploads, bucketPresence, bucketBotStorage, bucketSessions,
+	bucketEventQueues,
 }
 
 // itob encodes an ID as a big-endian key so byte order equals numeric order.

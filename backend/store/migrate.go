@@ -21,6 +21,7 @@ var migrations = []func(*bolt.Tx) error{
 	rebuildTopicList,     // 3 → 4: topic names repaired after moves that stored the old one
 	numberUploads,        // 4 → 5: uploads get integer IDs (to be listed and deleted by ID)
 	searchPostings,       // 5 → 6: the full-text index as posting lists per term and ID block
+	streamCreators,       // 6 → 7: streams record their creator; role:administrators gets a group ID
 }
 
 // SchemaVersion is the version a store has once opened by this build.
@@ -155,6 +156,16 @@ func searchPostings(btx *bolt.Tx) error {
 		return err
 	}
 	return meta.Put(keySearchIndexedThrough, itob(newest))
+}
+
+// streamCreators (schema 6 → 7): streams record who created them from now
+// on; those before have no known creator and are left as they are. The
+// version step is what matters for them: an older build would drop the
+// creator when it rewrites a stream, so it must refuse this store. The
+// administrators' system group gets its user-group ID, from the groups'
+// sequence, so it can never be a group people created.
+func streamCreators(btx *bolt.Tx) error {
+	return (&Tx{btx: btx}).reserveSystemGroupID(AdministratorsGroup)
 }
 
 // migrate runs the pending steps, each in its own transaction together with

@@ -132,3 +132,55 @@ func TestOpenRewritesSearchTermsOfSchema5(t *testing.T) {
 	})
 	checkSearches(t, s, "migrated")
 }
+
+// A schema-6 store, whose streams record no creator and where no user-group
+// ID is reserved for role:administrators, opens with its streams as they
+// were (creator unknown) and the administrators' ID taken after its groups;
+// a group created later gets another, and the ID stays across reopening.
+func TestOpenReservesAdministratorsGroupOfSchema6(t *testing.T) {
+	s, dir := openTemp(t)
+	var groups []int64
+	err := s.Update(func(tx *Tx) error {
+		// What schema 6 had: no reserved ID, the groups' sequence untouched.
+		if err := tx.bucket(bucketMeta).Delete(systemGroupKey(AdministratorsGroup)); err != nil {
+			return err
+		}
+		if err := tx.bucket(bucketUserGroups).SetSequence(0); err != nil {
+			return err
+		}
+		for _, name := range []string{"design", "ops"} {
+			g := UserGroup{Name: name}
+			if err := tx.CreateUserGroup(&g); err != nil {
+				return err
+			}
+			groups = append(groups, g.ID)
+		}
+		// A stream record as schema 6 wrote it, without creator_id.
+		if err := tx.bucket(bucketStreams).Put(itob(1), []byte(`{"id":1,"name":"general","description":"","invite_only":false,"date_created":1600000000}`)); err != nil {
+			return err
+		}
+		if err := tx.bucket(bucketStreamByName).Put(streamNameKey("general"), itob(1)); err != nil {
+			return err
+		}
+		return writeSchemaVersion(tx.btx, 6)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	admins := viewed(t, s, func(tx *Tx) (int64, error) { return tx.SystemGroupID(AdministratorsGroup) })
+	if admins == 0 || slices.Contains(groups, admins) {
+		t.Errorf("administrators' group ID %d, groups %v", admins, groups)
+	}
+	if st := viewed(t, s, func(tx *Tx) (Stream, error) { return tx.Stream(1) }); st.Name != "general" || st.CreatorID != 0 {
+		t.Errorf("stream after migration %+v", st)
+	}
+	var later UserGroup
+	if err := s.Update(func(tx *Tx) error { return tx.CreateUserGroup(&later) }); err != nil || later.ID == admins {
+		t.Errorf("a later group got ID %d (%v), the administrators' is %d", later.ID, err, admins)
+	}
+	s = reopen(t, s, dir)
+	if again := viewed(t, s, func(tx *Tx) (int64, error) { return tx.SystemGroupID(AdministratorsGroup) }); again != admins {
+		t.Errorf("administrators' group ID %d after reopening, was %d", again, admins)
+	}
+}

@@ -9,6 +9,10 @@ type Stream struct {
 	Description string `json:"description"`
 	InviteOnly  bool   `json:"invite_only"`
 	DateCreated int64  `json:"date_created"`
+	// CreatorID is the user who created the stream, recorded since schema 7;
+	// 0 when unknown (older streams, the organization's first stream,
+	// imported ones).
+	CreatorID int64 `json:"creator_id,omitempty"`
 	// FirstMessageID is the stream's oldest message, or 0 while it has none.
 	FirstMessageID int64 `json:"first_message_id,omitempty"`
 	// Deactivated streams are deleted for every purpose but keep their

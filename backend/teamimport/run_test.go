@@ -211,7 +211,9 @@ func TestRunImportsATeamThatAServerThenServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := archive.Summary{RealmName: "Acme", Users: 4, Streams: 3, Messages: 4, Reactions: 2, Files: 1, Emoji: 1, UserGroups: 1, Linkifiers: 1}
+	want := archive.Summary{RealmName: "Acme", Users: 4, Streams: 3, Messages: 4, Reactions: 2, Files: 1, Emoji: 1, UserGroups: 1, Linkifiers: 1,
+		Changed: []archive.Changed{{Record: "user U1", Change: `the name "Ada *Admin*" became "Ada Admin": Invalid characters in name!`},
+			{Record: "message m3", Change: `the topic "" became "(no topic)": Topic can't be empty!`}}}
 	got := summary
 	got.Skipped = nil
 	if !reflect.DeepEqual(got, want) {

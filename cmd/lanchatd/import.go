@@ -84,6 +84,12 @@ func printSummary(w io.Writer, dataDir string, s archive.Summary) {
 			fmt.Fprintf(w, "  %s: %s\n", sk.Record, sk.Reason)
 		}
 	}
+	if len(s.Changed) > 0 {
+		fmt.Fprintf(w, "changed to follow Lanchat's rules:\n")
+		for _, c := range s.Changed {
+			fmt.Fprintf(w, "  %s: %s\n", c.Record, c.Change)
+		}
+	}
 	fmt.Fprintln(w, "imported people have no password: issue one with the host panel or an administrator's settings")
 	fmt.Fprintln(w, "an administrator renames the organization in Settings › Organization")
 }

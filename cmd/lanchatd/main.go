@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"lanchat/backend/api"
 	"lanchat/backend/domain"
@@ -151,29 +150,20 @@ func serve(args []string, stderr io.Writer) error {
 			return err
 		}
 	}
-	// The log says when a signal starts the shutdown and when it is done,
-	// for an operator (or a service manager's journal) to see how long it
-	// took and that it ended.
+	// A signal stops the server, which logs it (server.Stop).
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stopping time.Time
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	go func() {
 		select {
 		case sig := <-signals:
-			stopping = time.Now()
-			cfg.Log.Info("stopping", "signal", sig.String())
-			cancel()
+			cancel(server.StopSignal{Signal: sig})
 		case <-ctx.Done():
 		}
 	}()
-	err := server.Run(ctx, cfg, func(a server.Addresses) { a.Announce(stderr) })
-	if err == nil && ctx.Err() != nil {
-		cfg.Log.Info("stopped", "took", time.Since(stopping).Round(time.Millisecond))
-	}
-	return err
+	return server.Run(ctx, cfg, func(a server.Addresses) { a.Announce(stderr) })
 }
 
 func userAdd(args []string, stdout, stderr io.Writer) error {

@@ -1,17 +1,14 @@
 // Two people chatting in two browsers against one real lanchatd.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { apiClient, eventually, launchBrowser, newPage, shot, signIn, startServer } from './harness.mjs'
+import { apiClient, eventually, launchBrowser, newPage, shot, signedInPages, signIn, startServer } from './harness.mjs'
 
 let server, browser, alice, bob, bobApi
 
 before(async () => {
   server = await startServer()
   browser = await launchBrowser()
-  alice = await newPage(browser)
-  bob = await newPage(browser)
-  await signIn(alice, server.url, 'alice@example.com')
-  await signIn(bob, server.url, 'bob@example.com')
+  ;[alice, bob] = await signedInPages(browser, server.url, 'alice@example.com', 'bob@example.com')
   bobApi = await apiClient(server.url, 'bob@example.com')
 })
 
@@ -99,6 +96,32 @@ test('a reload keeps the session, the narrow and the read state', async () => {
   // count can only fall; a message read before the reload never comes back unread.
   await eventually(async () => assert.equal(await pageUnread(), await serverUnread()))
   assert.ok(await serverUnread() <= unreadBefore, 'messages read before the reload stay read')
+})
+
+test('mark as unread stays marked, through a reload', async () => {
+  for (const n of [1, 2, 3]) await bobApi.send('general', 'unread-again', `Unread again ${n}`)
+  const unread = async () => Number(await alice.locator('[data-testid=topic-row][data-topic="unread-again"]').getByTestId('unread-count')
+    .textContent({ timeout: 500 }).catch(() => '0'))
+  await alice.bringToFront() // a page in the background marks nothing read
+  await openTopic(alice, 'general', 'unread-again')
+  await messages(alice).filter({ hasText: 'Unread again 3' }).waitFor()
+  await eventually(async () => assert.equal(await unread(), 0))
+  const first = messages(alice).filter({ hasText: 'Unread again 1' })
+  await first.hover()
+  await first.getByTestId('message-menu-button').click()
+  await alice.getByTestId('menu-mark-unread').click()
+  await eventually(async () => assert.equal(await unread(), 3))
+  // The messages are still on screen: the next time the list is drawn (here
+  // for a new message) they must not be marked read again, as the page did.
+  await bobApi.send('general', 'unread-again', 'Unread again 4')
+  await messages(alice).filter({ hasText: 'Unread again 4' }).waitFor()
+  await new Promise((r) => setTimeout(r, 1500))
+  assert.equal(await unread(), 4)
+  await alice.locator('[data-testid=nav-starred]').click()
+  await alice.reload()
+  await alice.getByTestId('stream-list').waitFor()
+  await stream(alice, 'general').click()
+  await eventually(async () => assert.equal(await unread(), 4))
 })
 
 test('reactions, star, edit and delete of one\'s own message', async () => {

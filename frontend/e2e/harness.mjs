@@ -72,6 +72,40 @@ export async function signIn(page, url, email) {
   await page.getByTestId('stream-list').waitFor()
 }
 
+// signedInPages opens a desktop-sized page for each email, signed in.
+export async function signedInPages(browser, url, ...emails) {
+  const pages = []
+  for (const email of emails) {
+    const page = await newPage(browser)
+    await signIn(page, url, email)
+    pages.push(page)
+  }
+  return pages
+}
+
+// phonePage opens a phone-sized touch page (390×844) signed in as email; on
+// a phone, signing in lands on Recent conversations.
+export async function phonePage(browser, url, email) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
+  const page = await context.newPage()
+  page.setDefaultTimeout(10000)
+  await page.goto(url)
+  await page.getByTestId('login-email').fill(email)
+  await page.getByTestId('login-password').fill(password)
+  await page.getByTestId('login-submit').click()
+  await page.getByTestId('recent-view').waitFor()
+  return page
+}
+
+// startSession starts a server and a browser and signs each of emails in
+// on a page of its own; stop() ends both.
+export async function startSession(emails) {
+  const server = await startServer()
+  const browser = await launchBrowser()
+  const pages = await signedInPages(browser, server.url, ...emails)
+  return { server, browser, pages, async stop() { await browser.close(); await server.stop() } }
+}
+
 // fillSetup fills in first-run setup at a server's setup address, with the owner
 // Olive Owner, up to the submit button (the setup test shoots the form).
 export async function fillSetup(page, setupUrl, orgName) {
@@ -80,6 +114,24 @@ export async function fillSetup(page, setupUrl, orgName) {
   await page.getByTestId('setup-name').fill('Olive Owner')
   await page.getByTestId('setup-email').fill('olive@acme.test')
   await page.getByTestId('setup-password').fill('correct horse battery')
+}
+
+// openTopicAt narrows a page to a stream's topic by its address, and waits until it shows.
+export async function openTopicAt(page, streamId, stream, topic) {
+  await page.evaluate((h) => { location.hash = h }, `#narrow/channel/${streamId}-${stream}/topic/${encodeURIComponent(topic)}`)
+  await page.getByTestId('narrow-title').filter({ hasText: topic }).waitFor()
+}
+
+// sendImage uploads a 192-pixel PNG under name from the page's compose box,
+// sends it, and returns the preview in the last message.
+export async function sendImage(page, name) {
+  await page.getByTestId('compose-upload').setInputFiles({ name, mimeType: 'image/png', buffer: readFileSync(resolve(here, '../public/icons/icon-192.png')) })
+  const content = page.getByTestId('compose-content')
+  await eventually(async () => { if (!(await content.inputValue()).includes(`[${name}](/user_uploads/`)) throw new Error(`${name} is not linked yet`) })
+  await page.getByTestId('compose-send').click()
+  const preview = page.getByTestId('message').last().locator('.message_inline_image img')
+  await preview.waitFor()
+  return preview
 }
 
 export async function shot(page, name) {

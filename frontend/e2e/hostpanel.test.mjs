@@ -31,6 +31,7 @@ function bridge() {
           running: true, version: 'test', addresses: ['http://192.168.1.20:9991', 'http://10.0.0.5:9991'],
           joinUrl: 'http://192.168.1.20:9991', dataDir: '/home/olive/.local/share/lanchat',
           authorityUrl: 'http://192.168.1.20:9991/lanchat-ca.crt', listen: '0.0.0.0:9991', unreachable: null,
+          authority: '3F2A 9C01 77B4 E0D5',
         }),
         CreateAccount: async (fullName, email, role) => {
           window.hostCalls.push({ fullName, email, role })
@@ -73,6 +74,8 @@ test('the window follows the page title and notification clicks; the host panel 
     assert.match(await page.getByTestId('host-qr').getAttribute('src'), /^data:image\/png;base64,/)
     assert.equal(await page.getByTestId('host-data-dir').textContent(), '/home/olive/.local/share/lanchat')
     assert.equal(await page.getByTestId('host-unreachable').count(), 0)
+    // The fingerprint members compare when they join.
+    assert.equal(await page.getByTestId('host-fingerprint').textContent(), '3F2A 9C01 77B4 E0D5')
     // The certificate authority to install, as its address and a QR code.
     assert.equal(await page.getByTestId('host-authority-url').textContent(), 'http://192.168.1.20:9991/lanchat-ca.crt')
     await page.getByTestId('host-authority-qr').waitFor()

@@ -2,7 +2,7 @@
 // page on a phone, in Chromium against a real lanchatd.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { apiClient, eventually, launchBrowser, newPage, password, shot, signIn, startServer } from './harness.mjs'
+import { apiClient, eventually, launchBrowser, newPage, phonePage, shot, signIn, startServer } from './harness.mjs'
 
 let server, browser, bobApi, general
 
@@ -93,14 +93,7 @@ const smallTargets = (page) => page.evaluate(() => [...document.querySelectorAll
 
 test('on a phone: one column, drawers, compose at the bottom, no sideways scrolling, 40 px targets', async () => {
   await bobApi.send('general', 'lunch', `A very long word: ${'supercalifragilistic'.repeat(8)}\n\n\`\`\`\n${'wide code '.repeat(30)}\n\`\`\`\n\n| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n| ${'cell text '.repeat(3)} | 2 | 3 | 4 | 5 | 6 |`)
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
-  const phone = await context.newPage()
-  phone.setDefaultTimeout(10000)
-  await phone.goto(server.url)
-  await phone.getByTestId('login-email').fill('alice@example.com')
-  await phone.getByTestId('login-password').fill(password)
-  await phone.getByTestId('login-submit').click()
-  await phone.getByTestId('recent-view').waitFor()
+  const phone = await phonePage(browser, server.url, 'alice@example.com')
   await noSidewaysScroll(phone)
   assert.deepEqual(await smallTargets(phone), [])
   await shot(phone, 'phone-recent.png')
@@ -142,7 +135,7 @@ test('on a phone: one column, drawers, compose at the bottom, no sideways scroll
   }
   assert.deepEqual(await smallTargets(phone), [])
   await shot(phone, 'phone-settings.png')
-  await context.close()
+  await phone.context().close()
 })
 
 test('the page can be added to a home screen: a manifest with icons', async () => {

@@ -256,6 +256,7 @@ test('administration: organization, users, linkifiers, custom emoji and bots', a
   await carol.getByTestId('admin-user-role').selectOption('300')
   await eventually(async () => assert.equal((await adminApi.call('GET', '/api/v1/users')).members.find((u) => u.email === 'carol@example.com').role, 300))
   await carol.getByTestId('admin-user-deactivate').click()
+  await admin.getByTestId('deactivate-confirm-button').click()
   await eventually(async () => assert.equal(await carol.getAttribute('data-active'), 'false'))
   assert.deepEqual(await seriousViolations(admin), [])
   await shot(admin, 'settings-admin.png')

@@ -29,7 +29,7 @@ function bridge() {
       App: {
         SetupToken: async () => '',
         HostInfo: async () => ({ running: false, joined: 'http://192.168.1.20:9991', joinUrl: 'http://192.168.1.20:9991',
-          addresses: null, unreachable: null, listen: '', dataDir: '', version: 'test', authorityUrl: '' }),
+          addresses: null, unreachable: null, listen: '', dataDir: '', version: 'test', authorityUrl: '', authority: '3F2A 9C01 77B4 E0D5' }),
         CreateAccount: record('CreateAccount'),
         Backup: record('Backup'),
         OpenDataFolder: record('OpenDataFolder'),
@@ -64,6 +64,8 @@ test("a member's panel shows the team's address and Leave, which asks, signs out
     assert.match(await page.getByTestId('host-status').textContent(), /member of the team at http:\/\/192\.168\.1\.20:9991\. It hosts nothing/)
     assert.deepEqual(await page.getByTestId('host-addresses').locator('li').allTextContents(), ['http://192.168.1.20:9991'])
     assert.equal(await panel.locator('h2').textContent(), 'This team')
+    // The fingerprint the app trusts the team's host by, checked at joining.
+    assert.equal(await page.getByTestId('host-fingerprint').textContent(), '3F2A 9C01 77B4 E0D5')
     // Nothing of a host's: no accounts, no passwords, no backup, no data
     // folder, no host's errors.
     for (const id of ['host-create-name', 'host-issue-email', 'host-backup', 'host-data-dir', 'host-errors', 'host-authority']) {
@@ -154,18 +156,20 @@ test('the first launch clears what a team left in the window, and its list of te
     await page.getByText('No team found on this network yet').waitFor()
     assert.equal(await page.evaluate(() => window.windowTitle), 'Lanchat: no teams on this network')
     // A host starts later: listed without anyone asking.
-    await emit({ teams: [{ name: "Olive's Bakery", url: 'https://192.168.1.20:9991' }], error: '' })
+    const olive = { name: "Olive's Bakery", url: 'https://192.168.1.20:9991', authority: '3F2A 9C01 77B4 E0D5', conflict: false }
+    const workshop = { name: 'Workshop', url: 'http://10.0.0.7:9991', authority: '', conflict: false }
+    await emit({ teams: [olive], error: '' })
     await page.getByText('On this network:').waitFor()
-    assert.deepEqual(await teams.allTextContents(), ["Olive's Bakery (https://192.168.1.20:9991)"])
+    assert.deepEqual(await teams.allTextContents(), ["Olive's Bakery192.168.1.20:9991 · fingerprint 3F2A 9C01 77B4 E0D5"])
     assert.equal(await page.evaluate(() => window.windowTitle), 'Lanchat: 1 team on this network')
-    await emit({ teams: [{ name: "Olive's Bakery", url: 'https://192.168.1.20:9991' }, { name: 'Workshop', url: 'http://10.0.0.7:9991' }], error: '' })
+    await emit({ teams: [olive, workshop], error: '' })
     await teams.nth(1).waitFor()
     assert.deepEqual(await seriousViolations(page), [])
     await shot(page, 'welcome-teams.png')
     // One stops: gone.
-    await emit({ teams: [{ name: 'Workshop', url: 'http://10.0.0.7:9991' }], error: '' })
+    await emit({ teams: [workshop], error: '' })
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=welcome-teams] button').length === 1)
-    assert.deepEqual(await teams.allTextContents(), ['Workshop (http://10.0.0.7:9991)'])
+    assert.deepEqual(await teams.allTextContents(), ['Workshop10.0.0.7:9991 · plain HTTP, unverified'])
     await emit({ teams: [], error: 'no multicast route' })
     await page.getByText('Cannot look for teams: no multicast route').waitFor()
     assert.equal(await teams.count(), 0)

@@ -4,8 +4,7 @@
 // against a real lanchatd.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
-import { apiClient, eventually, launchBrowser, newPage, seriousViolations, shot, signIn, startServer } from './harness.mjs'
+import { apiClient, eventually, launchBrowser, newPage, openTopicAt, sendImage, seriousViolations, shot, signIn, startServer } from './harness.mjs'
 
 let server, browser, alice, aliceApi, bobApi, general
 
@@ -28,10 +27,7 @@ const messages = (page) => page.getByTestId('message')
 const title = (page, text) => page.getByTestId('narrow-title').filter({ hasText: text }).waitFor()
 const go = async (page, hash) => { await page.evaluate((h) => { location.hash = h }, hash) }
 
-async function openTopic(page, topic) {
-  await go(page, `#narrow/channel/${general}-general/topic/${encodeURIComponent(topic)}`)
-  await title(page, topic)
-}
+const openTopic = (page, topic) => openTopicAt(page, general, 'general', topic)
 
 test('the home view is Recent conversations, unread first, with filters', async () => {
   await bobApi.send('general', 'standup', 'Standup notes for today')
@@ -202,12 +198,7 @@ test('the emoji picker searches every emoji, takes a reaction back and closes on
 
 test('an uploaded image is previewed in the message, for every reader', async () => {
   await openTopic(alice, 'photos')
-  await alice.getByTestId('compose-upload').setInputFiles({ name: 'team.png', mimeType: 'image/png',
-    buffer: readFileSync(new URL('../public/icons/icon-192.png', import.meta.url)) })
-  await eventually(async () => assert.match(await alice.getByTestId('compose-content').inputValue(), /\[team\.png\]\(\/user_uploads\//))
-  await alice.getByTestId('compose-send').click()
-  const preview = messages(alice).locator('.message_inline_image img')
-  await preview.waitFor()
+  const preview = await sendImage(alice, 'team.png')
   await eventually(async () => assert.ok(await preview.evaluate((img) => img.complete && img.naturalWidth === 192), 'the image loads'))
   await shot(alice, 'image-preview.png')
   const [sent] = (await bobApi.call('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0,

@@ -229,7 +229,7 @@ func (r *reader) user(ul userLine) archive.User {
 	out := archive.User{
 		Ref:      u.Username,
 		Email:    u.Email,
-		FullName: fullName(u),
+		FullName: givenName(u),
 		Role:     role(u),
 		Active:   u.DeleteAt == 0,
 	}
@@ -250,10 +250,16 @@ func (r *reader) user(ul userLine) archive.User {
 	return out
 }
 
+// givenName is the name a user goes by in the export, as the sink gets it
+// (which fixes what Lanchat refuses, saying so).
+func givenName(u user) string {
+	return cmp.Or(strings.TrimSpace(u.FirstName+" "+u.LastName), u.Nickname, u.Username)
+}
+
 // fullName is a user's name as Lanchat will keep it (archive.CleanName),
 // so that mentions written with it find the account.
 func fullName(u user) string {
-	return archive.CleanName(cmp.Or(strings.TrimSpace(u.FirstName+" "+u.LastName), u.Nickname), u.Username)
+	return archive.CleanName(givenName(u), u.Username)
 }
 
 // role maps Mattermost's roles to Zulip's: the server's administrators own

@@ -361,12 +361,14 @@ func TestReadSkipsAByteOrderMarkAndBlankLines(t *testing.T) {
 	}
 }
 
-func TestReadCleansNames(t *testing.T) {
+// A name goes to the sink as given (the importer fixes it by the API's
+// rule, saying so); mentions name the person as the importer will.
+func TestReadCleansNamesInMentions(t *testing.T) {
 	rec := read(t, export(t, version, aTeam, town,
 		`{"type":"user","user":{"username":"ada","email":"ada@example.com","first_name":"*Ada*","last_name":"\"L\" @home","teams":[{"name":"t","channels":[{"name":"town-square"}]}]}}`,
 		`{"type":"post","post":{"team":"t","channel":"town-square","user":"ada","message":"I am @ada","create_at":1700000001000}}`,
 	))
-	if got := rec.Users[0].FullName; got != "Ada L home" {
+	if got := rec.Users[0].FullName; got != `*Ada* "L" @home` {
 		t.Errorf("full name %q", got)
 	}
 	if got := rec.Messages[0].Content; got != "I am @**Ada L home**" {

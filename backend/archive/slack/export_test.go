@@ -68,7 +68,7 @@ func TestReadEveryConversationInTimeOrder(t *testing.T) {
 	if bot := rec.Users[3]; bot.BotType != 1 || bot.Email != "deploy-bot-bot-b1@slack.invalid" || bot.FullName != "Deploy Bot" {
 		t.Errorf("bot %+v", bot)
 	}
-	if gone := rec.Users[2]; gone.Active || gone.FullName != "Gone Person" {
+	if gone := rec.Users[2]; gone.Active || gone.FullName != "Gone *Person*" {
 		t.Errorf("deleted user %+v", gone)
 	}
 	if bob := rec.Users[1]; bob.Role != 600 {

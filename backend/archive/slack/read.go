@@ -121,8 +121,8 @@ type slackUser struct {
 	Updated         number `json:"updated"`
 }
 
-// each decodes a JSON array file of the archive record by record; a file
-// that is absent has no records.
+// each decodes a JSON array file of the archive record by record, each at
+// most archive.MaxRecord bytes; a file that is absent has no records.
 func each[T any](a *archive.Archive, name string, fn func(i int, v T) error) error {
 	f, err := a.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -132,22 +132,34 @@ func each[T any](a *archive.Archive, name string, fn func(i int, v T) error) err
 		return archive.Errorf(name, "cannot be read: %v", err)
 	}
 	defer f.Close()
-	dec := json.NewDecoder(f)
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+	dec := archive.NewDecoder(f, archive.MaxRecord)
+	if tok, err := dec.Token(name); err != nil || tok != json.Delim('[') {
+		var tooLarge *archive.Error
+		if errors.As(err, &tooLarge) {
+			return err
+		}
 		return archive.Errorf(name, "is not a JSON array")
 	}
 	for i := 0; dec.More(); i++ {
 		var v T
-		if err := dec.Decode(&v); errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return archive.Errorf(fmt.Sprintf("%s[%d]", name, i), "is cut short")
+		record := fmt.Sprintf("%s[%d]", name, i)
+		var refused *archive.Error
+		if err := dec.Decode(&v, record); errors.As(err, &refused) {
+			return err
+		} else if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return archive.Errorf(record, "is cut short")
 		} else if err != nil {
-			return archive.Errorf(fmt.Sprintf("%s[%d]", name, i), "malformed: %v", err)
+			return archive.Errorf(record, "malformed: %v", err)
 		}
 		if err := fn(i, v); err != nil {
 			return err
 		}
 	}
-	if _, err := dec.Token(); err != nil {
+	if _, err := dec.Token(name); err != nil {
+		var refused *archive.Error
+		if errors.As(err, &refused) {
+			return err
+		}
 		return archive.Errorf(name, "is cut short: %v", err)
 	}
 	return nil
@@ -162,9 +174,11 @@ func (r *reader) users() error {
 		if u.ID == "" {
 			return archive.Errorf(fmt.Sprintf("users.json[%d]", i), "has no id")
 		}
-		name := archive.CleanName(cmp.Or(u.RealName, u.Profile.RealName, u.Name), u.Name)
-		r.n.users[u.ID] = name
-		user := archive.User{Ref: u.ID, Email: u.Profile.Email, FullName: name, Role: role(u), Active: !u.Deleted,
+		given := cmp.Or(u.RealName, u.Profile.RealName, u.Name)
+		// Mentions name the person as the sink will (it fixes what the
+		// API's rule refuses, saying so).
+		r.n.users[u.ID] = archive.CleanName(given, u.Name)
+		user := archive.User{Ref: u.ID, Email: u.Profile.Email, FullName: given, Role: role(u), Active: !u.Deleted,
 			Timezone: u.TZ, DateJoined: int64(u.Updated)}
 		if u.IsBot || u.IsAppUser {
 			user.BotType = store.BotGeneric
@@ -319,10 +333,16 @@ type dayMessage struct {
 	frac   int64
 }
 
+// maxDay bounds one day's message files, across conversations, by the
+// sizes the archive claims: a day's messages are held together to be
+// sorted by time. A busy workspace's day is a few megabytes.
+const maxDay = 128 << 20
+
 // messages reads every conversation's messages day by day, each day's
 // sorted by time.
 func (r *reader) messages() error {
 	days := map[string][]string{} // YYYY-MM-DD.json → folders
+	daySize := map[string]int64{}
 	for folder := range r.folders {
 		entries, err := fs.ReadDir(r.a, folder)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -334,6 +354,9 @@ func (r *reader) messages() error {
 		for _, e := range entries {
 			if day := e.Name(); !e.IsDir() && isDayFile(day) {
 				days[day] = append(days[day], folder)
+				if info, err := e.Info(); err == nil {
+					daySize[day] += info.Size()
+				}
 			}
 		}
 	}
@@ -344,6 +367,9 @@ func (r *reader) messages() error {
 			}
 		}
 	}) {
+		if daySize[day] > maxDay {
+			return archive.Errorf(day, "the day's message files claim %d bytes together, more than the %d MiB one day may have", daySize[day], maxDay>>20)
+		}
 		var batch []dayMessage
 		folders := days[day]
 		slices.Sort(folders)

@@ -89,6 +89,24 @@ func TestReadMinimalExport(t *testing.T) {
 	}
 }
 
+// A Zulip 9.0 export names each stream's creator (null when unknown).
+func TestReadStreamCreator(t *testing.T) {
+	for _, c := range []struct {
+		creator any
+		want    string
+	}{{10, "10"}, {nil, ""}} {
+		files := minimal()
+		row(files, "realm.json", "zerver_stream", 0)["creator"] = c.creator
+		rec := &archivetest.Recorder{}
+		if err := zulip.Read(&archive.Archive{FS: mapFS(t, files)}, rec); err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.Streams[0].CreatorRef; got != c.want {
+			t.Errorf("creator %v read as %q, want %q", c.creator, got, c.want)
+		}
+	}
+}
+
 func TestReadRefusesMalformedExports(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -105,6 +123,7 @@ func TestReadRefusesMalformedExports(t *testing.T) {
 		}, "realm.json zerver_userprofile id 11 bot_owner"},
 		{"dangling subscriber", func(f map[string]any) { row(f, "realm.json", "zerver_subscription", 1)["user_profile"] = 99 }, "realm.json zerver_subscription id 2"},
 		{"dangling subscription recipient", func(f map[string]any) { row(f, "realm.json", "zerver_subscription", 1)["recipient"] = 99 }, "realm.json zerver_subscription id 2"},
+		{"dangling stream creator", func(f map[string]any) { row(f, "realm.json", "zerver_stream", 0)["creator"] = 99 }, "realm.json zerver_stream id 5"},
 		{"dangling reaction", func(f map[string]any) { row(f, "realm.json", "zerver_reaction", 0)["user_profile"] = 99 }, "realm.json zerver_reaction id 1"},
 		{"dangling sender", func(f map[string]any) { row(f, "messages-000001.json", "zerver_message", 0)["sender"] = 99 }, "messages-000001.json zerver_message id 100"},
 		{"dangling recipient", func(f map[string]any) { row(f, "messages-000001.json", "zerver_message", 1)["recipient"] = 99 }, "messages-000001.json zerver_message id 101"},

@@ -47,8 +47,8 @@ func Name(a *archive.Archive) (string, error) {
 			Name string `json:"name"`
 		} `json:"zerver_realm"`
 	}
-	if err := json.NewDecoder(f).Decode(&d); err != nil {
-		return "", archive.Errorf("realm.json", "is not valid JSON: %v", err)
+	if err := archive.NewDecoder(f, maxExportFile).Decode(&d, "realm.json"); err != nil {
+		return "", exportFileError("realm.json", err)
 	}
 	if len(d.Realm) != 1 {
 		return "", archive.Errorf("realm.json zerver_realm", "holds %d organizations, not one", len(d.Realm))
@@ -126,10 +126,26 @@ func (r *reader) decode(name string, v any) error {
 		return archive.Errorf(name, "cannot be opened: %v", err)
 	}
 	defer f.Close()
-	if err := json.NewDecoder(f).Decode(v); err != nil {
-		return archive.Errorf(name, "is not a valid export file: %v", err)
+	if err := archive.NewDecoder(f, maxExportFile).Decode(v, name); err != nil {
+		return exportFileError(name, err)
 	}
 	return nil
+}
+
+// maxExportFile bounds each JSON file of an export, which is decoded
+// whole: realm.json holds the organization's people, streams and
+// subscriptions, each messages file a thousand messages; a large LAN
+// team's are a few megabytes.
+const maxExportFile = 128 << 20
+
+// exportFileError words a file's decoding error: a refusal as it is, other
+// errors as not a valid export file.
+func exportFileError(name string, err error) error {
+	var refused *archive.Error
+	if errors.As(err, &refused) {
+		return err
+	}
+	return archive.Errorf(name, "is not a valid export file: %v", err)
 }
 
 func ref(id int64) string { return strconv.FormatInt(id, 10) }
@@ -296,9 +312,16 @@ func (r *reader) readStreams() error {
 		defaults[ds.Stream] = true
 	}
 	for _, s := range r.d.Streams {
+		var creator string
+		if s.Creator != nil {
+			var err error
+			if creator, err = r.user(*s.Creator, fmt.Sprintf("realm.json zerver_stream id %d", s.ID)); err != nil {
+				return err
+			}
+		}
 		err := r.sink.Stream(archive.Stream{
 			Ref: ref(s.ID), Name: s.Name, Description: s.Description, InviteOnly: s.InviteOnly,
-			DateCreated: int64(s.DateCreated), Archived: s.Deactivated, Default: defaults[s.ID],
+			DateCreated: int64(s.DateCreated), CreatorRef: creator, Archived: s.Deactivated, Default: defaults[s.ID],
 			MemberRefs: members[s.ID], Subscriptions: settings[s.ID],
 		})
 		if err != nil {

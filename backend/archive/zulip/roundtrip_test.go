@@ -80,6 +80,11 @@ func viewOf(t *testing.T, st *store.Store, dataDir string) storeView {
 		if v.Streams, err = tx.AllStreams(); err != nil {
 			return err
 		}
+		// The export is for Zulip 8.0's import, whose streams have no
+		// creator (streamRow), so the round trip cannot carry it.
+		for i := range v.Streams {
+			v.Streams[i].CreatorID = 0
+		}
 		for _, u := range users {
 			subs, err := tx.UserSubscriptions(u.ID)
 			if err != nil {

@@ -101,6 +101,10 @@ type streamRow struct {
 	DateCreated                float64 `json:"date_created"`
 	Deactivated                bool    `json:"deactivated"`
 	CanRemoveSubscribersGroup  int64   `json:"can_remove_subscribers_group"`
+	// Creator is Zulip 9.0's, read when an export has it. The writer leaves
+	// it out: its rows are for Zulip 8.0's import, whose streams have no
+	// creator column.
+	Creator *int64 `json:"creator,omitempty"`
 }
 
 type recipientRow struct {

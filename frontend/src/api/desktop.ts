@@ -10,6 +10,11 @@ export interface HostInfo {
   // hosting); a member's app then gives joinUrl (the same address) and
   // nothing of a host's (no addresses, data folder or authority).
   joined: string
+  // authority: the fingerprint of the host's certificate authority (four
+  // groups of hex digits): a host's own, which members compare with what
+  // their app shows when they join; a member's, the one its app trusts for
+  // the team. "" without one (plain HTTP; hosts that predate it lack it).
+  authority?: string
   dataDir: string; version: string; authorityUrl: string
 }
 

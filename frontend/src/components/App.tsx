@@ -104,6 +104,8 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
       }
       if (d.sound) chime()
     }
+    // replace: going back should not land on the emptied topic.
+    chat.onTopicMoved = (to) => location.replace(narrowToHash(to))
     chat.register().then(() => setReady(true), (e) => setFailed(explain(e)))
     const onHash = () => { setHash(location.hash); setDrawer(null) }
     addEventListener('hashchange', onHash)
@@ -270,6 +272,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
         <MessageList chat={chat} selected={selected} onSelect={setSelected} actions={{
           reply,
           quote: (id, text) => { reply(id); compose.update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + text })) },
+          showImages: setLightbox,
         }} />
         </>}
         <Compose chat={chat} compose={compose} focus={focus} />

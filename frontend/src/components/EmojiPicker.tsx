@@ -12,9 +12,20 @@ export function EmojiPicker(p: { chat: Chat; mine: Set<string>; onPick: (e: Emoj
   const [query, setQuery] = useState('')
   const [table, setTable] = useState<EmojiCategory[] | null>(null)
   const [tab, setTab] = useState('Recently used')
+  const [above, setAbove] = useState(false)
   const root = useRef<HTMLDivElement>(null)
   const search = useRef<HTMLInputElement>(null)
   useEffect(() => { loadEmojiTable().then(setTable, () => setTable([])) }, [])
+  // It opens below the message, or above it where there is no room below
+  // in the list (on the last messages) and more room above.
+  useLayoutEffect(() => {
+    const el = root.current
+    if (!el || getComputedStyle(el).position !== 'absolute') return // a phone's picker is fixed in place
+    const box = el.getBoundingClientRect()
+    const list = (el.closest('.message-scroller') ?? document.documentElement).getBoundingClientRect()
+    const anchor = el.parentElement!.getBoundingClientRect()
+    if (box.bottom > list.bottom && anchor.top - list.top > list.bottom - anchor.top) setAbove(true)
+  }, [])
   // Esc and a click elsewhere close it, wherever the focus is (from the
   // first frame: a layout effect, so an early Esc is not missed).
   useLayoutEffect(() => {
@@ -37,7 +48,7 @@ export function EmojiPicker(p: { chat: Chat; mine: Set<string>; onPick: (e: Emoj
   const shown = query.trim() ? searchEmoji(all, query) : categories.find((c) => c.name === tab)?.emoji ?? []
   const pick = (e: EmojiChoice) => { recentEmoji.use(e.name); p.onPick(e) }
   return (
-    <div class="emoji-picker" data-testid="emoji-picker" ref={root} role="dialog" aria-label="Add a reaction" onClick={(e) => e.stopPropagation()}>
+    <div class={`emoji-picker ${above ? 'above' : ''}`} data-testid="emoji-picker" ref={root} role="dialog" aria-label="Add a reaction" onClick={(e) => e.stopPropagation()}>
       <input type="search" data-testid="emoji-search" aria-label="Search emoji" placeholder="Search emoji" value={query} ref={search}
         onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
         onKeyDown={(e) => { if (e.key === 'Enter' && shown.length) { e.preventDefault(); pick(shown[0]) } }} />

@@ -92,6 +92,13 @@ export function HostPanel(p: { onClose: () => void }) {
               </div>
               {qr && <img data-testid="host-qr" src={qr} alt={`QR code of ${member.joined}`} />}
             </div>
+            {member.authority ? (
+              <p data-testid="host-fingerprint-note">This app trusts the team's host by its certificate authority's fingerprint{' '}
+                <code class="fingerprint" data-testid="host-fingerprint">{member.authority}</code>, checked when it joined: the
+                host's own panel shows the same. A host presenting another is refused.</p>
+            ) : (
+              <p class="hint" data-testid="host-fingerprint-note">The team is joined over plain HTTP: nothing proves which computer answers.</p>
+            )}
             {leaving ? (
               <div class="leave-confirm" role="alertdialog" aria-labelledby="leave-question" data-testid="host-leave-confirm">
                 <p id="leave-question"><b>Leave the team at <code>{member.joined}</code>?</b> This app signs you out and forgets the team
@@ -122,6 +129,11 @@ export function HostPanel(p: { onClose: () => void }) {
               </div>
               {qr && <img data-testid="host-qr" src={qr} alt={`QR code of ${info?.joinUrl}`} />}
             </div>
+            {info.authority && (
+              <p data-testid="host-fingerprint-note">This host's fingerprint:{' '}
+                <code class="fingerprint" data-testid="host-fingerprint">{info.authority}</code>. Someone joining from the
+                Lanchat app sees the fingerprint of the host their app reached: they join only if it is this one.</p>
+            )}
           </section>
         ) : (
           <section><p data-testid="host-status">{info ? 'Not running' : 'Loading…'}</p></section>

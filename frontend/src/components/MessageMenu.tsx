@@ -9,6 +9,7 @@ import type { Message } from '../state/types'
 export interface MessageActions {
   reply: (id: number) => void
   quote: (id: number, text: string) => void
+  showImages: (urls: string[]) => void
 }
 
 // rawContent is a message's markdown source.
@@ -39,7 +40,7 @@ async function copyText(text: string) {
 
 type Dialog = { kind: 'source'; raw: string } | { kind: 'move' } | null
 
-export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions; onEdit: () => void; onDelete: () => void; onClose: () => void; setError: (e: string) => void }) {
+export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions; onEdit: (() => void) | null; onDelete: () => void; onClose: () => void; setError: (e: string) => void }) {
   const { chat, m } = p
   const [dialog, setDialog] = useState<Dialog>(null)
   const [note, setNote] = useState('')
@@ -48,15 +49,12 @@ export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions
   const items: [string, string, () => void][] = [
     ['Quote and reply', 'menu-quote', () => run(async () => { p.actions.quote(m.id, quoteOf(chat, m, await rawContent(m.id))); p.onClose() })],
     ['Copy link to message', 'menu-copy-link', () => run(async () => { await copyText(messageLink(location.origin, chat.narrowOf(m), m.id)); setNote('Link copied') })],
-    ['Mark as unread from here', 'menu-mark-unread', () => run(async () => {
-      const ids = chat.view.ids.filter((id) => id >= m.id && chat.messages.get(id)?.sender_id !== chat.me.user_id)
-      if (ids.length) await api.post('/api/v1/messages/flags', { messages: ids, op: 'remove', flag: 'read' })
-      p.onClose()
-    })],
+    ['Mark as unread from here', 'menu-mark-unread', () => run(async () => { await chat.markUnreadFrom(m.id); p.onClose() })],
     ['View source', 'menu-view-source', () => run(async () => setDialog({ kind: 'source', raw: await rawContent(m.id) }))],
   ]
   if (m.type === 'stream' && (mine || chat.isAdmin)) items.push(['Move or rename topic…', 'menu-move', () => setDialog({ kind: 'move' })])
-  if (mine) items.push(['Edit message', 'menu-edit', () => { p.onEdit(); p.onClose() }])
+  const edit = p.onEdit
+  if (mine && edit) items.push(['Edit message', 'menu-edit', () => { edit(); p.onClose() }])
   if (chat.mayDelete(m)) items.push(['Delete message', 'menu-delete', () => { p.onDelete(); p.onClose() }])
   return (
     <div class="menu message-menu" data-testid="message-menu" role="menu" onClick={(e) => e.stopPropagation()}

@@ -3,9 +3,12 @@ import { api } from '../api/transport'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { showEmojiChars } from '../state/emoji'
+import { markMentionsOfMe, mentionsMe } from '../state/mentions'
 import type { Message } from '../state/types'
+import { widgetOf } from '../state/widgets'
 import { EmojiPicker } from './EmojiPicker'
 import { MessageMenu, rawContent, type MessageActions } from './MessageMenu'
+import { Widget } from './Widget'
 
 function Reactions(p: { chat: Chat; m: Message }) {
   const groups = new Map<string, { name: string; code: string; type: string; users: number[] }>()
@@ -41,6 +44,8 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   const [menu, setMenu] = useState(false)
   const [error, setError] = useState('')
   const mine = m.sender_id === chat.me.user_id
+  // A poll or todo list shows in place of its text, which cannot be edited.
+  const widget = widgetOf(m)
   const myReactions = new Set(m.reactions.filter((r) => r.user_id === chat.me.user_id).map((r) => r.emoji_name))
   const starred = m.flags.includes('starred')
   const sender = chat.users.get(m.sender_id)
@@ -48,22 +53,35 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   const act = (f: () => Promise<unknown>) => f().catch((e) => setError(explain(e)))
   const startEdit = async () => setEditing(await rawContent(m.id))
   const saveEdit = () => act(async () => { await api.patch(`/api/v1/messages/${m.id}`, { content: editing }); setEditing(null) })
+  const edited = m.last_edit_timestamp ? <span class="edited" data-testid="message-edited">(edited)</span> : null
+  // A click on an image preview opens it in the lightbox, not the file.
+  const showImage = (e: MouseEvent) => {
+    const img = (e.target as HTMLElement).closest('.message_inline_image img') as HTMLImageElement | null
+    if (!img) return
+    e.preventDefault()
+    p.actions.showImages([img.closest('a')?.getAttribute('href') ?? img.src])
+  }
   return (
-    <div class={`message ${p.continued ? 'continued' : ''} ${chat.unreads.has(m.id) ? 'unread' : ''} ${p.linked ? 'linked' : ''}`} data-testid="message" data-message-id={m.id}
-      data-sender-email={m.sender_email} data-selected={p.selected ? 'true' : 'false'} onClick={p.onSelect}>
+    <div class={`message ${p.continued ? 'continued' : ''} ${chat.unreads.has(m.id) ? 'unread' : ''} ${p.linked ? 'linked' : ''} ${mentionsMe(m.flags) ? 'mentioned' : ''}`}
+      data-testid="message" data-message-id={m.id} data-sender-email={m.sender_email} data-selected={p.selected ? 'true' : 'false'} onClick={p.onSelect}>
       <div class="gutter">
         {!p.continued && <img class="avatar" src={sender?.avatar_url ?? m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" loading="lazy" data-user-id={m.sender_id} />}
+        {/* Without a name line, the edit notice sits where the avatar would, as in Zulip. */}
+        {p.continued && edited}
       </div>
       <div class="body">
         {!p.continued && (
           <div class="meta">
             <span class="sender" data-testid="message-sender" data-user-id={m.sender_id} role="button" tabIndex={0} aria-label={`${m.sender_full_name}: show profile`}>{m.sender_full_name}</span>
             <span class="time" title={new Date(m.timestamp * 1000).toLocaleString()}>{time}</span>
-            {m.last_edit_timestamp && <span class="edited">(edited)</span>}
+            {edited}
           </div>
         )}
-        {editing === null ? (
-          <div class="content rendered" data-testid="message-content" dangerouslySetInnerHTML={{ __html: showEmojiChars(m.match_content ?? m.content) }} />
+        {widget ? (
+          <Widget chat={chat} m={m} widget={widget} />
+        ) : editing === null ? (
+          <div class="content rendered" data-testid="message-content" onClick={showImage}
+            dangerouslySetInnerHTML={{ __html: markMentionsOfMe(showEmojiChars(m.match_content ?? m.content), m.flags, chat.me.user_id, chat.inGroup) }} />
         ) : (
           <div class="edit">
             <textarea data-testid="edit-content" value={editing} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)}
@@ -81,12 +99,12 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
           {starred ? '★' : '☆'}
         </button>
         <button class="icon" data-testid="react-button" title="Add reaction" aria-label="Add reaction" onClick={(e) => { e.stopPropagation(); setPicking(!picking) }}>☺</button>
-        {mine && <button class="icon" data-testid="edit-button" title="Edit" aria-label="Edit" onClick={(e) => { e.stopPropagation(); act(startEdit) }}>✎</button>}
+        {mine && !widget && <button class="icon" data-testid="edit-button" title="Edit" aria-label="Edit" onClick={(e) => { e.stopPropagation(); act(startEdit) }}>✎</button>}
         {chat.mayDelete(m) && <button class="icon" data-testid="delete-button" title="Delete" aria-label="Delete" onClick={(e) => { e.stopPropagation(); setConfirming(true) }}>🗑</button>}
         <span class="menu-wrap">
           <button class="icon" data-testid="message-menu-button" title="More actions" aria-label="More actions" aria-haspopup="menu" aria-expanded={menu}
             onClick={(e) => { e.stopPropagation(); setMenu(!menu) }}>⋯</button>
-          {menu && <MessageMenu chat={chat} m={m} actions={p.actions} onEdit={() => act(startEdit)} onDelete={() => setConfirming(true)} onClose={() => setMenu(false)} setError={setError} />}
+          {menu && <MessageMenu chat={chat} m={m} actions={p.actions} onEdit={widget ? null : () => act(startEdit)} onDelete={() => setConfirming(true)} onClose={() => setMenu(false)} setError={setError} />}
         </span>
       </div>
       {picking && <EmojiPicker chat={chat} mine={myReactions} onClose={() => setPicking(false)} onPick={(e) => {

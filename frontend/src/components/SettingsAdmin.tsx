@@ -1,8 +1,9 @@
 // Organization settings for administrators (name and description, users,
 // linkifiers, custom emoji) and one's own bots with their keys.
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, type Json } from '../api/transport'
 import type { Chat } from '../state/chat'
+import type { User } from '../state/types'
 import { useStatus } from './SettingsProfile'
 
 
@@ -33,6 +34,7 @@ export function UsersAdmin(p: { chat: Chat }) {
   const [find, setFind] = useState('')
   const [form, setForm] = useState({ full_name: '', email: '', password: '' })
   const [issued, setIssued] = useState<{ name: string; password: string } | null>(null)
+  const [deactivating, setDeactivating] = useState<User | null>(null)
   const [run, status] = useStatus()
   const people = [...chat.users.values()].filter((u) => !u.is_bot)
     .filter((u) => `${u.full_name} ${u.email}`.toLowerCase().includes(find.trim().toLowerCase()))
@@ -62,7 +64,7 @@ export function UsersAdmin(p: { chat: Chat }) {
                       Issue password
                     </button>)}
                   {u.user_id !== chat.me.user_id && (active
-                    ? <button data-testid="admin-user-deactivate" onClick={() => run(() => api.del(`/api/v1/users/${u.user_id}`), `${u.full_name} was deactivated.`)}>Deactivate</button>
+                    ? <button data-testid="admin-user-deactivate" onClick={() => setDeactivating(u)}>Deactivate</button>
                     : <button data-testid="admin-user-reactivate" onClick={() => run(() => api.post(`/api/v1/users/${u.user_id}/reactivate`), `${u.full_name} was reactivated.`)}>Reactivate</button>)}
                 </div></td>
               </tr>
@@ -70,6 +72,10 @@ export function UsersAdmin(p: { chat: Chat }) {
           })}
         </tbody>
       </table>
+      {deactivating && <ConfirmDeactivate user={deactivating} onCancel={() => setDeactivating(null)} onConfirm={() => {
+        setDeactivating(null)
+        run(() => api.del(`/api/v1/users/${deactivating.user_id}`), `${deactivating.full_name} was deactivated.`)
+      }} />}
       {issued && <p role="status" data-testid="admin-issued-password">{issued.name} now signs in with the password <code>{issued.password}</code>: pass it on. Their open sessions ended.</p>}
       <h3>Add a user</h3>
       <form class="row" onSubmit={(e) => {
@@ -84,6 +90,30 @@ export function UsersAdmin(p: { chat: Chat }) {
       </form>
       {status}
     </section>
+  )
+}
+
+// ConfirmDeactivate asks before a person is deactivated, naming them, as Zulip does.
+function ConfirmDeactivate(p: { user: User; onCancel: () => void; onConfirm: () => void }) {
+  const cancel = useRef<HTMLButtonElement>(null)
+  // Esc answers the question, wherever the focus is, before the settings see it and close.
+  useEffect(() => {
+    cancel.current?.focus()
+    const escape = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.stopPropagation(); p.onCancel() } }
+    window.addEventListener('keydown', escape, true)
+    return () => window.removeEventListener('keydown', escape, true)
+  }, [])
+  return (
+    <div class="overlay" onClick={(e) => { e.stopPropagation(); p.onCancel() }}>
+      <div class="panel" role="alertdialog" aria-labelledby="deactivate-title" data-testid="deactivate-confirm" onClick={(e) => e.stopPropagation()}>
+        <header><h2 id="deactivate-title">Deactivate {p.user.full_name}?</h2></header>
+        <p>{p.user.full_name} ({p.user.email}) will be signed out at once and can no longer sign in. Their messages stay; an administrator can reactivate them later.</p>
+        <div class="row">
+          <button class="danger" data-testid="deactivate-confirm-button" onClick={p.onConfirm}>Deactivate</button>
+          <button ref={cancel} onClick={p.onCancel}>Cancel</button>
+        </div>
+      </div>
+    </div>
   )
 }
 

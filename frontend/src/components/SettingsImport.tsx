@@ -9,7 +9,8 @@ export interface ImportStatus {
   state: 'none' | 'running' | 'done' | 'failed'
   format?: string; phase?: string; records: number; bytes: number; total_bytes: number; remaining_seconds: number
   summary?: { users: number; streams: number; messages: number; reactions: number; files: number; emoji: number
-    user_groups: number; linkifiers: number; skipped: { record: string; reason: string }[] }
+    user_groups: number; linkifiers: number; skipped: { record: string; reason: string }[]
+    changed: { record: string; change: string }[] }
   error?: string
 }
 
@@ -137,6 +138,15 @@ export function ImportSummary(p: { status: ImportStatus }) {
           </ul>
         </details>
       ) : <p class="hint">Nothing was left out.</p>}
+      {sum.changed.length > 0 && (
+        <details data-testid="import-changed" open={sum.changed.length <= 10}>
+          <summary>{sum.changed.length === 1 ? '1 record was changed to follow Lanchat’s rules' : `${sum.changed.length.toLocaleString()} records were changed to follow Lanchat’s rules`}</summary>
+          <ul class="import-skips">
+            {sum.changed.slice(0, shownSkips).map((c) => <li><code>{c.record}</code>: {c.change}</li>)}
+            {sum.changed.length > shownSkips && <li class="hint">and {(sum.changed.length - shownSkips).toLocaleString()} more</li>}
+          </ul>
+        </details>
+      )}
       <p><button class="primary" data-testid="import-open" onClick={() => location.reload()}>Open the imported organization</button></p>
     </div>
   )

@@ -25,11 +25,19 @@ export function ShortcutsHelp(p: { onClose: () => void }) {
   )
 }
 
-// Lightbox shows a message's images, one at a time.
+// Lightbox shows a message's images full size, each with a link to the
+// original; Esc or a click beside them closes it.
 export function Lightbox(p: { images: string[]; onClose: () => void }) {
+  const name = (src: string) => decodeURIComponent(src.split('/').pop() ?? src)
   return (
     <div class="overlay lightbox" data-testid="lightbox" role="dialog" aria-label="Images" onClick={p.onClose}>
-      {p.images.map((src) => <img src={src} alt="" />)}
+      <button class="icon lightbox-close" title="Close" aria-label="Close" onClick={p.onClose}>✕</button>
+      {p.images.map((src) => (
+        <figure onClick={(e) => e.stopPropagation()}>
+          <img src={src} alt={name(src)} data-testid="lightbox-image" />
+          <figcaption><span>{name(src)}</span> <a href={src} target="_blank" rel="noopener" data-testid="lightbox-original">Open original</a></figcaption>
+        </figure>
+      ))}
     </div>
   )
 }

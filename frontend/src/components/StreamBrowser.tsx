@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api/transport'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
-import { textOn } from '../state/color'
+import { textOn, unsubscribedColor } from '../state/color'
 import { narrowToHash } from '../state/narrow'
 import { subscribeTo, unsubscribeFrom, useEscape } from './StreamPreview'
 
@@ -42,13 +42,13 @@ export function StreamBrowser(p: { chat: Chat; onClose: () => void; onSettings: 
               const sub = chat.subs.get(s.stream_id)
               return (
                 <li data-testid="browse-stream" data-stream={s.name} data-subscribed={sub ? 'true' : 'false'} key={s.stream_id}>
-                  <span class="swatch" style={{ background: sub?.color ?? '#9aa1ab', color: textOn(sub?.color ?? '#9aa1ab') }} aria-hidden="true">{s.invite_only ? '🔒' : '#'}</span>
+                  <span class="swatch" style={{ background: sub?.color ?? unsubscribedColor, color: textOn(sub?.color ?? unsubscribedColor) }} aria-hidden="true">{s.invite_only ? '🔒' : '#'}</span>
                   <span class="browse-name">
                     <a href={narrowToHash({ kind: 'stream', streamId: s.stream_id, stream: s.name })} onClick={p.onClose}>{s.name}</a>
                     <span class="hint">{s.description || 'No description.'}</span>
                   </span>
                   <span class="hint">{s.subscriber_count ?? ''} {s.subscriber_count === 1 ? 'subscriber' : 'subscribers'}</span>
-                  {sub && <button class="icon" data-testid="browse-settings" aria-label={`Settings for #${s.name}`} title="Stream settings" onClick={() => p.onSettings(s.stream_id)}>⚙</button>}
+                  {(sub || chat.isAdmin) && <button class="icon" data-testid="browse-settings" aria-label={`Settings for #${s.name}`} title="Stream settings" onClick={() => p.onSettings(s.stream_id)}>⚙</button>}
                   <button class={sub ? '' : 'primary'} data-testid="browse-toggle" aria-label={`${sub ? 'Unsubscribe from' : 'Subscribe to'} #${s.name}`}
                     onClick={() => act(() => (sub ? unsubscribeFrom(s.name) : subscribeTo(s.name)).then(reload))}>
                     {sub ? 'Unsubscribe' : 'Subscribe'}

@@ -1,15 +1,18 @@
 // One stream's settings: the subscriber's own (color, mute, pin,
 // notifications) and, for administrators, the stream's name, description
-// and privacy.
-import { useState } from 'preact/hooks'
+// and privacy, subscribed to it or not.
+import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api/transport'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
-import { textOn } from '../state/color'
+import { textOn, unsubscribedColor } from '../state/color'
 import type { Subscription } from '../state/types'
-import { unsubscribeFrom, useEscape } from './StreamPreview'
+import { subscribeTo, unsubscribeFrom, useEscape } from './StreamPreview'
 
 type Sub = Subscription & { push_notifications?: boolean | null }
+
+// What an administrator sees of a stream they are not subscribed to.
+type StreamDetails = Pick<Subscription, 'stream_id' | 'name' | 'description' | 'invite_only'>
 
 const toggles: [keyof Sub, string, string][] = [
   ['is_muted', 'Mute the stream', 'Its messages leave All messages and unread counts'],
@@ -27,45 +30,56 @@ const defaults: Partial<Record<keyof Sub, string>> = {
 }
 
 export function StreamSettings(p: { chat: Chat; streamId: number; onClose: () => void }) {
-  const { chat } = p
-  const sub = chat.subs.get(p.streamId) as Sub | undefined
-  const [name, setName] = useState(sub?.name ?? '')
-  const [description, setDescription] = useState(sub?.description ?? '')
-  const [priv, setPriv] = useState(sub?.invite_only ?? false)
+  const sub = p.chat.subs.get(p.streamId) as Sub | undefined
+  const [other, setOther] = useState<StreamDetails | null>(null)
+  // A stream one is not subscribed to is known from the stream list (an
+  // administrator's, reached from the stream browser).
+  const lookUp = () => api.get('/api/v1/streams').then((r) => setOther(r.streams.find((s: StreamDetails) => s.stream_id === p.streamId) ?? null), () => {})
+  useEffect(() => { if (!sub) lookUp() }, [!sub])
+  const stream = sub ?? other
+  return stream ? <StreamSettingsPanel chat={p.chat} stream={stream} sub={sub} onChanged={lookUp} onClose={p.onClose} /> : null
+}
+
+function StreamSettingsPanel(p: { chat: Chat; stream: StreamDetails; sub?: Sub; onChanged: () => void; onClose: () => void }) {
+  const { chat, stream, sub } = p
+  const [name, setName] = useState(stream.name)
+  const [description, setDescription] = useState(stream.description)
+  const [priv, setPriv] = useState(stream.invite_only)
   const [status, setStatus] = useState('')
   const [error, setError] = useState('')
   const [archiving, setArchiving] = useState(false)
   useEscape(p.onClose)
-  if (!sub) return null
+  const color = sub?.color ?? unsubscribedColor
   const act = (f: () => Promise<unknown>, done = '') => { setError(''); setStatus(''); f().then(() => setStatus(done), (e) => setError(explain(e))) }
   const setProperty = (property: string, value: unknown) =>
-    act(() => api.post('/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: sub.stream_id, property, value }] }))
+    act(() => api.post('/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: stream.stream_id, property, value }] }))
   const current = (k: keyof Sub) => {
-    const v = sub[k]
+    const v = sub?.[k]
     if (v === null || v === undefined) return !!(defaults[k] && chat.userSettings[defaults[k]!])
     return !!v
   }
   const save = (e: Event) => {
     e.preventDefault()
     const change: Record<string, unknown> = {}
-    if (name.trim() !== sub.name) change.new_name = name.trim()
-    if (description.trim() !== sub.description) change.description = description.trim()
-    if (priv !== sub.invite_only) change.is_private = priv
+    if (name.trim() !== stream.name) change.new_name = name.trim()
+    if (description.trim() !== stream.description) change.description = description.trim()
+    if (priv !== stream.invite_only) change.is_private = priv
     if (!Object.keys(change).length) return setStatus('Nothing to save.')
-    act(() => api.patch(`/api/v1/streams/${sub.stream_id}`, change), 'Saved.')
+    // A subscriber hears of the change as an event; anyone else looks again.
+    act(() => api.patch(`/api/v1/streams/${stream.stream_id}`, change).then(() => { if (!sub) p.onChanged() }), 'Saved.')
   }
   return (
     <div class="overlay" onClick={p.onClose}>
-      <div class="panel" data-testid="stream-settings" role="dialog" aria-label={`Settings for #${sub.name}`} onClick={(e) => e.stopPropagation()}>
+      <div class="panel" data-testid="stream-settings" role="dialog" aria-label={`Settings for #${stream.name}`} onClick={(e) => e.stopPropagation()}>
         <header>
-          <h2><span class="swatch" style={{ background: sub.color, color: textOn(sub.color) }} aria-hidden="true">{sub.invite_only ? '🔒' : '#'}</span> {sub.name}</h2>
+          <h2><span class="swatch" style={{ background: color, color: textOn(color) }} aria-hidden="true">{stream.invite_only ? '🔒' : '#'}</span> {stream.name}</h2>
           <button class="icon" onClick={p.onClose} aria-label="Close" title="Close">✕</button>
         </header>
-        <p class="hint">{sub.description || 'No description.'}</p>
-        <section>
+        <p class="hint">{stream.description || 'No description.'}</p>
+        {sub ? <section>
           <h3>Personal settings</h3>
           <label class="check"><span>Stream color</span>
-            <input type="color" data-testid="stream-color" value={sub.color} onChange={(e) => setProperty('color', (e.target as HTMLInputElement).value)} />
+            <input type="color" data-testid="stream-color" value={color} onChange={(e) => setProperty('color', (e.target as HTMLInputElement).value)} />
           </label>
           {toggles.map(([k, label, hint]) => (
             <label class="check" key={k}>
@@ -73,7 +87,7 @@ export function StreamSettings(p: { chat: Chat; streamId: number; onClose: () =>
               <span>{label}{hint && <span class="hint"> — {hint}</span>}</span>
             </label>
           ))}
-        </section>
+        </section> : <section><p class="hint" data-testid="stream-not-subscribed">You are not subscribed to this stream.</p></section>}
         {chat.isAdmin && (
           <section>
             <h3>Stream details (administrators)</h3>
@@ -86,11 +100,12 @@ export function StreamSettings(p: { chat: Chat; streamId: number; onClose: () =>
           </section>
         )}
         <section class="row">
-          <button data-testid="stream-unsubscribe" onClick={() => act(() => unsubscribeFrom(sub.name).then(p.onClose))}>Unsubscribe</button>
+          {sub ? <button data-testid="stream-unsubscribe" onClick={() => act(() => unsubscribeFrom(stream.name).then(p.onClose))}>Unsubscribe</button>
+            : <button class="primary" data-testid="stream-subscribe" onClick={() => act(() => subscribeTo(stream.name))}>Subscribe</button>}
           {chat.isAdmin && <span class="archive">
             {archiving ? <>
-              <span>Archive #{sub.name} for everyone? Its messages are no longer shown.</span>
-              <button class="danger" data-testid="stream-archive-confirm" onClick={() => act(() => api.del(`/api/v1/streams/${sub.stream_id}`).then(p.onClose))}>Archive</button>
+              <span>Archive #{stream.name} for everyone? Its messages are no longer shown.</span>
+              <button class="danger" data-testid="stream-archive-confirm" onClick={() => act(() => api.del(`/api/v1/streams/${stream.stream_id}`).then(p.onClose))}>Archive</button>
               <button onClick={() => setArchiving(false)}>Cancel</button>
             </> : <button data-testid="stream-archive" onClick={() => setArchiving(true)}>Archive stream</button>}
           </span>}

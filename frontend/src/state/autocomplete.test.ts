@@ -10,6 +10,10 @@ describe('tokenBefore', () => {
     ['at 10:30', null],
     ['mail a@b', null],
     ['plain text', null],
+    ['/po', { trigger: '/', query: 'po', start: 0 }],
+    ['/', { trigger: '/', query: '', start: 0 }],
+    ['/poll Lunch?', null],
+    ['see /poll', null],
   ])('%s', (text, want) => {
     expect(tokenBefore(text, text.length)).toEqual(want)
   })
@@ -25,5 +29,9 @@ describe('complete', () => {
     expect(applyCompletion(text, t, text.length, c)).toEqual({ text: 'hi @**Alice Anders** ', caret: 21 })
     expect(complete(tokenBefore('#ge', 3)!, people, ['general', 'random'], [])[0].insert).toBe('#**general** ')
     expect(complete(tokenBefore(':ta', 3)!, people, [], ['star', 'tada'])[0].label).toBe(':tada:')
+  })
+  it('completes the slash commands at the start of a message', () => {
+    expect(complete(tokenBefore('/t', 2)!, people, [], []).map((c) => c.insert)).toEqual(['/todo '])
+    expect(complete(tokenBefore('/', 1)!, people, [], []).map((c) => c.label)).toEqual(['/poll', '/todo', '/me'])
   })
 })

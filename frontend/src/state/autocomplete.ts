@@ -1,9 +1,20 @@
 // Compose autocomplete: the token being typed before the caret, and what
-// replaces it. `@` completes people, `#` streams, `:` emoji.
+// replaces it. `@` completes people, `#` streams, `:` emoji, and `/` at the
+// start of a message the slash commands.
 
-export interface Token { trigger: '@' | '#' | ':'; query: string; start: number }
+export interface Token { trigger: '@' | '#' | ':' | '/'; query: string; start: number }
+
+// slashCommands are the commands a message may start with: the server turns
+// /poll and /todo into widgets, and renders /me as an action.
+export const slashCommands = [
+  { name: 'poll', detail: 'Create a poll (question, then one option per line)' },
+  { name: 'todo', detail: 'Create a todo list (title, then one task per line)' },
+  { name: 'me', detail: 'Action message' },
+]
 
 export function tokenBefore(text: string, caret: number): Token | null {
+  const command = /^\/([a-z]*)$/.exec(text.slice(0, caret))
+  if (command) return { trigger: '/', query: command[1], start: 0 }
   const m = /(^|[\s(])([@#:])(\*{0,2})([^\s@#:*]*)$/.exec(text.slice(0, caret))
   if (!m) return null
   const trigger = m[2] as Token['trigger']
@@ -25,6 +36,8 @@ export function complete(t: Token, people: { full_name: string; email: string }[
     case ':':
       return emoji.filter((e) => e.includes(q)).sort((a, b) => Number(!a.startsWith(q)) - Number(!b.startsWith(q)))
         .slice(0, 8).map((e) => ({ label: `:${e}:`, insert: `:${e}: ` }))
+    case '/':
+      return slashCommands.filter((c) => c.name.startsWith(q)).map((c) => ({ label: `/${c.name}`, detail: c.detail, insert: `/${c.name} ` }))
   }
 }
 

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { api, type Json } from '../api/transport'
 import { Chat } from './chat'
 import type { ServerEvent } from './events'
 import type { Message } from './types'
+import { widgetOf } from './widgets'
 
 const me = { user_id: 1, email: 'me@x', full_name: 'Me', is_bot: false }
 const bob = { user_id: 2, email: 'bob@x', full_name: 'Bob', is_bot: false }
@@ -53,6 +55,39 @@ describe('the event reducer', () => {
     expect(chat.view.ids).toEqual([])
     expect(chat.messages.get(8)?.subject).toBe('dinner')
   })
+  it('follows a topic moved whole out of the open view, and the sidebar\'s topics move with it', () => {
+    const moved: unknown[] = []
+    chat.onTopicMoved = (to) => moved.push(to)
+    chat.topics.set(10, [{ name: 'lunch', max_id: 8 }, { name: 'older', max_id: 3 }])
+    chat.topics.set(11, [{ name: 'plans', max_id: 4 }])
+    chat.subs.set(11, { ...sub, stream_id: 11, name: 'random' })
+    apply({ type: 'message', message: streamMessage(5), flags: [] }, { type: 'message', message: streamMessage(8), flags: [] })
+    apply({ type: 'update_message', message_id: 5, message_ids: [5, 8], stream_id: 10, orig_subject: 'lunch', subject: 'dinner',
+      new_stream_id: 11, propagate_mode: 'change_all' })
+    expect(chat.topics.get(10)?.map((t) => t.name)).toEqual(['older'])
+    expect(chat.topics.get(11)).toEqual([{ name: 'dinner', max_id: 8 }, { name: 'plans', max_id: 4 }])
+    expect(moved).toEqual([{ kind: 'stream', streamId: 11, stream: 'random', topic: 'dinner' }])
+  })
+  it('stays on a topic that keeps messages after a move', () => {
+    const moved: unknown[] = []
+    chat.onTopicMoved = (to) => moved.push(to)
+    chat.topics.set(10, [{ name: 'lunch', max_id: 8 }])
+    apply({ type: 'message', message: streamMessage(5), flags: [] }, { type: 'message', message: streamMessage(8), flags: [] })
+    apply({ type: 'update_message', message_id: 8, message_ids: [8], stream_id: 10, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_one' })
+    expect(chat.view.ids).toEqual([5])
+    expect(moved).toEqual([])
+    expect(chat.topics.get(10)?.map((t) => t.name)).toEqual(['dinner', 'lunch'])
+  })
+  it('knows which user groups I am in as members come and go', () => {
+    apply({ type: 'user_group', op: 'add', group: { id: 3, members: [2] } })
+    expect(chat.inGroup(3)).toBe(false)
+    apply({ type: 'user_group', op: 'add_members', group_id: 3, user_ids: [1] })
+    expect(chat.inGroup(3)).toBe(true)
+    apply({ type: 'user_group', op: 'remove_members', group_id: 3, user_ids: [1] })
+    expect(chat.inGroup(3)).toBe(false)
+    apply({ type: 'user_group', op: 'add_members', group_id: 3, user_ids: [1] }, { type: 'user_group', op: 'remove', group_id: 3 })
+    expect(chat.inGroup(3)).toBe(false)
+  })
   it('edits, reacts, deletes', () => {
     apply({ type: 'message', message: streamMessage(5), flags: [] })
     apply({ type: 'update_message', message_id: 5, rendered_content: '<p>new</p>', edit_timestamp: 9 })
@@ -65,6 +100,14 @@ describe('the event reducer', () => {
     expect(chat.messages.has(5)).toBe(false)
     expect(chat.unreads.has(5)).toBe(false)
     expect(chat.view.ids).toEqual([])
+  })
+  it('adds each submessage once, to a poll that then counts the vote', () => {
+    const def = { id: 1, message_id: 5, sender_id: 2, msg_type: 'widget', content: JSON.stringify({ widget_type: 'poll', extra_data: { question: 'Q', options: ['A'] } }) }
+    apply({ type: 'message', message: streamMessage(5, { submessages: [def] }), flags: [] })
+    const vote = { type: 'submessage', message_id: 5, submessage_id: 2, sender_id: 1, msg_type: 'widget', content: '{"type":"vote","key":"canned,0","vote":1}' } as const
+    apply(vote, vote, { ...vote, message_id: 404 })
+    expect(chat.messages.get(5)?.submessages?.map((s) => s.id)).toEqual([1, 2])
+    expect(widgetOf(chat.messages.get(5)!)).toMatchObject({ kind: 'poll', options: [{ option: 'A', voters: [1] }] })
   })
   it('follows subscriptions, streams, people, muting and the realm', () => {
     apply({ type: 'subscription', op: 'add', subscriptions: [{ ...sub, stream_id: 11, name: 'random' }] },
@@ -132,5 +175,30 @@ describe('a queue the server forgot', () => {
     await vi.runAllTimersAsync()
     await done
     expect(calls()).toBe(1)
+  })
+})
+
+describe('marking unread', () => {
+  afterEach(() => { vi.useRealTimers(); vi.restoreAllMocks() })
+  it('stays unread while the view that marked it shows it, and is read again in the next view', async () => {
+    vi.useFakeTimers()
+    const post = vi.spyOn(api, 'post').mockResolvedValue({})
+    const readOps = () => post.mock.calls.filter(([, p]) => (p as Json).flag === 'read').map(([, p]) => (p as Json).op)
+    apply({ type: 'message', message: streamMessage(5), flags: [] })
+    chat.seen(5)
+    await vi.advanceTimersByTimeAsync(400)
+    apply({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [5] })
+    await chat.markUnreadFrom(5)
+    apply({ type: 'update_message_flags', op: 'remove', flag: 'read', messages: [5] })
+    chat.seen(5) // still on screen
+    await vi.advanceTimersByTimeAsync(400)
+    expect(readOps()).toEqual(['add', 'remove'])
+    expect(chat.unreads.has(5)).toBe(true)
+    vi.spyOn(api, 'get').mockResolvedValue({ messages: [], found_oldest: true, found_newest: true })
+    await chat.load({ kind: 'stream', streamId: 10, stream: 'general', topic: 'lunch' })
+    chat.view.ids = [5]
+    chat.seen(5)
+    await vi.advanceTimersByTimeAsync(400)
+    expect(readOps()).toEqual(['add', 'remove', 'add'])
   })
 })

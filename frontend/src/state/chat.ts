@@ -41,6 +41,12 @@ export class Chat {
   notifySettings: NotifySettings = { ...defaultNotifySettings }
   // onArrival hears each new message once it is in the state (notifications).
   onArrival: ((m: Message) => void) | null = null
+  // onTopicMoved hears where the open topic went when a move emptied it, so
+  // the page follows it there, as Zulip does.
+  onTopicMoved: ((to: Narrow) => void) | null = null
+  // groups: each user group's members, to know which group mentions are of
+  // me (Lanchat's groups have no subgroups).
+  groups = new Map<number, number[]>()
   view: View = { narrow: { kind: 'all' }, ids: [], foundOldest: false, foundNewest: false, loading: false, error: '' }
   connected = true
   private stream: EventStream | null = null
@@ -51,6 +57,8 @@ export class Chat {
   // the page was asked for before they existed.
   private arrivedWhileLoading: number[] = []
   private readTimer: ReturnType<typeof setTimeout> | null = null
+  // readingPaused: messages were marked unread in this view (markUnreadFrom).
+  private readingPaused = false
 
   onChange(f: () => void) { this.listeners.add(f); return () => this.listeners.delete(f) }
   changed() { for (const f of this.listeners) f() }
@@ -78,6 +86,7 @@ export class Chat {
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
+    this.groups = new Map((s.realm_user_groups ?? []).map((g: Json) => [g.id, g.members ?? []]))
     for (const key of Object.keys(defaultNotifySettings) as (keyof NotifySettings)[]) {
       if (typeof s.user_settings?.[key] === 'boolean') this.notifySettings[key] = s.user_settings[key]
     }
@@ -153,6 +162,7 @@ export class Chat {
   async load(narrow: Narrow, near?: number) {
     const anchor = near ?? (narrow.kind === 'search' || narrow.kind === 'starred' ? 'newest' : 'first_unread')
     this.view = { narrow, ids: [], foundOldest: false, foundNewest: false, loading: true, error: '', near }
+    this.readingPaused = false
     this.arrivedWhileLoading = []
     this.changed()
     await this.page(narrow, { anchor, num_before: pageSize, num_after: pageSize },
@@ -235,10 +245,22 @@ export class Chat {
   // seen queues a visible unread message to be marked read, in batches.
   // Search results do not count as reading, as in Zulip.
   seen(id: number) {
-    if (this.view.narrow.kind === 'search') return
+    if (this.view.narrow.kind === 'search' || this.readingPaused) return
     if (!this.unreads.has(id) || this.pendingRead.has(id)) return
     this.pendingRead.add(id)
     this.readTimer ??= setTimeout(() => this.flushRead(), 300)
+  }
+
+  // markUnreadFrom marks unread the others' messages of the view from id on.
+  // As in Zulip, the view then stops marking what it shows as read until
+  // another view opens: the messages are still on screen, and marking them
+  // read again at once undid the person's choice.
+  async markUnreadFrom(id: number) {
+    const ids = this.view.ids.filter((m) => m >= id && this.messages.get(m)?.sender_id !== this.me.user_id)
+    if (!ids.length) return
+    this.readingPaused = true
+    for (const m of ids) this.pendingRead.delete(m)
+    await api.post('/api/v1/messages/flags', { messages: ids, op: 'remove', flag: 'read' })
   }
 
   private async flushRead() {
@@ -272,6 +294,13 @@ export class Chat {
         else m.reactions = m.reactions.filter((r) => !(r.emoji_code === e.emoji_code && r.user_id === userId))
         return
       }
+      case 'submessage': {
+        const m = this.messages.get(e.message_id)
+        // An event may come twice (a queue replayed): each submessage counts once.
+        if (!m || m.submessages?.some((s) => s.id === e.submessage_id)) return
+        m.submessages = [...(m.submessages ?? []), { id: e.submessage_id, message_id: e.message_id, sender_id: e.sender_id, msg_type: e.msg_type, content: e.content }]
+        return
+      }
       case 'update_message_flags': return this.onFlags(e)
       case 'typing': return this.onTyping(e)
       case 'presence': return this.setPresence(e.email, e.presence)
@@ -299,6 +328,7 @@ export class Chat {
         return
       }
       case 'realm_emoji': this.realmEmoji = e.realm_emoji; return
+      case 'user_group': return this.onGroup(e)
       case 'realm':
         if (e.op === 'update' && e.property === 'name') this.realmName = String(e.value)
         if (e.op === 'update_dict' && e.data.name) this.realmName = e.data.name
@@ -367,7 +397,42 @@ export class Chat {
     if (v.narrow.kind === 'stream') {
       this.view = { ...v, ids: v.ids.filter((id) => { const m = this.messages.get(id); return !m || matchesLocally(v.narrow, m, this.me.email, this.mute) }) }
     }
+    if (e.stream_id !== undefined && e.orig_subject !== undefined && (topic !== undefined || e.new_stream_id !== undefined)) {
+      this.onMoved(e.stream_id, e.orig_subject, e.new_stream_id ?? e.stream_id, topic ?? e.orig_subject, ids, e.propagate_mode === 'change_all')
+    }
   }
+
+  // onMoved keeps the sidebar's topics and the open topic with messages
+  // moved from one topic to another: a topic moved whole leaves its
+  // stream's list, the new one joins its stream's, and a view the move
+  // emptied follows the messages (as Zulip does, for the mover and anyone
+  // else reading there).
+  private onMoved(fromStream: number, fromTopic: string, toStream: number, toTopic: string, ids: number[], whole: boolean) {
+    const same = (t: string, name: string) => t.toLowerCase() === name.toLowerCase()
+    const from = this.topics.get(fromStream)
+    if (from && whole) this.topics.set(fromStream, from.filter((t) => !same(t.name, fromTopic)))
+    const to = this.topics.get(toStream)
+    if (to) {
+      let maxId = to.find((t) => same(t.name, toTopic))?.max_id ?? 0
+      for (const id of ids) maxId = Math.max(maxId, id) // a loop: a topic's ids can outnumber a call's arguments
+      this.topics.set(toStream, [{ name: toTopic, max_id: maxId }, ...to.filter((t) => !same(t.name, toTopic))].sort((a, b) => b.max_id - a.max_id))
+    }
+    const v = this.view
+    if (v.narrow.kind === 'stream' && v.narrow.streamId === fromStream && v.narrow.topic !== undefined && same(v.narrow.topic, fromTopic)
+      && !v.loading && !v.ids.length) {
+      this.onTopicMoved?.({ kind: 'stream', streamId: toStream, stream: this.subs.get(toStream)?.name ?? String(toStream), topic: toTopic })
+    }
+  }
+
+  private onGroup(e: Extract<ServerEvent, { type: 'user_group' }>) {
+    if (e.op === 'add') this.groups.set(e.group.id, e.group.members ?? [])
+    if (e.op === 'remove') this.groups.delete(e.group_id)
+    const members = e.op === 'add_members' || e.op === 'remove_members' ? this.groups.get(e.group_id) : undefined
+    if (members && e.op === 'add_members') this.groups.set(e.group_id, [...new Set([...members, ...e.user_ids])])
+    if (members && e.op === 'remove_members') this.groups.set(e.group_id, members.filter((id) => !e.user_ids.includes(id)))
+  }
+
+  inGroup = (groupId: number): boolean => !!this.groups.get(groupId)?.includes(this.me.user_id)
 
   private onFlags(e: Extract<ServerEvent, { type: 'update_message_flags' }>) {
     for (const id of e.messages) {

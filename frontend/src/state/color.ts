@@ -18,3 +18,6 @@ export function textOn(background: string): string {
   const dark = luminance(darkText)!
   return (l + 0.05) / (dark + 0.05) >= 1.05 / (l + 0.05) ? darkText : '#ffffff'
 }
+
+// unsubscribedColor is a stream's swatch for someone not subscribed to it (no color of their own).
+export const unsubscribedColor = '#9aa1ab'

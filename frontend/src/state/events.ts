@@ -8,9 +8,10 @@ export type ServerEvent =
   | { type: 'heartbeat'; id?: number }
   | { type: 'message'; id?: number; message: Message; flags?: string[] }
   | { type: 'update_message'; id?: number; message_id: number; message_ids?: number[]; rendered_content?: string; edit_timestamp?: number;
-      subject?: string; topic?: string; new_stream_id?: number }
+      subject?: string; topic?: string; new_stream_id?: number; stream_id?: number; orig_subject?: string; propagate_mode?: string }
   | { type: 'delete_message'; id?: number; message_id?: number; message_ids?: number[] }
   | ({ type: 'reaction'; id?: number; op: 'add' | 'remove'; message_id: number; user?: { user_id: number } } & Omit<Reaction, 'user_id'> & { user_id?: number })
+  | { type: 'submessage'; id?: number; message_id: number; submessage_id: number; sender_id: number; msg_type: string; content: string }
   | { type: 'update_message_flags'; id?: number; op: 'add' | 'remove'; flag: string; messages: number[]; all?: boolean }
   | { type: 'typing'; id?: number; op: 'start' | 'stop'; message_type: 'stream' | 'private' | 'direct'; sender: { user_id: number; email: string };
       stream_id?: number; topic?: string; recipients?: { user_id: number; email: string }[] }
@@ -23,6 +24,9 @@ export type ServerEvent =
   | { type: 'stream'; id?: number; op: 'update'; stream_id: number; property: string; value: unknown }
   | { type: 'stream'; id?: number; op: 'create' }
   | { type: 'realm_user'; id?: number; op: 'add' | 'update' | 'remove'; person: Partial<User> & { user_id: number } }
+  | { type: 'user_group'; id?: number; op: 'add'; group: { id: number; members?: number[] } }
+  | { type: 'user_group'; id?: number; op: 'remove' | 'update'; group_id: number }
+  | { type: 'user_group'; id?: number; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, { name: string; source_url: string; deactivated: boolean }> }
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }

@@ -2,6 +2,9 @@
 
 export interface Reaction { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }
 
+// Submessage is data a widget attached to a message (Zulip's submessages).
+export interface Submessage { id: number; message_id: number; sender_id: number; msg_type: string; content: string }
+
 export interface PmRecipient { id: number; email: string; full_name: string }
 
 export interface Message {
@@ -17,6 +20,7 @@ export interface Message {
   display_recipient: string | PmRecipient[]
   timestamp: number
   reactions: Reaction[]
+  submessages?: Submessage[]
   flags: string[]
   last_edit_timestamp?: number
   match_content?: string

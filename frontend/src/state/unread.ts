@@ -1,6 +1,7 @@
 // Unread accounting: which messages are unread and where they live, so the
 // sidebar and the title can count them. Muted streams and topics count in
 // their own rows but not in the total, as in Zulip.
+import { mentionsMe } from './mentions'
 import { pmEmails } from './narrow'
 import type { Message } from './types'
 
@@ -14,7 +15,7 @@ export const topicKey = (streamId: number, topic: string) => `${streamId}:${topi
 // and for messages marked unread again: its stream and topic, or its direct
 // conversation; and whether it mentions me (wildcards too, as register counts).
 export function placeOf(m: Message, myEmail: string): UnreadPlace {
-  const mentioned = m.flags.some((f) => f === 'mentioned' || f === 'wildcard_mentioned')
+  const mentioned = mentionsMe(m.flags)
   return m.type === 'stream' ? { streamId: m.stream_id, topic: m.subject, mentioned } : { pm: pmEmails(m, myEmail).join(','), mentioned }
 }
 

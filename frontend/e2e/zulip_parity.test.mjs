@@ -1,0 +1,170 @@
+// Where the web UI behaved unlike Zulip's (issue 40, "Broken"): following a
+// moved topic, the edit notice on grouped messages, mentions of me, the
+// emoji picker on the last message, the image lightbox, confirming a
+// deactivation, and an administrator's settings of a stream they are not in.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { apiClient, eventually, newPage, openTopicAt, sendImage, seriousViolations, signIn, startSession } from './harness.mjs'
+
+let session, server, browser, alice, bob, aliceApi, bobApi, adminApi, general
+
+before(async () => {
+  session = await startSession(['alice@example.com', 'bob@example.com'])
+  ;({ server, browser, pages: [alice, bob] } = session)
+  ;[aliceApi, bobApi, adminApi] = await Promise.all(['alice', 'bob', 'admin'].map((who) => apiClient(server.url, `${who}@example.com`)))
+  general = (await aliceApi.call('GET', '/api/v1/get_stream_id', { stream: 'general' })).stream_id
+})
+
+after(() => session?.stop())
+
+const messages = (page) => page.getByTestId('message')
+const topicRow = (page, topic) => page.locator(`[data-testid=topic-row][data-topic="${topic}"]`)
+const openTopic = (page, topic) => openTopicAt(page, general, 'general', topic)
+
+test('moving a topic takes the mover to its new place, and the old topic leaves every sidebar', async () => {
+  await aliceApi.send('general', 'move me', 'First words on the way')
+  await aliceApi.send('general', 'move me', 'Second words on the way')
+  await openTopic(bob, 'move me')
+  await messages(bob).filter({ hasText: 'Second words' }).waitFor()
+  await openTopic(alice, 'move me')
+  const first = messages(alice).filter({ hasText: 'First words' })
+  await first.hover()
+  await first.getByTestId('message-menu-button').click()
+  await alice.getByTestId('menu-move').click()
+  await alice.getByTestId('move-topic-name').fill('moved here')
+  await alice.getByTestId('move-save').click()
+  await alice.getByTestId('narrow-title').filter({ hasText: 'moved here' }).waitFor()
+  assert.match(new URL(alice.url()).hash, /\/topic\/moved\.20here$/)
+  await messages(alice).filter({ hasText: 'Second words' }).waitFor()
+  await topicRow(alice, 'moved here').waitFor()
+  assert.equal(await topicRow(alice, 'move me').count(), 0)
+  // Bob was reading the topic too: he follows it, and neither sidebar lists the old name.
+  await bob.getByTestId('narrow-title').filter({ hasText: 'moved here' }).waitFor()
+  await topicRow(bob, 'moved here').waitFor()
+  await eventually(async () => assert.equal(await topicRow(bob, 'move me').count(), 0))
+})
+
+test('every edited message says so, not only the first of a sender\'s group', async () => {
+  await aliceApi.send('general', 'edits', 'An untouched first line')
+  const { id } = await aliceApi.send('general', 'edits', 'A second line, to be fixed')
+  await aliceApi.call('PATCH', `/api/v1/messages/${id}`, { content: 'A second line, fixed' })
+  await openTopic(bob, 'edits')
+  const fixed = messages(bob).filter({ hasText: 'A second line, fixed' })
+  await fixed.waitFor()
+  assert.match(await fixed.getAttribute('class'), /continued/, 'grouped under the first line')
+  await fixed.getByTestId('message-edited').waitFor()
+  assert.equal(await messages(bob).filter({ hasText: 'An untouched first line' }).getByTestId('message-edited').count(), 0)
+})
+
+test('mentions of me are highlighted: by name, by wildcard and through my groups', async () => {
+  const ops = (await adminApi.call('POST', '/api/v1/user_groups/create', { name: 'ops', description: 'Not Alice', members: [] })).group_id
+  assert.ok(ops)
+  const cases = [
+    ['Hey @**Alice Anders**, a question', 1, true],
+    ['Heads up @**all**', 1, true],
+    ['Heads up @**topic**', 1, true],
+    ['Paging @*engineering*', 1, true],
+    ['Paging @*ops*', 0, false],
+    ['Thanks @**Bob Brown**', 0, false],
+  ]
+  for (const [content] of cases) await bobApi.send('general', 'mentions', content)
+  await openTopic(alice, 'mentions')
+  for (const [content, pills, mentioned] of cases) {
+    const m = messages(alice).filter({ hasText: content.replace(/\*/g, '') })
+    await m.waitFor()
+    assert.equal(await m.locator('.user-mention-me').count(), pills, content)
+    assert.equal(/\bmentioned\b/.test(await m.getAttribute('class')), mentioned, content)
+  }
+  // To Bob, a mention of Alice is someone else's: plain.
+  await openTopic(bob, 'mentions')
+  await messages(bob).filter({ hasText: 'Hey @Alice Anders' }).waitFor()
+  assert.equal(await messages(bob).filter({ hasText: 'Hey @Alice Anders' }).locator('.user-mention-me').count(), 0)
+})
+
+test('the emoji picker on the last message opens where it can be seen', async () => {
+  for (let n = 1; n <= 12; n++) await bobApi.send('general', 'many', `Line ${n} of a long conversation`)
+  await openTopic(alice, 'many')
+  const last = messages(alice).filter({ hasText: 'Line 12 of' })
+  await last.waitFor()
+  await last.hover()
+  await last.getByTestId('react-button').click()
+  const picker = await alice.getByTestId('emoji-picker').boundingBox()
+  const list = await alice.locator('.message-scroller').boundingBox()
+  assert.ok(picker.y >= list.y && picker.y + picker.height <= list.y + list.height,
+    `picker ${picker.y}–${picker.y + picker.height} inside the list ${list.y}–${list.y + list.height}`)
+  await alice.keyboard.press('Escape')
+})
+
+test('clicking an image opens the lightbox, with the original a click away', async () => {
+  await openTopic(alice, 'photos')
+  const preview = await sendImage(alice, 'team.png')
+  assert.equal(await preview.getAttribute('alt'), 'team.png')
+  assert.deepEqual(await seriousViolations(alice), [], 'axe-core: image-alt and the rest')
+  const hash = new URL(alice.url()).hash
+  await preview.click()
+  const box = alice.getByTestId('lightbox')
+  await box.waitFor()
+  const original = await preview.locator('xpath=..').getAttribute('href')
+  assert.equal(await box.getByTestId('lightbox-original').getAttribute('href'), original)
+  assert.equal(await box.getByTestId('lightbox-image').getAttribute('src'), original)
+  assert.equal(new URL(alice.url()).hash, hash, 'the page stays')
+  assert.deepEqual(await seriousViolations(alice), [], 'axe-core, the lightbox open')
+  await alice.keyboard.press('Escape')
+  await box.waitFor({ state: 'detached' })
+  await preview.click()
+  await box.waitFor()
+  await alice.mouse.click(5, 5) // beside the image
+  await box.waitFor({ state: 'detached' })
+})
+
+test('deactivating someone asks first, naming them', async () => {
+  await adminApi.call('POST', '/api/v1/users', { full_name: 'Dana Doe', email: 'dana@example.com', password: 'dana-pass-1' })
+  const admin = await newPage(browser)
+  await signIn(admin, server.url, 'admin@example.com')
+  await admin.getByTestId('settings-button').click()
+  await admin.getByTestId('settings-tab-users').click()
+  const dana = admin.locator('[data-testid=admin-user][data-email="dana@example.com"]')
+  await dana.getByTestId('admin-user-deactivate').click()
+  const dialog = admin.getByTestId('deactivate-confirm')
+  await dialog.waitFor()
+  assert.match(await dialog.textContent(), /Deactivate Dana Doe\?/)
+  const active = async () => (await adminApi.call('GET', '/api/v1/users', { include_inactive: true }))
+    .members.find((u) => u.email === 'dana@example.com').is_active
+  assert.equal(await active(), true, 'nothing happens before the answer')
+  await dialog.locator('p').click() // the focus leaves the dialog's buttons
+  await admin.keyboard.press('Escape')
+  await dialog.waitFor({ state: 'detached' })
+  await admin.getByTestId('settings').waitFor() // Esc closed the question, not the settings
+  assert.equal(await active(), true)
+  await dana.getByTestId('admin-user-deactivate').click()
+  await admin.getByTestId('deactivate-confirm-button').click()
+  await eventually(async () => assert.equal(await dana.getAttribute('data-active'), 'false'))
+  assert.equal(await active(), false)
+  await admin.context().close()
+})
+
+test('an administrator opens and edits the settings of a stream they are not subscribed to', async () => {
+  await bobApi.call('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'bobs corner', description: 'Bob only' }] })
+  const admin = await newPage(browser)
+  await signIn(admin, server.url, 'admin@example.com')
+  await admin.getByTestId('browse-streams').click()
+  const row = admin.locator('[data-testid=browse-stream][data-stream="bobs corner"]')
+  assert.equal(await row.getAttribute('data-subscribed'), 'false')
+  await row.getByTestId('browse-settings').click()
+  const settings = admin.getByTestId('stream-settings')
+  await settings.waitFor()
+  await settings.getByTestId('stream-not-subscribed').waitFor()
+  await settings.getByTestId('stream-description').fill('Bob and friends')
+  await settings.getByTestId('stream-save').click()
+  await settings.getByTestId('stream-settings-status').filter({ hasText: 'Saved.' }).waitFor()
+  const { streams } = await adminApi.call('GET', '/api/v1/streams')
+  assert.equal(streams.find((s) => s.name === 'bobs corner').description, 'Bob and friends')
+  await settings.getByText('Bob and friends').waitFor()
+  // A member sees no settings button for a stream they are not in.
+  await bob.getByTestId('browse-streams').click()
+  const bobsView = bob.locator('[data-testid=browse-stream][data-stream="random"]')
+  await bobsView.waitFor()
+  assert.equal(await bobsView.getByTestId('browse-settings').count(), 0)
+  await bob.keyboard.press('Escape')
+  await admin.context().close()
+})
