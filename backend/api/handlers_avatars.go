@@ -1,8 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
+	"time"
 
 	"lanchat/backend/domain"
 )
@@ -31,12 +33,12 @@ func serveAvatar(c *call, ref string, size int) (J, error) {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
 	// The URL carries the version, so caching is safe: a new avatar is a new URL.
-	writeFile(c, ctype, data, map[string]string{"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox"})
-	return nil, nil
+	return nil, writeFile(c, domain.PersonOf(c.user), ctype, time.Time{}, bytes.NewReader(data),
+		map[string]string{"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox"})
 }
 
 func uploadAvatar(c *call) (J, error) {
-	if err := c.api.svc.SetAvatar(c.user, uploadedFiles(c)); err != nil {
+	if err := c.api.svc.SetAvatar(c.user, c.p.uploadedFiles()); err != nil {
 		return nil, err
 	}
 	u, err := c.api.svc.User(c.user, c.user.ID)

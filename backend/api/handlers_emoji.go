@@ -1,8 +1,9 @@
 package api
 
 import (
-	"io"
+	"bytes"
 	"net/http"
+	"time"
 
 	"lanchat/backend/domain"
 )
@@ -19,19 +20,8 @@ func listRealmEmoji(c *call) (J, error) {
 	return J{"emoji": all}, nil
 }
 
-// uploadedFiles hands the request's file parts to the domain without
-// letting it see multipart details or client paths.
-func uploadedFiles(c *call) []domain.UploadedFile {
-	var out []domain.UploadedFile
-	for _, fh := range c.p.files() {
-		out = append(out, domain.UploadedFile{Name: fh.Filename, Size: fh.Size,
-			Open: func() (io.ReadCloser, error) { return fh.Open() }})
-	}
-	return out
-}
-
 func addRealmEmoji(c *call) (J, error) {
-	return nil, c.api.svc.AddRealmEmoji(c.user, c.r.PathValue("emoji_name"), uploadedFiles(c))
+	return nil, c.api.svc.AddRealmEmoji(c.user, c.r.PathValue("emoji_name"), c.p.uploadedFiles())
 }
 
 func deactivateRealmEmoji(c *call) (J, error) {
@@ -45,6 +35,5 @@ func emojiImage(c *call) (J, error) {
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
-	writeFile(c, ctype, data, nil)
-	return nil, nil
+	return nil, writeFile(c, domain.PersonOf(c.user), ctype, time.Time{}, bytes.NewReader(data), nil)
 }

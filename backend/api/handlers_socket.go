@@ -33,6 +33,11 @@ func eventSocket(c *call) (J, error) {
 	if _, err := c.api.svc.Events(c.r.Context(), c.user, queueID, acked, true); err != nil {
 		return nil, err
 	}
+	person := domain.PersonOf(c.user)
+	if !c.api.sockets.take(c.r.Context(), person, 0) {
+		return nil, c.api.svc.TooManyEventSockets()
+	}
+	defer c.api.sockets.give(person)
 	ws, err := upgradeSocket(c.w, c.r)
 	c.wrote = true
 	if err != nil {

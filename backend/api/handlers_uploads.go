@@ -1,8 +1,10 @@
 package api
 
 import (
+	"io"
 	"mime"
 	"net/http"
+	"time"
 
 	"lanchat/backend/domain"
 )
@@ -12,7 +14,7 @@ import (
 const maxUploadBody = 256 << 20
 
 func uploadFile(c *call) (J, error) {
-	up, err := c.api.svc.SaveUpload(c.user, uploadedFiles(c))
+	up, err := c.api.svc.SaveUpload(c.user, c.p.uploadedFiles())
 	if err != nil {
 		return nil, err
 	}
@@ -52,12 +54,22 @@ func temporaryUploadURL(c *call) (J, error) {
 	return J{"url": url}, nil
 }
 
-// writeUpload sends a stored file: images, PDFs and text in place, the rest
-// as a download, each under a restrictive Content-Security-Policy.
+// Downloads: one person is sent at most downloadsPerPerson files at once;
+// one more waits up to downloadSlotWait for one of them to end (a page of
+// images over HTTP/2 asks for many at once), then gets 429.
+const (
+	downloadsPerPerson = 8
+	downloadSlotWait   = 10 * time.Second
+)
+
+// writeUpload sends a stored file from disk: images, PDFs and text in
+// place, the rest as a download, each under a restrictive
+// Content-Security-Policy.
 func writeUpload(c *call, f domain.ServedFile, err error) (J, error) {
 	if err != nil {
 		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
 	}
+	defer f.Close()
 	disposition, policy := "attachment", uploadPolicy
 	if f.Inline {
 		disposition = "inline"
@@ -65,11 +77,63 @@ func writeUpload(c *call, f domain.ServedFile, err error) (J, error) {
 	if f.ContentType == "application/pdf" {
 		policy = pdfPolicy
 	}
-	writeFile(c, f.ContentType, f.Data, map[string]string{
+	return nil, writeFile(c, f.Person, f.ContentType, f.Modified, f.File, map[string]string{
 		"Content-Security-Policy": policy,
 		"Content-Disposition":     mime.FormatMediaType(disposition, map[string]string{"filename": f.FileName}),
 	})
-	return nil, nil
+}
+
+// writeFile answers with a file's content instead of JSON, ranges
+// included, as one of person's downloads (downloadsPerPerson), each write
+// under its deadline; extra headers (a CSP, a disposition) come from the
+// caller. modified may be zero (not known).
+func writeFile(c *call, person int64, contentType string, modified time.Time, content io.ReadSeeker, extra map[string]string) error {
+	if !c.api.downloads.take(c.r.Context(), person, downloadSlotWait) {
+		return rateLimited(c.w, time.Second)
+	}
+	defer c.api.downloads.give(person)
+	h := c.w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Cache-Control", "private, max-age=86400")
+	for k, v := range extra {
+		h.Set(k, v)
+	}
+	c.wrote = true
+	w := &stallBoundWriter{ResponseWriter: c.w, rc: http.NewResponseController(c.w), timeout: c.api.opts.DownloadWriteTimeout}
+	http.ServeContent(w, c.r, "", modified, content)
+	w.finish()
+	return nil
+}
+
+// stallBoundWriter gives every write of a download a deadline of its own,
+// renewed as the client takes the file: a slow client that keeps reading
+// gets a large file, while one that stops is dropped once a write has
+// waited timeout, having held a socket and nothing more meanwhile.
+type stallBoundWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+	failed  bool
+}
+
+func (w *stallBoundWriter) Write(b []byte) (int, error) {
+	w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	n, err := w.ResponseWriter.Write(b)
+	w.failed = w.failed || err != nil
+	return n, err
+}
+
+// finish sends what is buffered under one more deadline, then clears it
+// for the connection's next request; a dropped connection keeps its
+// passed deadline and closes.
+func (w *stallBoundWriter) finish() {
+	if w.failed {
+		return
+	}
+	w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	if w.rc.Flush() == nil {
+		w.rc.SetWriteDeadline(time.Time{})
+	}
 }
 
 func deleteAttachment(c *call) (J, error) {

@@ -47,6 +47,37 @@ func TestHeavyNarrowsAreRefused(t *testing.T) {
 	}
 }
 
+// TestMessageIDListsAreBounded: matches_narrow's msg_ids and GET
+// /messages' message_ids name at most 5000 messages, Zulip's
+// MAX_MESSAGES_PER_FETCH, with its error. Before, 8 parallel
+// matches_narrow of 60,000 IDs under the largest search narrow took the
+// server to 1.36 GB and 24 s of both cores.
+func TestMessageIDListsAreBounded(t *testing.T) {
+	s := apitest.Start(t)
+	alice := s.Login("alice@example.com")
+	id := send(t, alice, streamMsg("general", "ids", "pizza for lunch"))
+	narrow := searchNarrow(domain.MaxNarrowTerms, "pizza")
+	ids := func(n int) string {
+		list := make([]int64, n)
+		for i := range list {
+			list[i] = id
+		}
+		b, _ := json.Marshal(list)
+		return string(b)
+	}
+	for _, n := range []int{domain.MaxMessagesPerRequest, domain.MaxMessagesPerRequest + 1, 60000} {
+		match := alice.Get("/api/v1/messages/matches_narrow", apitest.Form{"msg_ids": ids(n), "narrow": narrow})
+		fetch := alice.Get("/api/v1/messages", apitest.Form{"message_ids": ids(n), "narrow": narrow})
+		for _, res := range []*apitest.Response{match, fetch} {
+			if n <= domain.MaxMessagesPerRequest {
+				res.OK()
+			} else if res.Fails(400, "BAD_REQUEST"); res.Msg() != "Too many messages requested (maximum 5000)." {
+				t.Errorf("%d IDs: message %q", n, res.Msg())
+			}
+		}
+	}
+}
+
 // TestPublicStreamsNarrowOnALiveQueue: a queue narrowed to streams:public
 // is matched after its registration's transaction has ended, so its
 // matcher must not read through that transaction.

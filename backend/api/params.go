@@ -5,20 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"lanchat/backend/domain"
 )
-
-// maxMultipartMemory is how much of a multipart body stays in memory before
-// spilling to temporary files.
-const maxMultipartMemory = 8 << 20
 
 // params reads a request's parameters the way Zulip clients send them:
 // query string, urlencoded or multipart bodies (on every method, DELETE
@@ -27,14 +25,16 @@ const maxMultipartMemory = 8 << 20
 // read all their parameters and check once.
 type params struct {
 	values url.Values
-	form   *multipart.Form
+	files  multipartFiles
 	r      *http.Request
 	first  error
 }
 
 // parseParams merges the query string and the body. Body values win over
-// query values of the same name.
-func parseParams(r *http.Request) (*params, error) {
+// query values of the same name. An upload route's files are left in the
+// body, to stream to disk as they are read (files); any other route's are
+// skipped.
+func parseParams(r *http.Request, upload bool) (*params, error) {
 	// Query parses afresh on every call, so its map is the request's own.
 	p := &params{values: r.URL.Query(), r: r}
 	ctype, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -52,24 +52,106 @@ func parseParams(r *http.Request) (*params, error) {
 			p.values[k] = v
 		}
 	case "multipart/form-data":
-		err := r.ParseMultipartForm(maxMultipartMemory)
-		if errors.Is(err, io.EOF) {
-			// No part at all: the empty body zulip-js sends for a POST without
-			// parameters (Django reads such a body as no fields too).
-			return p, nil
-		}
-		if err != nil {
-			if tooLarge(err) {
-				return nil, err
-			}
-			return nil, domain.BadRequest("Malformed multipart body")
-		}
-		p.form = r.MultipartForm
-		for k, v := range r.MultipartForm.Value {
-			p.values[k] = v
+		if err := p.readFields(upload); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// maxFormFields bounds a multipart body's fields together (files aside).
+const maxFormFields = defaultMaxBody
+
+// readFields reads a multipart body's fields, up to its first file part on
+// an upload route (the rest is read by files.Next as the handler goes).
+func (p *params) readFields(upload bool) error {
+	parts, err := p.r.MultipartReader()
+	if err != nil {
+		return domain.BadRequest("Malformed multipart body")
+	}
+	body := url.Values{}
+	room := int64(maxFormFields)
+	for first := true; ; first = false {
+		part, err := parts.NextPart()
+		switch {
+		case err == io.EOF:
+			maps.Copy(p.values, body)
+			return nil
+		case first && errors.Is(err, io.EOF):
+			// No part at all: the empty body zulip-js sends for a POST
+			// without parameters (Django reads such a body as no fields too).
+			return nil
+		case err != nil:
+			return bodyError(err)
+		case part.FileName() != "" && upload:
+			maps.Copy(p.values, body)
+			p.files = multipartFiles{parts: parts, next: part}
+			return nil
+		case part.FileName() != "":
+			continue // NextPart skips what is left of it
+		}
+		value, err := io.ReadAll(io.LimitReader(part, room+1))
+		if err != nil {
+			return bodyError(err)
+		}
+		if room -= int64(len(value)); room < 0 {
+			return &http.MaxBytesError{Limit: maxFormFields}
+		}
+		body[part.FormName()] = append(body[part.FormName()], string(value))
+	}
+}
+
+// multipartFiles are an upload's file parts, read from the body in turn
+// (domain.UploadedFiles): next is the first, already reached by
+// readFields. Fields after a file are not read. A pace, when set, spreads
+// what person's files are read over time.
+type multipartFiles struct {
+	parts  *multipart.Reader
+	next   *multipart.Part
+	pace   *pace
+	person int64
+}
+
+func (m *multipartFiles) Next() (domain.UploadedFile, bool, error) {
+	part := m.next
+	m.next = nil
+	for part == nil || part.FileName() == "" {
+		if m.parts == nil {
+			return domain.UploadedFile{}, false, nil
+		}
+		var err error
+		if part, err = m.parts.NextPart(); err == io.EOF {
+			m.parts = nil
+		} else if err != nil {
+			return domain.UploadedFile{}, false, bodyError(err)
+		}
+	}
+	var r io.Reader = filePart{part}
+	if m.pace != nil {
+		r = m.pace.reader(m.person, r)
+	}
+	return domain.UploadedFile{Name: part.FileName(), Reader: r}, true, nil
+}
+
+// filePart reads a file part, its errors told as bodyError tells them.
+type filePart struct{ part *multipart.Part }
+
+func (f filePart) Read(b []byte) (int, error) {
+	n, err := f.part.Read(b)
+	if err != nil && err != io.EOF {
+		err = bodyError(err)
+	}
+	return n, err
+}
+
+// bodyError is an error met reading a multipart body: the body reader's
+// own (too large, too slow), which writeError answers, or else a malformed
+// body (one cut short included).
+func bodyError(err error) error {
+	if tooLarge(err) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return err
+	}
+	return domain.BadRequest("Malformed multipart body")
 }
 
 func (p *params) fail(err error) {
@@ -261,18 +343,8 @@ func (p *params) pathInt(name string) int64 {
 	return n
 }
 
-// files returns every uploaded file part, whatever its field name (clients
-// name the field freely).
-func (p *params) files() []*multipart.FileHeader {
-	if p.form == nil {
-		return nil
-	}
-	var out []*multipart.FileHeader
-	for _, fhs := range p.form.File {
-		out = append(out, fhs...)
-	}
-	return out
-}
+// uploadedFiles are an upload route's files, read as they arrive.
+func (p *params) uploadedFiles() domain.UploadedFiles { return &p.files }
 
 // readBody reads a (size-limited) body whole.
 func readBody(r *http.Request) ([]byte, error) {

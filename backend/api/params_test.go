@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"errors"
+	"io"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
@@ -58,7 +59,7 @@ func TestParamsTypes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := parseParams(formRequest(tc.method, tc.query, tc.body))
+			p, err := parseParams(formRequest(tc.method, tc.query, tc.body), false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,12 +83,20 @@ func TestParamsMultipart(t *testing.T) {
 	mw.Close()
 	r := httptest.NewRequest("POST", "/api/v1/x", &buf)
 	r.Header.Set("Content-Type", mw.FormDataContentType())
-	p, err := parseParams(r)
+	p, err := parseParams(r, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.str("type") != "stream" || len(p.files()) != 1 || p.files()[0].Filename != "whatever.png" {
-		t.Errorf("multipart: type %q files %v", p.str("type"), p.files())
+	files := p.uploadedFiles()
+	f, ok, err := files.Next()
+	if p.str("type") != "stream" || !ok || err != nil || f.Name != "whatever.png" {
+		t.Fatalf("multipart: type %q, file %v %v %v", p.str("type"), f.Name, ok, err)
+	}
+	if data, err := io.ReadAll(f); string(data) != "PNG" || err != nil {
+		t.Errorf("file read %q, %v", data, err)
+	}
+	if _, more, err := files.Next(); more || err != nil {
+		t.Errorf("a second file: %v %v", more, err)
 	}
 }
 
@@ -120,7 +129,7 @@ func FuzzParams(f *testing.F) {
 		}
 		r.URL.RawQuery = query
 		r.Header.Set("Content-Type", ctype)
-		p, err := parseParams(r)
+		p, err := parseParams(r, false)
 		if err != nil {
 			var de *domain.Error
 			if !errors.As(err, &de) {
@@ -152,7 +161,7 @@ func TestParamsEmptyMultipartBody(t *testing.T) {
 	for _, body := range []string{"", "--b--\r\n"} {
 		r := httptest.NewRequest("POST", "/api/v1/x?q=1", strings.NewReader(body))
 		r.Header.Set("Content-Type", "multipart/form-data; boundary=b")
-		p, err := parseParams(r)
+		p, err := parseParams(r, false)
 		if err != nil {
 			t.Errorf("body %q: %v", body, err)
 			continue

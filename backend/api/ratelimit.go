@@ -1,10 +1,13 @@
 package api
 
 import (
+	"context"
 	"errors"
+	"io"
 	"math"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -151,44 +154,141 @@ func isCredentialFailure(err error) bool {
 	return errors.As(err, &de) && (de.Code == domain.CodeInvalidAPIKey || de.Code == domain.CodeAuthenticationFailed)
 }
 
-// uploadSlots bound the uploads in flight, each user's and the server's:
-// each holds a connection, up to maxMultipartMemory of memory and a stream
-// to disk. Clients upload one file at a time, so a user's third is refused
-// rather than queued.
-type uploadSlots struct {
-	mu            sync.Mutex
-	byUser        map[int64]int
-	total         int
-	perUser, most int
+// slots bound what each person (a bot counted as its owner,
+// domain.PersonOf) holds of the server at once, and optionally what
+// everyone does together: uploads in flight, downloads being sent, open
+// event sockets.
+type slots struct {
+	perPerson, total int // 0: no bound (on a person, on everyone together)
+
+	mu    sync.Mutex
+	held  map[int64]int
+	inUse int
+	freed chan struct{} // closed, and replaced, whenever a slot is given back
 }
 
+func newSlots(perPerson, total int) *slots {
+	return &slots{perPerson: perPerson, total: total, held: map[int64]int{}, freed: make(chan struct{})}
+}
+
+// take reserves a slot for person, waiting up to wait (or until ctx ends)
+// for one to be given back; false: none came.
+func (s *slots) take(ctx context.Context, person int64, wait time.Duration) bool {
+	var timeout <-chan time.Time
+	for {
+		s.mu.Lock()
+		if (s.perPerson == 0 || s.held[person] < s.perPerson) && (s.total == 0 || s.inUse < s.total) {
+			s.held[person]++
+			s.inUse++
+			s.mu.Unlock()
+			return true
+		}
+		freed := s.freed
+		s.mu.Unlock()
+		if wait <= 0 {
+			return false
+		}
+		if timeout == nil {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-freed:
+		case <-timeout:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+func (s *slots) give(person int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held[person]--; s.held[person] == 0 {
+		delete(s.held, person)
+	}
+	s.inUse--
+	close(s.freed)
+	s.freed = make(chan struct{})
+}
+
+// Uploads: each holds a connection and a stream to disk. Clients upload
+// one file at a time, so a person's third is refused rather than queued.
+// The files one person uploads are read at most uploadBytesPerSecond
+// together (a 25 MiB file in under 3 s; an owner's import, one raw body,
+// is not paced): at full speed, ten 25 MiB uploads at once
+// kept both cores and the disk so busy that another member's send took
+// 124 ms instead of 7 (lanchat-bench's hostile figure).
 const (
-	uploadsPerUser   = 2
-	uploadsAtOnce    = 8
-	uploadsRetryWait = time.Second
+	uploadsPerPerson     = 2
+	uploadsAtOnce        = 8
+	uploadsRetryWait     = time.Second
+	uploadBytesPerSecond = 10 << 20
 )
 
-func newUploadSlots() *uploadSlots {
-	return &uploadSlots{byUser: map[int64]int{}, perUser: uploadsPerUser, most: uploadsAtOnce}
+// pace spreads what each person sends the server over time, at most
+// perSecond bytes a second together: a read of n bytes moves the person's
+// next free moment n/perSecond on, and the reader sleeps until then.
+type pace struct {
+	perSecond float64
+	mu        sync.Mutex
+	next      map[int64]time.Time
 }
 
-// take reserves a slot for userID, or reports false when none is free.
-func (u *uploadSlots) take(userID int64) bool {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.byUser[userID] >= u.perUser || u.total >= u.most {
-		return false
-	}
-	u.byUser[userID]++
-	u.total++
-	return true
+func newPace(perSecond float64) *pace {
+	return &pace{perSecond: perSecond, next: map[int64]time.Time{}}
 }
 
-func (u *uploadSlots) give(userID int64) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.byUser[userID]--; u.byUser[userID] == 0 {
-		delete(u.byUser, userID)
-	}
-	u.total--
+// reader paces r for person.
+func (p *pace) reader(person int64, r io.Reader) io.Reader {
+	return &pacedReader{Reader: r, pace: p, person: person}
 }
+
+// take accounts n bytes to person and says how long to wait for them.
+func (p *pace) take(person int64, n int) time.Duration {
+	now := time.Now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, t := range p.next { // a person a while gone is forgotten
+		if t.Before(now) {
+			delete(p.next, k)
+		}
+	}
+	at := now
+	if next := p.next[person]; next.After(now) {
+		at = next
+	}
+	p.next[person] = at.Add(time.Duration(float64(n) / p.perSecond * float64(time.Second)))
+	return at.Sub(now)
+}
+
+type pacedReader struct {
+	io.Reader
+	pace   *pace
+	person int64
+}
+
+// pacedChunk is the most read at once, so a sleep is never long.
+const pacedChunk = 64 << 10
+
+func (r *pacedReader) Read(buf []byte) (int, error) {
+	n, err := r.Reader.Read(buf[:min(len(buf), pacedChunk)])
+	time.Sleep(r.pace.take(r.person, n))
+	return n, err
+}
+
+// Heavy reads (history, matches_narrow, flags by narrow) may each keep a
+// core busy for most of a second: a person runs two at once, and everyone
+// together on all cores but one, so sends and every lighter request always
+// find a core (in lanchat-bench's hostile figure, eight parallel
+// matches_narrow loops with the rest of the mix took other members' sends
+// from 9 ms to 450 ms at the median). One more waits up to heavyReadWait
+// for a slot, then gets 429.
+const (
+	heavyReadsPerPerson = 2
+	heavyReadWait       = 30 * time.Second
+)
+
+func heavyReadsAtOnce() int { return max(1, runtime.GOMAXPROCS(0)-1) }

@@ -180,20 +180,6 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, status, body)
 }
 
-// writeFile answers with stored bytes instead of JSON; extra headers (a
-// CSP, a disposition) come from the caller.
-func writeFile(c *call, contentType string, data []byte, extra map[string]string) {
-	h := c.w.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(len(data)))
-	h.Set("Cache-Control", "private, max-age=86400")
-	for k, v := range extra {
-		h.Set(k, v)
-	}
-	c.wrote = true
-	c.w.Write(data)
-}
-
 // WriteUnavailable answers a request the server cannot serve for a moment
 // (an import replacing the organization): a 503 in the API's error shape,
 // with a Retry-After.

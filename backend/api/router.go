@@ -52,6 +52,9 @@ type route struct {
 	// upload routes take files: they read for up to UploadReadTimeout and
 	// wait for one of the concurrent upload slots.
 	upload bool
+	// heavy routes may walk thousands of messages for one request: they
+	// wait for one of the heavy-read slots (heavyReads).
+	heavy bool
 	// webhookBots admits incoming-webhook bots (domain.CheckRouteAccess):
 	// set on the integration URLs and on sending a message, as in Zulip.
 	webhookBots bool
@@ -86,6 +89,10 @@ type Options struct {
 	// UploadReadTimeout bounds reading an authenticated upload; 0 means
 	// DefaultUploadReadTimeout.
 	UploadReadTimeout time.Duration
+	// DownloadWriteTimeout bounds each write of a download (an upload
+	// served): a client that takes none of the file for this long is
+	// dropped. 0 means DefaultDownloadWriteTimeout.
+	DownloadWriteTimeout time.Duration
 	// Importer replaces the organization with an imported one (nil: the
 	// server cannot); MaxImportSize bounds the uploaded archive (0 means
 	// DefaultMaxImportSize).
@@ -95,6 +102,9 @@ type Options struct {
 
 // DefaultUploadReadTimeout lets a 25 MiB file arrive at under 100 kB/s.
 const DefaultUploadReadTimeout = 5 * time.Minute
+
+// DefaultDownloadWriteTimeout outlasts a phone's Wi-Fi hiccup.
+const DefaultDownloadWriteTimeout = 30 * time.Second
 
 // DefaultLoginFailuresPerMinute is generous for people who mistype and
 // tight for a script guessing keys.
@@ -109,7 +119,10 @@ type API struct {
 	// failures counts credential failures per client address; requests
 	// counts each user's requests.
 	failures, requests *limiter
-	uploads            *uploadSlots
+	// uploads, downloads, sockets and heavy reads bound what one person
+	// holds at once.
+	uploads, downloads, sockets, heavy *slots
+	uploadPace                         *pace
 }
 
 // New builds the handler for every route.
@@ -121,10 +134,14 @@ func New(svc *domain.Service, opts Options) *API {
 		opts.Log = slog.Default()
 	}
 	opts.UploadReadTimeout = cmp.Or(opts.UploadReadTimeout, DefaultUploadReadTimeout)
+	opts.DownloadWriteTimeout = cmp.Or(opts.DownloadWriteTimeout, DefaultDownloadWriteTimeout)
 	opts.MaxImportSize = cmp.Or(opts.MaxImportSize, DefaultMaxImportSize)
 	a := &API{svc: svc, opts: opts, log: opts.Log, mux: http.NewServeMux(),
 		failures: newLimiter(opts.LoginFailuresPerMinute, time.Minute),
-		requests: newLimiter(opts.RequestsPerMinute, time.Minute), uploads: newUploadSlots()}
+		requests: newLimiter(opts.RequestsPerMinute, time.Minute),
+		uploads:  newSlots(uploadsPerPerson, uploadsAtOnce), downloads: newSlots(downloadsPerPerson, 0),
+		sockets: newSlots(svc.EventSocketsPerPerson(), 0), heavy: newSlots(heavyReadsPerPerson, heavyReadsAtOnce()),
+		uploadPace: newPace(uploadBytesPerSecond)}
 	byPath := map[string][]route{}
 	var paths []string
 	for _, rt := range a.routes() {
@@ -277,21 +294,34 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	}
 	rc := http.NewResponseController(w)
 	if rt.upload {
-		if !a.uploads.take(c.user.ID) {
+		person := domain.PersonOf(c.user)
+		if !a.uploads.take(r.Context(), person, 0) {
 			// Closing tells the client to stop sending the file.
 			w.Header().Set("Connection", "close")
 			writeError(w, r, rateLimited(w, uploadsRetryWait))
 			return
 		}
-		defer a.uploads.give(c.user.ID)
+		defer a.uploads.give(person)
 		// Only after authentication: a stranger's body gets the server's
-		// read timeout.
+		// read timeout. The deadline bounds the whole body, however it is
+		// trickled, so a slot is held for that long at most.
 		rc.SetReadDeadline(time.Now().Add(a.opts.UploadReadTimeout))
 	}
-	p, err := parseParams(r)
+	if rt.heavy {
+		person := domain.PersonOf(c.user)
+		if !a.heavy.take(r.Context(), person, heavyReadWait) {
+			writeError(w, r, rateLimited(w, time.Second))
+			return
+		}
+		defer a.heavy.give(person)
+	}
+	p, err := parseParams(r, rt.upload)
 	if err != nil {
 		writeError(w, r, err)
 		return
+	}
+	if rt.upload {
+		p.files.pace, p.files.person = a.uploadPace, domain.PersonOf(c.user)
 	}
 	c.p = p
 	if rt.longLived {
@@ -309,7 +339,12 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 			return
 		}
 	}
-	res, err := rt.handle(c)
+	var res J
+	if rt.heavy || rt.upload {
+		niced(func() { res, err = rt.handle(c) })
+	} else {
+		res, err = rt.handle(c)
+	}
 	if rt.login {
 		if isCredentialFailure(err) {
 			recordLoginFailure(w, a.failures.count(addr), true)

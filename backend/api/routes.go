@@ -45,9 +45,9 @@ func (a *API) routes() []route {
 		{method: "PATCH", path: "/api/v1/users/me/subscriptions/muted_topics", auth: authUser, handle: muteTopic},
 		{method: "POST", path: "/api/v1/user_topics", auth: authUser, handle: setUserTopic},
 
-		{method: "GET", path: "/api/v1/messages", auth: authUser, handle: getMessages},
+		{method: "GET", path: "/api/v1/messages", auth: authUser, heavy: true, handle: getMessages},
 		{method: "POST", path: "/api/v1/messages", auth: authUser, webhookBots: true, handle: sendMessage},
-		{method: "GET", path: "/api/v1/messages/matches_narrow", auth: authUser, handle: matchesNarrow},
+		{method: "GET", path: "/api/v1/messages/matches_narrow", auth: authUser, heavy: true, handle: matchesNarrow},
 		{method: "GET", path: "/api/v1/messages/{message_id}", auth: authUser, handle: getMessage},
 		{method: "PATCH", path: "/api/v1/messages/{message_id}", auth: authUser, handle: editMessage},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}", auth: authUser, handle: deleteMessage},
@@ -56,7 +56,7 @@ func (a *API) routes() []route {
 		{method: "DELETE", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: removeReaction},
 		{method: "POST", path: "/api/v1/submessage", auth: authUser, handle: addSubmessage},
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
-		{method: "POST", path: "/api/v1/messages/flags/narrow", auth: authUser, handle: updateFlagsForNarrow},
+		{method: "POST", path: "/api/v1/messages/flags/narrow", auth: authUser, heavy: true, handle: updateFlagsForNarrow},
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
 
 		{method: "PATCH", path: "/api/v1/realm", auth: authUser, handle: updateRealm},

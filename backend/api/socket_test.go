@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/base64"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"syscall"
@@ -12,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"lanchat/backend/apitest"
+	"lanchat/backend/events"
 )
 
 func dialEvents(t *testing.T, s *apitest.Server, c *apitest.Client, queueID string, lastEventID int64) (*websocket.Conn, *http.Response, error) {
@@ -186,5 +188,60 @@ func TestWebSocketEndsWithItsQueue(t *testing.T) {
 	fm.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, _, err := fm.conn.ReadMessage(); err == nil {
 		t.Error("the socket stayed open after its queue went")
+	}
+}
+
+// TestWebSocketsPerPersonAreBounded: one person, their bots counted as
+// theirs, keeps at most as many event sockets open as the queues they may
+// keep; one more is refused before the upgrade, with a clear error. Before,
+// 2,000 sockets from 4 users were all accepted.
+func TestWebSocketsPerPersonAreBounded(t *testing.T) {
+	settings := events.DefaultSettings
+	settings.MaxQueuesPerUser = 3
+	s := apitest.StartEvents(t, settings)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	res := alice.Post("/api/v1/bots", apitest.Form{"full_name": "Listen Bot", "short_name": "listen"}).OK()
+	bot := s.As(res.Str("email"), res.Str("api_key"))
+	q := registerQueue(t, alice, nil)
+	var open []*websocket.Conn
+	for range 3 {
+		conn, _, err := dialEvents(t, s, alice, q.id, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		open = append(open, conn)
+	}
+	refused := func(c *apitest.Client, queueID string) {
+		t.Helper()
+		conn, resp, err := dialEvents(t, s, c, queueID, -1)
+		if err == nil {
+			conn.Close()
+			t.Fatalf("%s opened a socket past the bound", c.Email())
+		}
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 400 || !strings.Contains(string(body), "Too many open event sockets (at most 3)") {
+			t.Errorf("%s: %d %s", c.Email(), resp.StatusCode, body)
+		}
+	}
+	refused(alice, q.id)
+	refused(bot, registerQueue(t, bot, nil).id)
+	conn, _, err := dialEvents(t, s, bob, registerQueue(t, bob, nil).id, -1)
+	if err != nil {
+		t.Fatalf("bob's socket: %v", err)
+	}
+	conn.Close()
+
+	// A socket closed gives its place back.
+	open[0].Close()
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		conn, _, err := dialEvents(t, s, alice, q.id, -1)
+		if err == nil {
+			conn.Close()
+			break
+		}
+		if time.Since(start) > 10*time.Second { // a hang detector
+			t.Fatalf("a closed socket's place never came back: %v", err)
+		}
 	}
 }

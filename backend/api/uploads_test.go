@@ -3,7 +3,9 @@ package api_test
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -190,6 +192,124 @@ func TestConcurrentUploadsPerUserAreBounded(t *testing.T) {
 		}
 	}
 	alice.PostMultipart("/api/v1/user_uploads", nil, small).OK()
+}
+
+// slowUpload starts an upload as c whose file part arrives one byte every
+// interval after a first piece larger than the client's write buffer (so
+// the request reaches the server at once); it returns the answer's status
+// once it comes, 0 when the request failed.
+func slowUpload(s *apitest.Server, c *apitest.Client, interval time.Duration) (status <-chan int, stop func()) {
+	pr, pw := io.Pipe()
+	go func() {
+		fmt.Fprint(pw, "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.txt\"\r\n\r\n"+strings.Repeat("slow ", 4000))
+		for {
+			time.Sleep(interval)
+			if _, err := pw.Write([]byte("s")); err != nil {
+				return
+			}
+		}
+	}()
+	answer := make(chan int, 1)
+	go func() { answer <- uploadStream(s.URL, c, "multipart/form-data; boundary=b", pr) }()
+	return answer, func() { pw.CloseWithError(io.ErrUnexpectedEOF) }
+}
+
+// TestUploadSlotsCountBotsAsTheirOwner: a member's bots share the
+// member's two upload slots. Before, alice and four bots of hers trickling
+// bodies held all eight of the server's, and everyone else got 429.
+func TestUploadSlotsCountBotsAsTheirOwner(t *testing.T) {
+	s := apitest.Start(t)
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	var bots []*apitest.Client
+	for i := range 4 {
+		res := alice.Post("/api/v1/bots", apitest.Form{"full_name": fmt.Sprintf("Bot %d", i), "short_name": fmt.Sprintf("b%d", i)}).OK()
+		bots = append(bots, s.As(res.Str("email"), res.Str("api_key")))
+	}
+	var answers []<-chan int
+	for _, c := range []*apitest.Client{alice, bots[0]} {
+		status, stop := slowUpload(s, c, time.Second)
+		defer stop()
+		answers = append(answers, status)
+	}
+	time.Sleep(300 * time.Millisecond) // both hold their slot
+	small := map[string][2]string{"file": {"a.txt", "small"}}
+	for _, bot := range bots {
+		bot.PostMultipart("/api/v1/user_uploads", nil, small).Fails(429, "RATE_LIMIT_HIT")
+	}
+	bob.PostMultipart("/api/v1/user_uploads", nil, small).OK()
+	for _, a := range answers {
+		select {
+		case status := <-a:
+			t.Errorf("a slow upload answered %d while still arriving", status)
+		default:
+		}
+	}
+}
+
+// TestSlowUploadIsCutOff: an upload's whole body must arrive within the
+// upload read timeout however it is trickled; its slot is then free.
+func TestSlowUploadIsCutOff(t *testing.T) {
+	s := apitest.StartConfig(t, server.Config{DataDir: t.TempDir(), Dev: true, UploadReadTimeout: time.Second})
+	alice := s.Login("alice@example.com")
+	var answers []<-chan int
+	for range 2 {
+		status, stop := slowUpload(s, alice, 200*time.Millisecond)
+		defer stop()
+		answers = append(answers, status)
+	}
+	for _, a := range answers {
+		select {
+		case status := <-a:
+			if status != http.StatusRequestTimeout && status != 0 {
+				t.Errorf("a trickled upload answered %d, want 408 (or a closed connection)", status)
+			}
+		case <-time.After(20 * time.Second): // a hang detector, not a speed limit
+			t.Fatal("a trickled upload kept its slot past the upload read timeout")
+		}
+	}
+	alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"file": {"a.txt", "after"}}).OK()
+}
+
+// TestUploadsStreamAsTheyArrive: an upload's file is written to the data
+// directory while its body is still arriving. Before, the multipart form
+// was read whole first, up to 8 MB of it in memory (ten parallel 26 MB
+// uploads peaked at 244 MB).
+func TestUploadsStreamAsTheyArrive(t *testing.T) {
+	s := apitest.Start(t)
+	alice := s.Login("alice@example.com")
+	pr, pw := io.Pipe()
+	defer pw.CloseWithError(io.ErrUnexpectedEOF) // on failure, the server stops waiting
+	answer := make(chan int, 1)
+	go func() { answer <- uploadStream(s.URL, alice, "multipart/form-data; boundary=b", pr) }()
+	fmt.Fprint(pw, "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\n\r\n")
+	piece := strings.Repeat("x", 1<<20)
+	for range 3 {
+		fmt.Fprint(pw, piece)
+	}
+	written := func() (n int64) {
+		filepath.WalkDir(filepath.Join(s.DataDir, "uploads"), func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if info, err := d.Info(); err == nil {
+					n += info.Size()
+				}
+			}
+			return nil
+		})
+		return n
+	}
+	for start := time.Now(); written() < 1<<20; time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > 10*time.Second { // a hang detector
+			t.Fatalf("3 MB of a file sent, %d bytes of it on disk", written())
+		}
+	}
+	fmt.Fprint(pw, piece+"\r\n--b--\r\n")
+	pw.Close()
+	if status := <-answer; status != 200 {
+		t.Fatalf("upload answered %d", status)
+	}
+	if n := written(); n != 4<<20 {
+		t.Errorf("%d bytes stored, want %d", n, 4<<20)
+	}
 }
 
 // uploadStream posts an upload body as c, outside the test's goroutine,

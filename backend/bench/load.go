@@ -64,6 +64,12 @@ func (c *Client) call(method, path string, form url.Values, out any) error {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	return c.do(req, out)
+}
+
+// do sends a request with the client's credentials and decodes a success
+// answer into out (if non-nil).
+func (c *Client) do(req *http.Request, out any) error {
 	if c.key != "" {
 		req.SetBasicAuth(c.email, c.key)
 	}
@@ -77,7 +83,7 @@ func (c *Client) call(method, path string, form url.Values, out any) error {
 		return err
 	}
 	if resp.StatusCode != 200 {
-		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, data)
+		return fmt.Errorf("%s %s: %d %s", req.Method, req.URL.Path, resp.StatusCode, data)
 	}
 	if out != nil {
 		return json.Unmarshal(data, out)

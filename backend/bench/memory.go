@@ -1,12 +1,12 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"lanchat/backend/domain"
@@ -111,30 +111,14 @@ func MemoryUnderLoad(srv *Server, people, rounds int, after []time.Duration) (Me
 		return f, err
 	}
 
-	stop := make(chan struct{})
-	var sampling sync.WaitGroup
-	sampling.Add(1)
-	go func() {
-		defer sampling.Done()
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			if m, err := srv.Memory(); err == nil && m.RSS > f.Peak.RSS {
-				f.Peak = m
-			}
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
+	ctx, stop := context.WithCancel(context.Background())
+	peak := sampleMemory(srv, ctx)
 	_, _, err = rig.socket(srv, rounds)
 	if err == nil {
 		_, _, err = rig.longPoll(srv, rounds)
 	}
-	close(stop)
-	sampling.Wait()
+	stop()
+	f.Peak = <-peak
 	if err != nil {
 		return f, err
 	}

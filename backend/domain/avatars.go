@@ -98,11 +98,12 @@ func (s *Service) Avatar(ref string, size int) (string, []byte, error) {
 // SetAvatar stores an uploaded avatar as a new version, so every avatar_url
 // changes, and removes the previous file. The image is written and synced
 // before the transaction, which only renames it.
-func (s *Service) SetAvatar(actor store.User, files []UploadedFile) error {
-	if len(files) != 1 {
-		return BadRequest("You must upload exactly one avatar.")
-	}
-	data, err := readAll(files[0], MaxAvatarSize)
+func (s *Service) SetAvatar(actor store.User, files UploadedFiles) error {
+	var data []byte
+	err := onlyFile(files, "avatar", func(f UploadedFile) (err error) {
+		data, err = readAll(f, MaxAvatarSize)
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,17 @@ func botObject(u store.User) BotObject {
 		IsActive: u.IsActive, APIKey: u.APIKey, OwnerID: u.BotOwnerID, AvatarURL: AvatarURL(u)}
 }
 
+// PersonOf is the person an account acts for: a bot's owner, else the
+// account itself. What one person may hold of the server at once (uploads
+// in flight, downloads, open event sockets) is counted by it, since every
+// member may create bots.
+func PersonOf(u store.User) int64 {
+	if u.IsBot() && u.BotOwnerID != 0 {
+		return u.BotOwnerID
+	}
+	return u.ID
+}
+
 // Bots lists the actor's own bots (deactivated included), with their keys.
 func (s *Service) Bots(actor store.User) ([]BotObject, error) {
 	out := []BotObject{}

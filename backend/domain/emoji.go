@@ -116,23 +116,46 @@ func detectImage(head []byte) (string, bool) {
 	return ctype, ok
 }
 
-// UploadedFile is one file of a multipart request.
+// UploadedFile is one file of a multipart request, read as it arrives.
 type UploadedFile struct {
 	Name string
-	Size int64
-	Open func() (io.ReadCloser, error)
+	io.Reader
+}
+
+// UploadedFiles are a request's files in the order they arrive: Next
+// returns the next one (false after the last), once the one before has
+// been read, so no file is held whole anywhere on its way to disk.
+type UploadedFiles interface {
+	Next() (UploadedFile, bool, error)
+}
+
+// onlyFile hands a request's one file to read, refusing a request with
+// none or with more than one (what names the file in the refusal).
+func onlyFile(files UploadedFiles, what string, read func(UploadedFile) error) error {
+	f, ok, err := files.Next()
+	if err == nil && !ok {
+		err = BadRequest("You must upload exactly one %s.", what)
+	}
+	if err != nil {
+		return err
+	}
+	if err := read(f); err != nil {
+		return err
+	}
+	_, more, err := files.Next()
+	if err == nil && more {
+		err = BadRequest("You must upload exactly one %s.", what)
+	}
+	return err
 }
 
 // AddRealmEmoji stores an uploaded image as a custom emoji. Who may add
 // emoji is the organization's setting; guests never may; only
 // administrators may shadow a built-in emoji name.
-func (s *Service) AddRealmEmoji(actor store.User, name string, files []UploadedFile) error {
+func (s *Service) AddRealmEmoji(actor store.User, name string, files UploadedFiles) error {
 	name, err := normalizeEmojiName(name)
 	if err != nil {
 		return err
-	}
-	if len(files) != 1 {
-		return BadRequest("You must upload exactly one file.")
 	}
 	realm, err := s.realm()
 	if err != nil {
@@ -148,11 +171,11 @@ func (s *Service) AddRealmEmoji(actor store.User, name string, files []UploadedF
 	if limit <= 0 {
 		limit = DefaultMaxEmojiFileSize
 	}
-	f := files[0]
-	if f.Size > limit {
-		return BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
-	}
-	data, err := readAll(f, limit)
+	var data []byte
+	err = onlyFile(files, "file", func(f UploadedFile) (err error) {
+		data, err = readAll(f, limit)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -243,12 +266,8 @@ func (s *Service) EmojiImage(fileName string) (string, []byte, error) {
 	return ctype, data, err
 }
 
-func readAll(f UploadedFile, limit int64) ([]byte, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+// readAll reads a file of at most limit bytes.
+func readAll(r io.Reader, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, err

@@ -13,7 +13,9 @@ import (
 const (
 	AnchorNewest int64 = 10_000_000_000_000_000
 	AnchorOldest int64 = 0
-	// MaxMessagesPerRequest caps num_before + num_after.
+	// MaxMessagesPerRequest caps num_before + num_after, or the message
+	// IDs named (message_ids, and matches_narrow's msg_ids), as Zulip's
+	// MAX_MESSAGES_PER_FETCH does.
 	MaxMessagesPerRequest = 5000
 )
 
@@ -40,6 +42,10 @@ type HistoryResult struct {
 
 func (q HistoryQuery) validate() error {
 	switch {
+	case len(q.MessageIDs) > MaxMessagesPerRequest:
+		return BadRequest("Too many messages requested (maximum %d).", MaxMessagesPerRequest)
+	case q.MessageIDs != nil:
+		return nil
 	case q.NumBefore < 0:
 		return InvalidArgument("num_before", "must not be negative")
 	case q.NumAfter < 0:
@@ -56,10 +62,8 @@ func (q HistoryQuery) validate() error {
 // and NumAfter newer messages in the narrow that the viewer may see, found
 // by walking the narrow's most selective ordered index.
 func (s *Service) Messages(viewer store.User, q HistoryQuery) (HistoryResult, error) {
-	if q.MessageIDs == nil {
-		if err := q.validate(); err != nil {
-			return HistoryResult{}, err
-		}
+	if err := q.validate(); err != nil {
+		return HistoryResult{}, err
 	}
 	var res HistoryResult
 	err := s.store.View(func(tx *store.Tx) error {
@@ -90,21 +94,30 @@ type NarrowMatch struct {
 }
 
 // MatchesNarrow tells which of the messages (among those the viewer may
-// see) the narrow holds, keyed by message ID.
+// see) the narrow holds, keyed by message ID. It reads only what the
+// answer shows, not whole message objects: a request may name 5000.
 func (s *Service) MatchesNarrow(viewer store.User, ids []int64, narrow []NarrowTerm) (map[string]NarrowMatch, error) {
-	res, err := s.Messages(viewer, HistoryQuery{MessageIDs: nonNil(ids), Narrow: narrow, ApplyMarkdown: true})
-	if err != nil {
+	q := HistoryQuery{MessageIDs: nonNil(ids), Narrow: narrow}
+	if err := q.validate(); err != nil {
 		return nil, err
 	}
-	out := make(map[string]NarrowMatch, len(res.Messages))
-	for _, o := range res.Messages {
-		m := NarrowMatch{MatchContent: o.Content, MatchSubject: htmlEscape(o.Subject)}
-		if o.MatchContent != nil {
-			m.MatchContent, m.MatchSubject = *o.MatchContent, *o.MatchSubject
+	var out map[string]NarrowMatch
+	err := s.store.View(func(tx *store.Tx) error {
+		n, found, err := findHistory(tx, viewer, q, &HistoryResult{})
+		if err != nil {
+			return err
 		}
-		out[strconv.FormatInt(o.ID, 10)] = m
-	}
-	return out, nil
+		out = make(map[string]NarrowMatch, len(found))
+		for _, h := range found {
+			m := NarrowMatch{MatchContent: h.msg.Rendered, MatchSubject: htmlEscape(h.msg.Topic)}
+			if len(n.searchWords) > 0 {
+				m.MatchContent, m.MatchSubject = highlight(m.MatchContent, n.searchWords), highlight(m.MatchSubject, n.searchWords)
+			}
+			out[strconv.FormatInt(h.msg.ID, 10)] = m
+		}
+		return nil
+	})
+	return out, internal("matches narrow", err)
 }
 
 // findHistory finds the messages a query selects, filling res's anchor and

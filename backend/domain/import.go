@@ -921,5 +921,10 @@ func readOpener(open archive.Opener, limit int64) ([]byte, error) {
 	if open == nil {
 		return nil, errors.New("no content")
 	}
-	return readAll(UploadedFile{Open: open}, limit)
+	r, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return readAll(r, limit)
 }

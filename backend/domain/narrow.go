@@ -113,7 +113,8 @@ type Narrow struct {
 	muted mutedSet
 	// plan is the ordered index a history query walks.
 	plan plan
-	// searchWords hold the search terms, for match highlighting.
+	// searchWords hold the search terms, each once, for match
+	// highlighting.
 	searchWords []string
 }
 
@@ -128,6 +129,15 @@ type plan struct {
 	rng  *store.Range
 	ids  []int64
 	cost int // lower is more selective
+}
+
+// addSearchWords notes a search term's words for highlighting, leaving
+// out those noted already: each word a message shows is checked against
+// every one of them.
+func (n *Narrow) addSearchWords(words []string) {
+	n.searchWords = append(n.searchWords, words...)
+	slices.Sort(n.searchWords)
+	n.searchWords = slices.Compact(n.searchWords)
 }
 
 func (n *Narrow) consider(p plan) {
@@ -284,7 +294,7 @@ func buildNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm, unknown fu
 				return nil, badNarrow("empty search")
 			}
 			if !t.Negated {
-				n.searchWords = append(n.searchWords, store.SearchTerms(operand)...)
+				n.addSearchWords(store.SearchTerms(operand))
 				n.consider(plan{ids: tx.SearchIDs(operand), cost: 10})
 			}
 			words := store.SearchTerms(operand)

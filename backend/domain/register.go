@@ -145,6 +145,18 @@ func (s *Service) readQueue(actor store.User, queueID string, acked int64, read 
 	return evs, QueueReadError(queueID, err)
 }
 
+// EventSocketsPerPerson bounds the event sockets (GET
+// /api/v1/events/socket) one person, their bots counted as theirs
+// (PersonOf), keeps open at once: one for each queue they may keep. 0 is
+// no bound.
+func (s *Service) EventSocketsPerPerson() int { return s.cfg.Events.MaxQueuesPerUser }
+
+// TooManyEventSockets refuses one more event socket than
+// EventSocketsPerPerson.
+func (s *Service) TooManyEventSockets() error {
+	return BadRequest("Too many open event sockets (at most %d): close one, or long-poll GET /api/v1/events instead.", s.EventSocketsPerPerson())
+}
+
 // QueueReadError is what a read of the queue answers for err: a queue that
 // has ended is a bad queue ID, as in Zulip. A parked read (events.Parked)
 // meets its error only when it is finished.

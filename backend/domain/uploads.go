@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"lanchat/backend/events"
@@ -56,36 +57,30 @@ type Upload struct {
 // DefaultUploadQuota bounds each user's uploaded files together: 1 GiB.
 const DefaultUploadQuota = 1 << 30
 
-// SaveUpload stores one uploaded file, streaming it to disk, within the
-// size limit and the uploader's quota.
-func (s *Service) SaveUpload(actor store.User, files []UploadedFile) (Upload, error) {
-	if len(files) != 1 {
-		return Upload{}, BadRequest("You must upload exactly one file.")
-	}
+// SaveUpload stores one uploaded file, streaming it to disk as it
+// arrives, within the size limit and the uploader's quota.
+func (s *Service) SaveUpload(actor store.User, files UploadedFiles) (Upload, error) {
 	limit := s.cfg.MaxUploadSize
 	if limit <= 0 {
 		limit = DefaultMaxUploadSize
 	}
-	f := files[0]
-	if f.Size > limit {
-		return Upload{}, BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
-	}
-	name := safeFileName(f.Name)
+	var name string
+	var size int64
+	var head []byte
 	dir, token := randomHex(1), randomString(24, apiKeyAlphabet)
 	stored := filepath.Join(dir, token)
 	file := filepath.Join(s.cfg.DataDir, uploadDir, stored)
-	r, err := f.Open()
+	err := onlyFile(files, "file", func(f UploadedFile) (err error) {
+		name = safeFileName(f.Name)
+		size, head, err = streamDataFile(file, io.LimitReader(f, limit+1))
+		if err == nil && size > limit {
+			err = BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
+		}
+		return err
+	})
 	if err != nil {
-		return Upload{}, err
-	}
-	defer r.Close()
-	size, head, err := streamDataFile(file, io.LimitReader(r, limit+1))
-	if err != nil {
-		return Upload{}, err
-	}
-	if size > limit {
 		os.Remove(file)
-		return Upload{}, BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
+		return Upload{}, err
 	}
 	u := store.Upload{
 		Path: fmt.Sprintf("1/%s/%s/%s", dir, token, name), Token: token, FileName: name,
@@ -144,10 +139,33 @@ func streamDataFile(path string, r io.Reader) (size int64, head []byte, err erro
 			return err
 		}
 		head = head[:n]
-		size, err = io.Copy(w, io.MultiReader(bytes.NewReader(head), r))
-		return err
+		return copyWrittenBack(w, io.MultiReader(bytes.NewReader(head), r), &size)
 	})
 	return size, head, err
+}
+
+// writebackEvery is how much of a streamed file is written before the
+// kernel is asked to put it on disk: left to the final sync, a 25 MiB
+// upload went to disk at once, and every send's commit waited behind it.
+const writebackEvery = 1 << 20
+
+// copyWrittenBack copies r to w, counting into size, starting the
+// writeback of each writebackEvery bytes of a file as they are written.
+func copyWrittenBack(w io.Writer, r io.Reader, size *int64) error {
+	f, _ := w.(*os.File)
+	for {
+		n, err := io.CopyN(w, r, writebackEvery)
+		if f != nil && n > 0 {
+			startWriteback(f, *size, n)
+		}
+		*size += n
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // UploadAccessible is the one rule for who may fetch an upload: its owner,
@@ -207,12 +225,17 @@ func linkingMessages(tx *store.Tx, u store.Upload) []store.Message {
 	return out
 }
 
-// ServedFile is a stored file with how to serve it.
+// ServedFile is a stored file, open, with how to serve it; the caller
+// sends it from disk and closes it.
 type ServedFile struct {
-	Data        []byte
+	*os.File
+	Modified    time.Time // when it was uploaded
 	ContentType string
 	FileName    string
 	Inline      bool // images, PDFs and plain text show in place; everything else downloads
+	// Person is whose download it is (PersonOf the viewer, or of who asked
+	// for a temporary URL): what one person downloads at once is bounded.
+	Person int64
 }
 
 // inlineTypes are the detected types a browser may show in place without
@@ -228,7 +251,7 @@ func (s *Service) ReadUpload(viewer store.User, path string) (ServedFile, error)
 	if err != nil {
 		return ServedFile{}, err
 	}
-	return s.servedFile(u)
+	return s.servedFile(u, PersonOf(viewer))
 }
 
 // accessibleUpload loads an upload the viewer may read; ErrNotFound for
@@ -245,13 +268,14 @@ func (s *Service) accessibleUpload(viewer store.User, path string) (store.Upload
 	return u, err
 }
 
-// servedFile reads an upload's file and says how to serve it.
-func (s *Service) servedFile(u store.Upload) (ServedFile, error) {
-	data, err := os.ReadFile(filepath.Join(s.cfg.DataDir, uploadDir, u.Stored))
+// servedFile opens an upload's file for person and says how to serve it.
+func (s *Service) servedFile(u store.Upload, person int64) (ServedFile, error) {
+	file, err := os.Open(filepath.Join(s.cfg.DataDir, uploadDir, u.Stored))
 	if err != nil {
 		return ServedFile{}, err
 	}
-	f := ServedFile{Data: data, FileName: u.FileName, ContentType: "application/octet-stream"}
+	f := ServedFile{File: file, Modified: time.Unix(u.Created, 0), FileName: u.FileName,
+		ContentType: "application/octet-stream", Person: person}
 	if inlineTypes[u.ContentType] {
 		f.ContentType, f.Inline = u.ContentType, true
 	}

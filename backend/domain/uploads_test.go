@@ -15,12 +15,10 @@ func TestUploadsStreamToDisk(t *testing.T) {
 	svc, user := devService(t)
 	alice := user("alice@example.com")
 	const size = 20 << 20
-	file := UploadedFile{Name: "big.bin", Size: size, Open: func() (io.ReadCloser, error) {
-		return io.NopCloser(io.LimitReader(zeros{}, size)), nil
-	}}
+	file := UploadedFile{Name: "big.bin", Reader: io.LimitReader(zeros{}, size)}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	up, err := svc.SaveUpload(alice, []UploadedFile{file})
+	up, err := svc.SaveUpload(alice, &filesOf{file})
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
@@ -29,9 +27,26 @@ func TestUploadsStreamToDisk(t *testing.T) {
 		t.Errorf("saving a %d MB upload allocated %d MB", size>>20, allocated>>20)
 	}
 	f, err := svc.ReadUpload(alice, up.URI[len("/user_uploads/"):])
-	if err != nil || len(f.Data) != size || !bytes.Equal(f.Data[:4], []byte{0, 0, 0, 0}) {
-		t.Fatalf("read back %d bytes, %v", len(f.Data), err)
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil || len(data) != size || !bytes.Equal(data[:4], []byte{0, 0, 0, 0}) {
+		t.Fatalf("read back %d bytes, %v", len(data), err)
+	}
+}
+
+// filesOf are a request's files, given.
+type filesOf []UploadedFile
+
+func (l *filesOf) Next() (UploadedFile, bool, error) {
+	if len(*l) == 0 {
+		return UploadedFile{}, false, nil
+	}
+	f := (*l)[0]
+	*l = (*l)[1:]
+	return f, true, nil
 }
 
 // zeros reads as an endless run of zero bytes.

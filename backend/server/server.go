@@ -41,6 +41,10 @@ type Config struct {
 	// DefaultReadTimeout and DefaultIdleTimeout (see api.Options for the
 	// routes that read longer).
 	ReadTimeout, IdleTimeout time.Duration
+	// UploadReadTimeout bounds reading an upload's whole body, and
+	// DownloadWriteTimeout each write of a file sent (zero: the API's
+	// defaults; tests shorten them).
+	UploadReadTimeout, DownloadWriteTimeout time.Duration
 	// LoginFailuresPerMinute and RequestsPerMinute are the HTTP rate limits
 	// (see api.Options).
 	LoginFailuresPerMinute, RequestsPerMinute int
@@ -219,7 +223,8 @@ func (s *Server) openOrganization() (*organization, error) {
 		s.log.Warn("the data directory is read-only: serving reads, refusing writes", "dir", cfg.DataDir)
 	}
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: s.log, Importer: s, MaxImportSize: cfg.MaxImportSize,
-		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute})
+		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute,
+		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout})
 	ctx, cancel := context.WithCancel(s.ctx)
 	go svc.RunEventQueues(ctx)
 	return &organization{store: st, svc: svc, handler: handler, stop: cancel}, nil

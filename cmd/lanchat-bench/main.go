@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"lanchat/backend/bench"
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -51,7 +52,7 @@ func main() {
 	out := flag.String("out", "docs/benchmarks.md", "report file")
 	flag.DurationVar(&r.d, "duration", 5*time.Second, "how long each figure is measured")
 	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
-	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, memory, history, import, restart); empty: all")
+	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, memory, hostile, history, import, restart); empty: all")
 	pollers := flag.String("pollers", "1000,10000", "comma-separated client counts of the delivery figure (targets exist for 1000 and 10000)")
 	subscribers := flag.String("subscribers", "5,50,500", "comma-separated stream sizes of the subscribers figure (the target is at 50)")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
@@ -67,7 +68,7 @@ func main() {
 	figures := []struct {
 		name string
 		fn   func() error
-	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"socket", r.socketDelivery}, {"idle", r.idleQueues}, {"memory", r.memory}, {"history", r.history}, {"import", r.slackImport}, {"restart", r.restart}}
+	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"socket", r.socketDelivery}, {"idle", r.idleQueues}, {"memory", r.memory}, {"hostile", r.hostile}, {"history", r.history}, {"import", r.slackImport}, {"restart", r.restart}}
 	err := os.MkdirAll(r.workDir, 0o755)
 	if err == nil {
 		err = r.ceilings()
@@ -377,18 +378,7 @@ func (r *run) memory() error {
 	if err := bench.TeamFixture(fixture, people); err != nil {
 		return fmt.Errorf("team fixture: %w", err)
 	}
-	// Each run starts from the fixture as made: the workload's messages
-	// would otherwise pile up in it from run to run.
-	dir := filepath.Join(r.workDir, "memory")
-	os.RemoveAll(dir)
-	db, err := os.ReadFile(filepath.Join(fixture, store.FileName))
-	if err == nil && os.MkdirAll(dir, 0o700) == nil {
-		err = os.WriteFile(filepath.Join(dir, store.FileName), db, 0o600)
-	}
-	if err != nil {
-		return err
-	}
-	srv, err := bench.StartServer(r.binary, dir, r.extra...)
+	srv, err := r.startCopy(fixture, "memory")
 	if err != nil {
 		return err
 	}
@@ -404,6 +394,63 @@ func (r *run) memory() error {
 		"%v after: %s; %v after: %s (target < 100 MB within a minute).",
 		people, f.Idle, people, f.SignedIn, f.Peak, after[0], f.After[0], after[1], f.After[1])
 	log.Printf("memory: idle %v, signed in %v, peak %v, after %v", f.Idle, f.SignedIn, f.Peak, f.After)
+	return nil
+}
+
+// startCopy runs a server on a scratch copy of a fixture's store, named
+// name, with more serve arguments: each run starts from the fixture as
+// made, where the workload's messages would otherwise pile up from run to
+// run.
+func (r *run) startCopy(fixture, name string, extra ...string) (*bench.Server, error) {
+	dir := filepath.Join(r.workDir, name)
+	os.RemoveAll(dir)
+	db, err := os.ReadFile(filepath.Join(fixture, store.FileName))
+	if err == nil && os.MkdirAll(dir, 0o700) == nil {
+		err = os.WriteFile(filepath.Join(dir, store.FileName), db, 0o600)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return bench.StartServer(r.binary, dir, append(slices.Clone(r.extra), extra...)...)
+}
+
+// hostile measures other members' sends while a member attacks the server
+// as in issue 38 (stalled downloads, parallel uploads, heavy
+// matches_narrow, idle WebSockets, all at once), and the server's peak
+// memory meanwhile.
+func (r *run) hostile() error {
+	const messages = 6000 // more than matches_narrow may name
+	fixture := filepath.Join(r.workDir, fmt.Sprintf("fixture-%d", messages))
+	if err := bench.Fixture(fixture, messages); err != nil {
+		return fmt.Errorf("fixture: %w", err)
+	}
+	// With a host's own bound on queues (and so on sockets) per person:
+	// StartServer lifts it for the other figures' thousands of clients
+	// from four accounts.
+	srv, err := r.startCopy(fixture, "hostile", "--max-queues-per-user", strconv.Itoa(events.DefaultSettings.MaxQueuesPerUser))
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	mix := bench.HostileMix{StalledDownloads: 40, Uploads: 10, Matches: 8, Sockets: 2000}
+	const senders = 4
+	f, err := bench.Hostile(srv, mix, senders, r.d)
+	if err != nil {
+		return err
+	}
+	ratio := float64(f.Attacked.P99) / float64(f.Quiet.P99)
+	r.report.Add(fmt.Sprintf("other members' sends, %d senders, quiet (beside the hostile mix)", senders), f.Quiet, "sends/s", "", "1.00")
+	r.report.Add(fmt.Sprintf("other members' sends, %d senders, under the hostile mix", senders), f.Attacked, "sends/s", "p99 ≤ 2× quiet", fmt.Sprintf("p99 %.2f× quiet", ratio))
+	r.report.Note("The hostile mix (issue 38), by alice, two bots of hers and the guest at once, while bob and the administrator send: "+
+		"%d stalled downloads of a %.1f MB file (a 4 KB receive buffer, never read): %d sent until dropped, %d refused after waiting for a slot; "+
+		"%d parallel upload loops of %.1f MB files: %d uploads done, %d refused; "+
+		"%d loops of matches_narrow with %d IDs under the largest search narrow (%d bytes): %d done, %d refused; "+
+		"%d WebSockets: %d open, %d refused. Server memory (RSS) before it: %s; peak under it: %s (target ≤ 150 MB).",
+		mix.StalledDownloads, mb(int64(f.UploadSize)), f.DownloadsSent, f.DownloadsRefused,
+		mix.Uploads, mb(int64(f.UploadSize)), f.UploadsDone, f.UploadsRefused,
+		mix.Matches, f.MatchIDs, f.NarrowSize, f.MatchesDone, f.MatchesRefused,
+		mix.Sockets, f.SocketsOpen, f.SocketsRefused, f.Idle, f.Peak)
+	log.Printf("hostile: sends p99 %v quiet, %v attacked (%.2f×); peak %v; %+v", f.Quiet.P99, f.Attacked.P99, ratio, f.Peak, f)
 	return nil
 }
 

@@ -1,0 +1,315 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"lanchat/backend/domain"
+)
+
+// HostileMix is what issue 38's hostile member did at once, by alice and
+// two bots of hers (who count as her) and the guest: stalled downloads of
+// a 25 MiB file (a 4 KB receive buffer, never read), parallel uploads of
+// 25 MiB files, matches_narrow with as many IDs as allowed under the
+// largest search narrow, and idle WebSockets.
+type HostileMix struct {
+	StalledDownloads, Uploads, Matches, Sockets int
+}
+
+// HostileFigures are other members' sends, quiet and under the mix, the
+// server's peak memory under it, and how the server answered the attack.
+type HostileFigures struct {
+	Quiet, Attacked Latencies
+	Idle, Peak      Memory
+	// Downloads: stalled downloads that got their answer's head (sent, then
+	// dropped at the write timeout) and those refused (429 after waiting
+	// for a slot); uploads and matches done and refused; sockets opened and
+	// refused.
+	DownloadsSent, DownloadsRefused  int64
+	UploadsDone, UploadsRefused      int64
+	MatchesDone, MatchesRefused      int64
+	SocketsOpen, SocketsRefused      int64
+	UploadSize, MatchIDs, NarrowSize int
+}
+
+// hostileUpload is the size of each uploaded file: the largest allowed.
+const hostileUpload = 25<<20 - 1024
+
+// Hostile measures other members' sends (bob's and the administrator's,
+// senders at once, for d) on a quiet server, then under the mix, sampling
+// the server's memory throughout. The store needs at least matchIDs
+// messages alice can see (a Fixture).
+func Hostile(srv *Server, mix HostileMix, senders int, d time.Duration) (HostileFigures, error) {
+	f := HostileFigures{UploadSize: hostileUpload, MatchIDs: domain.MaxMessagesPerRequest}
+	users, err := loginAll(srv, []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"})
+	if err != nil {
+		return f, err
+	}
+	admin, alice, bob, guest := users[0], users[1], users[2], users[3]
+	var attackers []*Client // alice, her two bots, the guest
+	attackers = append(attackers, alice)
+	for i := range 2 {
+		var bot struct {
+			Email  string `json:"email"`
+			APIKey string `json:"api_key"`
+		}
+		if err := alice.call("POST", "/api/v1/bots", url.Values{"full_name": {fmt.Sprintf("Hostile %d", i)}, "short_name": {fmt.Sprintf("hostile%d", i)}}, &bot); err != nil {
+			return f, err
+		}
+		attackers = append(attackers, &Client{base: alice.base, http: alice.http, email: bot.Email, key: bot.APIKey})
+	}
+	attackers = append(attackers, guest)
+
+	upload, contentType := multipartFile(hostileUpload)
+	var up struct {
+		URI string `json:"uri"`
+	}
+	if err := alice.upload(upload, contentType, &up); err != nil {
+		return f, err
+	}
+	ids, err := newestIDs(alice, f.MatchIDs)
+	if err != nil {
+		return f, err
+	}
+	narrow := largestSearchNarrow()
+	f.NarrowSize = len(narrow)
+
+	send := func(w int) error {
+		return []*Client{bob, admin}[w%2].call("POST", "/api/v1/messages", url.Values{
+			"type": {"stream"}, "to": {"general"}, "topic": {fmt.Sprintf("quiet %d", w)}, "content": {"lunch at noon, as usual"}}, nil)
+	}
+	if f.Quiet, err = Run(senders, d, send); err != nil {
+		return f, err
+	}
+	if f.Idle, err = srv.Memory(); err != nil {
+		return f, err
+	}
+
+	ctx, stop := context.WithCancel(context.Background())
+	var attack sync.WaitGroup
+	var conns closers
+	defer conns.closeAll()
+	peak := sampleMemory(srv, ctx)
+
+	// Idle WebSockets over queues of each attacker's own, opened first,
+	// twenty at a time.
+	queues := make([][]string, len(attackers))
+	for i, c := range attackers {
+		for range 50 {
+			var reg struct {
+				QueueID string `json:"queue_id"`
+			}
+			if err := c.call("POST", "/api/v1/register", url.Values{"event_types": {`["message"]`}}, &reg); err != nil {
+				stop()
+				return f, err
+			}
+			queues[i] = append(queues[i], reg.QueueID)
+		}
+	}
+	next := make(chan int)
+	var dialing sync.WaitGroup
+	for range 20 {
+		dialing.Add(1)
+		go func() {
+			defer dialing.Done()
+			for i := range next {
+				c, q := attackers[i%len(attackers)], queues[i%len(attackers)]
+				if s, err := dialSocket(srv.URL, c.email, c.key, q[i/len(attackers)%len(q)], -1); err != nil {
+					atomic.AddInt64(&f.SocketsRefused, 1)
+				} else {
+					atomic.AddInt64(&f.SocketsOpen, 1)
+					conns.add(s.conn)
+				}
+			}
+		}()
+	}
+	for i := range mix.Sockets {
+		next <- i
+	}
+	close(next)
+	dialing.Wait()
+
+	// Stalled downloads, all alice's: each holds its connection unread.
+	for range mix.StalledDownloads {
+		attack.Add(1)
+		go func() {
+			defer attack.Done()
+			conn, err := stalledGet(alice, up.URI)
+			if err != nil {
+				return
+			}
+			conns.add(conn)
+			// The status line, read from the 4 KB that arrive, tells a
+			// download being sent from a refusal.
+			head := make([]byte, len("HTTP/1.1 200"))
+			if _, err := io.ReadFull(conn, head); err == nil && strings.HasSuffix(string(head), "200") {
+				atomic.AddInt64(&f.DownloadsSent, 1)
+			} else {
+				atomic.AddInt64(&f.DownloadsRefused, 1)
+			}
+		}()
+	}
+	// Uploads and heavy matches_narrow, round-robin over the attackers,
+	// each loop retrying a refusal after a moment.
+	repeat := func(loops int, op func(*Client) error, done, refused *int64) {
+		for i := range loops {
+			c := attackers[i%len(attackers)]
+			attack.Add(1)
+			go func() {
+				defer attack.Done()
+				for ctx.Err() == nil {
+					if err := op(c); err != nil {
+						atomic.AddInt64(refused, 1)
+						time.Sleep(100 * time.Millisecond)
+					} else {
+						atomic.AddInt64(done, 1)
+					}
+				}
+			}()
+		}
+	}
+	repeat(mix.Uploads, func(c *Client) error { return c.upload(upload, contentType, nil) }, &f.UploadsDone, &f.UploadsRefused)
+	form := url.Values{"msg_ids": {ids}, "narrow": {narrow}}
+	repeat(mix.Matches, func(c *Client) error { return c.call("GET", "/api/v1/messages/matches_narrow", form, nil) }, &f.MatchesDone, &f.MatchesRefused)
+	time.Sleep(2 * time.Second) // every attack under way
+	f.Attacked, err = Run(senders, d, send)
+	stop()
+	conns.closeAll()
+	attack.Wait()
+	f.Peak = <-peak
+	return f, err
+}
+
+// multipartFile is an upload request's body carrying one file of size
+// bytes, and its content type.
+func multipartFile(size int) ([]byte, string) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	w, _ := mw.CreateFormFile("file", "big.bin")
+	w.Write(bytes.Repeat([]byte("lanchat "), size/8))
+	mw.Close()
+	return body.Bytes(), mw.FormDataContentType()
+}
+
+// upload posts a prepared multipart body to /user_uploads, decoding the
+// answer into out (if non-nil).
+func (c *Client) upload(body []byte, contentType string, out any) error {
+	req, err := http.NewRequest("POST", c.base+"/api/v1/user_uploads", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", contentType)
+	return c.do(req, out)
+}
+
+// newestIDs are the IDs of the n newest messages c sees, as a JSON list.
+func newestIDs(c *Client, n int) (string, error) {
+	var page struct {
+		Messages []struct{ ID int64 } `json:"messages"`
+	}
+	if err := c.call("GET", "/api/v1/messages", url.Values{"anchor": {"newest"}, "num_before": {fmt.Sprint(n)}, "num_after": {"0"}}, &page); err != nil {
+		return "", err
+	}
+	if len(page.Messages) < n {
+		return "", fmt.Errorf("%d messages in the store, want %d", len(page.Messages), n)
+	}
+	ids := make([]int64, len(page.Messages))
+	for i, m := range page.Messages {
+		ids[i] = m.ID
+	}
+	b, err := json.Marshal(ids)
+	return string(b), err
+}
+
+// largestSearchNarrow is the largest narrow allowed (the most terms, each
+// of the longest operand), every word of it one every fixture message has.
+func largestSearchNarrow() string {
+	operand := strings.TrimSpace(strings.Repeat("message ", domain.MaxNarrowOperandLength/len("message ")))
+	terms := make([][2]string, domain.MaxNarrowTerms)
+	for i := range terms {
+		terms[i] = [2]string{"search", operand}
+	}
+	b, _ := json.Marshal(terms)
+	return string(b)
+}
+
+// stalledGet requests path as c on a connection with a 4 KB receive
+// buffer, and reads nothing.
+func stalledGet(c *Client, path string) (net.Conn, error) {
+	u, err := url.Parse(c.base)
+	if err != nil {
+		return nil, err
+	}
+	d := net.Dialer{Control: func(_, _ string, raw syscall.RawConn) error {
+		var err error
+		raw.Control(func(fd uintptr) { err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		return err
+	}}
+	conn, err := d.Dial("tcp", u.Host)
+	if err != nil {
+		return nil, err
+	}
+	req, _ := http.NewRequest("GET", c.base+path, nil)
+	req.SetBasicAuth(c.email, c.key)
+	if err := req.Write(conn); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// sampleMemory follows the server's resident memory every 20 ms until
+// ctx ends, then sends the most it saw.
+func sampleMemory(srv *Server, ctx context.Context) <-chan Memory {
+	out := make(chan Memory, 1)
+	go func() {
+		var peak Memory
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if m, err := srv.Memory(); err == nil && m.RSS > peak.RSS {
+				peak = m
+			}
+			select {
+			case <-ctx.Done():
+				out <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return out
+}
+
+// closers are connections to close when the attack ends.
+type closers struct {
+	mu    sync.Mutex
+	conns []io.Closer
+}
+
+func (c *closers) add(conn io.Closer) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.conns = append(c.conns, conn)
+}
+
+func (c *closers) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, conn := range c.conns {
+		conn.Close()
+	}
+	c.conns = nil
+}
