@@ -414,6 +414,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.advert.Stop()
 	}
 	s.stop()
+	pollsErr := s.polls.Shutdown(ctx)
 	// Long-polls hold the organization shared, and the window's own reach
 	// the handler in-process, where http.Server's Shutdown cannot end
 	// them: answer them before waiting for them. Their queues stay, for
@@ -421,7 +422,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.RLock()
 	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
-	pollsErr := s.polls.Shutdown(ctx)
 	httpErr := s.http.Shutdown(ctx)
 	s.httpErrors.flush()
 	s.imports.running.Wait()
