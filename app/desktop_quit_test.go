@@ -48,6 +48,7 @@ func TestDesktopQuitsOnSIGTERMDuringStartUp(t *testing.T) {
 		r := launchDesktop(t, display, []string{"HOME=" + t.TempDir()},
 			"--addr", "127.0.0.1:0", "--data", t.TempDir(), "--dev", "--advertise=false")
 		r.url()
+		start := time.Now()
 		r.cmd.Process.Signal(syscall.SIGTERM)
 		if took, ok := r.waitExit(5 * time.Second); !ok {
 			t.Fatalf("round %d: still running %s after SIGTERM during start-up", round, took.Round(time.Millisecond))
@@ -55,6 +56,8 @@ func TestDesktopQuitsOnSIGTERMDuringStartUp(t *testing.T) {
 		if r.err != nil {
 			t.Errorf("round %d: %v", round, r.err)
 		}
+		r.waitHelpers()
+		t.Logf("round %d: its helpers ended %s after SIGTERM", round, time.Since(start).Round(time.Millisecond))
 	}
 }
 
@@ -141,6 +144,7 @@ func testDesktopQuit(t *testing.T, quit func(*desktopRun)) {
 	if r.err != nil {
 		t.Errorf("the app ended with %v", r.err)
 	}
+	r.waitHelpers() // before the next launch uses the same web data
 	// Its store was closed: the lock is free and the file consistent.
 	st, err := store.Open(data)
 	if err != nil {
