@@ -115,6 +115,13 @@ func startDesktop(t *testing.T, app *exec.Cmd, display string) {
 // display; a probe (wmctrl -m) leaving as openbox connected lost openbox.
 func startXvfb(t *testing.T) string {
 	t.Helper()
+	display, _ := startXvfbProcess(t)
+	return display
+}
+
+// startXvfbProcess is startXvfb that also returns the X server's process.
+func startXvfbProcess(t *testing.T) (string, *os.Process) {
+	t.Helper()
 	ready, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -138,10 +145,10 @@ func startXvfb(t *testing.T) string {
 		if _, err := strconv.Atoi(n); err != nil {
 			t.Fatalf("Xvfb did not start (it wrote %q)", n)
 		}
-		return ":" + n
+		return ":" + n, xvfb.Process
 	case <-time.After(60 * time.Second):
 		t.Fatal("Xvfb did not start within 60 s")
-		return ""
+		return "", nil
 	}
 }
 
