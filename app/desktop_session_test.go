@@ -222,7 +222,7 @@ func (r *desktopRun) waitHelpers() {
 // windowRequest matches a request line the window's own page made: the
 // in-process asset server gives its requests the address 192.0.2.1.
 func windowRequest(route, user string) *regexp.Regexp {
-	return regexp.MustCompile(`route=` + regexp.QuoteMeta(route) + ` status=200 .*client=192\.0\.2\.1 user=` + regexp.QuoteMeta(user) + `$`)
+	return regexp.MustCompile(`route=` + regexp.QuoteMeta(route) + ` status=200 .*client=192\.0\.2\.1 (.* )?user=` + regexp.QuoteMeta(user) + `$`)
 }
 
 // signInWindow signs the window in as a person does: it types the email
