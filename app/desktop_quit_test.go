@@ -77,23 +77,7 @@ func TestDesktopQuitsOnSIGTERMWhileItsWindowIsStillStarting(t *testing.T) {
 	}
 	defer xvfb.Signal(syscall.SIGCONT)
 	r.cmd.Process.Signal(syscall.SIGTERM)
-	took, ok := r.waitExit(5 * time.Second)
-	if !ok {
-		t.Fatalf("still running %s after SIGTERM", took.Round(time.Millisecond))
-	}
-	t.Logf("the app ended %s after SIGTERM", took.Round(time.Millisecond))
-	if r.err != nil {
-		t.Errorf("the app ended with %v", r.err)
-	}
-	// It shut down as it does with its window: its store was closed.
-	st, err := store.Open(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Check(); err != nil {
-		t.Error(err)
-	}
-	st.Close()
+	r.endedCleanly("SIGTERM", data) // as it does with its window
 }
 
 func testDesktopQuit(t *testing.T, quit func(*desktopRun)) {
@@ -171,24 +155,8 @@ func testDesktopQuit(t *testing.T, quit func(*desktopRun)) {
 	time.Sleep(time.Second)
 
 	quit(r)
-	took, ok := r.waitExit(5 * time.Second)
-	if !ok {
-		t.Fatalf("the app was still running %s after being asked to quit", took.Round(time.Millisecond))
-	}
-	t.Logf("the app ended %s after being asked to quit", took.Round(time.Millisecond))
-	if r.err != nil {
-		t.Errorf("the app ended with %v", r.err)
-	}
+	r.endedCleanly("being asked to quit", data)
 	r.waitHelpers() // before the next launch uses the same web data
-	// Its store was closed: the lock is free and the file consistent.
-	st, err := store.Open(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Check(); err != nil {
-		t.Error(err)
-	}
-	st.Close()
 
 	// The next launch on the same data serves the team, and its window
 	// opens into the chat with the sign-in it kept.
@@ -207,6 +175,28 @@ func testDesktopQuit(t *testing.T, quit func(*desktopRun)) {
 	again.waitLine(i, windowRequest("/api/v1/messages", "admin@example.com"), 30*time.Second)
 	time.Sleep(2 * time.Second) // the page renders what it fetched
 	waitRendered(t, display, "desktop-relaunch.png")
+}
+
+// endedCleanly checks that the app ended within 5 s of what asked it to,
+// with status 0, its store closed: the lock free and the file consistent.
+func (r *desktopRun) endedCleanly(asked, data string) {
+	r.t.Helper()
+	took, ok := r.waitExit(5 * time.Second)
+	if !ok {
+		r.t.Fatalf("the app was still running %s after %s", took.Round(time.Millisecond), asked)
+	}
+	r.t.Logf("the app ended %s after %s", took.Round(time.Millisecond), asked)
+	if r.err != nil {
+		r.t.Errorf("the app ended with %v", r.err)
+	}
+	st, err := store.Open(data)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := st.Check(); err != nil {
+		r.t.Error(err)
+	}
+	st.Close()
 }
 
 func basicAuth(c *apiClient) string {
