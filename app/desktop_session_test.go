@@ -85,7 +85,11 @@ type desktopRun struct {
 func launchDesktop(t *testing.T, display string, env []string, args ...string) *desktopRun {
 	t.Helper()
 	cmd := exec.Command(desktopBinary(t), args...)
-	cmd.Env = append(append(os.Environ(), "DISPLAY="+display), env...)
+	// Without Mesa's shader cache: each test's fresh home made it cold at
+	// every launch, and a process ended during start-up stayed a zombie
+	// for seconds on a loaded machine while the cache's writer thread
+	// (disk$0) was still being torn down.
+	cmd.Env = append(append(os.Environ(), "DISPLAY="+display, "MESA_SHADER_CACHE_DISABLE=true"), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// A pipe of the test's own rather than StderrPipe, whose Wait waits
 	// until every holder of the pipe has closed it: WebKit's helpers
