@@ -68,8 +68,11 @@ type desktopRun struct {
 	t       *testing.T
 	cmd     *exec.Cmd
 	display string
-	exited  chan struct{} // closed once the process has ended
+	exited  chan struct{} // closed once the app's own process has ended
 	err     error         // its Wait, once exited
+	// closed once nothing holds its standard error open: the app and the
+	// WebKit helpers it started, which inherit it, have all ended
+	helpersEnded chan struct{}
 
 	mu    sync.Mutex
 	lines []string // its standard error so far
@@ -82,17 +85,28 @@ type desktopRun struct {
 func launchDesktop(t *testing.T, display string, env []string, args ...string) *desktopRun {
 	t.Helper()
 	cmd := exec.Command(desktopBinary(t), args...)
-	cmd.Env = append(append(os.Environ(), "DISPLAY="+display), env...)
+	// Without Mesa's shader cache: each test's fresh home made it cold at
+	// every launch, and a process ended during start-up stayed a zombie
+	// for seconds on a loaded machine while the cache's writer thread
+	// (disk$0) was still being torn down.
+	cmd.Env = append(append(os.Environ(), "DISPLAY="+display, "MESA_SHADER_CACHE_DISABLE=true"), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stderr, err := cmd.StderrPipe()
+	// A pipe of the test's own rather than StderrPipe, whose Wait waits
+	// until every holder of the pipe has closed it: WebKit's helpers
+	// inherit it and, while still starting, outlived an app that had
+	// ended in time by seconds, which then counted as the app's.
+	stderr, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stderr = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		stderr.Close()
 		t.Fatal(err)
 	}
-	r := &desktopRun{t: t, cmd: cmd, display: display, exited: make(chan struct{}), more: make(chan struct{})}
-	lines := make(chan struct{})
+	r := &desktopRun{t: t, cmd: cmd, display: display, exited: make(chan struct{}), helpersEnded: make(chan struct{}), more: make(chan struct{})}
 	go func() {
 		s := bufio.NewScanner(stderr)
 		for s.Scan() {
@@ -102,10 +116,10 @@ func launchDesktop(t *testing.T, display string, env []string, args ...string) *
 			r.more = make(chan struct{})
 			r.mu.Unlock()
 		}
-		close(lines)
+		stderr.Close()
+		close(r.helpersEnded)
 	}()
 	go func() {
-		<-lines
 		r.err = cmd.Wait()
 		close(r.exited)
 	}()
@@ -119,6 +133,7 @@ func launchDesktop(t *testing.T, display string, env []string, args ...string) *
 				return
 			}
 		}
+		<-r.helpersEnded
 		if t.Failed() {
 			t.Logf("the desktop app's standard error:\n%s", strings.Join(r.output(), "\n"))
 		}
@@ -150,7 +165,8 @@ func (r *desktopRun) waitLine(from int, re *regexp.Regexp, within time.Duration)
 		r.mu.Unlock()
 		select {
 		case <-more:
-		case <-r.exited:
+		case <-r.helpersEnded: // every line is in
+			<-r.exited
 			r.t.Fatalf("the app ended (%v) before printing a line matching %s", r.err, re)
 		case <-deadline:
 			r.t.Fatalf("no line matching %s within %s", re, within)
@@ -195,10 +211,22 @@ func (r *desktopRun) waitExit(within time.Duration) (time.Duration, bool) {
 	}
 }
 
+// waitHelpers waits for WebKit's helpers to end after the app has: they
+// end on their own once they find it gone, which while they were still
+// starting took seconds on a loaded machine.
+func (r *desktopRun) waitHelpers() {
+	r.t.Helper()
+	select {
+	case <-r.helpersEnded:
+	case <-time.After(30 * time.Second):
+		r.t.Fatal("the app's helpers still ran 30 s after it ended")
+	}
+}
+
 // windowRequest matches a request line the window's own page made: the
 // in-process asset server gives its requests the address 192.0.2.1.
 func windowRequest(route, user string) *regexp.Regexp {
-	return regexp.MustCompile(`route=` + regexp.QuoteMeta(route) + ` status=200 .*client=192\.0\.2\.1 user=` + regexp.QuoteMeta(user) + `$`)
+	return regexp.MustCompile(`route=` + regexp.QuoteMeta(route) + ` status=200 .*client=192\.0\.2\.1 (.* )?user=` + regexp.QuoteMeta(user) + `$`)
 }
 
 // signInWindow signs the window in as a person does: it types the email

@@ -110,14 +110,24 @@ func startDesktop(t *testing.T, app *exec.Cmd, display string) {
 // free display and writes its number once it accepts clients
 // (-displayfd): a fixed number per test process was taken again by each
 // test while the last one's server was going, or by another process's.
+// It never resets (-noreset): by default an X server resets when its last
+// client leaves, and a client that connects meanwhile cannot open the
+// display; a probe (wmctrl -m) leaving as openbox connected lost openbox.
 func startXvfb(t *testing.T) string {
+	t.Helper()
+	display, _ := startXvfbProcess(t)
+	return display
+}
+
+// startXvfbProcess is startXvfb that also returns the X server's process.
+func startXvfbProcess(t *testing.T) (string, *os.Process) {
 	t.Helper()
 	ready, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ready.Close()
-	xvfb := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x900x24", "-nolisten", "tcp")
+	xvfb := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x900x24", "-nolisten", "tcp", "-noreset")
 	xvfb.ExtraFiles = []*os.File{w}
 	err = xvfb.Start()
 	w.Close()
@@ -135,10 +145,10 @@ func startXvfb(t *testing.T) string {
 		if _, err := strconv.Atoi(n); err != nil {
 			t.Fatalf("Xvfb did not start (it wrote %q)", n)
 		}
-		return ":" + n
+		return ":" + n, xvfb.Process
 	case <-time.After(60 * time.Second):
 		t.Fatal("Xvfb did not start within 60 s")
-		return ""
+		return "", nil
 	}
 }
 

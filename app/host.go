@@ -62,6 +62,9 @@ type App struct {
 	quitting context.Context
 	quit     context.CancelFunc
 	imports  sync.WaitGroup
+	// stopOnce runs shutdown's work once; stopErr is its error.
+	stopOnce sync.Once
+	stopErr  error
 	// chosen is the export file ChooseExport kept for HostFromExport.
 	chosen chosenExport
 	// saveDialog, openDialog, emit and focus are Wails' runtime calls,

@@ -83,14 +83,14 @@ func Run(opts Options, stderr io.Writer) error {
 		if display {
 			// Said in a window until the person closes it.
 			a.show(problemPage(opts.DataDir, err))
-			showWindow(ctx, a, a)
+			a.runWindow(ctx, err)
 			closed.Store(true)
 		}
 		return err
 	}
 	var runErr error
 	if display {
-		runErr = showWindow(ctx, a, a)
+		runErr = a.runWindow(ctx, nil)
 		closed.Store(true)
 	} else {
 		fmt.Fprintln(stderr, "no display (DISPLAY and WAYLAND_DISPLAY are unset): serving headless; press Ctrl+C to stop")
@@ -100,6 +100,45 @@ func Run(opts Options, stderr io.Writer) error {
 		}
 	}
 	return errors.Join(runErr, a.shutdown())
+}
+
+// windowGrace is how long a signal waits for the window to close (a
+// running window takes about 0.1 s). GTK cannot be asked to until its
+// main loop runs, and building the window before it took over 6 s on a
+// loaded machine, longer than the 5 s in which the app is to end.
+const windowGrace = time.Second
+
+// runWindow shows the window until it is closed, or until ctx ends and
+// it closes. If it has not closed windowGrace after ctx ended, the app
+// shuts down without it and the process ends here, with the status main
+// gives the error Run returns: failure, or shutdown's (stderr is closed
+// first if it closes: main's batched log).
+func (a *App) runWindow(ctx context.Context, failure error) error {
+	closed := make(chan struct{})
+	defer close(closed)
+	go func() {
+		select {
+		case <-closed:
+			return
+		case <-ctx.Done():
+		}
+		select {
+		case <-closed:
+			return
+		case <-time.After(windowGrace):
+		}
+		fmt.Fprintf(a.stderr, "the window did not close within %s of the signal (still starting): quitting without it\n", windowGrace)
+		status := 0
+		if err := errors.Join(failure, a.shutdown()); err != nil {
+			fmt.Fprintln(a.stderr, "lanchat:", err)
+			status = 1
+		}
+		if c, ok := a.stderr.(io.Closer); ok {
+			c.Close()
+		}
+		os.Exit(status)
+	}()
+	return showWindow(ctx, a, a)
 }
 
 func newApp(opts Options, stderr io.Writer) *App {
@@ -163,8 +202,15 @@ func (a *App) startHost() error {
 }
 
 // shutdown ends a running import (waiting until it has cleaned up) and
-// stops hosting, if this app hosts.
+// stops hosting, if this app hosts. It does so once: Run and a window
+// that does not close (runWindow) may both call it, and both get its
+// error.
 func (a *App) shutdown() error {
+	a.stopOnce.Do(func() { a.stopErr = a.stop() })
+	return a.stopErr
+}
+
+func (a *App) stop() error {
 	a.mu.Lock()
 	a.quit()
 	a.mu.Unlock()
