@@ -111,9 +111,9 @@ func (s *Service) missedMessages(user int64, allPublic bool, after, through int6
 			} else if !allPublic || !public {
 				continue
 			}
-			rendered := v.view(m, 0, false)
-			out = append(out, events.MessageEvent{Message: m, Rendered: rendered, Raw: rendered.withSource(m),
-				Recipients: recipients, Public: public})
+			me := events.MessageEvent{Message: m, Recipients: recipients, Public: public}
+			setMessageForms(v, &me)
+			out = append(out, me)
 		}
 		return nil
 	})
@@ -129,10 +129,10 @@ func (s *Service) replayMissed(q *events.Queue, acked int64) {
 	})
 }
 
-// forgetEndedQueues deletes the records of the queues that ended, every
-// interval until ctx ends. A crash before a record goes restores a queue
-// nobody reads, which expires again by the idle rule.
-func (s *Service) forgetEndedQueues(ctx context.Context, interval time.Duration) {
+// forgetEndedQueuesEvery forgets the queues that ended, every interval
+// until ctx ends. A crash before a record goes restores a queue nobody
+// reads, which expires again by the idle rule.
+func (s *Service) forgetEndedQueuesEvery(ctx context.Context, interval time.Duration) {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {
@@ -140,11 +140,17 @@ func (s *Service) forgetEndedQueues(ctx context.Context, interval time.Duration)
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			if ended := s.events.TakeEnded(); len(ended) > 0 && !s.store.ReadOnly() {
-				if err := s.forgetQueues(ended); err != nil {
-					slog.Warn("forget ended event queues", "err", err)
-				}
-			}
+			s.forgetEndedQueues()
+		}
+	}
+}
+
+// forgetEndedQueues deletes the records of the queues that ended since it
+// last ran.
+func (s *Service) forgetEndedQueues() {
+	if ended := s.events.TakeEnded(); len(ended) > 0 && !s.store.ReadOnly() {
+		if err := s.forgetQueues(ended); err != nil {
+			slog.Warn("forget ended event queues", "err", err)
 		}
 	}
 }

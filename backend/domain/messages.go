@@ -170,11 +170,16 @@ func (s *Service) publishInOrder(to events.Audience, me events.MessageEvent) {
 // messageForms fills in a stored message's event in both content forms.
 func (s *Service) messageForms(me *events.MessageEvent) {
 	s.store.View(func(tx *store.Tx) error {
-		v := newMessageViewer(tx, viewOptions{applyMarkdown: true}, s.topicLinks)
-		rendered := v.view(me.Message, 0, false)
-		me.Rendered, me.Raw = rendered, rendered.withSource(me.Message)
+		setMessageForms(newMessageViewer(tx, viewOptions{applyMarkdown: true}, s.topicLinks), me)
 		return nil
 	})
+}
+
+// setMessageForms fills in a message event's two content forms with v (a
+// viewer that applies markdown).
+func setMessageForms(v *messageViewer, me *events.MessageEvent) {
+	rendered := v.view(me.Message, 0, false)
+	me.Rendered, me.Raw = rendered, rendered.withSource(me.Message)
 }
 
 // readState is who has read a message as it is stored.

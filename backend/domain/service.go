@@ -90,7 +90,7 @@ func New(st *store.Store, cfg Config) *Service {
 // RunEventQueues collects idle event queues, sends waiting readers their
 // heartbeats and forgets the records of ended queues until ctx ends.
 func (s *Service) RunEventQueues(ctx context.Context) {
-	go s.forgetEndedQueues(ctx, max(s.cfg.Events.IdleTimeout/10, 10*time.Millisecond))
+	go s.forgetEndedQueuesEvery(ctx, max(s.cfg.Events.IdleTimeout/10, 10*time.Millisecond))
 	s.events.Run(ctx)
 }
 
@@ -104,11 +104,7 @@ func (s *Service) CloseEventQueues() { s.events.Close() }
 // next start to restore them; those of queues that ended go now.
 func (s *Service) StopEventQueues() {
 	s.events.Stop()
-	if ended := s.events.TakeEnded(); len(ended) > 0 && !s.store.ReadOnly() {
-		if err := s.forgetQueues(ended); err != nil {
-			slog.Warn("forget ended event queues", "err", err)
-		}
-	}
+	s.forgetEndedQueues()
 }
 
 // internal wraps an unexpected store failure with the action's name so logs
