@@ -45,14 +45,21 @@ function bridge() {
   }
 }
 
+// windowPage is a page standing in for a member's window: the bridge's
+// bound methods, with every call they record in calls.
+async function windowPage(browser) {
+  const page = await newPage(browser)
+  const calls = []
+  await page.exposeFunction('hostCall', (call) => { calls.push(call) })
+  await page.addInitScript(bridge)
+  return { page, calls }
+}
+
 test("a member's panel shows the team's address and Leave, which asks, signs out and clears the window's storage", async () => {
   const server = await startServer()
   const browser = await launchBrowser()
   try {
-    const page = await newPage(browser)
-    const calls = []
-    await page.exposeFunction('hostCall', (call) => { calls.push(call) })
-    await page.addInitScript(bridge)
+    const { page, calls } = await windowPage(browser)
     await signIn(page, server.url, 'alice@example.com')
     await page.evaluate(() => localStorage.setItem('lanchat.drafts', '{"stream:1:lunch":"see you at"}'))
     const button = page.getByTestId('host-button')
@@ -104,10 +111,7 @@ test("a member's sign-in page offers another team: the wrong team, or no account
   const server = await startServer()
   const browser = await launchBrowser()
   try {
-    const page = await newPage(browser)
-    const calls = []
-    await page.exposeFunction('hostCall', (call) => { calls.push(call) })
-    await page.addInitScript(bridge)
+    const { page, calls } = await windowPage(browser)
     await page.goto(server.url)
     const joined = page.getByTestId('login-joined')
     await joined.waitFor()
@@ -132,10 +136,7 @@ const origin = 'http://window.test'
 test('the first launch clears what a team left in the window, and its list of teams follows the network', async () => {
   const browser = await launchBrowser()
   try {
-    const page = await newPage(browser)
-    const calls = []
-    await page.exposeFunction('hostCall', (call) => { calls.push(call) })
-    await page.addInitScript(bridge)
+    const { page, calls } = await windowPage(browser)
     await page.route(`${origin}/**`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8',
       body: new URL(route.request().url()).pathname === '/welcome' ? readFileSync(`${app}/welcome.html`, 'utf8') : '<title>a team</title>' }))
     // A team's page signed in and kept a draft, then the team was left.
@@ -188,10 +189,7 @@ function render(fields) {
 test('when the saved team cannot be shown, the window says why and offers Retry and Choose another team', async () => {
   const browser = await launchBrowser()
   try {
-    const page = await newPage(browser)
-    const calls = []
-    await page.exposeFunction('hostCall', (call) => { calls.push(call) })
-    await page.addInitScript(bridge)
+    const { page, calls } = await windowPage(browser)
     let served = 0
     await page.route(`${origin}/**`, (route) => {
       served++
@@ -229,10 +227,7 @@ test('when the saved team cannot be shown, the window says why and offers Retry 
 test('while the host is away, the window tries again by itself and goes back to the team once it answers', async () => {
   const browser = await launchBrowser()
   try {
-    const page = await newPage(browser)
-    const calls = []
-    await page.exposeFunction('hostCall', (call) => { calls.push(call) })
-    await page.addInitScript(bridge)
+    const { page, calls } = await windowPage(browser)
     await page.clock.install()
     let served = 0
     await page.route(`${origin}/**`, (route) => {
