@@ -28,22 +28,29 @@ func realmName(t *testing.T, dataDir string) string {
 	return r.Name
 }
 
-// The organization is named as the host says, else as the archive does:
-// Zulip's export by its realm, Slack's by the workspace's name in the
-// export's file name (the only place it has one), else Lanchat's default.
-func TestRunNamesTheOrganization(t *testing.T) {
+// slackExportNamed makes a small Slack export and returns a function that
+// saves a copy of it under a file name (where Slack puts the workspace's).
+func slackExportNamed(t *testing.T) func(name string) string {
+	t.Helper()
 	slack, err := archivetest.SlackExport([]archivetest.SlackPerson{{ID: "U1", Name: "Ada", Email: "ada@acme.test"},
 		{ID: "U2", Name: "Bob", Email: "bob@acme.test"}}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	slackFile := func(name string) string {
+	return func(name string) string {
 		path := filepath.Join(t.TempDir(), name)
 		if err := os.WriteFile(path, slack, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		return path
 	}
+}
+
+// The organization is named as the host says, else as the archive does:
+// Zulip's export by its realm, Slack's by the workspace's name in the
+// export's file name (the only place it has one), else Lanchat's default.
+func TestRunNamesTheOrganization(t *testing.T) {
+	slackFile := slackExportNamed(t)
 	zulip := tarGzDir(t, "../archive/zulip/testdata/server-export")
 	for _, c := range []struct {
 		name, format, archive, realmName, want string
@@ -86,18 +93,7 @@ func TestRunRefusesABadName(t *testing.T) {
 // organization, reading only what holds it; a tar.gz, which would have to
 // be unpacked whole, says nothing.
 func TestExportNameIsTheImportsName(t *testing.T) {
-	slack, err := archivetest.SlackExport([]archivetest.SlackPerson{{ID: "U1", Name: "Ada", Email: "ada@acme.test"},
-		{ID: "U2", Name: "Bob", Email: "bob@acme.test"}}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slackFile := func(name string) string {
-		path := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(path, slack, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	slackFile := slackExportNamed(t)
 	for _, c := range []struct{ format, archive, want string }{
 		{"slack", slackFile("Acme Corp Slack export Jan 1 2020 - Mar 5 2021.zip"), "Acme Corp"},
 		{"slack", slackFile("export.zip"), domain.DefaultRealmName},
