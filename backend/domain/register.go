@@ -158,8 +158,7 @@ func (s *Service) TooManyEventSockets() error {
 }
 
 // QueueReadError is what a read of the queue answers for err: a queue that
-// has ended is a bad queue ID, as in Zulip. A parked read (events.Parked)
-// meets its error only when it is finished.
+// has ended is a bad queue ID, as in Zulip.
 func QueueReadError(queueID string, err error) error {
 	if errors.Is(err, events.ErrNoQueue) {
 		return badQueue(queueID)

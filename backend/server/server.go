@@ -45,6 +45,9 @@ type Config struct {
 	// DownloadWriteTimeout each write of a file sent (zero: the API's
 	// defaults; tests shorten them).
 	UploadReadTimeout, DownloadWriteTimeout time.Duration
+	// DeliveryWriteTimeout bounds each write of events to a long-poll or
+	// WebSocket (zero: the API's default; tests shorten it).
+	DeliveryWriteTimeout time.Duration
 	// LoginFailuresPerMinute and RequestsPerMinute are the HTTP rate limits
 	// (see api.Options).
 	LoginFailuresPerMinute, RequestsPerMinute int
@@ -101,13 +104,9 @@ type Server struct {
 	imports importer
 	// control serves host commands on the data directory's socket.
 	control *http.Server
-	// handler is the API and UI; http serves it through polls, which
-	// serves long-polling clients' connections past their first poll
-	// (api.PollConns) and whose listener yields those handed back.
-	handler   http.Handler
-	polls     *api.PollConns
-	pollsOnce sync.Once
-	log       *slog.Logger
+	// handler is the API and UI, which http serves.
+	handler http.Handler
+	log     *slog.Logger
 	// recent remembers what log wrote at warning level and above.
 	recent *logring.Ring
 	// httpErrors is the HTTP server's error log.
@@ -171,13 +170,12 @@ func Open(cfg Config) (*Server, error) {
 	if authority != nil {
 		handler = offerAuthority(authority, handler)
 	}
-	idle := cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
-	s.handler, s.polls = handler, api.NewPollConns(handler, idle)
+	s.handler = handler
 	s.http = &http.Server{
-		Handler:           s.polls,
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
-		IdleTimeout:       idle,
+		IdleTimeout:       cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout),
 		ErrorLog:          s.httpErrors.logger(),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
@@ -224,7 +222,7 @@ func (s *Server) openOrganization() (*organization, error) {
 	}
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: s.log, Importer: s, MaxImportSize: cfg.MaxImportSize,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute,
-		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout})
+		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout, DeliveryWriteTimeout: cfg.DeliveryWriteTimeout})
 	ctx, cancel := context.WithCancel(s.ctx)
 	go svc.RunEventQueues(ctx)
 	return &organization{store: st, svc: svc, handler: handler, stop: cancel}, nil
@@ -290,7 +288,6 @@ func (s *Server) Listen() (net.Listener, error) {
 // Serve answers requests on ln until Shutdown: plain HTTP, and HTTPS on
 // the same port when TLS is configured.
 func (s *Server) Serve(ln net.Listener) error {
-	s.pollsOnce.Do(func() { go s.http.Serve(s.polls.Listener()) })
 	if s.tls != nil {
 		return s.serveBoth(ln)
 	}
@@ -309,10 +306,6 @@ func (s *Server) RecentErrors() []logring.Entry { return s.recent.Entries() }
 // (the desktop window's asset server, which has no connection to take
 // over).
 func (s *Server) Handler() http.Handler { return s.handler }
-
-// OwnedPollConnections is how many long-polling clients' connections the
-// server's own loop holds (api.PollConns).
-func (s *Server) OwnedPollConnections() int { return s.polls.Owned() }
 
 // SetupToken is the first-run setup secret, or "" once an owner exists.
 func (s *Server) SetupToken() string { return s.Service().SetupToken() }
@@ -414,7 +407,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.advert.Stop()
 	}
 	s.stop()
-	pollsErr := s.polls.Shutdown(ctx)
 	// Long-polls hold the organization shared, and the window's own reach
 	// the handler in-process, where http.Server's Shutdown cannot end
 	// them: answer them before waiting for them. Their queues stay, for
@@ -432,7 +424,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	storeErr := s.org.store.Close()
-	return errors.Join(pollsErr, httpErr, controlErr, storeErr)
+	return errors.Join(httpErr, controlErr, storeErr)
 }
 
 // Stop is Shutdown with the log saying so: "stopping" with why (key-value
