@@ -190,6 +190,9 @@ func TestStalledClientsAreDroppedWithoutDelayingOthers(t *testing.T) {
 	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
 	addr := strings.TrimPrefix(s.URL, "http://")
 	messages := apitest.Form{"event_types": []string{"message"}}
+	// The stalled clients take messages rendered, each several times the
+	// size of its text (below).
+	rendered := apitest.Form{"event_types": []string{"message"}, "apply_markdown": true}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// arrivals: when each healthy client got each message, by the
@@ -271,7 +274,7 @@ func TestStalledClientsAreDroppedWithoutDelayingOthers(t *testing.T) {
 	// queue, again and again) they never read.
 	var stalled []net.Conn
 	for range 2 {
-		q := registerQueue(t, bob, messages)
+		q := registerQueue(t, bob, rendered)
 		url := strings.Replace(s.URL, "http://", "ws://", 1) + fmt.Sprintf("/api/v1/events/socket?queue_id=%s&last_event_id=%d", q.id, q.lastID)
 		dialer := websocket.Dialer{NetDialContext: func(ctx context.Context, _, addr string) (net.Conn, error) { return dialStalled(ctx, addr) }}
 		conn, _, err := dialer.Dial(url, http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(bob.Email()+":"+bob.Key()))}})
@@ -281,13 +284,15 @@ func TestStalledClientsAreDroppedWithoutDelayingOthers(t *testing.T) {
 		t.Cleanup(func() { conn.Close() })
 		stalled = append(stalled, conn.NetConn())
 	}
-	stalledPolls := []string{registerQueue(t, bob, messages).id, registerQueue(t, bob, messages).id}
-	big := strings.Repeat("0123456789 ", domain.MaxMessageBytes/11)
-	// More than the server's send buffer and the client's receive buffer
-	// hold (Linux grows a loopback connection's send buffer to 1.3 MB).
-	for i := range 300 {
+	stalledPolls := []string{registerQueue(t, bob, rendered).id, registerQueue(t, bob, rendered).id}
+	// More than the server's send buffer (Linux grows a loopback
+	// connection's to 4 MB at most) and the client's receive buffer hold:
+	// rendered and encoded, each message is about 60 kB.
+	big := strings.Repeat("**x** ", domain.MaxMessageBytes/6-2)
+	for i := range 100 {
 		send(t, alice, streamMsg("general", "big", fmt.Sprintf("%d %s", i, big)))
 	}
+	send(t, alice, streamMsg("general", "big", "all sent"))
 	// everyoneGets waits until every healthy client has the message that
 	// begins with prefix, and says when each got it.
 	everyoneGets := func(prefix string) map[string]time.Time {
@@ -300,7 +305,7 @@ func TestStalledClientsAreDroppedWithoutDelayingOthers(t *testing.T) {
 		waitFor(t, prefix+" delivered to every healthy client", func() bool { return len(got()) == pollers+sockets })
 		return got()
 	}
-	everyoneGets("299 0123")
+	everyoneGets("all sent")
 	stallStart := time.Now()
 	for _, queueID := range stalledPolls {
 		conn, err := dialStalled(ctx, addr)
