@@ -178,7 +178,7 @@ func (s *Service) messageForms(me *events.MessageEvent) {
 // setMessageForms fills in a message event's two content forms with v (a
 // viewer that applies markdown).
 func setMessageForms(v *messageViewer, me *events.MessageEvent) {
-	rendered := v.view(me.Message, 0, false)
+	rendered := v.view(me.Message)
 	me.Rendered, me.Raw = rendered, rendered.withSource(me.Message)
 }
 
@@ -366,7 +366,7 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 // and the actor, who may see it without holding it (a public stream's
 // history).
 func messageAudience(tx *store.Tx, m store.Message, actor store.User) ([]int64, error) {
-	holders, err := userIDs(tx, true)
+	holders, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}

@@ -168,7 +168,7 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		if err := tx.PutRealm(r); err != nil {
 			return nil, err
 		}
-		users, err := userIDs(tx, true)
+		users, err := activeUserIDs(tx)
 		if err != nil {
 			return nil, err
 		}

@@ -9,7 +9,7 @@ import (
 
 // realmUserEvent tells everyone about a change to one account.
 func (s *Service) realmUserEvent(tx *store.Tx, op string, person map[string]any) (func(), error) {
-	users, err := userIDs(tx, true)
+	users, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}

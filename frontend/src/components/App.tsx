@@ -18,13 +18,12 @@ import { MessageList } from './MessageList'
 import { NotificationBanner } from './NotificationBanner'
 import { Recent } from './Recent'
 import { SearchBox } from './SearchBox'
-import type { Theme } from './Settings'
 import { Lightbox, ShortcutsHelp } from './Shortcuts'
 import { Sidebar } from './Sidebar'
 import { Lazy } from './Lazy'
 import { StreamPreview } from './StreamPreview'
 import { UserCards } from './UserCard'
-import { useAccountTheme } from './AccountTheme'
+import { useAccountTheme, type Theme } from './AccountTheme'
 
 // Recent conversations is the home view, as in Zulip.
 const homeHashes = ['', '#', '#recent', '#inbox']

@@ -3,12 +3,13 @@
 // read it directly and re-render on change().
 import { api, Json } from '../api/transport'
 import { backoff, EventStream } from '../api/events'
+import { pmEmails, topicKey, type MuteState } from './conversation'
 import { explain } from './errors'
-import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
+import { matchesLocally, narrowToApi, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
 import type { ServerEvent } from './events'
 import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings } from './notify'
-import { placeOf, topicKey, Unreads, type MuteState } from './unread'
+import { placeOf, Unreads } from './unread'
 import type { Message, Presence, Subscription, User } from './types'
 
 const pageSize = 50
