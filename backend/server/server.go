@@ -68,6 +68,9 @@ type Config struct {
 	// MaxImportSize bounds an export archive an owner uploads to replace
 	// the organization (0: api.DefaultMaxImportSize).
 	MaxImportSize int64
+	// NtfyAddr is where phones subscribe to their notifications (ntfy's
+	// protocol, ntfy.go); "" serves none.
+	NtfyAddr string
 }
 
 // recentErrors is how many warnings and errors RecentErrors keeps.
@@ -107,7 +110,9 @@ type Server struct {
 	handler   http.Handler
 	polls     *api.PollConns
 	pollsOnce sync.Once
-	log       *slog.Logger
+	// phones serves people's phone notifications (ntfy.go).
+	phones *phones
+	log    *slog.Logger
 	// recent remembers what log wrote at warning level and above.
 	recent *logring.Ring
 	// httpErrors is the HTTP server's error log.
@@ -163,6 +168,7 @@ func Open(cfg Config) (*Server, error) {
 		tls:        tlsConfig,
 		authority:  authority,
 	}
+	s.phones = newPhones(s)
 	if s.org, err = s.openOrganization(); err != nil {
 		stop()
 		return nil, err
@@ -201,6 +207,7 @@ func (s *Server) openOrganization() (*organization, error) {
 	}
 	tuneGC()
 	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize, UploadQuota: cfg.UploadQuota})
+	svc.SetPhoneNotifier(s.phones.hub)
 	// Only an empty store is written at start-up, so a read-only data
 	// directory with an organization still starts and serves reads.
 	initialized, err := svc.RealmInitialized()
@@ -224,7 +231,7 @@ func (s *Server) openOrganization() (*organization, error) {
 	}
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: s.log, Importer: s, MaxImportSize: cfg.MaxImportSize,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute,
-		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout})
+		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout, NtfyPort: s.NtfyPort})
 	ctx, cancel := context.WithCancel(s.ctx)
 	go svc.RunEventQueues(ctx)
 	return &organization{store: st, svc: svc, handler: handler, stop: cancel}, nil
@@ -290,7 +297,10 @@ func (s *Server) Listen() (net.Listener, error) {
 // Serve answers requests on ln until Shutdown: plain HTTP, and HTTPS on
 // the same port when TLS is configured.
 func (s *Server) Serve(ln net.Listener) error {
-	s.pollsOnce.Do(func() { go s.http.Serve(s.polls.Listener()) })
+	s.pollsOnce.Do(func() {
+		go s.http.Serve(s.polls.Listener())
+		s.listenPhones(ln.Addr())
+	})
 	if s.tls != nil {
 		return s.serveBoth(ln)
 	}
@@ -423,6 +433,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	httpErr := s.http.Shutdown(ctx)
+	s.phones.http.Shutdown(ctx)
+	s.phones.hub.RevokeAll() // its subscriptions' connections are its own
 	s.httpErrors.flush()
 	s.imports.running.Wait()
 	var controlErr error
