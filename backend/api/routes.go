@@ -91,6 +91,8 @@ func (a *API) routes() []route {
 		{method: "DELETE", path: "/api/v1/users/me/apns_device_token", auth: authUser, handle: removeAPNsDevice},
 		{method: "POST", path: "/api/v1/users/me/android_gcm_reg_id", auth: authUser, handle: addFCMDevice},
 		{method: "DELETE", path: "/api/v1/users/me/android_gcm_reg_id", auth: authUser, handle: removeFCMDevice},
+		{method: "GET", path: "/api/v1/users/me/ntfy", auth: authUser, handle: getNtfySubscription},
+		{method: "POST", path: "/api/v1/users/me/ntfy/regenerate", auth: authUser, handle: regenerateNtfyTopic},
 		{method: "POST", path: "/api/v1/users/me/onboarding_steps", auth: authUser, handle: markOnboardingStepRead},
 		{method: "POST", path: "/api/v1/users/me/api_key/regenerate", auth: authUser, handle: regenerateAPIKey},
 		{method: "POST", path: "/api/v1/users/me/status", auth: authUser, handle: setOwnStatus},

@@ -158,6 +158,7 @@ func (s *Service) publishInOrder(to events.Audience, me events.MessageEvent) {
 		defer s.order.end(me.Message.ID)
 		s.order.await(me.Message.ID)
 		s.events.PublishMessage(to, me)
+		s.notifyPhones(me)
 	}()
 	patience := time.NewTimer(publishPatience)
 	defer patience.Stop()

@@ -69,6 +69,10 @@ type Service struct {
 	setupToken string
 	// uploadKey signs temporary upload URLs; made at start.
 	uploadKey []byte
+	// phones notifies people's phones (nil: none); phoneTopics names
+	// whose phone listens where.
+	phones      PhoneNotifier
+	phoneTopics phoneTopics
 }
 
 // New returns a Service over an open store.
