@@ -5,6 +5,7 @@ import type { Chat } from '../state/chat'
 import { applyCompletion, complete, tokenBefore, type Completion, type Token } from '../state/autocomplete'
 import { conversationKey, emptyDraft, newDraftId, recipients, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
 import { emojiChoices, showEmojiChars } from '../state/emoji'
+import { showLocalTimes, toggleSpoiler } from '../state/rendered'
 import { personResolver } from '../state/search'
 import type { User } from '../state/types'
 
@@ -192,7 +193,8 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number })
             value={draft.content} onInput={onInput} onKeyDown={onKeyDown} onBlur={() => setTimeout(() => setToken(null), 150)}
             onPaste={(e) => { const files = e.clipboardData?.files; if (files?.length) { e.preventDefault(); attach(files) } }} />
         ) : (
-          <div class="preview rendered" data-testid="compose-preview" dangerouslySetInnerHTML={{ __html: showEmojiChars(preview || '<p><em>Nothing to preview</em></p>') }} />
+          <div class="preview rendered" data-testid="compose-preview" onClick={(e) => toggleSpoiler(e.target as Element)}
+            dangerouslySetInnerHTML={{ __html: showLocalTimes(showEmojiChars(preview || '<p><em>Nothing to preview</em></p>')) }} />
         )}
         {completions.length > 0 && (
           <ul class="autocomplete" data-testid="autocomplete">
