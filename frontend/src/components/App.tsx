@@ -282,7 +282,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
           showImages: setLightbox,
         }} />
         </>}
-        <Compose chat={chat} compose={compose} focus={focus} />
+        <Compose chat={chat} compose={compose} focus={focus} conversation={hash} />
       </main>
       <BuddyList chat={chat} />
       {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}

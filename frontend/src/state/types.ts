@@ -26,6 +26,7 @@ export interface Message {
   submessages?: Submessage[]
   flags: string[]
   last_edit_timestamp?: number
+  is_me_message?: boolean
   match_content?: string
   match_subject?: string
 }
