@@ -6,7 +6,7 @@ package store
 type ScheduledMessage struct {
 	ID       int64   `json:"id"`
 	SenderID int64   `json:"sender_id"`
-	Type     string  `json:"type"`             // "stream" or "private"
+	Type     string  `json:"type"` // "stream" or "private"
 	StreamID int64   `json:"stream_id,omitempty"`
 	Topic    string  `json:"topic,omitempty"`
 	To       []int64 `json:"to,omitempty"` // private: the recipients' user IDs
