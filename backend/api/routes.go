@@ -52,6 +52,7 @@ func (a *API) routes() []route {
 		{method: "PATCH", path: "/api/v1/messages/{message_id}", auth: authUser, handle: editMessage},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}", auth: authUser, handle: deleteMessage},
 		{method: "GET", path: "/api/v1/messages/{message_id}/history", auth: authUser, handle: messageHistory},
+		{method: "GET", path: "/api/v1/messages/{message_id}/read_receipts", auth: authUser, handle: readReceipts},
 		{method: "POST", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: addReaction},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: removeReaction},
 		{method: "POST", path: "/api/v1/submessage", auth: authUser, handle: addSubmessage},
