@@ -59,6 +59,10 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
 		{method: "POST", path: "/api/v1/messages/flags/narrow", auth: authUser, heavy: true, handle: updateFlagsForNarrow},
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
+		{method: "GET", path: "/api/v1/scheduled_messages", auth: authUser, handle: listScheduledMessages},
+		{method: "POST", path: "/api/v1/scheduled_messages", auth: authUser, handle: createScheduledMessage},
+		{method: "PATCH", path: "/api/v1/scheduled_messages/{scheduled_message_id}", auth: authUser, handle: editScheduledMessage},
+		{method: "DELETE", path: "/api/v1/scheduled_messages/{scheduled_message_id}", auth: authUser, handle: deleteScheduledMessage},
 
 		{method: "PATCH", path: "/api/v1/realm", auth: authUser, handle: updateRealm},
 		// Lanchat's own: an owner replaces a new organization with an export's.

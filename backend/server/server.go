@@ -227,6 +227,7 @@ func (s *Server) openOrganization() (*organization, error) {
 		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout})
 	ctx, cancel := context.WithCancel(s.ctx)
 	go svc.RunEventQueues(ctx)
+	go svc.RunScheduledMessages(ctx)
 	return &organization{store: st, svc: svc, handler: handler, stop: cancel}, nil
 }
 
