@@ -22,6 +22,10 @@ func updateRealm(c *call) (J, error) {
 		policy := int(c.p.optInt("invite_to_realm_policy", 0))
 		ch.InvitePolicyNo = &policy
 	}
+	if c.p.has("enable_read_receipts") {
+		enable := c.p.optBool("enable_read_receipts", false)
+		ch.EnableReadReceipts = &enable
+	}
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -52,12 +52,17 @@ func (a *API) routes() []route {
 		{method: "PATCH", path: "/api/v1/messages/{message_id}", auth: authUser, handle: editMessage},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}", auth: authUser, handle: deleteMessage},
 		{method: "GET", path: "/api/v1/messages/{message_id}/history", auth: authUser, handle: messageHistory},
+		{method: "GET", path: "/api/v1/messages/{message_id}/read_receipts", auth: authUser, handle: readReceipts},
 		{method: "POST", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: addReaction},
 		{method: "DELETE", path: "/api/v1/messages/{message_id}/reactions", auth: authUser, handle: removeReaction},
 		{method: "POST", path: "/api/v1/submessage", auth: authUser, handle: addSubmessage},
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
 		{method: "POST", path: "/api/v1/messages/flags/narrow", auth: authUser, heavy: true, handle: updateFlagsForNarrow},
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
+		{method: "GET", path: "/api/v1/scheduled_messages", auth: authUser, handle: listScheduledMessages},
+		{method: "POST", path: "/api/v1/scheduled_messages", auth: authUser, handle: createScheduledMessage},
+		{method: "PATCH", path: "/api/v1/scheduled_messages/{scheduled_message_id}", auth: authUser, handle: editScheduledMessage},
+		{method: "DELETE", path: "/api/v1/scheduled_messages/{scheduled_message_id}", auth: authUser, handle: deleteScheduledMessage},
 
 		{method: "PATCH", path: "/api/v1/realm", auth: authUser, handle: updateRealm},
 		// Lanchat's own: an owner replaces a new organization with an export's.

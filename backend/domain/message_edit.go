@@ -42,7 +42,13 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		}
 	}
 	now := s.now().Unix()
+	var resolved struct {
+		streamID  int64
+		topic     string
+		resolving bool
+	}
 	err = s.update(func(tx *store.Tx) (func(), error) {
+		resolved.streamID = 0
 		m, _, err := accessMessage(tx, actor, id, streamCache{})
 		if err != nil {
 			return nil, err
@@ -79,6 +85,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 			if err != nil {
 				return nil, err
 			}
+			if resolving, toggles := resolveToggle(m.Topic, topic); toggles && dest == m.StreamID {
+				resolved.streamID, resolved.topic, resolved.resolving = dest, topic, resolving
+			}
 			orig, _ := tx.Stream(m.StreamID)
 			ev["message_ids"], ev["propagate_mode"] = moved, e.PropagateMode
 			ev["stream_id"], ev["stream_name"], ev["orig_subject"] = m.StreamID, orig.Name, m.Topic
@@ -89,6 +98,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		}
 		return s.perHolderEvent(tx, id, ev)
 	})
+	if err == nil && resolved.streamID != 0 {
+		err = s.notifyResolved(actor, resolved.streamID, resolved.topic, resolved.resolving)
+	}
 	return internal("edit message", err)
 }
 
@@ -140,11 +152,13 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	if m.IsPrivate() {
 		return nil, 0, BadRequest("Private messages cannot have topics.")
 	}
-	if !mayMove(actor, m) {
-		return nil, 0, errMayNotMove
-	}
 	if topic == "" {
 		topic = m.Topic
+	}
+	_, resolveOnly := resolveToggle(m.Topic, topic)
+	resolveOnly = resolveOnly && (e.StreamID == 0 || e.StreamID == m.StreamID) && mayResolve(actor)
+	if !resolveOnly && !mayMove(actor, m) {
+		return nil, 0, errMayNotMove
 	}
 	dest, err := tx.Stream(m.StreamID)
 	if err != nil {
@@ -182,7 +196,7 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		if err != nil {
 			continue
 		}
-		if !mayMove(actor, old) {
+		if !resolveOnly && !mayMove(actor, old) {
 			return nil, 0, errMayNotMove
 		}
 		moved := old

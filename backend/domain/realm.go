@@ -118,6 +118,8 @@ type RealmChange struct {
 	// InvitePolicyNo is invite_to_realm_policy: 1 members, 2 administrators,
 	// 3 full members, 4 moderators, 6 nobody.
 	InvitePolicyNo *int
+	// EnableReadReceipts is enable_read_receipts.
+	EnableReadReceipts *bool
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -161,6 +163,9 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 				return nil, InvalidArgument("invite_to_realm_policy", "must be 1, 2, 3, 4 or 6")
 			}
 			changed["invite_to_realm_policy"] = *ch.InvitePolicyNo
+		}
+		if ch.EnableReadReceipts != nil {
+			r.EnableReadReceipts, changed["enable_read_receipts"] = *ch.EnableReadReceipts, *ch.EnableReadReceipts
 		}
 		if len(changed) == 0 {
 			return nil, BadRequest("No new data supplied")

@@ -73,6 +73,8 @@ type Service struct {
 	// whose phone listens where.
 	phones      PhoneNotifier
 	phoneTopics phoneTopics
+	// scheduledWake has RunScheduledMessages look again at once.
+	scheduledWake chan struct{}
 }
 
 // New returns a Service over an open store.
@@ -81,7 +83,7 @@ func New(st *store.Store, cfg Config) *Service {
 		cfg.Events = events.DefaultSettings
 	}
 	s := &Service{store: st, cfg: cfg, now: time.Now, events: events.NewRegistry(cfg.Events), md: markdown.New(),
-		uploadKey: []byte(randomHex(32))}
+		uploadKey: []byte(randomHex(32)), scheduledWake: make(chan struct{}, 1)}
 	if err := st.View(s.reloadLinkifiers); err != nil {
 		slog.Error("load linkifiers", "err", err)
 	}

@@ -235,6 +235,7 @@ func (s *Server) openOrganization() (*organization, error) {
 		NtfyPort: s.NtfyPort})
 	ctx, cancel := context.WithCancel(s.ctx)
 	go svc.RunEventQueues(ctx)
+	go svc.RunScheduledMessages(ctx)
 	return &organization{store: st, svc: svc, handler: handler, stop: cancel}, nil
 }
 

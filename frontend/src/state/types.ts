@@ -39,4 +39,8 @@ export interface Subscription {
   desktop_notifications?: boolean | null; audible_notifications?: boolean | null; wildcard_mentions_notify?: boolean | null
 }
 
+// UserStatus is a person's status as register's user_status and the
+// user_status event give it (absent fields: none set).
+export interface UserStatus { status_text?: string; away?: boolean; emoji_name?: string; emoji_code?: string; reaction_type?: string }
+
 export type Presence = 'active' | 'idle' | 'offline'
