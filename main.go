@@ -26,6 +26,7 @@ func main() {
 	flag.StringVar(&opts.DataDir, "data", app.DefaultDataDir(os.Getenv), "data directory ($LANCHAT_DATA, default ~/.local/share/lanchat)")
 	flag.BoolVar(&opts.Dev, "dev", false, "development organization: demo people and streams")
 	flag.BoolVar(&opts.Advertise, "advertise", true, "announce a hosted team on the local network by DNS-SD, for others' Join a team")
+	ntfyAddr := flag.String("ntfy-addr", "auto", server.NtfyAddrFlag)
 	tls := flag.String("tls", "auto", "HTTPS beside plain HTTP on the same port: auto (this host's own certificate authority, in the data directory's tls/) or off")
 	flag.Parse()
 	if *tls != "auto" && *tls != "off" {
@@ -33,6 +34,7 @@ func main() {
 		os.Exit(2)
 	}
 	opts.TLS = server.TLSMode(*tls)
+	opts.NtfyAddr = server.ResolveNtfyAddr(*ntfyAddr, opts.Addr)
 	err := app.Run(opts, logs)
 	logs.Close()
 	if err != nil {

@@ -100,6 +100,9 @@ type Options struct {
 	// DefaultMaxImportSize).
 	Importer      Importer
 	MaxImportSize int64
+	// NtfyPort is where phones subscribe to their notifications (0 or nil:
+	// nowhere).
+	NtfyPort func() int
 }
 
 // DefaultUploadReadTimeout lets a 25 MiB file arrive at under 100 kB/s.

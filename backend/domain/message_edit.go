@@ -42,7 +42,13 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		}
 	}
 	now := s.now().Unix()
+	var resolved struct {
+		streamID  int64
+		topic     string
+		resolving bool
+	}
 	err = s.update(func(tx *store.Tx) (func(), error) {
+		resolved.streamID = 0
 		m, _, err := accessMessage(tx, actor, id, streamCache{})
 		if err != nil {
 			return nil, err
@@ -79,6 +85,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 			if err != nil {
 				return nil, err
 			}
+			if resolving, toggles := resolveToggle(m.Topic, topic); toggles && dest == m.StreamID {
+				resolved.streamID, resolved.topic, resolved.resolving = dest, topic, resolving
+			}
 			orig, _ := tx.Stream(m.StreamID)
 			ev["message_ids"], ev["propagate_mode"] = moved, e.PropagateMode
 			ev["stream_id"], ev["stream_name"], ev["orig_subject"] = m.StreamID, orig.Name, m.Topic
@@ -89,6 +98,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		}
 		return s.perHolderEvent(tx, id, ev)
 	})
+	if err == nil && resolved.streamID != 0 {
+		err = s.notifyResolved(actor, resolved.streamID, resolved.topic, resolved.resolving)
+	}
 	return internal("edit message", err)
 }
 
@@ -113,7 +125,7 @@ func withoutUnchangedTopic(e MessageEdit, topic string, m store.Message) (Messag
 // perHolderEvent publishes ev to every user holding the message, each with
 // their own flags on it.
 func (s *Service) perHolderEvent(tx *store.Tx, id int64, ev events.Event) (func(), error) {
-	users, err := userIDs(tx, true)
+	users, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}
@@ -140,11 +152,13 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	if m.IsPrivate() {
 		return nil, 0, BadRequest("Private messages cannot have topics.")
 	}
-	if !mayMove(actor, m) {
-		return nil, 0, errMayNotMove
-	}
 	if topic == "" {
 		topic = m.Topic
+	}
+	_, resolveOnly := resolveToggle(m.Topic, topic)
+	resolveOnly = resolveOnly && (e.StreamID == 0 || e.StreamID == m.StreamID) && mayResolve(actor)
+	if !resolveOnly && !mayMove(actor, m) {
+		return nil, 0, errMayNotMove
 	}
 	dest, err := tx.Stream(m.StreamID)
 	if err != nil {
@@ -182,7 +196,7 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		if err != nil {
 			continue
 		}
-		if !mayMove(actor, old) {
+		if !resolveOnly && !mayMove(actor, old) {
 			return nil, 0, errMayNotMove
 		}
 		moved := old
@@ -288,7 +302,7 @@ func (s *Service) DeleteMessage(actor store.User, id int64) error {
 		if !isAdmin(actor) {
 			return nil, BadRequest("You don't have permission to delete this message")
 		}
-		users, err := userIDs(tx, false)
+		users, err := allUserIDs(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -303,54 +317,4 @@ func (s *Service) DeleteMessage(actor store.User, id int64) error {
 		return func() { s.events.Publish(ev, holders) }, nil
 	})
 	return internal("delete message", err)
-}
-
-// HistoryEntry is one version of a message, oldest first.
-type HistoryEntry struct {
-	Topic               string  `json:"topic"`
-	Content             string  `json:"content"`
-	RenderedContent     string  `json:"rendered_content"`
-	Timestamp           int64   `json:"timestamp"`
-	UserID              int64   `json:"user_id"`
-	PrevContent         *string `json:"prev_content,omitempty"`
-	PrevRenderedContent *string `json:"prev_rendered_content,omitempty"`
-	PrevTopic           *string `json:"prev_topic,omitempty"`
-	Stream              *int64  `json:"stream,omitempty"`
-	PrevStream          *int64  `json:"prev_stream,omitempty"`
-}
-
-// MessageHistory rebuilds every version of a message from its edits.
-func (s *Service) MessageHistory(viewer store.User, id int64) ([]HistoryEntry, error) {
-	var m store.Message
-	err := s.store.View(func(tx *store.Tx) error {
-		var err error
-		m, _, err = accessMessage(tx, viewer, id, streamCache{})
-		return err
-	})
-	if err != nil {
-		return nil, internal("message history", err)
-	}
-	// Walk back from the current state, undoing one edit at a time.
-	entries := make([]HistoryEntry, len(m.Edits)+1)
-	cur := HistoryEntry{Topic: m.Topic, Content: m.Content, RenderedContent: m.Rendered, UserID: m.SenderID, Timestamp: m.Timestamp}
-	for i := len(m.Edits) - 1; i >= 0; i-- {
-		e := m.Edits[i]
-		entry := cur
-		entry.Timestamp, entry.UserID = e.Timestamp, e.UserID
-		if e.PrevRendered != "" {
-			entry.PrevContent, entry.PrevRenderedContent = &e.PrevContent, &e.PrevRendered
-			cur.Content, cur.RenderedContent = e.PrevContent, e.PrevRendered
-		}
-		if e.PrevTopic != "" {
-			entry.PrevTopic = &e.PrevTopic
-			cur.Topic = e.PrevTopic
-		}
-		if e.PrevStreamID != 0 {
-			entry.PrevStream = &e.PrevStreamID
-		}
-		entries[i+1] = entry
-		cur.PrevContent, cur.PrevRenderedContent, cur.PrevTopic, cur.PrevStream = nil, nil, nil, nil
-	}
-	entries[0] = HistoryEntry{Topic: cur.Topic, Content: cur.Content, RenderedContent: cur.RenderedContent, UserID: m.SenderID, Timestamp: m.Timestamp}
-	return entries, nil
 }

@@ -118,6 +118,8 @@ type RealmChange struct {
 	// InvitePolicyNo is invite_to_realm_policy: 1 members, 2 administrators,
 	// 3 full members, 4 moderators, 6 nobody.
 	InvitePolicyNo *int
+	// EnableReadReceipts is enable_read_receipts.
+	EnableReadReceipts *bool
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -162,13 +164,16 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 			}
 			changed["invite_to_realm_policy"] = *ch.InvitePolicyNo
 		}
+		if ch.EnableReadReceipts != nil {
+			r.EnableReadReceipts, changed["enable_read_receipts"] = *ch.EnableReadReceipts, *ch.EnableReadReceipts
+		}
 		if len(changed) == 0 {
 			return nil, BadRequest("No new data supplied")
 		}
 		if err := tx.PutRealm(r); err != nil {
 			return nil, err
 		}
-		users, err := userIDs(tx, true)
+		users, err := activeUserIDs(tx)
 		if err != nil {
 			return nil, err
 		}

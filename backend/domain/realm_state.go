@@ -42,7 +42,7 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_mandatory_topics":                           true,
 		"realm_presence_disabled":                          false,
 		"realm_wildcard_mention_policy":                    1, // everyone
-		"realm_enable_read_receipts":                       false,
+		"realm_enable_read_receipts":                       r.EnableReadReceipts,
 		"realm_default_external_accounts":                  map[string]any{},
 		"realm_enable_spectator_access":                    false,
 		"realm_push_notifications_enabled":                 false,

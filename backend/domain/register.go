@@ -257,6 +257,13 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 	if want("muted_users") {
 		state["muted_users"] = []any{} // Lanchat has no muting of users
 	}
+	if want("scheduled_messages") {
+		scheduled, err := s.scheduledState(tx, actor)
+		if err != nil {
+			return err
+		}
+		state["scheduled_messages"] = scheduled
+	}
 	if want("user_status") {
 		statuses, err := userStatusState(tx)
 		if err != nil {

@@ -49,7 +49,7 @@ func checkMembers(tx *store.Tx, ids []int64) ([]int64, error) {
 }
 
 func (s *Service) groupEvent(tx *store.Tx, e events.Event) (func(), error) {
-	users, err := userIDs(tx, true)
+	users, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}

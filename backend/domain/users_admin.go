@@ -9,7 +9,7 @@ import (
 
 // realmUserEvent tells everyone about a change to one account.
 func (s *Service) realmUserEvent(tx *store.Tx, op string, person map[string]any) (func(), error) {
-	users, err := userIDs(tx, true)
+	users, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +256,7 @@ func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store
 				return nil, err
 			}
 			if !active {
-				out = append(out, func() { s.events.DeleteUser(t.ID) })
+				out = append(out, func() { s.events.DeleteUser(t.ID) }, func() { s.silencePhones(t) })
 				// As in Zulip, what they invited stops letting people in.
 				revoked, err := s.revokeInvitesBy(tx, t.ID)
 				if err != nil {

@@ -69,7 +69,7 @@ func (s *Service) SetStatus(actor store.User, ch StatusChange) error {
 		if err := tx.PutUser(u); err != nil {
 			return nil, err
 		}
-		users, err := userIDs(tx, true)
+		users, err := activeUserIDs(tx)
 		if err != nil {
 			return nil, err
 		}

@@ -71,6 +71,9 @@ type Config struct {
 	// MaxImportSize bounds an export archive an owner uploads to replace
 	// the organization (0: api.DefaultMaxImportSize).
 	MaxImportSize int64
+	// NtfyAddr is where phones subscribe to their notifications (ntfy's
+	// protocol, ntfy.go); "" serves none.
+	NtfyAddr string
 }
 
 // recentErrors is how many warnings and errors RecentErrors keeps.
@@ -106,7 +109,11 @@ type Server struct {
 	control *http.Server
 	// handler is the API and UI, which http serves.
 	handler http.Handler
-	log     *slog.Logger
+	// phones serves people's phone notifications (ntfy.go); phonesOnce
+	// starts its listener with the first Serve.
+	phones     *phones
+	phonesOnce sync.Once
+	log        *slog.Logger
 	// recent remembers what log wrote at warning level and above.
 	recent *logring.Ring
 	// httpErrors is the HTTP server's error log.
@@ -162,6 +169,7 @@ func Open(cfg Config) (*Server, error) {
 		tls:        tlsConfig,
 		authority:  authority,
 	}
+	s.phones = newPhones(s)
 	if s.org, err = s.openOrganization(); err != nil {
 		stop()
 		return nil, err
@@ -199,6 +207,7 @@ func (s *Server) openOrganization() (*organization, error) {
 	}
 	tuneGC()
 	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize, UploadQuota: cfg.UploadQuota})
+	svc.SetPhoneNotifier(s.phones.hub)
 	// Only an empty store is written at start-up, so a read-only data
 	// directory with an organization still starts and serves reads.
 	initialized, err := svc.RealmInitialized()
@@ -222,9 +231,11 @@ func (s *Server) openOrganization() (*organization, error) {
 	}
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: s.log, Importer: s, MaxImportSize: cfg.MaxImportSize,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute,
-		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout, DeliveryWriteTimeout: cfg.DeliveryWriteTimeout})
+		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout, DeliveryWriteTimeout: cfg.DeliveryWriteTimeout,
+		NtfyPort: s.NtfyPort})
 	ctx, cancel := context.WithCancel(s.ctx)
 	go svc.RunEventQueues(ctx)
+	go svc.RunScheduledMessages(ctx)
 	return &organization{store: st, svc: svc, handler: handler, stop: cancel}, nil
 }
 
@@ -288,6 +299,7 @@ func (s *Server) Listen() (net.Listener, error) {
 // Serve answers requests on ln until Shutdown: plain HTTP, and HTTPS on
 // the same port when TLS is configured.
 func (s *Server) Serve(ln net.Listener) error {
+	s.phonesOnce.Do(func() { s.listenPhones(ln.Addr()) })
 	if s.tls != nil {
 		return s.serveBoth(ln)
 	}
@@ -415,6 +427,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	httpErr := s.http.Shutdown(ctx)
+	s.phones.http.Shutdown(ctx)
+	s.phones.hub.RevokeAll() // its subscriptions' connections are its own
 	s.httpErrors.flush()
 	s.imports.running.Wait()
 	var controlErr error

@@ -184,3 +184,38 @@ func TestOpenReservesAdministratorsGroupOfSchema6(t *testing.T) {
 		t.Errorf("administrators' group ID %d after reopening, was %d", again, admins)
 	}
 }
+
+// A store written before sends were de-duplicated and messages scheduled
+// has neither bucket; opening it adds both, with no version step (old
+// builds ignore buckets they do not know).
+func TestOpenAddsSentLocalIDsAndScheduledMessagesToOlderStore(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		for _, b := range [][]byte{bucketSentLocalIDs, bucketScheduledMessages} {
+			if err := tx.btx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	err = s.Update(func(tx *Tx) error {
+		if err := tx.PutSentLocalID(1, "q", "1.01", SentLocalID{MessageID: 7, SentAt: 100}, 0); err != nil {
+			return err
+		}
+		m := ScheduledMessage{SenderID: 1, Type: "stream", StreamID: 1, Topic: "t", Content: "later", DeliverAt: 200}
+		return tx.CreateScheduledMessage(&m)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := viewed(t, s, func(tx *Tx) (SentLocalID, error) { return tx.SentLocalID(1, "q", "1.01") }); got.MessageID != 7 {
+		t.Errorf("sent local ID %+v", got)
+	}
+	if got := viewed(t, s, func(tx *Tx) ([]ScheduledMessage, error) { return tx.ScheduledMessages() }); len(got) != 1 || got[0].Content != "later" {
+		t.Errorf("scheduled messages %+v", got)
+	}
+}

@@ -12,6 +12,9 @@ type Realm struct {
 	// InviteToRealmPolicy says who may send email invitations, with
 	// Zulip's numbers; 0 is Zulip's default (1, members).
 	InviteToRealmPolicy int `json:"invite_to_realm_policy,omitempty"`
+	// EnableReadReceipts lets people see who has read a message (off
+	// unless an administrator turns it on).
+	EnableReadReceipts bool `json:"enable_read_receipts,omitempty"`
 }
 
 var keyRealm = []byte("realm")

@@ -49,6 +49,10 @@ type User struct {
 	// PushDevices are the mobile devices registered for push
 	// notifications, kept as Zulip keeps them even with no way to push.
 	PushDevices []PushDevice `json:"push_devices,omitempty"`
+	// NtfyTopic is the secret name of the person's phone notification
+	// topic (backend/ntfy); empty until they first ask for it, and in
+	// records older than it.
+	NtfyTopic string `json:"ntfy_topic,omitempty"`
 }
 
 // PushDevice is one registered device token.

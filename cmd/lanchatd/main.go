@@ -108,6 +108,7 @@ func serve(args []string, stderr io.Writer) error {
 	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "HTTPS with this certificate (PEM, with its chain), beside plain HTTP on the same port")
 	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the private key (PEM) of --tls-cert")
 	fs.BoolVar(&cfg.Advertise, "advertise", false, "announce the organization on the local network by DNS-SD (_lanchat._tcp), for the desktop app's Join a team")
+	ntfyAddr := fs.String("ntfy-addr", "auto", server.NtfyAddrFlag)
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this address (keep it on loopback)")
 	logFormat := fs.String("log-format", "text", "log lines (one per request, and the host's warnings) as text or json")
 	if err := parse(fs, args); err != nil {
@@ -140,6 +141,7 @@ func serve(args []string, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("%w: --tls is off or auto, not %q", errUsage, *tlsMode)
 	}
+	cfg.NtfyAddr = server.ResolveNtfyAddr(*ntfyAddr, cfg.Addr)
 	// What logs outside the server's own logger keeps the same format.
 	slog.SetDefault(cfg.Log)
 	if cfg.DataDir == "" {

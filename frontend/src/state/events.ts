@@ -1,6 +1,7 @@
 // The server's events as the UI reads them (Zulip's shapes), one type per
 // event, so the reducer (Chat.apply) is checked against what it handles.
-import type { Message, Reaction, Subscription, User } from './types'
+import type { Message, Reaction, Subscription, User, UserStatus } from './types'
+import type { ScheduledMessage } from '../api/workflows'
 
 type PresenceClients = Record<string, unknown> // client name → { status, timestamp }
 
@@ -24,11 +25,16 @@ export type ServerEvent =
   | { type: 'stream'; id?: number; op: 'update'; stream_id: number; property: string; value: unknown }
   | { type: 'stream'; id?: number; op: 'create' }
   | { type: 'realm_user'; id?: number; op: 'add' | 'update' | 'remove'; person: Partial<User> & { user_id: number } }
-  | { type: 'user_group'; id?: number; op: 'add'; group: { id: number; members?: number[] } }
-  | { type: 'user_group'; id?: number; op: 'remove' | 'update'; group_id: number }
+  | { type: 'user_group'; id?: number; op: 'add'; group: { id: number; name: string; members?: number[] } }
+  | { type: 'user_group'; id?: number; op: 'remove'; group_id: number }
+  | { type: 'user_group'; id?: number; op: 'update'; group_id: number; data: { name?: string } }
   | { type: 'user_group'; id?: number; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, { name: string; source_url: string; deactivated: boolean }> }
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }
   | { type: 'user_topic'; id?: number; stream_id: number; topic_name: string; visibility_policy: number }
   | { type: 'user_settings'; id?: number; op: 'update'; property: string; value: unknown }
+  | ({ type: 'user_status'; id?: number; user_id: number } & UserStatus)
+  | { type: 'scheduled_messages'; id?: number; op: 'add'; scheduled_messages: ScheduledMessage[] }
+  | { type: 'scheduled_messages'; id?: number; op: 'update'; scheduled_message: ScheduledMessage }
+  | { type: 'scheduled_messages'; id?: number; op: 'remove'; scheduled_message_id: number }
