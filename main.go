@@ -10,17 +10,15 @@ import (
 	"os"
 
 	"lanchat/app"
-	"lanchat/backend/logbatch"
-	"lanchat/backend/logtext"
+	"lanchat/backend/logbuffer"
 	"lanchat/backend/server"
 )
 
 func main() {
 	// The log, a line per request as lanchatd writes it: slog's text,
-	// formatted by backend/logtext and written in batches by
-	// backend/logbatch.
-	logs := logbatch.New(os.Stderr)
-	slog.SetDefault(slog.New(logtext.New(logs)))
+	// buffered (backend/logbuffer).
+	logs := logbuffer.New(os.Stderr)
+	slog.SetDefault(slog.New(slog.NewTextHandler(logs, nil)))
 	var opts app.Options
 	flag.StringVar(&opts.Addr, "addr", "0.0.0.0:9991", "listen address HOST:PORT for the LAN (port 0 picks a free one)")
 	flag.StringVar(&opts.DataDir, "data", app.DefaultDataDir(os.Getenv), "data directory ($LANCHAT_DATA, default ~/.local/share/lanchat)")
@@ -36,7 +34,7 @@ func main() {
 	opts.TLS = server.TLSMode(*tls)
 	opts.NtfyAddr = server.ResolveNtfyAddr(*ntfyAddr, opts.Addr)
 	err := app.Run(opts, logs)
-	logs.Close()
+	logs.Flush()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lanchat:", err)
 		os.Exit(1)

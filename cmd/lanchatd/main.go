@@ -16,8 +16,7 @@ import (
 	"lanchat/backend/api"
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
-	"lanchat/backend/logbatch"
-	"lanchat/backend/logtext"
+	"lanchat/backend/logbuffer"
 	"lanchat/backend/server"
 	"lanchat/backend/store"
 )
@@ -34,7 +33,7 @@ const usage = `usage:
 `
 
 func main() {
-	slog.SetDefault(slog.New(logtext.New(os.Stderr)))
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "lanchatd:", err)
 		os.Exit(exitCode(err))
@@ -114,16 +113,14 @@ func serve(args []string, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	// A line per request, long-polls included: written in batches, not a
-	// write(2) each (backend/logbatch).
-	logs := logbatch.New(stderr)
-	defer logs.Close()
+	// A line per request, long-polls included, through slog's own
+	// handlers, buffered (backend/logbuffer).
+	logs := logbuffer.New(stderr)
+	defer logs.Flush()
 	stderr = logs
 	switch *logFormat {
 	case "text":
-		// slog's text lines, written without the text handler's cost per
-		// line (backend/logtext).
-		cfg.Log = slog.New(logtext.New(stderr))
+		cfg.Log = slog.New(slog.NewTextHandler(stderr, nil))
 	case "json":
 		cfg.Log = slog.New(slog.NewJSONHandler(stderr, nil))
 	default:
