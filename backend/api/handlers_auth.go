@@ -48,6 +48,7 @@ func updateRealm(c *call) (J, error) {
 		policy := int(c.p.optInt("invite_to_realm_policy", 0))
 		ch.InvitePolicyNo = &policy
 	}
+	ch.GroupSettings = realmGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -118,6 +118,8 @@ type RealmChange struct {
 	// InvitePolicyNo is invite_to_realm_policy: 1 members, 2 administrators,
 	// 3 full members, 4 moderators, 6 nobody.
 	InvitePolicyNo *int
+	// GroupSettings change the organization's group settings by name.
+	GroupSettings map[string]GroupSettingChange
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -162,7 +164,11 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 			}
 			changed["invite_to_realm_policy"] = *ch.InvitePolicyNo
 		}
-		if len(changed) == 0 {
+		settings, err := changeRealmGroupSettings(tx, &r, ch.GroupSettings)
+		if err != nil {
+			return nil, err
+		}
+		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")
 		}
 		if err := tx.PutRealm(r); err != nil {
@@ -175,6 +181,9 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		var out deliveries
 		for property, value := range changed {
 			out.add(s, events.Event{"type": "realm", "op": "update", "property": property, "value": value}, users)
+		}
+		for _, setting := range settings {
+			out.add(s, events.Event{"type": "realm", "op": "update_dict", "property": "default", "data": setting}, users)
 		}
 		return out.publish, nil
 	}))

@@ -12,6 +12,9 @@ type Realm struct {
 	// InviteToRealmPolicy says who may send email invitations, with
 	// Zulip's numbers; 0 is Zulip's default (1, members).
 	InviteToRealmPolicy int `json:"invite_to_realm_policy,omitempty"`
+	// GroupSettings are the organization's group-based permissions by
+	// Zulip's setting name (since schema 8); an absent one is its default.
+	GroupSettings map[string]GroupSetting `json:"group_settings,omitempty"`
 }
 
 var keyRealm = []byte("realm")
