@@ -26,6 +26,7 @@ func updateRealm(c *call) (J, error) {
 		enable := c.p.optBool("enable_read_receipts", false)
 		ch.EnableReadReceipts = &enable
 	}
+	ch.GroupSettings = realmGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -197,6 +197,10 @@ func updateStream(c *call) (J, error) {
 		isDefault := c.p.optBool("is_default_stream", false)
 		ch.IsDefault = &isDefault
 	}
+	if c.p.has("can_remove_subscribers_group") {
+		group := c.p.int("can_remove_subscribers_group")
+		ch.CanRemoveSubscribersGroup = &group
+	}
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

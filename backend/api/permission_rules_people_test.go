@@ -74,6 +74,15 @@ func peopleRules() map[string]rule {
 		"POST /api/v1/user_groups/{group_id}/members": {members, func(w world) []probe {
 			return []probe{{path: id("/api/v1/user_groups/%d/members", w.groupID), form: apitest.Form{"add": []int64{w.adminID}}}}
 		}},
+		"GET /api/v1/user_groups/{group_id}/members/{user_id}": {anyone, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/members/", w.groupID) + itoa(w.adminID)}}
+		}},
+		"GET /api/v1/user_groups/{group_id}/subgroups": {anyone, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/subgroups", w.groupID)}}
+		}},
+		"POST /api/v1/user_groups/{group_id}/subgroups": {members, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/subgroups", w.groupID), form: apitest.Form{"add": []int64{w.subgroupID}}}}
+		}},
 
 		"POST /api/v1/users/me/presence":    {humans, fixed(probe{form: apitest.Form{"status": "active"}})},
 		"GET /api/v1/users/{user}/presence": {anyone, fixed(probe{path: "/api/v1/users/alice@example.com/presence"})},

@@ -115,6 +115,9 @@ func (a *API) routes() []route {
 		{method: "DELETE", path: "/api/v1/user_groups/{group_id}", auth: authUser, handle: deleteUserGroup},
 		{method: "GET", path: "/api/v1/user_groups/{group_id}/members", auth: authUser, handle: groupMembers},
 		{method: "POST", path: "/api/v1/user_groups/{group_id}/members", auth: authUser, handle: updateGroupMembers},
+		{method: "GET", path: "/api/v1/user_groups/{group_id}/members/{user_id}", auth: authUser, handle: groupMember},
+		{method: "GET", path: "/api/v1/user_groups/{group_id}/subgroups", auth: authUser, handle: groupSubgroups},
+		{method: "POST", path: "/api/v1/user_groups/{group_id}/subgroups", auth: authUser, handle: updateGroupSubgroups},
 
 		{method: "POST", path: "/api/v1/users/me/presence", auth: authUser, handle: updatePresence},
 		{method: "GET", path: "/api/v1/users/{user}/presence", auth: authUser, handle: userPresence},

@@ -292,6 +292,13 @@ async function runEndpoints() {
   await check('POST /user_groups/{user_group_id}/members', 'alice', 'POST', `/user_groups/${design}/members`, { add: [ids.bob] });
   await check('GET /user_groups/{user_group_id}/members', 'alice', 'GET', `/user_groups/${design}/members`, {});
   await check('POST /user_groups/{user_group_id}/members', 'alice', 'POST', `/user_groups/${design}/members`, { delete: [ids.bob] });
+  const engineering = groups.body.user_groups.find((g) => g.name === 'engineering').id;
+  const moderators = groups.body.user_groups.find((g) => g.name === 'role:moderators').id;
+  await check('PATCH /user_groups/{user_group_id}', 'alice', 'PATCH', `/user_groups/${design}`, { can_mention_group: { new: { direct_members: [ids.alice], direct_subgroups: [moderators] } } });
+  await check('POST /user_groups/{user_group_id}/subgroups', 'alice', 'POST', `/user_groups/${design}/subgroups`, { add: [engineering] });
+  await check('GET /user_groups/{user_group_id}/subgroups', 'alice', 'GET', `/user_groups/${design}/subgroups`, {});
+  await check('GET /user_groups/{user_group_id}/members/{user_id}', 'alice', 'GET', `/user_groups/${design}/members/${ids.alice}`, {});
+  await check('POST /user_groups/{user_group_id}/subgroups', 'alice', 'POST', `/user_groups/${design}/subgroups`, { delete: [engineering] });
   await check('DELETE /user_groups/{user_group_id}', 'alice', 'DELETE', `/user_groups/${design}`, {});
   await check('DELETE /user_groups/{user_group_id}', 'alice', 'DELETE', `/user_groups/${design}`, {}, 400);
 
@@ -318,6 +325,7 @@ async function runEndpoints() {
   await check('GET /users/{user_id}/subscriptions/{stream_id}', 'alice', 'GET', `/users/9999/subscriptions/${ids.general}`, {}, 400);
   await check('GET /users/me/{stream_id}/topics', 'alice', 'GET', '/users/me/9999/topics', {}, 400);
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { description: 'Shapes and colours', new_name: 'design-team' });
+  await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { can_remove_subscribers_group: moderators });
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', '/streams/9999', { description: 'x' }, 400);
   await check('PATCH /streams/{stream_id}', 'alice', 'PATCH', `/streams/${ids.design}`, { description: 'mine' }, 400);
   await check('DELETE /users/me/subscriptions', 'bob', 'DELETE', '/users/me/subscriptions', { subscriptions: ['design-team'] });
@@ -369,8 +377,11 @@ async function runEndpoints() {
   await check('DELETE /messages/{message_id}', 'alice', 'DELETE', `/messages/${ids.msg}`, {}, 400);
   await check('DELETE /messages/{message_id}', 'admin', 'DELETE', `/messages/${ids.msg}`, {});
 
-  // The organization (PATCH /realm is partial and not in the yaml; it causes realm/update).
+  // The organization (PATCH /realm is partial and not in the yaml; it causes realm/update and, for a group
+  // setting, realm/update_dict).
   await call('admin', 'PATCH', '/realm', { description: 'Conformance' });
+  const members = (await call('admin', 'GET', '/user_groups')).body.user_groups.find((g) => g.name === 'role:members').id;
+  await call('admin', 'PATCH', '/realm', { can_create_private_channel_group: { new: { direct_members: [ids.alice], direct_subgroups: [members] } } });
 
   // Presence.
   await call('alice', 'POST', '/users/me/presence', { status: 'active', new_user_input: true });

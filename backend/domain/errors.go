@@ -19,6 +19,9 @@ const (
 	CodeUserDeactivated       = "USER_DEACTIVATED"
 	CodeAuthenticationFailed  = "AUTHENTICATION_FAILED"
 	CodeRateLimitHit          = "RATE_LIMIT_HIT"
+	// CodeExpectationMismatch refuses a group-setting change whose "old"
+	// is not the current value.
+	CodeExpectationMismatch = "EXPECTATION_MISMATCH"
 	// CodeUnsupportedWebhookEvent answers an event an integration ignores:
 	// as in Zulip it is carried with HTTP 200, so senders neither retry it
 	// nor disable the webhook, and they log the answer.

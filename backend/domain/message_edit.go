@@ -67,6 +67,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 				return nil, BadRequest("You don't have permission to edit this message")
 			}
 			r := s.render(tx, actor, content)
+			if err := checkGroupMentions(tx, actor, r); err != nil {
+				return nil, err
+			}
 			edited := m
 			edited.Content, edited.Rendered, edited.IsMe = content, r.HTML, r.IsMeMessage
 			edited.HasLink, edited.HasImage, edited.HasAttachment = r.HasLink, r.HasImage, r.HasAttachment

@@ -93,7 +93,7 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 			return err
 		}
 		r = s.render(tx, actor, content)
-		return nil
+		return checkGroupMentions(tx, actor, r)
 	})
 	if err != nil {
 		return 0, internal("send message", err)
@@ -305,7 +305,11 @@ func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (message
 		if len(ids) == 0 {
 			return messageTarget{}, BadRequest("Message must have recipients")
 		}
-		return messageTarget{userIDs: sortedUnique(append(ids, actor.ID))}, nil
+		participants := sortedUnique(append(ids, actor.ID))
+		if err := checkCanSendDirect(tx, actor, participants); err != nil {
+			return messageTarget{}, err
+		}
+		return messageTarget{userIDs: participants}, nil
 	case "":
 		return messageTarget{}, MissingArgument("type")
 	}
@@ -362,13 +366,15 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 	for _, id := range r.MentionedUserIDs {
 		mention(id)
 	}
-	for _, gid := range r.MentionedGroupIDs {
-		g, err := tx.UserGroup(gid)
-		if err != nil {
-			continue
-		}
-		for _, id := range g.Members {
-			mention(id)
+	if len(r.MentionedGroupIDs) > 0 {
+		// A group mention mentions everyone in it, subgroups' members too.
+		if ix, err := loadGroups(tx); err == nil {
+			for _, gid := range r.MentionedGroupIDs {
+				members, _ := ix.members(gid)
+				for _, id := range members {
+					mention(id)
+				}
+			}
 		}
 	}
 	// The sender keeps a copy even of a stream they are not subscribed to,

@@ -120,6 +120,8 @@ type RealmChange struct {
 	InvitePolicyNo *int
 	// EnableReadReceipts is enable_read_receipts.
 	EnableReadReceipts *bool
+	// GroupSettings change the organization's group settings by name.
+	GroupSettings map[string]GroupSettingChange
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -167,7 +169,11 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		if ch.EnableReadReceipts != nil {
 			r.EnableReadReceipts, changed["enable_read_receipts"] = *ch.EnableReadReceipts, *ch.EnableReadReceipts
 		}
-		if len(changed) == 0 {
+		settings, err := changeRealmGroupSettings(tx, &r, ch.GroupSettings)
+		if err != nil {
+			return nil, err
+		}
+		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")
 		}
 		if err := tx.PutRealm(r); err != nil {
@@ -180,6 +186,9 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		var out deliveries
 		for property, value := range changed {
 			out.add(s, events.Event{"type": "realm", "op": "update", "property": property, "value": value}, users)
+		}
+		for _, setting := range settings {
+			out.add(s, events.Event{"type": "realm", "op": "update_dict", "property": "default", "data": setting}, users)
 		}
 		return out.publish, nil
 	}))

@@ -32,8 +32,6 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_invite_to_stream_policy":                    1,
 		"realm_invite_to_realm_policy":                     invitePolicy(r),
 		"realm_invite_required":                            true, // no open sign-up
-		"realm_create_public_stream_policy":                1,
-		"realm_create_private_stream_policy":               1,
 		"realm_waiting_period_threshold":                   0,
 		"realm_default_language":                           "en",
 		"realm_email_changes_disabled":                     false,
@@ -78,10 +76,8 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"password_min_guesses":                 0,
 		"development_environment":              s.cfg.Dev,
 	}
-	// Reusable invitation links are the administrators' (Zulip's default
-	// create_multiuse_invite_group, which Lanchat does not let change).
-	if admins, err := tx.SystemGroupID(store.AdministratorsGroup); err == nil {
-		settings["realm_create_multiuse_invite_group"] = admins
+	if err := realmGroupSettingsState(tx, r, settings); err != nil {
+		return err
 	}
 	for k, v := range settings {
 		state[k] = v

@@ -185,13 +185,9 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		}
 	}
 	if want("realm_user_groups") {
-		groups, err := tx.UserGroups()
+		list, err := userGroupObjects(tx)
 		if err != nil {
 			return err
-		}
-		list := make([]UserGroupObject, 0, len(groups))
-		for _, g := range groups {
-			list = append(list, userGroupObject(g))
 		}
 		state["realm_user_groups"] = list
 	}

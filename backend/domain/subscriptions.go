@@ -63,8 +63,8 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 			created := false
 			switch {
 			case errors.Is(err, store.ErrNotFound):
-				if isGuest(actor) {
-					return nil, BadRequest("Insufficient permission")
+				if err := checkCanCreateStream(tx, actor, req.InviteOnly); err != nil {
+					return nil, err
 				}
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
@@ -156,8 +156,8 @@ type UnsubscribeResult struct {
 	NotSubscribed []string `json:"not_subscribed"`
 }
 
-// Unsubscribe removes principals (the actor by default; others need an
-// administrator) from streams. Settings are kept for a later resubscribe.
+// Unsubscribe removes principals (the actor by default; others need the
+// stream's can_remove_subscribers_group) from streams. Settings are kept for a later resubscribe.
 func (s *Service) Unsubscribe(actor store.User, names []string, refs []string) (UnsubscribeResult, error) {
 	res := UnsubscribeResult{Removed: []string{}, NotSubscribed: []string{}}
 	err := s.update(func(tx *store.Tx) (func(), error) {
@@ -166,14 +166,12 @@ func (s *Service) Unsubscribe(actor store.User, names []string, refs []string) (
 		if err != nil {
 			return nil, err
 		}
-		for _, u := range users {
-			if u.ID != actor.ID && !isAdmin(actor) {
-				return nil, BadRequest("Insufficient permission")
-			}
-		}
 		for _, name := range names {
 			st, err := visibleStream(tx, actor, strings.TrimSpace(name))
 			if err != nil {
+				return nil, err
+			}
+			if err := checkCanRemoveSubscribers(tx, actor, st, users); err != nil {
 				return nil, err
 			}
 			// Who could see the stream before: they hear of the departures.

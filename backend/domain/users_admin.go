@@ -133,6 +133,11 @@ func (s *Service) roleEvents(tx *store.Tx, u store.User, role int) (deliveries, 
 		return nil, err
 	}
 	out = append(out, publish)
+	moves, err := s.systemGroupMoves(tx, u.ID, systemGroupsOfRole(u.Role), systemGroupsOfRole(role))
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, moves...)
 	streams, err := tx.Streams()
 	if err != nil {
 		return nil, err

@@ -15,6 +15,9 @@ type Realm struct {
 	// EnableReadReceipts lets people see who has read a message (off
 	// unless an administrator turns it on).
 	EnableReadReceipts bool `json:"enable_read_receipts,omitempty"`
+	// GroupSettings are the organization's group-based permissions by
+	// Zulip's setting name (since schema 8); an absent one is its default.
+	GroupSettings map[string]GroupSetting `json:"group_settings,omitempty"`
 }
 
 var keyRealm = []byte("realm")
