@@ -29,6 +29,7 @@ func TestChangelogEntries(t *testing.T) {
 
 func changelogCases() []changelogCase {
 	return []changelogCase{
+		{"level 188: bots can be muted and unmuted", checkMuteBots},
 		{"level 189: followed-topic notification settings are user settings", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{
 				"enable_followed_topic_desktop_notifications":    {true, false},
@@ -38,10 +39,50 @@ func changelogCases() []changelogCase {
 				"enable_followed_topic_wildcard_mentions_notify": {true, false},
 			})
 		}},
+		{"level 190: DELETE /realm/emoji/{name} of a missing emoji is 404", checkMissingEmoji404},
+		{"level 192 and 220: a guest subscribed to a public stream gets stream create, then peer events", checkGuestSeesPublicStreamOnSubscribe},
+		{"level 193: REACTION_ALREADY_EXISTS and REACTION_DOES_NOT_EXIST", checkReactionErrorCodes},
+		{"level 194: the id operand may be an integer", checkNarrowOperators("id as an integer (194)", "id as a string (194)")},
+		{"level 195: realm_default_code_block_language is an empty string when unset", checkRegisterFields("realm", map[string]any{"realm_default_code_block_language": ""})},
+		{"level 199: stream_weekly_traffic in stream objects", checkWeeklyTraffic},
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
 		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},
+		{"level 203: realm_date_created", checkRealmDateCreated},
+		{"level 204: the typing protocol's server_typing_* periods", checkRegisterFields("realm", map[string]any{
+			"server_typing_started_wait_period_milliseconds":   10000,
+			"server_typing_stopped_wait_period_milliseconds":   5000,
+			"server_typing_started_expiry_period_milliseconds": 15000,
+		})},
 		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
+		{"level 208: unknown or deactivated principals are BAD_REQUEST", checkPrincipalErrors},
+		{"level 210: web_stream_unreads_count_display_policy is a user setting", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_stream_unreads_count_display_policy": {float64(2), float64(3)}})
+		}},
+		{"level 211: complete in POST /mark_all_as_read", checkCompleteOnMarkAllAsRead},
+		{"level 213: unread counts include unmuted and followed topics of muted streams", checkUnreadCountsInMutedStreams},
+		{"level 214: automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{
+				"automatically_follow_topics_policy":                  {float64(3), float64(4)},
+				"automatically_unmute_topics_in_muted_streams_policy": {float64(2), float64(4)},
+			})
+		}},
+		{"level 215 and 248: stream typing by stream_id and topic, type channel, message_type direct", checkStreamTyping},
+		{"level 219: web_home_view and web_escape_navigates_to_home_view", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_home_view": {"inbox", "recent_topics"}, "web_escape_navigates_to_home_view": {true, false}})
+		}},
+		{"level 219: followed is a visibility policy", checkFollowedVisibility},
+		{"level 222: deactivation is a realm_user update of is_active", checkDeactivationIsUpdate},
+		{"level 222: bot deactivation is a realm_bot update of is_active", checkBotDeactivationIsUpdate},
 		{"level 223: POST /users/me/apns_device_token requires appid; devices register as on a Zulip server without push notifications", checkPushDevices},
+		{"level 224 and 247: stream_wildcard_mentioned and topic_wildcard_mentioned flags; @**channel**", checkWildcardFlags},
+		{"level 226: GET /streams/{id}/email_address", checkStreamEmailAddress},
+		{"level 227: desktop_icon_count_display has four options", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"desktop_icon_count_display": {float64(1), float64(4)}})
+		}},
+		{"level 229: wildcard_mention_policy refusals have their own codes", checkWildcardPolicyCodes},
+		{"level 230 and 259: onboarding steps are one-time notices", checkOneTimeNotices},
+		{"level 231: realm_push_notifications_enabled and its end timestamp", checkRegisterFields("realm", map[string]any{"realm_push_notifications_enabled": false, "realm_push_notifications_enabled_end_timestamp": nil})},
+		{"level 232: the user_list_incomplete client capability", checkUserListIncomplete},
 		{"level 233: onboarding_steps in register and POST /users/me/onboarding_steps", func(t *testing.T, s *apitest.Server) {
 			bob, alice := s.Login("bob@example.com"), s.Login("alice@example.com")
 			q := registerQueue(t, bob, apitest.Form{"event_types": []string{"onboarding_steps"}})
@@ -75,6 +116,10 @@ func changelogCases() []changelogCase {
 				t.Errorf("alice's steps changed with bob's: %v", got)
 			}
 		}},
+		{"level 235: automatically_follow_topics_where_mentioned", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"automatically_follow_topics_where_mentioned": {true, false}})
+		}},
+		{"level 236: read_by_sender on POST /messages", checkReadBySender},
 		{"level 245: web_font_size_px and web_line_height_percent are user settings", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_font_size_px": {float64(14), float64(20)}, "web_line_height_percent": {float64(122), float64(150)}})
 			bob := s.Login("bob@example.com")
@@ -82,6 +127,9 @@ func changelogCases() []changelogCase {
 				bob.Patch("/api/v1/settings", bad).Fails(400, "REQUEST_VARIABLE_INVALID")
 			}
 		}},
+		{"level 249: has:reaction", checkNarrowOperators("has:reaction (249)")},
+		{"level 250: channel and channels operators", checkNarrowOperators("channel (250)", "channels:public (250)")},
+		{"level 248: type channel on POST /messages", checkChannelMessageType},
 		{"level 253: receives_typing_notifications, and no typing events for those who turned it off", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"receives_typing_notifications": {true, false}})
 			// bob turned it off in checkNewSettings; alice still receives.
@@ -96,9 +144,29 @@ func changelogCases() []changelogCase {
 				t.Errorf("bob turned typing notifications off but got %v", evs)
 			}
 		}},
+		{"level 254: creator_id in stream and subscription objects", checkCreatorID},
+		{"level 255: \"channel\" in the API's strings", checkChannelStrings},
+		{"level 256: deleting a stream's first message updates first_message_id", checkFirstMessageIDUpdate},
+		{"level 257: realm_url, realm_uri its alias", checkRealmURL},
 		{"level 261: include_realm_default_subscriptions on POST /invites/multiuse, and the link creates the account", checkInviteLinks},
+		{"level 262: GET /users/{id}/status", checkUserStatusEndpoint},
 		{"level 263: last_update_id on POST /users/me/presence and presence_last_update_id in register", checkPresenceUpdateIDs},
+		{"level 265: is:followed", checkNarrowOperators("is:followed (265)")},
 		{"level 267: notify_referrer_on_join on POST /invites, listed by GET /invites", checkEmailInvites},
+		{"level 268: web_navigate_to_sent_message", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_navigate_to_sent_message": {true, false}})
+		}},
+		{"level 269: web_channel_default_view", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_channel_default_view": {float64(1), float64(2)}})
+		}},
+		{"level 271: the with operator", checkNarrowOperators("with, a topic's link (271)")},
+		{"level 271: with follows a moved topic", checkWithFollowsMoves},
+		{"level 272: url in POST /user_uploads, uri its alias", checkUploadURL},
+		{"level 273: server_thumbnail_formats", checkRegisterFields("realm", map[string]any{"server_thumbnail_formats": []any{}})},
+		{"level 274: delete_message goes to the deleter", checkDeleteToDeleter},
+		{"level 275: web_animate_image_previews", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_animate_image_previews": {"on_hover", "never"}})
+		}},
 	}
 }
 

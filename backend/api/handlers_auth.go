@@ -48,6 +48,10 @@ func updateRealm(c *call) (J, error) {
 		policy := int(c.p.optInt("invite_to_realm_policy", 0))
 		ch.InvitePolicyNo = &policy
 	}
+	if c.p.has("wildcard_mention_policy") {
+		policy := int(c.p.optInt("wildcard_mention_policy", 0))
+		ch.WildcardMentionPolicyNo = &policy
+	}
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -52,6 +52,7 @@ func peopleRules() map[string]rule {
 		// Zulip refuses bots here too: their owner regenerates their key.
 		"POST /api/v1/users/me/api_key/regenerate": {humans, fixed(probe{name: "regenerate one's API key"})},
 		"POST /api/v1/users/me/status":             {anyone, fixed(probe{form: apitest.Form{"status_text": "in a meeting"}})},
+		"GET /api/v1/users/{user_id}/status":       {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/%d/status", w.bobID)}} }},
 		"GET /avatar/{user}":                       {anyone, fixed(probe{path: "/avatar/alice@example.com"})},
 		"GET /avatar/{user}/medium":                {anyone, fixed(probe{path: "/avatar/alice@example.com/medium"})},
 		"POST /api/v1/users/me/avatar": {anyone, func(w world) []probe {

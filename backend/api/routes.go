@@ -25,6 +25,7 @@ func (a *API) routes() []route {
 
 		{method: "GET", path: "/api/v1/streams", auth: authUser, handle: listStreams},
 		{method: "GET", path: "/api/v1/get_stream_id", auth: authUser, handle: getStreamID},
+		{method: "GET", path: "/api/v1/streams/{stream_id}", auth: authUser, handle: getStream},
 		{method: "PATCH", path: "/api/v1/streams/{stream_id}", auth: authUser, handle: updateStream},
 		{method: "DELETE", path: "/api/v1/streams/{stream_id}", auth: authUser, handle: deleteStream},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/members", auth: authUser, handle: streamMembers},
@@ -94,6 +95,7 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/users/me/onboarding_steps", auth: authUser, handle: markOnboardingStepRead},
 		{method: "POST", path: "/api/v1/users/me/api_key/regenerate", auth: authUser, handle: regenerateAPIKey},
 		{method: "POST", path: "/api/v1/users/me/status", auth: authUser, handle: setOwnStatus},
+		{method: "GET", path: "/api/v1/users/{user_id}/status", auth: authUser, handle: userStatus},
 		{method: "GET", path: "/avatar/{user}", auth: authUser, handle: avatar},
 		{method: "GET", path: "/avatar/{user}/medium", auth: authUser, handle: mediumAvatar},
 		{method: "POST", path: "/api/v1/users/me/avatar", auth: authUser, upload: true, maxBody: maxEmojiBody, handle: uploadAvatar},

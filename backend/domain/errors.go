@@ -19,6 +19,9 @@ const (
 	CodeUserDeactivated       = "USER_DEACTIVATED"
 	CodeAuthenticationFailed  = "AUTHENTICATION_FAILED"
 	CodeRateLimitHit          = "RATE_LIMIT_HIT"
+	// Wildcard mentions the realm's wildcard_mention_policy forbids (level 229).
+	CodeStreamWildcardMentionNotAllowed = "STREAM_WILDCARD_MENTION_NOT_ALLOWED"
+	CodeTopicWildcardMentionNotAllowed  = "TOPIC_WILDCARD_MENTION_NOT_ALLOWED"
 	// CodeUnsupportedWebhookEvent answers an event an integration ignores:
 	// as in Zulip it is carried with HTTP 200, so senders neither retry it
 	// nor disable the webhook, and they log the answer.

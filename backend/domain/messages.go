@@ -87,7 +87,7 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 			return err
 		}
 		r = s.render(tx, actor, content)
-		return nil
+		return checkWildcardMentions(tx, actor, target, r)
 	})
 	if err != nil {
 		return 0, internal("send message", err)

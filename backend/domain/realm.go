@@ -118,6 +118,9 @@ type RealmChange struct {
 	// InvitePolicyNo is invite_to_realm_policy: 1 members, 2 administrators,
 	// 3 full members, 4 moderators, 6 nobody.
 	InvitePolicyNo *int
+	// WildcardMentionPolicyNo is wildcard_mention_policy: 1 everyone, 2
+	// members, 3 full members, 5 administrators, 6 nobody, 7 moderators.
+	WildcardMentionPolicyNo *int
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -161,6 +164,13 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 				return nil, InvalidArgument("invite_to_realm_policy", "must be 1, 2, 3, 4 or 6")
 			}
 			changed["invite_to_realm_policy"] = *ch.InvitePolicyNo
+		}
+		if ch.WildcardMentionPolicyNo != nil {
+			if _, ok := wildcardMentionPolicies[*ch.WildcardMentionPolicyNo]; !ok {
+				return nil, InvalidArgument("wildcard_mention_policy", "must be 1, 2, 3, 5, 6 or 7")
+			}
+			r.WildcardMentionPolicy = *ch.WildcardMentionPolicyNo
+			changed["wildcard_mention_policy"] = *ch.WildcardMentionPolicyNo
 		}
 		if len(changed) == 0 {
 			return nil, BadRequest("No new data supplied")

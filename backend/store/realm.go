@@ -12,6 +12,10 @@ type Realm struct {
 	// InviteToRealmPolicy says who may send email invitations, with
 	// Zulip's numbers; 0 is Zulip's default (1, members).
 	InviteToRealmPolicy int `json:"invite_to_realm_policy,omitempty"`
+	// WildcardMentionPolicy says who may mention everyone in a stream or
+	// topic of more than 15 people, with Zulip's numbers; 0 is Zulip's
+	// default (1, everyone).
+	WildcardMentionPolicy int `json:"wildcard_mention_policy,omitempty"`
 }
 
 var keyRealm = []byte("realm")
