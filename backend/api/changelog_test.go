@@ -67,6 +67,7 @@ func changelogCases() []changelogCase {
 			})
 		}},
 		{"level 215 and 248: stream typing by stream_id and topic, type channel, message_type direct", checkStreamTyping},
+		{"level 217 and 234: POST /mobile_push/test_notification, answered as a Zulip server without push notifications configured", checkTestPushNotification},
 		{"level 219: web_home_view and web_escape_navigates_to_home_view", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_home_view": {"inbox", "recent_topics"}, "web_escape_navigates_to_home_view": {true, false}})
 		}},
@@ -554,6 +555,21 @@ func checkPushDevices(t *testing.T, s *apitest.Server) {
 		}
 	}
 	bot.Post(fcm, apitest.Form{"token": "bot-token"}).Fails(400, "BAD_REQUEST")
+}
+
+// checkTestPushNotification: levels 217 and 234. A device that is not the
+// caller's is INVALID_PUSH_DEVICE_TOKEN; otherwise success, and nothing is
+// pushed (see the exceptions in docs/api-coverage.md).
+func checkTestPushNotification(t *testing.T, s *apitest.Server) {
+	bob, alice := s.Login("bob@example.com"), s.Login("alice@example.com")
+	const test = "/api/v1/mobile_push/test_notification"
+	bob.Post("/api/v1/users/me/android_gcm_reg_id", apitest.Form{"token": "bobs-phone"}).OK()
+	if r := alice.Post(test, apitest.Form{"token": "bobs-phone"}).Fails(400, "INVALID_PUSH_DEVICE_TOKEN"); r.Msg() != "Device not recognized" {
+		t.Errorf("another's device: %q", r.Msg())
+	}
+	bob.Post(test, apitest.Form{"token": "bobs-phone"}).OK()
+	bob.Post(test, nil).OK()
+	s.Login("echo-bot@example.com").Post(test, nil).Fails(400, "BAD_REQUEST")
 }
 
 // checkNewSettings checks user settings a changelog entry added: register

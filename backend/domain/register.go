@@ -256,7 +256,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["server_emoji_data_url"] = req.RealmURL + EmojiDataPath
 	}
 	if want("muted_users") {
-		state["muted_users"] = []any{} // Lanchat has no muting of users
+		state["muted_users"] = mutedUsersList(actor)
 	}
 	if want("user_status") {
 		statuses, err := userStatusState(tx)
