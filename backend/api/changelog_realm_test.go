@@ -18,15 +18,23 @@ func registerState(t *testing.T, c *apitest.Client, kinds ...string) map[string]
 	return c.Post("/api/v1/register", apitest.Form{"fetch_event_types": kinds}).OK().Body
 }
 
-// checkRegisterFields checks register fields a changelog entry added or
-// fixed: each present under its event type with the value a LAN server
-// without the internet has.
+// notSent marks a register field a changelog entry renamed or removed.
+type notSent struct{}
+
+// checkRegisterFields checks register fields a changelog entry added,
+// fixed or removed: each present under its event type with the value a LAN
+// server without the internet has, or absent.
 func checkRegisterFields(kind string, want map[string]any) func(t *testing.T, s *apitest.Server) {
 	return func(t *testing.T, s *apitest.Server) {
 		got := registerState(t, s.Login("bob@example.com"), kind)
 		for name, v := range want {
-			if fmt.Sprint(got[name]) != fmt.Sprint(v) {
-				t.Errorf("register's %s = %#v, want %#v", name, got[name], v)
+			value, present := got[name]
+			if _, gone := v.(notSent); gone {
+				if present {
+					t.Errorf("register still has %s: %v", name, value)
+				}
+			} else if !present || fmt.Sprint(value) != fmt.Sprint(v) {
+				t.Errorf("register's %s = %#v (present %v), want %#v", name, value, present, v)
 			}
 		}
 	}

@@ -2,7 +2,11 @@ package api_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,6 +29,77 @@ func TestChangelogEntries(t *testing.T) {
 			c.check(t, apitest.Start(t))
 		})
 	}
+}
+
+// The levels of the suite: from the first after Zulip 7.0 to the one
+// announced (zulip_feature_level).
+const firstChangelogLevel, announcedLevel = 186, 277
+
+// groupLevels are the entries about user groups and group-based permission
+// settings, whose rows are in changelog_groups_test.go.
+var groupLevels = []int{191, 197, 198, 209, 221, 225, 228, 258, 260, 264, 266, 270}
+
+// TestChangelogCoversEveryEntry reads Zulip's changelog and fails for a
+// level with changes that has neither a row here, nor a group row, nor a
+// line in docs/api-coverage.md's table of changelog exceptions; and for an
+// exception naming a level outside the suite.
+func TestChangelogCoversEveryEntry(t *testing.T) {
+	// CI clones the repository as X/main with X/shared beside it.
+	changelog, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "openapi", "changelog-10.0.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coverage, err := os.ReadFile(filepath.Join("..", "..", "docs", "api-coverage.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := map[int]bool{}
+	for _, l := range groupLevels {
+		covered[l] = true
+	}
+	for _, c := range changelogCases() {
+		head, _, _ := strings.Cut(c.name, ":")
+		for _, l := range levelNumbers(head) {
+			covered[l] = true
+		}
+	}
+	_, table, _ := strings.Cut(string(coverage), "### Changelog exceptions")
+	table, _, _ = strings.Cut(table, "\n## ")
+	for _, line := range strings.Split(table, "\n") {
+		if cells := strings.Split(line, "|"); len(cells) > 2 && strings.HasPrefix(line, "| ") {
+			for _, l := range levelNumbers(cells[1]) {
+				if l < firstChangelogLevel || l > announcedLevel {
+					t.Errorf("the exceptions name level %d, outside %d–%d", l, firstChangelogLevel, announcedLevel)
+				}
+				covered[l] = true
+			}
+		}
+	}
+	entries := regexp.MustCompile(`\*\*Feature level (\d+)\*\*\n+([^\n]*)`).FindAllStringSubmatch(string(changelog), -1)
+	checked := 0
+	for _, e := range entries {
+		level, _ := strconv.Atoi(e[1])
+		if level < firstChangelogLevel || level > announcedLevel || strings.HasPrefix(e[2], "No changes") {
+			continue
+		}
+		checked++
+		if !covered[level] {
+			t.Errorf("level %d has no row and is not a documented exception: %s", level, e[2])
+		}
+	}
+	if checked < 80 {
+		t.Errorf("only %d levels with changes found in the changelog", checked)
+	}
+}
+
+// levelNumbers are the numbers in text such as "level 192 and 220".
+func levelNumbers(text string) []int {
+	var out []int
+	for _, n := range regexp.MustCompile(`\d+`).FindAllString(text, -1) {
+		l, _ := strconv.Atoi(n)
+		out = append(out, l)
+	}
+	return out
 }
 
 func changelogCases() []changelogCase {
@@ -59,6 +134,7 @@ func changelogCases() []changelogCase {
 			checkNewSettings(t, s, map[string][2]any{"web_stream_unreads_count_display_policy": {float64(2), float64(3)}})
 		}},
 		{"level 211: complete in POST /mark_all_as_read", checkCompleteOnMarkAllAsRead},
+		{"level 212: realm_jitsi_server_url and server_jitsi_server_url (no Jitsi server configured)", checkRegisterFields("realm", map[string]any{"realm_jitsi_server_url": nil, "server_jitsi_server_url": nil})},
 		{"level 213: unread counts include unmuted and followed topics of muted streams", checkUnreadCountsInMutedStreams},
 		{"level 214: automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{
@@ -67,6 +143,7 @@ func changelogCases() []changelogCase {
 			})
 		}},
 		{"level 215 and 248: stream typing by stream_id and topic, type channel, message_type direct", checkStreamTyping},
+		{"level 216: realm_enable_guest_user_indicator", checkRegisterFields("realm", map[string]any{"realm_enable_guest_user_indicator": true})},
 		{"level 217 and 234: POST /mobile_push/test_notification, answered as a Zulip server without push notifications configured", checkTestPushNotification},
 		{"level 219: web_home_view and web_escape_navigates_to_home_view", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_home_view": {"inbox", "recent_topics"}, "web_escape_navigates_to_home_view": {true, false}})
@@ -121,6 +198,17 @@ func changelogCases() []changelogCase {
 			checkNewSettings(t, s, map[string][2]any{"automatically_follow_topics_where_mentioned": {true, false}})
 		}},
 		{"level 236: read_by_sender on POST /messages", checkReadBySender},
+		{"level 241 and 242: the announcement streams' settings, renamed, and zulip_update_announcements_stream_id (none: -1)", checkRegisterFields("realm", map[string]any{
+			"realm_new_stream_announcements_stream_id":   -1,
+			"realm_signup_announcements_stream_id":       -1,
+			"realm_zulip_update_announcements_stream_id": -1,
+			"realm_notifications_stream_id":              notSent{},
+			"realm_signup_notifications_stream_id":       notSent{},
+		})},
+		{"level 243: realm_authentication_methods maps each method to enabled and available", checkRegisterFields("realm", map[string]any{
+			// The test server runs with --dev, which adds the dev log-in.
+			"realm_authentication_methods": map[string]any{"Email": map[string]any{"enabled": true, "available": true}, "Dev": map[string]any{"enabled": true, "available": true}},
+		})},
 		{"level 245: web_font_size_px and web_line_height_percent are user settings", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_font_size_px": {float64(14), float64(20)}, "web_line_height_percent": {float64(122), float64(150)}})
 			bob := s.Login("bob@example.com")
@@ -128,9 +216,11 @@ func changelogCases() []changelogCase {
 				bob.Patch("/api/v1/settings", bad).Fails(400, "REQUEST_VARIABLE_INVALID")
 			}
 		}},
+		{"level 246: realm_require_unique_names", checkRegisterFields("realm", map[string]any{"realm_require_unique_names": false})},
+		{"level 248: type channel on POST /messages", checkChannelMessageType},
 		{"level 249: has:reaction", checkNarrowOperators("has:reaction (249)")},
 		{"level 250: channel and channels operators", checkNarrowOperators("channel (250)", "channels:public (250)")},
-		{"level 248: type channel on POST /messages", checkChannelMessageType},
+		{"level 251: realm_upload_quota_mib (no quota: null)", checkRegisterFields("realm", map[string]any{"realm_upload_quota_mib": nil})},
 		{"level 253: receives_typing_notifications, and no typing events for those who turned it off", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"receives_typing_notifications": {true, false}})
 			// bob turned it off in checkNewSettings; alice still receives.
