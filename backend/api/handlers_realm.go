@@ -26,6 +26,10 @@ func updateRealm(c *call) (J, error) {
 		enable := c.p.optBool("enable_read_receipts", false)
 		ch.EnableReadReceipts = &enable
 	}
+	if c.p.has("wildcard_mention_policy") {
+		policy := int(c.p.optInt("wildcard_mention_policy", 0))
+		ch.WildcardMentionPolicyNo = &policy
+	}
 	ch.GroupSettings = realmGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err

@@ -39,6 +39,7 @@ const PENDING = [
 const UNCAUSABLE = [
   { op: 'PATCH /messages/{message_id}', status: 400, code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', why: 'Lanchat sets no time limit on moving messages' },
   { op: 'PATCH /streams/{stream_id}', status: 400, code: 'BAD_REQUEST', why: '"Invalid parameters" needs is_web_public; Lanchat has no web-public streams and ignores the parameter' },
+  { op: 'POST /mobile_push/test_notification', status: 400, code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN', why: "the push bouncer's answer: Lanchat reaches no push bouncer" },
 ];
 
 const api = loadZulipOpenAPI();
@@ -280,6 +281,21 @@ async function runEndpoints() {
   await check('POST /users/me/alert_words', 'alice', 'POST', '/users/me/alert_words', { alert_words: ['coffee'] });
   await check('POST /users/me/alert_words', 'alice', 'POST', '/users/me/alert_words', { alert_words: ['x'.repeat(101)] }, 400);
   await check('DELETE /users/me/alert_words', 'alice', 'DELETE', '/users/me/alert_words', { alert_words: ['coffee'] });
+  await check('POST /users/me/muted_users/{muted_user_id}', 'alice', 'POST', `/users/me/muted_users/${ids.bob}`, {});
+  for (const who of [ids.bob, ids.alice, 9999]) { // already muted, oneself, nobody
+    await check('POST /users/me/muted_users/{muted_user_id}', 'alice', 'POST', `/users/me/muted_users/${who}`, {}, 400);
+  }
+  await check('DELETE /users/me/muted_users/{muted_user_id}', 'alice', 'DELETE', `/users/me/muted_users/${ids.bob}`, {});
+  for (const who of [ids.bob, 9999]) { // not muted, nobody
+    await check('DELETE /users/me/muted_users/{muted_user_id}', 'alice', 'DELETE', `/users/me/muted_users/${who}`, {}, 400);
+  }
+  // A bot deactivated is a realm_bot update (level 222); /bots is not in the yaml.
+  const helper = (await call('admin', 'POST', '/bots', { full_name: 'Helper Bot', short_name: 'helper' })).body.user_id;
+  await call('admin', 'DELETE', `/bots/${helper}`);
+  await check('GET /users/{user_id}/status', 'alice', 'GET', `/users/${ids.bob}/status`, {});
+  await check('GET /users/{user_id}/status', 'alice', 'GET', '/users/9999/status', {}, 400);
+  await check('POST /mobile_push/test_notification', 'alice', 'POST', '/mobile_push/test_notification', {});
+  await check('POST /mobile_push/test_notification', 'alice', 'POST', '/mobile_push/test_notification', { token: 'not-a-device' }, 400);
 
   // User groups.
   await check('GET /user_groups', 'alice', 'GET', '/user_groups', {});
@@ -308,6 +324,8 @@ async function runEndpoints() {
   await check('GET /get_stream_id', 'alice', 'GET', '/get_stream_id', { stream: 'general' });
   await check('GET /get_stream_id', 'alice', 'GET', '/get_stream_id', { stream: 'nowhere' }, 400);
   ids.general = (await call('alice', 'GET', '/get_stream_id', { stream: 'general' })).body.stream_id;
+  await check('GET /streams/{stream_id}', 'alice', 'GET', `/streams/${ids.general}`, {});
+  await check('GET /streams/{stream_id}', 'alice', 'GET', '/streams/9999', {}, 400);
   await check('GET /users/me/subscriptions', 'alice', 'GET', '/users/me/subscriptions', {});
   await check('GET /users/me/subscriptions', 'alice', 'GET', '/users/me/subscriptions', { include_subscribers: true });
   await check('POST /users/me/subscriptions', 'alice', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'design', description: 'Shapes' }] });

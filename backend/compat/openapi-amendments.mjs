@@ -73,6 +73,15 @@ export const CHANGELOG = [
     },
   },
   {
+    level: 222,
+    change: 'realm_bot update events for (de)activation carry {user_id, is_active}',
+    apply(doc) {
+      const bot = event(doc, 'realm_bot', 'update').properties.bot;
+      const variant = { type: 'object', additionalProperties: false, required: ['user_id', 'is_active'], properties: { user_id: { type: 'integer' }, is_active: { type: 'boolean' } } };
+      event(doc, 'realm_bot', 'update').properties.bot = { anyOf: [bot, variant] };
+    },
+  },
+  {
     level: 226,
     change: 'subscription objects lose email_address',
     apply(doc) {
@@ -194,6 +203,33 @@ export const CHANGELOG = [
         direct_message_initiator_group: groupSetting,
         direct_message_permission_group: groupSetting,
       });
+    },
+  },
+  {
+    level: 243,
+    change: 'register\'s realm_authentication_methods maps each method to {enabled, available, unavailable_reason}',
+    apply(doc) {
+      closed(success(doc, 'POST /register')).properties.realm_authentication_methods = {
+        type: 'object',
+        additionalProperties: { type: 'object', additionalProperties: false, properties: { enabled: { type: 'boolean' }, available: { type: 'boolean' }, unavailable_reason: { type: 'string' } } },
+      };
+    },
+  },
+  {
+    level: 262,
+    change: 'GET /users/{user_id}/status: one person\'s status, or "No such user"',
+    apply(doc) {
+      const status = { type: 'object', additionalProperties: false, properties: { away: { type: 'boolean' }, status_text: { type: 'string' }, emoji_name: { type: 'string' }, emoji_code: { type: 'string' }, reaction_type: { type: 'string' } } };
+      doc.paths['/users/{user_id}/status'] = {
+        get: {
+          operationId: 'get-user-status',
+          parameters: [{ $ref: '#/components/parameters/UserId' }],
+          responses: {
+            200: { description: 'Success.', content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/JsonSuccessBase' }, { additionalProperties: false, properties: { result: {}, msg: {}, ignored_parameters_unsupported: {}, status } }] } } } },
+            400: { description: 'No such user.', content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/CodedError' }, { example: { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' } }] } } } },
+          },
+        },
+      };
     },
   },
   {

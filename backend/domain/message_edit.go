@@ -2,6 +2,7 @@ package domain
 
 import (
 	"cmp"
+	"errors"
 	"maps"
 	"slices"
 
@@ -317,7 +318,41 @@ func (s *Service) DeleteMessage(actor store.User, id int64) error {
 		if !m.IsPrivate() {
 			ev["message_type"], ev["stream_id"], ev["topic"] = "stream", m.StreamID, m.Topic
 		}
-		return func() { s.events.Publish(ev, holders) }, nil
+		// The deleter is told too, holder or not (level 274).
+		told := holders
+		if !slices.Contains(told, actor.ID) {
+			told = append(slices.Clone(holders), actor.ID)
+		}
+		out := deliveries{func() { s.events.Publish(ev, told) }}
+		if !m.IsPrivate() {
+			if err := s.firstMessageUpdate(tx, &out, m); err != nil {
+				return nil, err
+			}
+		}
+		return out.publish, nil
 	})
 	return internal("delete message", err)
+}
+
+// firstMessageUpdate tells those who see a stream its new first_message_id
+// when the deleted message m was its first (level 256).
+func (s *Service) firstMessageUpdate(tx *store.Tx, out *deliveries, m store.Message) error {
+	st, err := tx.Stream(m.StreamID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // a deleted stream's message: no one sees the stream
+	}
+	if err != nil {
+		return err
+	}
+	first := s.streamObject(tx, st).FirstMessageID
+	if first != nil && *first < m.ID {
+		return nil
+	}
+	audience, err := streamAudience(tx, st)
+	if err != nil {
+		return err
+	}
+	out.add(s, events.Event{"type": "stream", "op": "update", "stream_id": st.ID, "name": st.Name,
+		"property": "first_message_id", "value": first}, audience)
+	return nil
 }

@@ -93,6 +93,9 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 			return err
 		}
 		r = s.render(tx, actor, content)
+		if err := checkWildcardMentions(tx, actor, target, r); err != nil {
+			return err
+		}
 		return checkGroupMentions(tx, actor, r)
 	})
 	if err != nil {

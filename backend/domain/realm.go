@@ -122,6 +122,9 @@ type RealmChange struct {
 	EnableReadReceipts *bool
 	// GroupSettings change the organization's group settings by name.
 	GroupSettings map[string]GroupSettingChange
+	// WildcardMentionPolicyNo is wildcard_mention_policy: 1 everyone, 2
+	// members, 3 full members, 5 administrators, 6 nobody, 7 moderators.
+	WildcardMentionPolicyNo *int
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -172,6 +175,13 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		settings, err := changeRealmGroupSettings(tx, &r, ch.GroupSettings)
 		if err != nil {
 			return nil, err
+		}
+		if ch.WildcardMentionPolicyNo != nil {
+			if _, ok := wildcardMentionPolicies[*ch.WildcardMentionPolicyNo]; !ok {
+				return nil, InvalidArgument("wildcard_mention_policy", "must be 1, 2, 3, 5, 6 or 7")
+			}
+			r.WildcardMentionPolicy = *ch.WildcardMentionPolicyNo
+			changed["wildcard_mention_policy"] = *ch.WildcardMentionPolicyNo
 		}
 		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")

@@ -251,7 +251,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["server_emoji_data_url"] = req.RealmURL + EmojiDataPath
 	}
 	if want("muted_users") {
-		state["muted_users"] = []any{} // Lanchat has no muting of users
+		state["muted_users"] = mutedUsersList(actor)
 	}
 	if want("scheduled_messages") {
 		scheduled, err := s.scheduledState(tx, actor)
@@ -413,8 +413,11 @@ func unreadState(tx *store.Tx, actor store.User) (map[string]any, error) {
 		if err != nil {
 			continue
 		}
+		// A personal mention always counts; a wildcard one only outside
+		// what the user muted, where an unmuted or followed topic of a
+		// muted stream is not muted (as Zulip since level 213).
 		f, _ := tx.Flags(actor.ID, id)
-		if f&store.AnyMention != 0 {
+		if f&store.FlagMentioned != 0 || f&store.AnyMention != 0 && !muted.hides(m) {
 			mentions = append(mentions, id)
 		}
 		switch {

@@ -150,6 +150,21 @@ func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, er
 	return out, internal("list streams", err)
 }
 
+// Stream answers GET /streams/{id}: one stream the viewer
+// may see.
+func (s *Service) Stream(viewer store.User, streamID int64) (StreamObject, error) {
+	var o StreamObject
+	err := s.store.View(func(tx *store.Tx) error {
+		st, err := visibleStreamByID(tx, viewer, streamID)
+		if err != nil {
+			return err
+		}
+		o = s.streamObject(tx, st)
+		return nil
+	})
+	return o, internal("get stream", err)
+}
+
 // StreamID answers GET /get_stream_id.
 func (s *Service) StreamID(viewer store.User, name string) (int64, error) {
 	var id int64

@@ -114,8 +114,23 @@ func (s *Service) subscriptionEvents(tx *store.Tx, out *deliveries, st store.Str
 	if err != nil {
 		return err
 	}
-	if created {
-		out.add(s, events.Event{"type": "stream", "op": "create", "streams": []StreamObject{s.streamObject(tx, st)}}, audience)
+	if len(added) == 0 && !created {
+		return nil
+	}
+	// A new stream is announced to its audience; an existing one to the
+	// new subscribers who could not see it before: guests, for a public
+	// stream (level 192), and those outside a private one.
+	toldOfStream := audience
+	if !created {
+		toldOfStream = nil
+		for _, uid := range added {
+			if u, err := tx.User(uid); err == nil && !openTo(u, st) {
+				toldOfStream = append(toldOfStream, uid)
+			}
+		}
+	}
+	if len(toldOfStream) > 0 {
+		out.add(s, events.Event{"type": "stream", "op": "create", "streams": []StreamObject{s.streamObject(tx, st)}}, toldOfStream)
 	}
 	if len(added) == 0 {
 		return nil

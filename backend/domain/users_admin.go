@@ -17,6 +17,23 @@ func (s *Service) realmUserEvent(tx *store.Tx, op string, person map[string]any)
 	return func() { s.events.Publish(e, users) }, nil
 }
 
+// realmBotEvent is a realm_bot event about bot, to those who manage it:
+// the administrators and its owner.
+func (s *Service) realmBotEvent(tx *store.Tx, bot store.User, op string, fields map[string]any) (func(), error) {
+	users, err := tx.Users()
+	if err != nil {
+		return nil, err
+	}
+	var managers []int64
+	for _, u := range users {
+		if u.IsActive && (isAdmin(u) || u.ID == bot.BotOwnerID) {
+			managers = append(managers, u.ID)
+		}
+	}
+	e := events.Event{"type": "realm_bot", "op": op, "bot": fields}
+	return func() { s.events.Publish(e, managers) }, nil
+}
+
 // CreateUser is an administrator adding an account with a password: the
 // checked path to CreateUserAsHost.
 func (s *Service) CreateUser(actor store.User, n NewUser) (int64, error) {
@@ -259,6 +276,14 @@ func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store
 			publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": t.ID, "is_active": active})
 			if err != nil {
 				return nil, err
+			}
+			if t.IsBot() {
+				// Bot lists hear it too, as an update (level 222).
+				botPublish, err := s.realmBotEvent(tx, t, "update", map[string]any{"user_id": t.ID, "is_active": active})
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, botPublish)
 			}
 			if !active {
 				out = append(out, func() { s.events.DeleteUser(t.ID) }, func() { s.silencePhones(t) })

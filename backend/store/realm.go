@@ -18,6 +18,10 @@ type Realm struct {
 	// GroupSettings are the organization's group-based permissions by
 	// Zulip's setting name (since schema 8); an absent one is its default.
 	GroupSettings map[string]GroupSetting `json:"group_settings,omitempty"`
+	// WildcardMentionPolicy says who may mention everyone in a stream or
+	// topic of more than 15 people, with Zulip's numbers; 0 is Zulip's
+	// default (1, everyone).
+	WildcardMentionPolicy int `json:"wildcard_mention_policy,omitempty"`
 }
 
 var keyRealm = []byte("realm")
