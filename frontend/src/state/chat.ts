@@ -7,7 +7,7 @@ import { explain } from './errors'
 import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
 import type { ServerEvent } from './events'
-import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings } from './notify'
+import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings, type TopicState } from './notify'
 import { placeOf, topicKey, Unreads, type MuteState } from './unread'
 import type { Message, Presence, Subscription, User } from './types'
 
@@ -28,6 +28,9 @@ export class Chat {
   byEmail = new Map<string, User>()
   subs = new Map<number, Subscription>()
   mutedTopics = new Set<string>()
+  // topicPolicies are the person's topic settings (Zulip's visibility
+  // policies: 1 muted, 2 unmuted, 3 followed) by topicKey.
+  topicPolicies = new Map<string, number>()
   unreads = new Unreads()
   presence = new Map<string, { status: Presence; ts: number }>()
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
@@ -83,6 +86,7 @@ export class Chat {
     this.realmName = s.realm_name ?? 'Lanchat'
     this.subs = new Map(s.subscriptions.map((x: Subscription) => [x.stream_id, x]))
     this.mutedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === 1).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
+    this.topicPolicies = new Map((s.user_topics ?? []).map((t: Json) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]))
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
@@ -342,6 +346,8 @@ export class Chat {
         const key = topicKey(e.stream_id, e.topic_name)
         if (e.visibility_policy === 1) this.mutedTopics.add(key)
         else this.mutedTopics.delete(key)
+        if (e.visibility_policy) this.topicPolicies.set(key, e.visibility_policy)
+        else this.topicPolicies.delete(key)
         return
       }
       case 'user_settings':
@@ -372,13 +378,20 @@ export class Chat {
     this.onArrival?.(m)
   }
 
-  // notification decides whether m raises a notification; reading says
-  // whether the user has the page in front of them.
-  notification(m: Message, reading: boolean): Decision {
-    const mute = this.mute
-    const muted = m.type === 'stream' && (mute.mutedStreams.has(m.stream_id!) || mute.mutedTopics.has(topicKey(m.stream_id!, m.subject)))
-    const inView = reading && matchesLocally(this.view.narrow, m, this.me.email, mute)
-    return notifyFor(m, this.me.user_id, this.notifySettings, m.stream_id !== undefined ? this.subs.get(m.stream_id) : undefined, muted, inView)
+  // notification decides whether m raises a notification; onScreen is the
+  // conversation on screen in a focused window (null: none, as on the
+  // landing page or with the window in the background).
+  notification(m: Message, onScreen: Narrow | null): Decision {
+    const reading = onScreen !== null && matchesLocally(onScreen, m, this.me.email, this.mute)
+    return notifyFor(m, this.me.user_id, this.notifySettings, m.stream_id !== undefined ? this.subs.get(m.stream_id) : undefined, this.topicState(m), reading)
+  }
+
+  // topicState is a stream message's topic as the person set it: a topic
+  // unmuted or followed in a muted stream is not muted.
+  private topicState(m: Message): TopicState {
+    if (m.type !== 'stream') return { muted: false, followed: false }
+    const policy = this.topicPolicies.get(topicKey(m.stream_id!, m.subject)) ?? 0
+    return { muted: policy === 1 || (policy === 0 && this.mute.mutedStreams.has(m.stream_id!)), followed: policy === 3 }
   }
 
   private onUpdate(e: Extract<ServerEvent, { type: 'update_message' }>) {
