@@ -104,9 +104,14 @@ func PhoneLatency(srv *Server, sends int) (Latencies, error) {
 	return summarize(samples, time.Since(start)), nil
 }
 
+// settle outlasts the host's wait before it hands back its garbage once
+// allocation pauses (server.minReleaseGap).
+const settle = 7 * time.Second
+
 // IdlePhoneMemory is the server's resident memory growth over n idle phone
 // subscriptions (JSON streams, past their open event; all alice's topic,
-// as many phones of one person would be), garbage included.
+// as many phones of one person would be), each side measured once the host
+// has idled for settle.
 func IdlePhoneMemory(srv *Server, n int) (int64, error) {
 	alice, err := Login(srv.URL, "alice@example.com")
 	if err != nil {
@@ -122,7 +127,7 @@ func IdlePhoneMemory(srv *Server, n int) (int64, error) {
 		return 0, err
 	}
 	defer first.Close()
-	time.Sleep(time.Second)
+	time.Sleep(settle)
 	before, err := srv.Memory()
 	if err != nil {
 		return 0, err
@@ -140,7 +145,7 @@ func IdlePhoneMemory(srv *Server, n int) (int64, error) {
 		}
 		conns = append(conns, conn)
 	}
-	time.Sleep(2 * time.Second)
+	time.Sleep(settle)
 	after, err := srv.Memory()
 	if err != nil {
 		return 0, err

@@ -31,7 +31,7 @@ func (r *run) ntfy() error {
 	if err != nil {
 		return err
 	}
-	r.report.Note("Server memory of %d idle phone subscriptions (ntfy JSON streams past their open event; anonymous RSS growth, garbage included): %.1f MB (target ≤ 10 MB).",
+	r.report.Note("Server memory of %d idle phone subscriptions (ntfy JSON streams past their open event; anonymous RSS growth, each side measured once the host idled 7 s and handed its garbage back): %.1f MB (target ≤ 10 MB).",
 		phoneSubscriptions, float64(grown)/1e6)
 	log.Printf("idle phone subscriptions: %d: %.1f MB", phoneSubscriptions, float64(grown)/1e6)
 	return nil
