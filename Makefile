@@ -17,7 +17,7 @@ SYSTEM_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 DESKTOP_TAGS    := desktop,webkit2_41,production
 UI_SOURCES      := $(shell find frontend/src frontend/public frontend/scripts frontend/index.html frontend/package.json frontend/vite.config.* frontend/tsconfig*.json assets/emoji.txt -type f 2>/dev/null)
 
-.PHONY: all ui server serve desktop run test test-go test-fuzz test-compat test-ui test-desktop bench crash-test fmt lint deps-node deps-system clean
+.PHONY: all ui server serve desktop run test test-go ntfy-deps test-fuzz test-compat test-ui test-desktop bench crash-test fmt lint deps-node deps-system clean
 
 all: server desktop
 
@@ -49,8 +49,15 @@ run: desktop
 ## test: every test: lint, Go tests, fuzzing, zulip-js compatibility, the UI in Chromium, the desktop window under Xvfb
 test: lint test-go test-fuzz test-compat test-ui test-desktop
 
-test-go:
+test-go: ntfy-deps
 	$(GO) test -count=1 ./...
+
+# The phone notification test builds ntfy's client from ../shared/tools/ntfy
+# (backend/ntfy/client_test.go). Its SQLite driver, compiled with cgo, takes
+# minutes the first time: built into Go's cache here, outside the tests'
+# time limit.
+ntfy-deps: deps-system
+	cd ../shared/tools/ntfy && GOFLAGS=-mod=readonly $(GO) build github.com/mattn/go-sqlite3
 
 # Each fuzz target gets a short run: a count of executions, about ten seconds
 # each on two cores. A count, not a duration: Go 1.26's fuzzing coordinator

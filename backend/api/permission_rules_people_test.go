@@ -45,7 +45,10 @@ func peopleRules() map[string]rule {
 		"POST /api/v1/users/me/android_gcm_reg_id":   {humans, fixed(probe{name: "register an Android phone", form: apitest.Form{"token": "android-token"}})},
 		"DELETE /api/v1/users/me/android_gcm_reg_id": {humans, fixed(probe{name: "forget an Android phone", form: apitest.Form{"token": "android-token"}})},
 		"POST /api/v1/mobile_push/test_notification": {humans, fixed(probe{name: "test the caller's devices"})},
-		"POST /api/v1/users/me/onboarding_steps":     {humans, fixed(probe{name: "dismiss a notice", form: apitest.Form{"onboarding_step": "intro_inbox_view_modal"}})},
+		// The caller's own phone topic; bots have no phone.
+		"GET /api/v1/users/me/ntfy":              {humans, fixed(probe{name: "read one's phone topic"})},
+		"POST /api/v1/users/me/ntfy/regenerate":  {humans, fixed(probe{name: "replace one's phone topic"})},
+		"POST /api/v1/users/me/onboarding_steps": {humans, fixed(probe{name: "dismiss a notice", form: apitest.Form{"onboarding_step": "intro_inbox_view_modal"}})},
 		"PATCH /api/v1/settings": {humans, fixed(
 			probe{name: "rename oneself", form: apitest.Form{"full_name": "Someone Renamed"}},
 			probe{name: "set a password", form: apitest.Form{"old_password": "lanchat-dev", "new_password": "lanchat-dev"}},

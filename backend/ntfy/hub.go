@@ -16,6 +16,9 @@ const (
 	DefaultCacheFor  = 12 * time.Hour
 	// cacheSize bounds what one topic keeps for catching up.
 	cacheSize = 200
+	// sweepEvery is how often the hub looks for subscribers that hung up,
+	// so that they go well before their next keepalive would find out.
+	sweepEvery = 5 * time.Second
 )
 
 // Options configure a Hub.
@@ -36,6 +39,8 @@ type Hub struct {
 	opts   Options
 	mu     sync.Mutex
 	topics map[string]*topic
+	// sweeping: a sweep goroutine runs (while anyone subscribes).
+	sweeping bool
 }
 
 type topic struct {
@@ -123,7 +128,37 @@ func (h *Hub) subscribe(s *subscriber, since sinceMarker) []cached {
 	defer h.mu.Unlock()
 	t := h.topic(s.topic)
 	t.subs[s] = struct{}{}
+	if !h.sweeping {
+		h.sweeping = true
+		go h.sweep()
+	}
 	return since.of(t.cache, time.Now().Unix())
+}
+
+// sweep ends the subscriptions whose clients hung up, every sweepEvery,
+// until nobody subscribes.
+func (h *Hub) sweep() {
+	for {
+		time.Sleep(sweepEvery)
+		h.mu.Lock()
+		var subs []*subscriber
+		for _, t := range h.topics {
+			for s := range t.subs {
+				subs = append(subs, s)
+			}
+		}
+		if len(subs) == 0 {
+			h.sweeping = false
+			h.mu.Unlock()
+			return
+		}
+		h.mu.Unlock()
+		for _, s := range subs {
+			if s.sink.gone() {
+				s.close()
+			}
+		}
+	}
 }
 
 // unsubscribe forgets s; a topic with neither subscribers nor

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"time"
 )
 
@@ -29,7 +28,7 @@ type httpSink struct {
 var errGone = errors.New("subscriber gone")
 
 func (s httpSink) write(m message) error {
-	if m.Event == eventKeepalive && !s.open() {
+	if m.Event == eventKeepalive && s.gone() {
 		return errGone
 	}
 	s.conn.SetWriteDeadline(time.Now().Add(writeWait))
@@ -37,15 +36,7 @@ func (s httpSink) write(m message) error {
 	return err
 }
 
-// open tells whether the client still holds the connection, without
-// waiting: a read that times out at once finds it open; one that ends
-// finds it closed. (Clients send nothing after their request.)
-func (s httpSink) open() bool {
-	s.conn.SetReadDeadline(time.Now())
-	var b [1]byte
-	_, err := s.conn.Read(b[:])
-	return err == nil || errors.Is(err, os.ErrDeadlineExceeded)
-}
+func (s httpSink) gone() bool { return hungUp(s.conn) }
 
 func (s httpSink) close() { s.conn.Close() }
 

@@ -11,6 +11,9 @@ type sink interface {
 	// write sends one event; a keepalive is the sink's own (a WebSocket
 	// pings) and fails once the client is known gone.
 	write(m message) error
+	// gone tells, without waiting, whether the client has hung up (a
+	// sink that notices by itself says no).
+	gone() bool
 	close()
 }
 

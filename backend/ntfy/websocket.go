@@ -33,6 +33,9 @@ func (s wsSink) write(m message) error {
 	return s.conn.WriteJSON(m)
 }
 
+// gone: the reader (upgrade) notices a WebSocket's end.
+func (s wsSink) gone() bool { return false }
+
 func (s wsSink) close() { s.conn.Close() }
 
 // upgrade takes r to a WebSocket; the subscription ends when the client's

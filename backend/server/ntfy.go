@@ -105,3 +105,6 @@ func (s *Server) NtfyURL(host string) string {
 	}
 	return fmt.Sprintf("http://%s", net.JoinHostPort(host, strconv.Itoa(s.NtfyPort())))
 }
+
+// PhoneSubscribers counts the phones subscribed now.
+func (s *Server) PhoneSubscribers() int { return s.phones.hub.Subscribers() }

@@ -52,7 +52,7 @@ func main() {
 	out := flag.String("out", "docs/benchmarks.md", "report file")
 	flag.DurationVar(&r.d, "duration", 5*time.Second, "how long each figure is measured")
 	flag.IntVar(&r.senders, "senders", 50, "concurrent senders")
-	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, memory, hostile, history, import, restart); empty: all")
+	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, memory, hostile, history, import, restart, ntfy); empty: all")
 	pollers := flag.String("pollers", "1000,10000", "comma-separated client counts of the delivery figure (targets exist for 1000 and 10000)")
 	subscribers := flag.String("subscribers", "5,50,500", "comma-separated stream sizes of the subscribers figure (the target is at 50)")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
@@ -68,7 +68,7 @@ func main() {
 	figures := []struct {
 		name string
 		fn   func() error
-	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"socket", r.socketDelivery}, {"idle", r.idleQueues}, {"memory", r.memory}, {"hostile", r.hostile}, {"history", r.history}, {"import", r.slackImport}, {"restart", r.restart}}
+	}{{"sends", r.sends}, {"subscribers", r.subscribers}, {"delivery", r.delivery}, {"socket", r.socketDelivery}, {"idle", r.idleQueues}, {"memory", r.memory}, {"hostile", r.hostile}, {"history", r.history}, {"import", r.slackImport}, {"restart", r.restart}, {"ntfy", r.ntfy}}
 	err := os.MkdirAll(r.workDir, 0o755)
 	if err == nil {
 		err = r.ceilings()

@@ -79,6 +79,48 @@ test('the page asks for permission in a banner, once', async () => {
   await page.context().close()
 })
 
+test('only the conversation on screen counts as read: the landing page, the message\'s conversation, another one', async () => {
+  const alice = await notifyingPage()
+  await signIn(alice, server.url, 'alice@example.com')
+  await alice.getByTestId('stream-list').waitFor()
+  // Fresh from signing in, on Recent conversations: nothing is being read.
+  await bobApi.call('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify(['alice@example.com']), content: 'Are you there?' })
+  await eventually(async () => assert.deepEqual(await shown(alice), [{ title: 'Bob Brown', body: 'Are you there?' }]))
+
+  // In lunch: a mention there is being read; one in another topic is not.
+  await go(alice, `#narrow/channel/${general}-general/topic/lunch`)
+  await title(alice, 'lunch')
+  await bobApi.send('general', 'lunch', 'Soup today, @**Alice Anders**')
+  await bobApi.send('general', 'deploys', 'Deploy now, @**Alice Anders**?')
+  await eventually(async () => assert.equal((await shown(alice)).length, 2))
+  assert.deepEqual((await shown(alice))[1], { title: 'Bob Brown (#general › deploys)', body: 'Deploy now, @Alice Anders?' })
+
+  // Back on the landing page, lunch is no longer on screen.
+  await go(alice, '#recent')
+  await alice.getByTestId('recent-view').waitFor()
+  await bobApi.send('general', 'lunch', 'Still hungry, @**Alice Anders**?')
+  await eventually(async () => assert.equal((await shown(alice)).length, 3))
+  assert.deepEqual((await shown(alice))[2], { title: 'Bob Brown (#general › lunch)', body: 'Still hungry, @Alice Anders?' })
+  await alice.context().close()
+})
+
+test('settings show the phone subscription: server, topic, QR code and the ntfy app\'s steps', async () => {
+  const page = await newPage(browser)
+  await signIn(page, server.url, 'alice@example.com')
+  await page.getByTestId('settings-button').click()
+  await page.getByTestId('settings-tab-notifications').click()
+  const mine = await (await apiClient(server.url, 'alice@example.com')).call('GET', '/api/v1/users/me/ntfy')
+  await page.getByTestId('phone-qr').waitFor()
+  assert.equal(await page.getByTestId('phone-topic').textContent(), mine.topic)
+  assert.equal(await page.getByTestId('phone-server').textContent(), `http://127.0.0.1:${mine.port}`)
+  assert.match(await page.getByTestId('phone-steps').textContent(), /Add subscription.*Use another server/s)
+  await page.getByTestId('phone-subscription').scrollIntoViewIfNeeded()
+  await shot(page, 'settings-phone.png')
+  await page.getByTestId('phone-regenerate').click()
+  await eventually(async () => assert.notEqual(await page.getByTestId('phone-topic').textContent(), mine.topic))
+  await page.context().close()
+})
+
 // noSidewaysScroll: the page is exactly as wide as the screen.
 const noSidewaysScroll = (page) => page.evaluate(() => {
   const el = document.scrollingElement

@@ -122,9 +122,12 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
     // The first page of messages is fetched beside register, not after it.
     if (!homeHashes.includes(location.hash) && place.narrow.kind !== 'search') chat.load(place.narrow, place.near)
     chat.onArrival = (m) => {
-      const d = chat.notification(m, document.visibilityState === 'visible' && document.hasFocus())
+      // Only the conversation on screen, in a focused window, is being read:
+      // not the last one opened when the landing page shows.
+      const focused = document.visibilityState === 'visible' && document.hasFocus()
+      const d = chat.notification(m, focused && !homeHashes.includes(location.hash) ? chat.view.narrow : null)
       if (d.show) {
-        const { title, body } = notificationText(m, chat.subs.get(m.stream_id ?? -1)?.name ?? '')
+        const { title, body } = notificationText(m, chat.subs.get(m.stream_id ?? -1)?.name ?? '', chat.notifySettings.pm_content_in_desktop_notifications)
         notify(title, body, `${narrowToHash(chat.narrowOf(m))}/near/${m.id}`, `lanchat-${m.id}`)
       }
       if (d.sound) chime()

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { desktop, onHostEvent, type HostInfo, type LogEntry } from '../api/desktop'
 import { signOut } from '../api/session'
+import { PhoneSubscription } from './PhoneSubscription'
 
 // HostPanel is the desktop app's panel: only the window has it. A host's
 // shows where others join and the host's tools; a member's (an app that
@@ -134,6 +135,7 @@ export function HostPanel(p: { onClose: () => void }) {
                 <code class="fingerprint" data-testid="host-fingerprint">{info.authority}</code>. Someone joining from the
                 Lanchat app sees the fingerprint of the host their app reached: they join only if it is this one.</p>
             )}
+            <PhoneSubscription who="the host's" />
           </section>
         ) : (
           <section><p data-testid="host-status">{info ? 'Not running' : 'Loading…'}</p></section>

@@ -6,6 +6,7 @@ import { explain } from '../state/errors'
 import { BotsSettings, EmojiAdmin, LinkifiersAdmin, OrganizationSettings, UsersAdmin } from './SettingsAdmin'
 import { ImportAdmin } from './SettingsImport'
 import { NotificationSettings, ProfileSettings } from './SettingsProfile'
+import { PhoneSubscription } from './PhoneSubscription'
 import { saveTheme, type Theme } from './AccountTheme'
 
 // The settings tabs, as in Zulip's settings overlay; the next four only
@@ -44,7 +45,7 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
         </nav>
         <div class="settings-page">
         {tab === 'profile' && <ProfileSettings chat={p.chat} />}
-        {tab === 'notifications' && <NotificationSettings chat={p.chat} />}
+        {tab === 'notifications' && <><NotificationSettings chat={p.chat} /><PhoneSubscription /></>}
         {tab === 'bots' && <BotsSettings />}
         {tab === 'organization' && <OrganizationSettings chat={p.chat} />}
         {tab === 'users' && <UsersAdmin chat={p.chat} />}

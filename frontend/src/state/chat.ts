@@ -8,7 +8,7 @@ import { explain } from './errors'
 import { matchesLocally, narrowToApi, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
 import type { ServerEvent } from './events'
-import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings } from './notify'
+import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings, type TopicState } from './notify'
 import { placeOf, Unreads } from './unread'
 import type { Message, Presence, Subscription, User, UserStatus } from './types'
 import { messagesByID, TopicPolicy, type ScheduledMessage } from '../api/workflows'
@@ -30,13 +30,19 @@ export class Chat {
   byEmail = new Map<string, User>()
   subs = new Map<number, Subscription>()
   mutedTopics = new Set<string>()
-  followedTopics = new Set<string>() // topicKey of each topic I follow
   statuses = new Map<number, UserStatus>() // people's status (emoji, text, away)
   scheduled: ScheduledMessage[] = [] // my scheduled messages, soonest first
   readReceiptsEnabled = false
   // queueId is this page's event queue: sends name it (with a local ID) so
   // the server can tell a repeated send from a new one.
   queueId = ''
+  // topicPolicies are the person's topic settings (Zulip's visibility
+  // policies: 1 muted, 2 unmuted, 3 followed) by topicKey.
+  topicPolicies = new Map<string, number>()
+  // followedTopics is the topicKey of each topic I follow.
+  get followedTopics(): Set<string> {
+    return new Set([...this.topicPolicies].filter(([, p]) => p === TopicPolicy.followed).map(([key]) => key))
+  }
   unreads = new Unreads()
   presence = new Map<string, { status: Presence; ts: number }>()
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
@@ -92,11 +98,11 @@ export class Chat {
     this.realmName = s.realm_name ?? 'Lanchat'
     this.subs = new Map(s.subscriptions.map((x: Subscription) => [x.stream_id, x]))
     this.mutedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === TopicPolicy.muted).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
-    this.followedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === TopicPolicy.followed).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
     this.statuses = new Map(Object.entries(s.user_status ?? {}).map(([id, st]) => [Number(id), st as UserStatus]))
     this.scheduled = s.scheduled_messages ?? []
     this.readReceiptsEnabled = !!s.realm_enable_read_receipts
     this.queueId = s.queue_id
+    this.topicPolicies = new Map((s.user_topics ?? []).map((t: Json) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]))
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
@@ -368,8 +374,8 @@ export class Chat {
         const key = topicKey(e.stream_id, e.topic_name)
         if (e.visibility_policy === TopicPolicy.muted) this.mutedTopics.add(key)
         else this.mutedTopics.delete(key)
-        if (e.visibility_policy === TopicPolicy.followed) this.followedTopics.add(key)
-        else this.followedTopics.delete(key)
+        if (e.visibility_policy) this.topicPolicies.set(key, e.visibility_policy)
+        else this.topicPolicies.delete(key)
         return
       }
       case 'user_status': {
@@ -413,13 +419,20 @@ export class Chat {
     this.onArrival?.(m)
   }
 
-  // notification decides whether m raises a notification; reading says
-  // whether the user has the page in front of them.
-  notification(m: Message, reading: boolean): Decision {
-    const mute = this.mute
-    const muted = m.type === 'stream' && (mute.mutedStreams.has(m.stream_id!) || mute.mutedTopics.has(topicKey(m.stream_id!, m.subject)))
-    const inView = reading && matchesLocally(this.view.narrow, m, this.me.email, mute)
-    return notifyFor(m, this.me.user_id, this.notifySettings, m.stream_id !== undefined ? this.subs.get(m.stream_id) : undefined, muted, inView)
+  // notification decides whether m raises a notification; onScreen is the
+  // conversation on screen in a focused window (null: none, as on the
+  // landing page or with the window in the background).
+  notification(m: Message, onScreen: Narrow | null): Decision {
+    const reading = onScreen !== null && matchesLocally(onScreen, m, this.me.email, this.mute)
+    return notifyFor(m, this.me.user_id, this.notifySettings, m.stream_id !== undefined ? this.subs.get(m.stream_id) : undefined, this.topicState(m), reading)
+  }
+
+  // topicState is a stream message's topic as the person set it: a topic
+  // unmuted or followed in a muted stream is not muted.
+  private topicState(m: Message): TopicState {
+    if (m.type !== 'stream') return { muted: false, followed: false }
+    const policy = this.topicPolicies.get(topicKey(m.stream_id!, m.subject)) ?? 0
+    return { muted: policy === 1 || (policy === 0 && this.mute.mutedStreams.has(m.stream_id!)), followed: policy === 3 }
   }
 
   private onUpdate(e: Extract<ServerEvent, { type: 'update_message' }>) {

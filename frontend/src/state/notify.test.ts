@@ -1,28 +1,27 @@
 import { describe, expect, it } from 'vitest'
 import { defaultNotifySettings as s, notificationText, notifyFor } from './notify'
-import type { Message } from './types'
+import type { Message, Subscription } from './types'
+import notifyCases from '../../../backend/domain/testdata/notify_cases.json?raw'
 
 const sub = { stream_id: 1, name: 'general', color: '', is_muted: false, description: '', invite_only: false }
 const m = (over: Partial<Message>): Message => ({ id: 1, sender_id: 2, sender_email: 'b@x', sender_full_name: 'Bob', content: '<p>Hi <strong>all</strong> &amp; you</p>',
   subject: 'lunch', type: 'stream', stream_id: 1, display_recipient: 'general', timestamp: 0, reactions: [], flags: [], ...over })
 const dm = m({ type: 'private', stream_id: undefined, subject: '' })
 
+// One table for this rule and the server's (backend/domain/notify_rule_test.go).
+interface RuleCase {
+  name: string; own?: boolean; private?: boolean; unsubscribed?: boolean; flags?: string[]
+  sub?: Partial<Subscription>; settings?: Partial<typeof s>; muted?: boolean; followed?: boolean; reading?: boolean
+  want: { show: boolean; sound: boolean }
+}
+const cases: RuleCase[] = JSON.parse(notifyCases)
+
 describe('notifyFor', () => {
-  it.each([
-    ['a direct message', dm, s, sub, false, false, { show: true, sound: true }],
-    ['a mention', m({ flags: ['mentioned'] }), s, sub, false, false, { show: true, sound: true }],
-    ['an alert word', m({ flags: ['has_alert_word'] }), s, sub, false, false, { show: true, sound: true }],
-    ['a wildcard mention', m({ flags: ['wildcard_mentioned'] }), s, sub, false, false, { show: true, sound: true }],
-    ['a wildcard mention, not wanted', m({ flags: ['wildcard_mentioned'] }), { ...s, wildcard_mentions_notify: false }, sub, false, false, { show: false, sound: false }],
-    ['an ordinary stream message', m({}), s, sub, false, false, { show: false, sound: false }],
-    ['a stream set to notify', m({}), s, { ...sub, desktop_notifications: true, audible_notifications: null }, false, false, { show: true, sound: false }],
-    ['streams notify by default', m({}), { ...s, enable_stream_desktop_notifications: true }, sub, false, false, { show: true, sound: false }],
-    ['one\'s own message', m({ sender_id: 7, flags: ['mentioned'] }), s, sub, false, false, { show: false, sound: false }],
-    ['a muted topic', m({ flags: ['mentioned'] }), s, sub, true, false, { show: false, sound: false }],
-    ['the conversation being read', dm, s, sub, false, true, { show: false, sound: false }],
-    ['sounds off', dm, { ...s, enable_sounds: false }, sub, false, false, { show: true, sound: false }],
-  ] as const)('%s', (_, msg, settings, subscription, muted, reading, want) => {
-    expect(notifyFor(msg, 7, settings, subscription, muted, reading)).toEqual(want)
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_, c) => {
+    const msg = c.private ? { ...dm, flags: c.flags ?? [] } : m({ flags: c.flags ?? [] })
+    const own = c.own ? { ...msg, sender_id: 7 } : msg
+    const subscription = c.private || c.unsubscribed ? undefined : { ...sub, ...c.sub }
+    expect(notifyFor(own, 7, { ...s, ...c.settings }, subscription, { muted: !!c.muted, followed: !!c.followed }, !!c.reading)).toEqual(c.want)
   })
 })
 
@@ -32,5 +31,6 @@ describe('notificationText', () => {
     expect(notificationText(m({ content: '<p>Hi <span class="user-mention">@Ann</span>?</p><p>Next</p>' }), 'g').body).toBe('Hi @Ann? Next')
     expect(notificationText(dm, '').title).toBe('Bob')
     expect(notificationText(m({ content: `<p>${'x'.repeat(300)}</p>` }), 'g').body).toHaveLength(150)
+    expect(notificationText(dm, '', false)).toEqual({ title: 'Bob', body: 'New message' })
   })
 })
