@@ -37,22 +37,22 @@ type HostileFigures struct {
 	// dropped at the write timeout) and those refused (429 after waiting
 	// for a slot); uploads and matches done and refused; sockets opened and
 	// refused.
-	DownloadsSent, DownloadsRefused  int64
-	UploadsDone, UploadsRefused      int64
-	MatchesDone, MatchesRefused      int64
-	SocketsOpen, SocketsRefused      int64
-	UploadSize, MatchIDs, NarrowSize int
+	DownloadsSent, DownloadsRefused int64
+	UploadsDone, UploadsRefused     int64
+	MatchesDone, MatchesRefused     int64
+	SocketsOpen, SocketsRefused     int64
+	MatchIDs, NarrowSize            int
 }
 
-// hostileUpload is the size of each uploaded file: the largest allowed.
-const hostileUpload = 25<<20 - 1024
+// HostileUploadSize is the size of each uploaded file: the largest allowed.
+const HostileUploadSize = 25<<20 - 1024
 
 // Hostile measures other members' sends (bob's and the administrator's,
 // senders at once, for d) on a quiet server, then under the mix, sampling
 // the server's memory throughout. The store needs at least matchIDs
 // messages alice can see (a Fixture).
 func Hostile(srv *Server, mix HostileMix, senders int, d time.Duration) (HostileFigures, error) {
-	f := HostileFigures{UploadSize: hostileUpload, MatchIDs: domain.MaxMessagesPerRequest}
+	f := HostileFigures{MatchIDs: domain.MaxMessagesPerRequest}
 	users, err := loginAll(srv, []string{"admin@example.com", "alice@example.com", "bob@example.com", "guest@example.com"})
 	if err != nil {
 		return f, err
@@ -72,7 +72,7 @@ func Hostile(srv *Server, mix HostileMix, senders int, d time.Duration) (Hostile
 	}
 	attackers = append(attackers, guest)
 
-	upload, contentType := multipartFile(hostileUpload)
+	upload, contentType := multipartFile(HostileUploadSize)
 	var up struct {
 		URI string `json:"uri"`
 	}

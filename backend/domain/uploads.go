@@ -139,33 +139,10 @@ func streamDataFile(path string, r io.Reader) (size int64, head []byte, err erro
 			return err
 		}
 		head = head[:n]
-		return copyWrittenBack(w, io.MultiReader(bytes.NewReader(head), r), &size)
+		size, err = io.Copy(w, io.MultiReader(bytes.NewReader(head), r))
+		return err
 	})
 	return size, head, err
-}
-
-// writebackEvery is how much of a streamed file is written before the
-// kernel is asked to put it on disk: left to the final sync, a 25 MiB
-// upload went to disk at once, and every send's commit waited behind it.
-const writebackEvery = 1 << 20
-
-// copyWrittenBack copies r to w, counting into size, starting the
-// writeback of each writebackEvery bytes of a file as they are written.
-func copyWrittenBack(w io.Writer, r io.Reader, size *int64) error {
-	f, _ := w.(*os.File)
-	for {
-		n, err := io.CopyN(w, r, writebackEvery)
-		if f != nil && n > 0 {
-			startWriteback(f, *size, n)
-		}
-		*size += n
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
 }
 
 // UploadAccessible is the one rule for who may fetch an upload: its owner,

@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"lanchat/backend/bench"
-	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -56,10 +55,10 @@ func main() {
 	pollers := flag.String("pollers", "1000,10000", "comma-separated client counts of the delivery figure (targets exist for 1000 and 10000)")
 	subscribers := flag.String("subscribers", "5,50,500", "comma-separated stream sizes of the subscribers figure (the target is at 50)")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
-	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling, http or raw (the bench runs itself so)")
+	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling (http or raw) or the hostile figure's floor (hostile-floor); the bench runs itself so")
 	flag.Parse()
 	if *ceilingServer != "" {
-		log.Fatal(serveLongPollCeiling(*ceilingServer))
+		log.Fatal(serveCeiling(*ceilingServer, r.workDir))
 	}
 	r.extra = strings.Fields(*serverArgs)
 	r.pollers = counts("pollers", *pollers)
@@ -316,10 +315,17 @@ func (r *run) longPollCeiling(kind string, pollers int) (bench.Latencies, error)
 	return bench.LongPollCeiling(srv, pollers, 10)
 }
 
-func serveLongPollCeiling(kind string) error {
+func serveCeiling(kind, workDir string) error {
 	serve := map[string]func(net.Listener) error{
 		"http": func(ln net.Listener) error { return http.Serve(ln, bench.LongPollHandler()) },
 		"raw":  bench.ServeRawLongPoll,
+		"hostile-floor": func(ln net.Listener) error {
+			h, err := bench.FloorHandler(filepath.Join(workDir, "hostile-floor"))
+			if err != nil {
+				return err
+			}
+			return http.Serve(ln, h)
+		},
 	}[kind]
 	if serve == nil {
 		return fmt.Errorf("no ceiling server %q", kind)
@@ -412,46 +418,6 @@ func (r *run) startCopy(fixture, name string, extra ...string) (*bench.Server, e
 		return nil, err
 	}
 	return bench.StartServer(r.binary, dir, append(slices.Clone(r.extra), extra...)...)
-}
-
-// hostile measures other members' sends while a member attacks the server
-// as in issue 38 (stalled downloads, parallel uploads, heavy
-// matches_narrow, idle WebSockets, all at once), and the server's peak
-// memory meanwhile.
-func (r *run) hostile() error {
-	const messages = 6000 // more than matches_narrow may name
-	fixture := filepath.Join(r.workDir, fmt.Sprintf("fixture-%d", messages))
-	if err := bench.Fixture(fixture, messages); err != nil {
-		return fmt.Errorf("fixture: %w", err)
-	}
-	// With a host's own bound on queues (and so on sockets) per person:
-	// StartServer lifts it for the other figures' thousands of clients
-	// from four accounts.
-	srv, err := r.startCopy(fixture, "hostile", "--max-queues-per-user", strconv.Itoa(events.DefaultSettings.MaxQueuesPerUser))
-	if err != nil {
-		return err
-	}
-	defer srv.Stop()
-	mix := bench.HostileMix{StalledDownloads: 40, Uploads: 10, Matches: 8, Sockets: 2000}
-	const senders = 4
-	f, err := bench.Hostile(srv, mix, senders, r.d)
-	if err != nil {
-		return err
-	}
-	ratio := float64(f.Attacked.P99) / float64(f.Quiet.P99)
-	r.report.Add(fmt.Sprintf("other members' sends, %d senders, quiet (beside the hostile mix)", senders), f.Quiet, "sends/s", "", "1.00")
-	r.report.Add(fmt.Sprintf("other members' sends, %d senders, under the hostile mix", senders), f.Attacked, "sends/s", "p99 ≤ 2× quiet", fmt.Sprintf("p99 %.2f× quiet", ratio))
-	r.report.Note("The hostile mix (issue 38), by alice, two bots of hers and the guest at once, while bob and the administrator send: "+
-		"%d stalled downloads of a %.1f MB file (a 4 KB receive buffer, never read): %d sent until dropped, %d refused after waiting for a slot; "+
-		"%d parallel upload loops of %.1f MB files: %d uploads done, %d refused; "+
-		"%d loops of matches_narrow with %d IDs under the largest search narrow (%d bytes): %d done, %d refused; "+
-		"%d WebSockets: %d open, %d refused. Server memory (RSS) before it: %s; peak under it: %s (target ≤ 150 MB).",
-		mix.StalledDownloads, mb(int64(f.UploadSize)), f.DownloadsSent, f.DownloadsRefused,
-		mix.Uploads, mb(int64(f.UploadSize)), f.UploadsDone, f.UploadsRefused,
-		mix.Matches, f.MatchIDs, f.NarrowSize, f.MatchesDone, f.MatchesRefused,
-		mix.Sockets, f.SocketsOpen, f.SocketsRefused, f.Idle, f.Peak)
-	log.Printf("hostile: sends p99 %v quiet, %v attacked (%.2f×); peak %v; %+v", f.Quiet.P99, f.Attacked.P99, ratio, f.Peak, f)
-	return nil
 }
 
 func (r *run) history() error {

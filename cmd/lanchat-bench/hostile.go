@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"lanchat/backend/bench"
+	"lanchat/backend/events"
+)
+
+// Issue 38's goals under the hostile mix: the server's peak memory, and
+// other members' sends' p99 against their quiet p99.
+const (
+	hostileRSSGoal   = 150e6
+	hostileRatioGoal = 2.0
+	// hostileRuns: each round measures quiet and attacked back to back on a
+	// fresh server, beside the floor; on a shared machine one round's ratio
+	// moved by 2-3× from the next.
+	hostileRuns = 3
+)
+
+// hostile measures other members' sends while a member attacks the server
+// as in issue 38 (stalled downloads, parallel uploads, heavy
+// matches_narrow, idle WebSockets, all at once), the server's peak memory
+// meanwhile, and the floor: bare durable sends beside the physical load
+// the mix may put on the machine within the server's bounds.
+func (r *run) hostile() error {
+	const messages = 6000 // more than matches_narrow may name
+	fixture := filepath.Join(r.workDir, fmt.Sprintf("fixture-%d", messages))
+	if err := bench.Fixture(fixture, messages); err != nil {
+		return fmt.Errorf("fixture: %w", err)
+	}
+	mix := bench.HostileMix{StalledDownloads: 40, Uploads: 10, Matches: 8, Sockets: 2000}
+	// Two people upload (alice with her bots, and the guest), each at the
+	// upload pace; heavy reads take all cores but one.
+	load := bench.HostileLoad{Writers: 2, WriteRate: 10 << 20, BusyCores: max(1, runtime.NumCPU()-1)}
+	const senders = 4
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Under a hostile member\n\n"+
+		"Issue 38's hostile mix, by alice, two bots of hers and the guest at once, while bob and the administrator send (%d senders): "+
+		"%d stalled downloads of a %.1f MB file (a 4 KB receive buffer, never read), %d parallel upload loops of such files, "+
+		"%d loops of `matches_narrow` with the most IDs allowed under the largest search narrow, %d WebSockets. "+
+		"Goals: the server's peak RSS ≤ %.0f MB, other members' sends' p99 ≤ %.0f× their quiet p99. "+
+		"Each round measures the sends quiet and then under the mix on a fresh server, and beside it the floor: a bare durable send "+
+		"(an HTTP request answered after one bbolt commit shared by concurrent senders; no parsing, rendering or fan-out), quiet, beside "+
+		"the mix's file writes within the server's bounds (%d × %.0f MiB/s) and beside %d core(s) kept busy (the heavy reads' bound).\n\n",
+		senders, mix.StalledDownloads, float64(bench.HostileUploadSize)/1e6, mix.Uploads, mix.Matches, mix.Sockets,
+		hostileRSSGoal/1e6, hostileRatioGoal, load.Writers, load.WriteRate/(1<<20), load.BusyCores)
+	b.WriteString("| round | load average | sends quiet p50 / p99 | under the mix p50 / p99 | p99 × quiet | floor quiet p50 / p99 | floor beside the writes p99 | floor beside busy cores p50 / p99 | peak RSS |\n|---|---|---|---|---|---|---|---|---|\n")
+	var ratios, busyRatios []float64
+	var peak bench.Memory
+	var last bench.HostileFigures
+	for round := range hostileRuns {
+		floor, err := r.hostileFloor(load, senders)
+		if err != nil {
+			return fmt.Errorf("floor: %w", err)
+		}
+		// With a host's own bound on queues (and so on sockets) per person:
+		// StartServer lifts it for the other figures' thousands of clients
+		// from four accounts.
+		srv, err := r.startCopy(fixture, "hostile", "--max-queues-per-user", strconv.Itoa(events.DefaultSettings.MaxQueuesPerUser))
+		if err != nil {
+			return err
+		}
+		f, err := bench.Hostile(srv, mix, senders, r.d)
+		srv.Stop()
+		if err != nil {
+			return err
+		}
+		ratio := float64(f.Attacked.P99) / float64(f.Quiet.P99)
+		writesRatio := float64(floor.Writes.P99) / float64(floor.Quiet.P99)
+		busyRatio := float64(floor.Busy.P99) / float64(floor.Quiet.P99)
+		ratios, busyRatios = append(ratios, ratio), append(busyRatios, busyRatio)
+		if f.Peak.RSS > peak.RSS {
+			peak = f.Peak
+		}
+		last = f
+		fmt.Fprintf(&b, "| %d | %s | %s / %s | %s / %s | %.2f× | %s / %s | %s (%.2f×) | %s / %s (%.2f×) | %.0f MB |\n", round+1, loadAverage(),
+			msText(f.Quiet.P50), msText(f.Quiet.P99), msText(f.Attacked.P50), msText(f.Attacked.P99), ratio,
+			msText(floor.Quiet.P50), msText(floor.Quiet.P99), msText(floor.Writes.P99), writesRatio, msText(floor.Busy.P50), msText(floor.Busy.P99), busyRatio, float64(f.Peak.RSS)/1e6)
+		log.Printf("hostile round %d: sends p99 %v quiet, %v attacked (%.2f×); floor p99 %v quiet, %.2f× beside writes, %.2f× beside busy cores; peak %v",
+			round+1, f.Quiet.P99, f.Attacked.P99, ratio, floor.Quiet.P99, writesRatio, busyRatio, f.Peak)
+	}
+	ratio, busy := median(ratios), median(busyRatios)
+	fmt.Fprintf(&b, "\n- Peak RSS %s: goal ≤ %.0f MB **%s**.\n", peak, hostileRSSGoal/1e6, metOrNot(float64(peak.RSS) <= hostileRSSGoal))
+	fmt.Fprintf(&b, "- Other members' sends: p99 %.2f× quiet, the median of %d rounds: goal ≤ %.0f× **%s**. The floor beside busy cores: %.2f× (median): a bare send, with nothing of Lanchat's, got no nearer its quiet figure on this machine at the time.\n",
+		ratio, hostileRuns, hostileRatioGoal, metOrNot(ratio <= hostileRatioGoal), busy)
+	fmt.Fprintf(&b, "- How the server answered the attack (last round): %d downloads sent until dropped, %d refused after waiting for a slot; %d uploads done, %d refused; %d `matches_narrow` (%d IDs, a %d-byte narrow) done, %d refused; %d WebSockets open, %d refused.\n",
+		last.DownloadsSent, last.DownloadsRefused, last.UploadsDone, last.UploadsRefused, last.MatchesDone, last.MatchIDs, last.NarrowSize, last.MatchesRefused, last.SocketsOpen, last.SocketsRefused)
+	r.report.Section(b.String())
+	return nil
+}
+
+// hostileFloor runs this program as the floor's server, a process of its
+// own as lanchatd is (a busy core inside the bench's own process would take
+// the senders' threads too), and measures it.
+func (r *run) hostileFloor(load bench.HostileLoad, senders int) (bench.FloorFigures, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return bench.FloorFigures{}, err
+	}
+	dir := filepath.Join(r.workDir, "hostile-floor")
+	os.RemoveAll(dir)
+	defer os.RemoveAll(dir)
+	srv, err := bench.StartProcess(exec.Command(self, "-ceiling-server", "hostile-floor", "-work", r.workDir))
+	if err != nil {
+		return bench.FloorFigures{}, err
+	}
+	defer srv.Stop()
+	return bench.HostileFloor(srv, load, senders, r.d)
+}
+
+func median(xs []float64) float64 {
+	sorted := slices.Clone(xs)
+	slices.Sort(sorted)
+	return sorted[len(sorted)/2]
+}
+
+func metOrNot(met bool) string {
+	if met {
+		return "met"
+	}
+	return "not met"
+}
+
+// loadAverage is the machine's load average over the last minute: the
+// other work the figures shared the cores with.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if fields := strings.Fields(string(data)); err == nil && len(fields) > 0 {
+		return fields[0]
+	}
+	return "unknown"
+}
