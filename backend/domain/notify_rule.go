@@ -5,7 +5,8 @@ import "lanchat/backend/store"
 // The one rule for which new messages notify a person, as Zulip decides:
 // direct messages, mentions (wildcard ones if wanted) and alert words;
 // followed topics and streams set to notify; never one's own messages, a
-// muted stream or topic, or the conversation the person is reading. The
+// muted person's, a muted stream or topic, or the conversation the person
+// is reading. The
 // web app applies the same rule (frontend/src/state/notify.ts, kept in
 // line by the same table of cases) to the browser's and the desktop
 // window's notifications; the server applies it to phones (ntfy).
@@ -50,6 +51,8 @@ type NotifyCase struct {
 	// Muted: the stream or topic is muted for the recipient; Followed: the
 	// topic is followed.
 	Muted, Followed bool
+	// SenderMuted: the recipient muted the sender (Zulip's muted users).
+	SenderMuted bool
 	// Reading: the conversation is on the recipient's screen, in a focused
 	// window (only a client knows; phones are never reading).
 	Reading bool
@@ -60,7 +63,7 @@ type NotifyDecision struct{ Show, Sound bool }
 
 // Notifies applies the rule.
 func Notifies(c NotifyCase, s NotifySettings) NotifyDecision {
-	if c.Own || c.Reading || (!c.Private && (c.Muted || c.Sub == nil)) {
+	if c.Own || c.SenderMuted || c.Reading || (!c.Private && (c.Muted || c.Sub == nil)) {
 		return NotifyDecision{}
 	}
 	personal := c.Private || c.Flags&(store.FlagMentioned|store.FlagHasAlertWord) != 0

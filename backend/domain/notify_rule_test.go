@@ -18,6 +18,7 @@ type notifyRuleCase struct {
 	Sub                        map[string]*bool
 	Settings                   map[string]any
 	Muted, Followed, Reading   bool
+	SenderMuted                bool `json:"sender_muted"`
 	Want                       struct{ Show, Sound bool }
 }
 
@@ -32,7 +33,7 @@ func TestNotifies(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			c := NotifyCase{Own: tc.Own, Private: tc.Private, Muted: tc.Muted, Followed: tc.Followed, Reading: tc.Reading}
+			c := NotifyCase{Own: tc.Own, Private: tc.Private, Muted: tc.Muted, Followed: tc.Followed, Reading: tc.Reading, SenderMuted: tc.SenderMuted}
 			for _, fn := range store.FlagNames {
 				if slices.Contains(tc.Flags, fn.Name) {
 					c.Flags |= fn.Flag

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"slices"
 	"sync"
 
 	"lanchat/backend/events"
@@ -198,7 +199,8 @@ func phoneNotification(tx *store.Tx, uid int64, sender store.User, me events.Mes
 	}
 	flags, _ := me.Recipients.Flags(uid)
 	m := me.Message
-	c := NotifyCase{Own: uid == m.SenderID, Private: m.IsPrivate(), Flags: flags}
+	c := NotifyCase{Own: uid == m.SenderID, Private: m.IsPrivate(), Flags: flags,
+		SenderMuted: slices.ContainsFunc(u.MutedUsers, func(mu store.MutedUser) bool { return mu.ID == m.SenderID })}
 	var streamName string
 	if !m.IsPrivate() {
 		if sub, err := tx.Subscription(uid, m.StreamID); err == nil && sub.Active {

@@ -39,6 +39,7 @@ export class Chat {
   // topicPolicies are the person's topic settings (Zulip's visibility
   // policies: 1 muted, 2 unmuted, 3 followed) by topicKey.
   topicPolicies = new Map<string, number>()
+  mutedUsers = new Set<number>() // IDs of the people and bots I muted
   // followedTopics is the topicKey of each topic I follow.
   get followedTopics(): Set<string> {
     return new Set([...this.topicPolicies].filter(([, p]) => p === TopicPolicy.followed).map(([key]) => key))
@@ -102,6 +103,7 @@ export class Chat {
     this.scheduled = s.scheduled_messages ?? []
     this.readReceiptsEnabled = !!s.realm_enable_read_receipts
     this.queueId = s.queue_id
+    this.mutedUsers = new Set((s.muted_users ?? []).map((u: Json) => u.id))
     this.topicPolicies = new Map((s.user_topics ?? []).map((t: Json) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]))
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
@@ -370,6 +372,9 @@ export class Chat {
         if (e.op === 'update' && e.property === 'enable_read_receipts') this.readReceiptsEnabled = Boolean(e.value)
         if (e.op === 'update_dict' && e.data.name) this.realmName = e.data.name
         return
+      case 'muted_users':
+        this.mutedUsers = new Set(e.muted_users.map((u) => u.id))
+        return
       case 'user_topic': {
         const key = topicKey(e.stream_id, e.topic_name)
         if (e.visibility_policy === TopicPolicy.muted) this.mutedTopics.add(key)
@@ -424,7 +429,7 @@ export class Chat {
   // landing page or with the window in the background).
   notification(m: Message, onScreen: Narrow | null): Decision {
     const reading = onScreen !== null && matchesLocally(onScreen, m, this.me.email, this.mute)
-    return notifyFor(m, this.me.user_id, this.notifySettings, m.stream_id !== undefined ? this.subs.get(m.stream_id) : undefined, this.topicState(m), reading)
+    return notifyFor(m, this.me.user_id, this.notifySettings, m.stream_id !== undefined ? this.subs.get(m.stream_id) : undefined, this.topicState(m), this.mutedUsers.has(m.sender_id), reading)
   }
 
   // topicState is a stream message's topic as the person set it: a topic

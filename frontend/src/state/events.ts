@@ -33,6 +33,7 @@ export type ServerEvent =
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }
   | { type: 'user_topic'; id?: number; stream_id: number; topic_name: string; visibility_policy: number }
+  | { type: 'muted_users'; id?: number; muted_users: { id: number; timestamp: number }[] }
   | { type: 'user_settings'; id?: number; op: 'update'; property: string; value: unknown }
   | ({ type: 'user_status'; id?: number; user_id: number } & UserStatus)
   | { type: 'scheduled_messages'; id?: number; op: 'add'; scheduled_messages: ScheduledMessage[] }

@@ -11,7 +11,7 @@ const dm = m({ type: 'private', stream_id: undefined, subject: '' })
 // One table for this rule and the server's (backend/domain/notify_rule_test.go).
 interface RuleCase {
   name: string; own?: boolean; private?: boolean; unsubscribed?: boolean; flags?: string[]
-  sub?: Partial<Subscription>; settings?: Partial<typeof s>; muted?: boolean; followed?: boolean; reading?: boolean
+  sub?: Partial<Subscription>; settings?: Partial<typeof s>; muted?: boolean; followed?: boolean; sender_muted?: boolean; reading?: boolean
   want: { show: boolean; sound: boolean }
 }
 const cases: RuleCase[] = JSON.parse(notifyCases)
@@ -21,7 +21,7 @@ describe('notifyFor', () => {
     const msg = c.private ? { ...dm, flags: c.flags ?? [] } : m({ flags: c.flags ?? [] })
     const own = c.own ? { ...msg, sender_id: 7 } : msg
     const subscription = c.private || c.unsubscribed ? undefined : { ...sub, ...c.sub }
-    expect(notifyFor(own, 7, { ...s, ...c.settings }, subscription, { muted: !!c.muted, followed: !!c.followed }, !!c.reading)).toEqual(c.want)
+    expect(notifyFor(own, 7, { ...s, ...c.settings }, subscription, { muted: !!c.muted, followed: !!c.followed }, !!c.sender_muted, !!c.reading)).toEqual(c.want)
   })
 })
 

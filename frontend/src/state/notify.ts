@@ -34,9 +34,9 @@ export interface TopicState { muted: boolean; followed: boolean }
 const wildcardFlags = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned']
 
 export function notifyFor(m: Message, myId: number, s: NotifySettings, sub: Subscription | undefined,
-  topic: TopicState, reading: boolean): Decision {
+  topic: TopicState, senderMuted: boolean, reading: boolean): Decision {
   const none = { show: false, sound: false }
-  if (m.sender_id === myId || reading) return none
+  if (m.sender_id === myId || senderMuted || reading) return none
   const personal = m.type === 'private' || m.flags.includes('mentioned') || m.flags.includes('has_alert_word')
   if (m.type === 'stream' && (topic.muted || !sub)) return none
   const wildcard = m.flags.some((f) => wildcardFlags.includes(f)) &&
