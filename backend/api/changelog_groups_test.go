@@ -172,6 +172,17 @@ func checkCanRemoveSubscribersGroup(t *testing.T, s *apitest.Server) {
 		}
 	}
 	remove(alice).OK()
+	// Set when the stream is created, too.
+	create := func(name string, group int64) *apitest.Response {
+		return admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"` + name + `"}]`, "can_remove_subscribers_group": group})
+	}
+	create("moderated", sys["role:nobody"]).Fails(400, "BAD_REQUEST")
+	create("moderated", sys["role:moderators"]).OK()
+	for _, st := range alice.Get("/api/v1/streams", nil).OK().List("streams") {
+		if m := st.(map[string]any); m["name"] == "moderated" && m["can_remove_subscribers_group"] != float64(sys["role:moderators"]) {
+			t.Errorf("moderated %v", m)
+		}
+	}
 }
 
 func checkCreateMultiuseInviteGroup(t *testing.T, s *apitest.Server) {

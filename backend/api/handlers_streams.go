@@ -8,9 +8,10 @@ import (
 
 func subscribe(c *call) (J, error) {
 	req := domain.SubscribeRequest{
-		InviteOnly:               c.p.optBool("invite_only", false),
-		IsDefault:                c.p.optBool("is_default_stream", false),
-		AuthorizationErrorsFatal: c.p.optBool("authorization_errors_fatal", true),
+		InviteOnly:                c.p.optBool("invite_only", false),
+		IsDefault:                 c.p.optBool("is_default_stream", false),
+		AuthorizationErrorsFatal:  c.p.optBool("authorization_errors_fatal", true),
+		CanRemoveSubscribersGroup: c.p.optInt("can_remove_subscribers_group", 0),
 	}
 	c.p.json("subscriptions", &req.Streams)
 	var refs userRefs

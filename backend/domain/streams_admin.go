@@ -70,19 +70,15 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 				"history_public_to_subscribers": true, "is_web_public": false})
 		}
 		if ch.CanRemoveSubscribersGroup != nil {
-			ix, err := loadGroups(tx)
-			if err != nil {
-				return nil, err
-			}
-			setting, err := checkSetting(tx, ix, streamGroupSettings[0], GroupSettingValue{Group: *ch.CanRemoveSubscribersGroup})
+			group, err := checkRemoveSubscribersGroup(tx, *ch.CanRemoveSubscribersGroup)
 			if err != nil {
 				return nil, err
 			}
 			if current, err := removeSubscribersGroup(tx, st); err != nil {
 				return nil, err
-			} else if current != setting.Group {
-				st.CanRemoveSubscribersGroup = setting.Group
-				changes = append(changes, events.Event{"property": "can_remove_subscribers_group", "value": setting.Group})
+			} else if current != group {
+				st.CanRemoveSubscribersGroup = group
+				changes = append(changes, events.Event{"property": "can_remove_subscribers_group", "value": group})
 			}
 		}
 		isDefault, err := isDefaultStream(tx, st)

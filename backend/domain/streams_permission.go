@@ -32,6 +32,17 @@ func removeSubscribersGroup(tx *store.Tx, st store.Stream) (int64, error) {
 	return tx.SystemGroupID(streamGroupSettings[0].DefaultGroupName)
 }
 
+// checkRemoveSubscribersGroup checks a new can_remove_subscribers_group
+// against the setting's rule.
+func checkRemoveSubscribersGroup(tx *store.Tx, id int64) (int64, error) {
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return 0, err
+	}
+	setting, err := checkSetting(tx, ix, streamGroupSettings[0], GroupSettingValue{Group: id})
+	return setting.Group, err
+}
+
 // checkCanRemoveSubscribers is the stream's gate for unsubscribing users:
 // anyone may leave; removing others takes can_remove_subscribers_group.
 func checkCanRemoveSubscribers(tx *store.Tx, actor store.User, st store.Stream, users []store.User) error {

@@ -27,6 +27,9 @@ type SubscribeRequest struct {
 	// AuthorizationErrorsFatal makes an inaccessible private stream an error
 	// instead of an entry in Unauthorized.
 	AuthorizationErrorsFatal bool
+	// CanRemoveSubscribersGroup is the system group that may remove others
+	// from the streams this request creates; 0 is the default.
+	CanRemoveSubscribersGroup int64
 }
 
 // SubscribeResult lists, by email, what changed.
@@ -68,6 +71,14 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				}
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
+				}
+				if req.CanRemoveSubscribersGroup != 0 {
+					if st.CanRemoveSubscribersGroup, err = checkRemoveSubscribersGroup(tx, req.CanRemoveSubscribersGroup); err != nil {
+						return nil, err
+					}
+					if err := tx.PutStream(st); err != nil {
+						return nil, err
+					}
 				}
 				created = true
 				if req.IsDefault {

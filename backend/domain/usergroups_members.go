@@ -92,17 +92,23 @@ func hasDirect(g store.UserGroup, u store.User) bool {
 // contains tells whether u is in group id, directly or through subgroups
 // at any depth.
 func (ix *groupIndex) contains(id int64, u store.User) bool {
+	return ix.someReachable(id, func(g store.UserGroup) bool { return hasDirect(g, u) })
+}
+
+// someReachable tells whether pred holds for group id or one of its
+// subgroups at any depth.
+func (ix *groupIndex) someReachable(id int64, pred func(store.UserGroup) bool) bool {
 	seen := map[int64]bool{}
-	var in func(id int64) bool
-	in = func(id int64) bool {
+	var walk func(id int64) bool
+	walk = func(id int64) bool {
 		g, ok := ix.groups[id]
 		if !ok || seen[id] {
 			return false
 		}
 		seen[id] = true
-		return hasDirect(g, u) || slices.ContainsFunc(g.Subgroups, in)
+		return pred(g) || slices.ContainsFunc(g.Subgroups, walk)
 	}
-	return in(id)
+	return walk(id)
 }
 
 // members lists everyone in group id, through subgroups at any depth,
@@ -146,19 +152,7 @@ func (ix *groupIndex) holds(setting store.GroupSetting, u store.User) bool {
 // reaches tells whether group to is group from or one of its subgroups at
 // any depth.
 func (ix *groupIndex) reaches(from, to int64) bool {
-	seen := map[int64]bool{}
-	var walk func(id int64) bool
-	walk = func(id int64) bool {
-		if id == to {
-			return true
-		}
-		if seen[id] {
-			return false
-		}
-		seen[id] = true
-		return slices.ContainsFunc(ix.groups[id].Subgroups, walk)
-	}
-	return walk(from)
+	return ix.someReachable(from, func(g store.UserGroup) bool { return g.ID == to })
 }
 
 // systemGroupMoves announces a person leaving the system groups named in

@@ -245,6 +245,17 @@ test('administration: organization, users, linkifiers, custom emoji and bots', a
   const realm = await (await fetch(`${server.url}/api/v1/server_settings`)).json()
   assert.deepEqual([realm.realm_name, realm.realm_description], ['Lanchat Team', 'Where the team talks.'])
   await eventually(async () => assert.match(await bob.title(), /Lanchat Team/))
+  // A group-based permission, set to a system group and shown as the server has it.
+  const permission = admin.getByTestId('permission-can_create_public_channel_group')
+  assert.equal(await permission.inputValue(), 'role:members')
+  await permission.selectOption('role:moderators')
+  await admin.getByTestId('settings-status').filter({ hasText: 'Permission saved.' }).waitFor()
+  const groups = (await adminApi.call('GET', '/api/v1/user_groups')).user_groups
+  const setting = async () => (await adminApi.call('POST', '/api/v1/register', { fetch_event_types: ['realm'] })).realm_can_create_public_channel_group
+  assert.equal(await setting(), groups.find((g) => g.name === 'role:moderators').id)
+  await eventually(async () => assert.equal(await permission.inputValue(), 'role:moderators')) // the realm event reached the page
+  await permission.selectOption('role:members')
+  await eventually(async () => assert.equal(await setting(), groups.find((g) => g.name === 'role:members').id))
 
   await admin.getByTestId('settings-tab-users').click()
   await admin.getByTestId('new-user-name').fill('Carol Cole')

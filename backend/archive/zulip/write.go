@@ -327,7 +327,9 @@ func (ex *exporter) member(groupID, userID int64) {
 	d.GroupMemberships = append(d.GroupMemberships, groupMembershipRow{ID: int64(len(d.GroupMemberships) + 1), UserGroup: groupID, UserProfile: userID})
 }
 
-// readGroups adds the organization's own groups after the system ones.
+// readGroups adds the groups people made after the system ones. Their
+// subgroups and can_mention_group are not written yet: each is exported
+// without subgroups, mentionable by everyone.
 func (ex *exporter) readGroups(tx *store.Tx, system map[string]int64) error {
 	groups, err := tx.UserGroups()
 	if err != nil {
@@ -335,6 +337,9 @@ func (ex *exporter) readGroups(tx *store.Tx, system map[string]int64) error {
 	}
 	offset := int64(len(system))
 	for _, g := range groups {
+		if g.System {
+			continue // written with Zulip's IDs by the caller
+		}
 		id := offset + g.ID
 		ex.realm.UserGroups = append(ex.realm.UserGroups, userGroupRow{
 			ID: id, Realm: realmID, Name: g.Name, Description: g.Description, CanMentionGroup: system[groupEveryone],

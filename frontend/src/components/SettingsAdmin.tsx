@@ -1,5 +1,5 @@
-// Organization settings for administrators (name and description, users,
-// linkifiers, custom emoji) and one's own bots with their keys.
+// Organization settings for administrators (name and description, group-based
+// permissions, users, linkifiers, custom emoji) and one's own bots with their keys.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, type Json } from '../api/transport'
 import type { Chat } from '../state/chat'
@@ -8,6 +8,56 @@ import { useStatus } from './SettingsProfile'
 
 
 const value = (e: Event) => (e.target as HTMLInputElement).value
+
+// permissionChoices: the organization's group settings an administrator
+// sets here, each with the system groups Zulip 9.0 lets it be; the two that
+// take a group's ID are sent under their `_id` names, the others as
+// {new, old}.
+const permissionChoices: { setting: string; label: string; groups: string[]; byID?: boolean }[] = [
+  { setting: 'can_create_public_channel_group', label: 'Who can create public streams', groups: ['role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'] },
+  { setting: 'can_create_private_channel_group', label: 'Who can create private streams', groups: ['role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'] },
+  { setting: 'create_multiuse_invite_group', label: 'Who can create reusable invitation links', groups: ['role:nobody', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'], byID: true },
+  { setting: 'direct_message_initiator_group', label: 'Who can start direct message conversations', groups: ['role:nobody', 'role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone'] },
+  { setting: 'direct_message_permission_group', label: 'Who can authorize direct message conversations', groups: ['role:nobody', 'role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone'] },
+]
+
+const groupLabels: Record<string, string> = {
+  'role:nobody': 'Nobody', 'role:owners': 'Owners', 'role:administrators': 'Administrators', 'role:moderators': 'Moderators',
+  'role:fullmembers': 'Full members', 'role:members': 'Members', 'role:everyone': 'Everyone, guests included',
+}
+
+// PermissionsAdmin sets the organization's group-based permissions to a
+// system group; one set to people or other groups (through the API) shows
+// as "Custom" until changed.
+function PermissionsAdmin(p: { chat: Chat }) {
+  const [run, status] = useStatus()
+  const ids = new Map([...p.chat.systemGroups].map(([id, name]) => [name, id]))
+  const save = (c: (typeof permissionChoices)[number], name: string) => {
+    const id = ids.get(name)
+    const change = c.byID ? { [`${c.setting}_id`]: id } : { [c.setting]: { new: id, old: p.chat.groupSettings[c.setting] } }
+    run(() => api.patch('/api/v1/realm', change), 'Permission saved.')
+  }
+  return (
+    <section>
+      <h3>Permissions</h3>
+      <div class="stack">
+        {permissionChoices.map((c) => {
+          const current = p.chat.groupSettings[c.setting]
+          const name = typeof current === 'number' ? p.chat.systemGroups.get(current) : undefined
+          return (
+            <label class="field" key={c.setting}>{c.label}
+              <select data-testid={`permission-${c.setting}`} value={name ?? 'custom'} onChange={(e) => save(c, value(e))}>
+                {!name && <option value="custom" disabled>Custom</option>}
+                {c.groups.map((g) => <option value={g}>{groupLabels[g]}</option>)}
+              </select>
+            </label>
+          )
+        })}
+      </div>
+      {status}
+    </section>
+  )
+}
 
 export function OrganizationSettings(p: { chat: Chat }) {
   const [name, setName] = useState(p.chat.realmName)
@@ -23,6 +73,7 @@ export function OrganizationSettings(p: { chat: Chat }) {
         <div><button class="primary" data-testid="org-save">Save</button></div>
       </form>
       {status}
+      <PermissionsAdmin chat={p.chat} />
     </section>
   )
 }

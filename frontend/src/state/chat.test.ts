@@ -90,6 +90,15 @@ describe('the event reducer', () => {
     apply({ type: 'user_group', op: 'add_members', group_id: 3, user_ids: [1] }, { type: 'user_group', op: 'remove', group_id: 3 })
     expect(chat.inGroup(3)).toBe(false)
   })
+  it('is in a group through its subgroups at any depth', () => {
+    apply({ type: 'user_group', op: 'add', group: { id: 4, name: 'a', members: [1] } }, { type: 'user_group', op: 'add', group: { id: 5, name: 'b', members: [], direct_subgroup_ids: [4] } },
+      { type: 'user_group', op: 'add', group: { id: 6, name: 'c', members: [] } })
+    expect(chat.inGroup(5)).toBe(true)
+    apply({ type: 'user_group', op: 'add_subgroups', group_id: 6, direct_subgroup_ids: [5] })
+    expect(chat.inGroup(6)).toBe(true)
+    apply({ type: 'user_group', op: 'remove_subgroups', group_id: 6, direct_subgroup_ids: [5] })
+    expect(chat.inGroup(6)).toBe(false)
+  })
   it('edits, reacts, deletes', () => {
     apply({ type: 'message', message: streamMessage(5), flags: [] })
     apply({ type: 'update_message', message_id: 5, rendered_content: '<p>new</p>', edit_timestamp: 9 })

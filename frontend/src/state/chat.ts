@@ -20,6 +20,10 @@ const typingExpiryMs = 15000
 
 export interface View { narrow: Narrow; ids: number[]; foundOldest: boolean; foundNewest: boolean; loading: boolean; error: string; near?: number }
 
+// realmGroupSettings are the organization's group-based permissions (Zulip 9.0).
+export const realmGroupSettings = ['can_create_public_channel_group', 'can_create_private_channel_group', 'create_multiuse_invite_group',
+  'direct_message_initiator_group', 'direct_message_permission_group', 'can_access_all_users_group'] as const
+
 export class Chat {
   me!: User
   isAdmin = false
@@ -60,9 +64,14 @@ export class Chat {
   // onTopicMoved hears where the open topic went when a move emptied it, so
   // the page follows it there, as Zulip does.
   onTopicMoved: ((to: Narrow) => void) | null = null
-  // groups: each user group's name, for mention completion, and members, to
-  // know which group mentions are of me (Lanchat's groups have no subgroups).
-  groups = new Map<number, { name: string; members: number[] }>()
+  // groups: each user group's name, for mention completion, and its direct
+  // members and subgroups, to know which group mentions are of me.
+  groups = new Map<number, { name: string; members: number[]; subgroups: number[] }>()
+  // systemGroups: Zulip's role-based groups by ID (role:members, ...).
+  systemGroups = new Map<number, string>()
+  // groupSettings: the organization's group-based permissions (register's
+  // realm_<setting>), a group ID or {direct_members, direct_subgroups}.
+  groupSettings: Record<string, unknown> = {}
   view: View = { narrow: { kind: 'all' }, ids: [], foundOldest: false, foundNewest: false, loading: false, error: '' }
   connected = true
   private stream: EventStream | null = null
@@ -108,7 +117,9 @@ export class Chat {
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
-    this.groups = new Map((s.realm_user_groups ?? []).map((g: Json) => [g.id, { name: g.name, members: g.members ?? [] }]))
+    this.groups = new Map((s.realm_user_groups ?? []).map((g: Json) => [g.id, { name: g.name, members: g.members ?? [], subgroups: g.direct_subgroup_ids ?? [] }]))
+    this.systemGroups = new Map((s.realm_user_groups ?? []).filter((g: Json) => g.is_system_group).map((g: Json) => [g.id, g.name]))
+    this.groupSettings = Object.fromEntries(realmGroupSettings.map((name) => [name, s[`realm_${name}`]]))
     for (const key of Object.keys(defaultNotifySettings) as (keyof NotifySettings)[]) {
       if (typeof s.user_settings?.[key] === 'boolean') this.notifySettings[key] = s.user_settings[key]
     }
@@ -371,6 +382,7 @@ export class Chat {
         if (e.op === 'update' && e.property === 'name') this.realmName = String(e.value)
         if (e.op === 'update' && e.property === 'enable_read_receipts') this.readReceiptsEnabled = Boolean(e.value)
         if (e.op === 'update_dict' && e.data.name) this.realmName = e.data.name
+        if (e.op === 'update_dict') for (const name of realmGroupSettings) if (name in e.data) this.groupSettings[name] = (e.data as Json)[name]
         return
       case 'muted_users':
         this.mutedUsers = new Set(e.muted_users.map((u) => u.id))
@@ -489,16 +501,24 @@ export class Chat {
   }
 
   private onGroup(e: Extract<ServerEvent, { type: 'user_group' }>) {
-    if (e.op === 'add') { this.groups.set(e.group.id, { name: e.group.name, members: e.group.members ?? [] }); return }
+    if (e.op === 'add') { this.groups.set(e.group.id, { name: e.group.name, members: e.group.members ?? [], subgroups: e.group.direct_subgroup_ids ?? [] }); return }
     if (e.op === 'remove') { this.groups.delete(e.group_id); return }
     const g = this.groups.get(e.group_id)
     if (!g) return
     if (e.op === 'update') this.groups.set(e.group_id, { ...g, name: e.data.name ?? g.name })
     if (e.op === 'add_members') this.groups.set(e.group_id, { ...g, members: [...new Set([...g.members, ...e.user_ids])] })
     if (e.op === 'remove_members') this.groups.set(e.group_id, { ...g, members: g.members.filter((id) => !e.user_ids.includes(id)) })
+    if (e.op === 'add_subgroups') this.groups.set(e.group_id, { ...g, subgroups: [...new Set([...g.subgroups, ...e.direct_subgroup_ids])] })
+    if (e.op === 'remove_subgroups') this.groups.set(e.group_id, { ...g, subgroups: g.subgroups.filter((id) => !e.direct_subgroup_ids.includes(id)) })
   }
 
-  inGroup = (groupId: number): boolean => !!this.groups.get(groupId)?.members.includes(this.me.user_id)
+  // inGroup: am I in the group, directly or through its subgroups?
+  inGroup = (groupId: number, seen = new Set<number>()): boolean => {
+    const g = this.groups.get(groupId)
+    if (!g || seen.has(groupId)) return false
+    seen.add(groupId)
+    return g.members.includes(this.me.user_id) || g.subgroups.some((id) => this.inGroup(id, seen))
+  }
 
   private onFlags(e: Extract<ServerEvent, { type: 'update_message_flags' }>) {
     for (const id of e.messages) {
