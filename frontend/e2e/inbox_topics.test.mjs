@@ -13,6 +13,8 @@ before(async () => {
   browser = await launchBrowser()
   alice = await newPage(browser)
   await signIn(alice, server.url, 'alice@example.com')
+  // The notifications offer would sit over the screenshots.
+  await alice.getByTestId('dismiss-notifications').click()
   bob = await newPage(browser)
   await signIn(bob, server.url, 'bob@example.com')
   aliceApi = await apiClient(server.url, 'alice@example.com')
