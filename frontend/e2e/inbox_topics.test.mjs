@@ -202,3 +202,18 @@ test('read receipts show who has read a message, where the organization enables 
   await dialog.getByTestId('read-receipt').filter({ hasText: 'Bob Brown' }).waitFor()
   assert.equal(await dialog.getByTestId('read-receipt').count(), 1)
 })
+
+test('Recent conversations shows the time and who wrote for a conversation older than the page loads', async () => {
+  await bobApi.send('random', 'old news', 'This was said long ago')
+  // Four hundred newer messages (what the page loads at first) elsewhere.
+  for (let i = 0; i < 400; i += 20) {
+    await Promise.all(Array.from({ length: 20 }, (_, j) => adminApi.call('POST', '/api/v1/messages',
+      { type: 'stream', to: 'random', topic: 'chatter', content: `chatter ${i + j}`, read_by_sender: true })))
+  }
+  await alice.reload()
+  await alice.getByTestId('nav-recent').click()
+  const row = alice.getByTestId('recent-row').filter({ hasText: 'old news' })
+  await row.waitFor()
+  await eventually(async () => assert.match(await row.locator('.who').textContent(), /Bob Brown/))
+  assert.notEqual((await row.locator('time').textContent()).trim(), '')
+})

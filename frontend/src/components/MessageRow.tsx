@@ -53,7 +53,9 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   const act = (f: () => Promise<unknown>) => f().catch((e) => setError(explain(e)))
   const startEdit = async () => setEditing(await rawContent(m.id))
   const saveEdit = () => act(async () => { await api.patch(`/api/v1/messages/${m.id}`, { content: editing }); setEditing(null) })
-  const edited = m.last_edit_timestamp ? <span class="edited" data-testid="message-edited">(edited)</span> : null
+  // As in Zulip, a message only moved to another topic or stream says so, not "edited".
+  const movedOnly = !!m.edit_history?.length && m.edit_history.every((e) => e.prev_content === undefined)
+  const edited = m.last_edit_timestamp ? <span class="edited" data-testid="message-edited">{movedOnly ? '(moved)' : '(edited)'}</span> : null
   // A click on an image preview opens it in the lightbox, not the file.
   const showImage = (e: MouseEvent) => {
     const img = (e.target as HTMLElement).closest('.message_inline_image img') as HTMLImageElement | null
