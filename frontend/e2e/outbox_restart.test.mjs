@@ -104,3 +104,17 @@ test('a message in the outbox of a page reloaded while the server is down is sen
   const sent = await api.call('GET', '/api/v1/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [['stream', 'general'], ['topic', 'outbox reload']], apply_markdown: false })
   assert.deepEqual(sent.messages.map((m) => m.content), ['Typed before the reload'])
 })
+
+test('a message the server refuses stays in the outbox with the reason, to edit, retry or discard', async () => {
+  const page = await newPage(browser)
+  await signIn(page, url, 'alice@example.com')
+  await page.getByTestId('compose-stream').fill('no-such-stream')
+  await page.getByTestId('compose-topic').fill('t')
+  await page.getByTestId('compose-content').fill('Into the void')
+  await page.getByTestId('compose-send').click()
+  const unsent = page.getByTestId('compose-unsent')
+  await unsent.filter({ hasText: 'no-such-stream' }).waitFor()
+  await unsent.getByTestId('unsent-edit').click()
+  assert.equal(await page.getByTestId('compose-content').inputValue(), 'Into the void')
+  assert.equal(await unsent.count(), 0)
+})
