@@ -58,10 +58,10 @@ func TestScheduledMessagesCreateListEditCancel(t *testing.T) {
 	if got := scheduledList(t, alice)[0]["content"]; got != "see you soon" {
 		t.Errorf("after edit: %v", got)
 	}
-	bob.Patch(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), apitest.Form{"content": "mine now"}).Fails(400, "BAD_REQUEST")
-	bob.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), nil).Fails(400, "BAD_REQUEST")
+	bob.Patch(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), apitest.Form{"content": "mine now"}).Fails(404, "BAD_REQUEST")
+	bob.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), nil).Fails(404, "BAD_REQUEST")
 	alice.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", dm), nil).OK()
-	alice.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", dm), nil).Fails(400, "BAD_REQUEST")
+	alice.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", dm), nil).Fails(404, "BAD_REQUEST")
 	if got := scheduledList(t, alice); len(got) != 1 {
 		t.Errorf("after cancel: %v", got)
 	}
