@@ -116,3 +116,19 @@ func TestScheduledMessageIsSentAtItsTimeAcrossARestart(t *testing.T) {
 		t.Errorf("after restart: %q", got)
 	}
 }
+
+// A scheduled message that can no longer be sent when its time comes (its
+// stream was deleted) stays listed as failed, for its sender to see.
+func TestScheduledMessageToADeletedStreamFails(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.Login("admin@example.com")
+	alice := s.Login("alice@example.com")
+	random := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "random"}).OK().Int("stream_id")
+	alice.Post("/api/v1/scheduled_messages", apitest.Form{"type": "stream", "to": fmt.Sprint(random), "topic": "gone",
+		"content": "into a deleted stream", "scheduled_delivery_timestamp": fmt.Sprint(time.Now().Add(time.Second).Unix())}).OK()
+	admin.Delete(fmt.Sprintf("/api/v1/streams/%d", random), nil).OK()
+	waitFor(t, "marked failed", func() bool {
+		list := scheduledList(t, alice)
+		return len(list) == 1 && list[0]["failed"] == true
+	})
+}
