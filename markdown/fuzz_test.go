@@ -22,6 +22,10 @@ var allowed = map[string]map[string]bool{
 	"img":  {"alt": true, "class": true, "src": true, "title": true},
 	"time": {"datetime": true},
 	"math": {"xmlns": true, "display": true}, "semantics": {}, "annotation": {"encoding": true},
+	"mrow": {}, "mi": {"mathvariant": true}, "mn": {}, "mo": {"movablelimits": true, "form": true, "fence": true, "minsize": true, "maxsize": true},
+	"mtext": {}, "mspace": {"width": true}, "msub": {}, "msup": {}, "msubsup": {}, "munder": {"accentunder": true}, "mover": {"accent": true},
+	"munderover": {}, "mfrac": {"linethickness": true}, "msqrt": {}, "mroot": {}, "mtable": {"columnalign": true}, "mtr": {}, "mtd": {},
+	"mpadded": {"width": true}, "merror": {},
 }
 
 var (

@@ -12,8 +12,8 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// The server has no KaTeX: math keeps its TeX source in the MathML
-// annotation KaTeX would write, and clients typeset it.
+// Math is written as KaTeX writes its MathML, with the TeX source in the
+// annotation: texMathML makes the MathML, which browsers typeset natively.
 
 // mathBlock is a ```math fence: display TeX, one formula per paragraph.
 type mathBlock struct {
@@ -89,40 +89,23 @@ func (*mathParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) 
 	return &mathNode{TeX: bytes.Clone(line[2:i])}
 }
 
-// texBalanced is the check the server can make without KaTeX: braces
-// balance and nothing ends in a lone backslash. KaTeX on the client reports
-// anything else.
-func texBalanced(tex string) bool {
-	depth := 0
-	for i := 0; i < len(tex); i++ {
-		switch tex[i] {
-		case '\\':
-			if i++; i == len(tex) {
-				return false
-			}
-		case '{':
-			depth++
-		case '}':
-			if depth--; depth < 0 {
-				return false
-			}
-		}
-	}
-	return depth == 0
-}
-
 // katexEscaper escapes as KaTeX does inside its annotation.
 var katexEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")
 
-// katex is the markup of one formula, in KaTeX's structure.
-func katex(tex string, display bool) string {
+// katex is the markup of one formula, in KaTeX's structure; ok is false
+// when the TeX cannot be read.
+func katex(tex string, display bool) (html string, ok bool) {
+	mathml, ok := texMathML(tex)
+	if !ok {
+		return "", false
+	}
 	mathAttrs := ` xmlns="http://www.w3.org/1998/Math/MathML"`
 	if display {
 		mathAttrs += ` display="block"`
 	}
 	return `<span class="katex"><span class="katex-mathml"><math` + mathAttrs +
-		`><semantics><annotation encoding="application/x-tex">` + katexEscaper.Replace(tex) +
-		`</annotation></semantics></math></span></span>`
+		`><semantics>` + mathml + `<annotation encoding="application/x-tex">` + katexEscaper.Replace(tex) +
+		`</annotation></semantics></math></span></span>`, true
 }
 
 // mathRenderer writes inline math and ```math blocks.
@@ -138,8 +121,8 @@ func renderMath(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.W
 		return ast.WalkContinue, nil
 	}
 	tex := string(node.(*mathNode).TeX)
-	if texBalanced(tex) {
-		_, _ = w.WriteString(katex(tex, false))
+	if html, ok := katex(tex, false); ok {
+		_, _ = w.WriteString(html)
 	} else {
 		_, _ = w.WriteString(`<span class="tex-error">$$` + escapeText(tex) + `$$</span>`)
 	}
@@ -157,8 +140,8 @@ func renderMathBlock(w util.BufWriter, source []byte, node ast.Node, entering bo
 		lines[i] = strings.TrimRight(string(nodeLine(node, i, source)), " \t\n")
 	}
 	for _, tex := range strings.Split(strings.Join(lines, "\n"), "\n\n") {
-		if texBalanced(tex) {
-			_, _ = w.WriteString(`<p><span class="katex-display">` + katex(tex, true) + "</span></p>\n")
+		if html, ok := katex(tex, true); ok {
+			_, _ = w.WriteString(`<p><span class="katex-display">` + html + "</span></p>\n")
 		} else {
 			_, _ = w.WriteString(`<p><span class="tex-error">` + katexEscaper.Replace(tex) + "</span></p>\n")
 		}

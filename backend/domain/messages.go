@@ -93,7 +93,10 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 			return err
 		}
 		r = s.render(tx, actor, content)
-		return nil
+		if err := checkWildcardMentions(tx, actor, target, r); err != nil {
+			return err
+		}
+		return checkGroupMentions(tx, actor, r)
 	})
 	if err != nil {
 		return 0, internal("send message", err)
@@ -182,6 +185,7 @@ func (s *Service) publishInOrder(to events.Audience, me events.MessageEvent) {
 		defer s.order.end(me.Message.ID)
 		s.order.await(me.Message.ID)
 		s.events.PublishMessage(to, me)
+		s.notifyPhones(me)
 	}()
 	patience := time.NewTimer(publishPatience)
 	defer patience.Stop()
@@ -202,7 +206,7 @@ func (s *Service) messageForms(me *events.MessageEvent) {
 // setMessageForms fills in a message event's two content forms with v (a
 // viewer that applies markdown).
 func setMessageForms(v *messageViewer, me *events.MessageEvent) {
-	rendered := v.view(me.Message, 0, false)
+	rendered := v.view(me.Message)
 	me.Rendered, me.Raw = rendered, rendered.withSource(me.Message)
 }
 
@@ -304,7 +308,11 @@ func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (message
 		if len(ids) == 0 {
 			return messageTarget{}, BadRequest("Message must have recipients")
 		}
-		return messageTarget{userIDs: sortedUnique(append(ids, actor.ID))}, nil
+		participants := sortedUnique(append(ids, actor.ID))
+		if err := checkCanSendDirect(tx, actor, participants); err != nil {
+			return messageTarget{}, err
+		}
+		return messageTarget{userIDs: participants}, nil
 	case "":
 		return messageTarget{}, MissingArgument("type")
 	}
@@ -361,13 +369,15 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 	for _, id := range r.MentionedUserIDs {
 		mention(id)
 	}
-	for _, gid := range r.MentionedGroupIDs {
-		g, err := tx.UserGroup(gid)
-		if err != nil {
-			continue
-		}
-		for _, id := range g.Members {
-			mention(id)
+	if len(r.MentionedGroupIDs) > 0 {
+		// A group mention mentions everyone in it, subgroups' members too.
+		if ix, err := loadGroups(tx); err == nil {
+			for _, gid := range r.MentionedGroupIDs {
+				members, _ := ix.members(gid)
+				for _, id := range members {
+					mention(id)
+				}
+			}
 		}
 	}
 	// The sender keeps a copy even of a stream they are not subscribed to,
@@ -390,7 +400,7 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 // and the actor, who may see it without holding it (a public stream's
 // history).
 func messageAudience(tx *store.Tx, m store.Message, actor store.User) ([]int64, error) {
-	holders, err := userIDs(tx, true)
+	holders, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func (s *Service) ReadReceipts(viewer store.User, id int64) ([]int64, error) {
 		if err != nil {
 			return err
 		}
-		users, err := userIDs(tx, true)
+		users, err := activeUserIDs(tx)
 		if err != nil {
 			return err
 		}

@@ -69,6 +69,10 @@ type Service struct {
 	setupToken string
 	// uploadKey signs temporary upload URLs; made at start.
 	uploadKey []byte
+	// phones notifies people's phones (nil: none); phoneTopics names
+	// whose phone listens where.
+	phones      PhoneNotifier
+	phoneTopics phoneTopics
 	// scheduledWake has RunScheduledMessages look again at once.
 	scheduledWake chan struct{}
 }

@@ -57,8 +57,8 @@ export async function launchBrowser({ env } = {}) {
   })
 }
 
-export async function newPage(browser, { colorScheme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme })
+export async function newPage(browser, { colorScheme = 'light', timezoneId } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme, timezoneId })
   const page = await context.newPage()
   page.setDefaultTimeout(10000)
   return page

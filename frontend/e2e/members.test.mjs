@@ -111,6 +111,7 @@ test('on a phone: one column, drawers, compose at the bottom, no sideways scroll
   await phone.getByTestId('message').filter({ hasText: 'A very long word' }).waitFor()
   await noSidewaysScroll(phone)
 
+  await phone.getByTestId('compose-open').tap()
   const send = await phone.getByTestId('compose-send').boundingBox()
   assert.ok(send && send.y + send.height <= 844 && send.x + send.width <= 390, `Send at ${JSON.stringify(send)}`)
   await phone.getByTestId('compose-content').tap()

@@ -18,13 +18,12 @@ import { MessageList } from './MessageList'
 import { NotificationBanner } from './NotificationBanner'
 import { Recent } from './Recent'
 import { SearchBox } from './SearchBox'
-import type { Theme } from './Settings'
 import { Lightbox, ShortcutsHelp } from './Shortcuts'
 import { Sidebar } from './Sidebar'
 import { Lazy } from './Lazy'
 import { StreamPreview } from './StreamPreview'
 import { UserCards } from './UserCard'
-import { useAccountTheme } from './AccountTheme'
+import { useAccountTheme, type Theme } from './AccountTheme'
 import { Inbox } from './Inbox'
 import { TopicActions } from './TopicActions'
 import { OutboxEcho } from './OutboxEcho'
@@ -307,7 +306,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         }} />
         <OutboxEcho chat={chat} outbox={outbox} narrow={narrow} />
         </>}
-        <Compose chat={chat} compose={compose} focus={focus} outbox={outbox} />
+        <Compose chat={chat} compose={compose} focus={focus} conversation={hash} outbox={outbox} />
       </main>
       <BuddyList chat={chat} />
       {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}

@@ -4,7 +4,11 @@ import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { applyCompletion, complete, tokenBefore, type Completion, type Token } from '../state/autocomplete'
 import { conversationKey, emptyDraft, newDraftId, recipients, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
-import { emojiChoices, showEmojiChars } from '../state/emoji'
+import { emojiChoices, showEmojiChars, type EmojiChoice } from '../state/emoji'
+import { loadEmojiTable, type EmojiCategory } from '../state/emojiTable'
+import { EmojiPicker } from './EmojiPicker'
+import { phoneLayout, useMedia } from './useMedia'
+import { showLocalTimes, toggleSpoiler } from '../state/rendered'
 import { personResolver } from '../state/search'
 import type { User } from '../state/types'
 import type { Outbox } from '../state/outbox'
@@ -46,7 +50,33 @@ export function useComposeDraft(store: DraftStore): ComposeDraft {
 const typingEveryMs = 10000
 const typingIdleMs = 5000
 
-export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; outbox: Outbox }) {
+// composeTarget names where a draft goes, as Zulip's "Message #stream > topic" button does.
+export function composeTarget(d: Draft): string {
+  if (d.kind === 'pm') return d.to.trim() ? `Message ${recipients(d.to).join(', ')}` : 'New direct message'
+  if (!d.stream.trim()) return 'New message'
+  return `Message #${d.stream.trim()}${d.topic.trim() ? ` > ${d.topic.trim()}` : ''}`
+}
+
+// Compose is the compose box. On a phone it stays a one-line button until
+// used, as in Zulip's mobile web, so the messages keep the screen; it
+// closes again when the conversation changes with nothing typed.
+export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; conversation: string; outbox: Outbox }) {
+  const phone = useMedia(phoneLayout)
+  const [open, setOpen] = useState(false)
+  const { compose } = p
+  useEffect(() => { if (p.focus) setOpen(true) }, [p.focus])
+  useEffect(() => { if (!compose.draft.content) setOpen(false) }, [p.conversation])
+  if (phone && !open) {
+    return (
+      <div class="compose compose-collapsed">
+        <button class="compose-open" data-testid="compose-open" onClick={() => setOpen(true)}>{composeTarget(compose.draft)}</button>
+      </div>
+    )
+  }
+  return <ComposeBox {...p} onClose={phone ? () => setOpen(false) : undefined} opened={open} />
+}
+
+function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbox: Outbox; opened: boolean; onClose?: () => void }) {
   const { chat, compose } = p
   const { draft, update } = compose
   const area = useRef<HTMLTextAreaElement>(null)
@@ -58,7 +88,7 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; o
 
   // A layout effect: focus moves in the frame that asked for it, never a
   // frame later, when it could take the caret from a field already clicked.
-  useLayoutEffect(() => { if (p.focus) area.current?.focus() }, [p.focus])
+  useLayoutEffect(() => { if (p.focus || p.opened) area.current?.focus() }, [p.focus])
   // An error belongs to the message it was about.
   useEffect(() => setError(''), [conversationKey(draft)])
 
@@ -95,10 +125,20 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; o
     api.post('/api/v1/typing', { ...JSON.parse(t.target), op: 'stop' }).catch(() => {})
   }
 
-  const completions: Completion[] = token ? complete(token,
-    [...chat.users.values()].filter((u) => u.is_active !== false && !u.is_bot),
-    [...chat.subs.values()].map((s) => s.name),
-    emojiChoices(chat.realmEmoji).map((e) => e.name)) : []
+  // The full emoji table loads when an emoji is first typed or picked.
+  const [emojiTable, setEmojiTable] = useState<EmojiCategory[] | null>(null)
+  const [picking, setPicking] = useState(false)
+  useEffect(() => { if (token?.trigger === ':' && !emojiTable) loadEmojiTable().then(setEmojiTable, () => {}) }, [token?.trigger])
+  // A stream's topics load when one of them is first being completed.
+  const topicStream = token?.stream !== undefined ? chat.subByName(token.stream)?.stream_id : undefined
+  useEffect(() => { if (topicStream !== undefined && !chat.topics.has(topicStream)) chat.loadTopics(topicStream).catch(() => {}) }, [topicStream])
+  const completions: Completion[] = token ? complete(token, {
+    people: [...chat.users.values()].filter((u) => u.is_active !== false && !u.is_bot),
+    groups: [...chat.groups.values()].map((g) => g.name),
+    streams: [...chat.subs.values()].map((s) => s.name),
+    topics: (stream) => { const id = chat.subByName(stream)?.stream_id; return id === undefined ? [] : (chat.topics.get(id) ?? []).map((t) => t.name) },
+    emoji: [...new Set([...emojiChoices(chat.realmEmoji), ...(emojiTable?.flatMap((c) => c.emoji) ?? [])].map((e) => e.name))],
+  }) : []
 
   const onInput = (e: Event) => {
     const el = e.target as HTMLTextAreaElement
@@ -162,6 +202,17 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; o
     if (e.key === 'ArrowUp' && !draft.content && !e.shiftKey && editLast()) e.preventDefault()
   }
 
+  // insertEmoji puts a picked emoji at the caret, as Zulip's compose picker does.
+  const insertEmoji = (e: EmojiChoice) => {
+    setPicking(false)
+    const el = area.current
+    const at = el ? el.selectionStart : draft.content.length
+    const before = draft.content.slice(0, at)
+    const text = `${before && !/\s$/.test(before) ? ' ' : ''}:${e.name}: `
+    update((d) => ({ ...d, content: d.content.slice(0, at) + text + d.content.slice(at) }))
+    requestAnimationFrame(() => { el?.focus(); el?.setSelectionRange(at + text.length, at + text.length) })
+  }
+
   const attach = async (files: FileList | File[]) => {
     for (const f of Array.from(files)) {
       try {
@@ -210,7 +261,8 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; o
             value={draft.content} onInput={onInput} onKeyDown={onKeyDown} onBlur={() => setTimeout(() => setToken(null), 150)}
             onPaste={(e) => { const files = e.clipboardData?.files; if (files?.length) { e.preventDefault(); attach(files) } }} />
         ) : (
-          <div class="preview rendered" data-testid="compose-preview" dangerouslySetInnerHTML={{ __html: showEmojiChars(preview || '<p><em>Nothing to preview</em></p>') }} />
+          <div class="preview rendered" data-testid="compose-preview" onClick={(e) => toggleSpoiler(e.target as Element)}
+            dangerouslySetInnerHTML={{ __html: showLocalTimes(showEmojiChars(preview || '<p><em>Nothing to preview</em></p>')) }} />
         )}
         {completions.length > 0 && (
           <ul class="autocomplete" data-testid="autocomplete">
@@ -235,8 +287,13 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; o
       ))}
       <div class="compose-foot">
         <label class="upload" title="Attach files">📎<input type="file" data-testid="compose-upload" multiple onChange={(e) => { const f = (e.target as HTMLInputElement).files; if (f) attach(f) }} /></label>
+        <span class="compose-emoji">
+          <button class="icon" data-testid="compose-emoji" title="Add emoji" aria-label="Add emoji" aria-expanded={picking} onClick={() => setPicking(!picking)}>☺</button>
+          {picking && <EmojiPicker chat={chat} mine={new Set()} label="Add emoji" onPick={insertEmoji} onClose={() => setPicking(false)} />}
+        </span>
         <button data-testid="compose-preview-toggle" onClick={togglePreview}>{preview === null ? 'Preview' : 'Edit'}</button>
         {error && <span class="form-error">{error}</span>}
+        {p.onClose && <button class="icon compose-close" data-testid="compose-close" title="Close" aria-label="Close compose" onClick={p.onClose}>✕</button>}
         <ScheduleButton chat={chat} outgoing={outgoing} onScheduled={() => done(compose.id)} />
         <button class="primary" data-testid="compose-send" onClick={send}>Send</button>
       </div>

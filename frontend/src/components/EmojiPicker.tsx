@@ -6,9 +6,9 @@ import { loadEmojiTable, RecentEmoji, searchEmoji, type EmojiCategory } from '..
 const recentEmoji = new RecentEmoji(localStorage)
 
 // EmojiPicker: every emoji the server knows and the organization's own, by
-// category or by name, recently used first. Emoji in `mine` are marked: picking
-// one of them again takes the reaction back.
-export function EmojiPicker(p: { chat: Chat; mine: Set<string>; onPick: (e: EmojiChoice) => void; onClose: () => void }) {
+// category or by name, recently used first; for reactions and for compose.
+// Emoji in `mine` are marked: picking one of them again takes the reaction back.
+export function EmojiPicker(p: { chat: Chat; mine: Set<string>; label?: string; onPick: (e: EmojiChoice) => void; onClose: () => void }) {
   const [query, setQuery] = useState('')
   const [table, setTable] = useState<EmojiCategory[] | null>(null)
   const [tab, setTab] = useState('Recently used')
@@ -48,7 +48,7 @@ export function EmojiPicker(p: { chat: Chat; mine: Set<string>; onPick: (e: Emoj
   const shown = query.trim() ? searchEmoji(all, query) : categories.find((c) => c.name === tab)?.emoji ?? []
   const pick = (e: EmojiChoice) => { recentEmoji.use(e.name); p.onPick(e) }
   return (
-    <div class={`emoji-picker ${above ? 'above' : ''}`} data-testid="emoji-picker" ref={root} role="dialog" aria-label="Add a reaction" onClick={(e) => e.stopPropagation()}>
+    <div class={`emoji-picker ${above ? 'above' : ''}`} data-testid="emoji-picker" ref={root} role="dialog" aria-label={p.label ?? 'Add a reaction'} onClick={(e) => e.stopPropagation()}>
       <input type="search" data-testid="emoji-search" aria-label="Search emoji" placeholder="Search emoji" value={query} ref={search}
         onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
         onKeyDown={(e) => { if (e.key === 'Enter' && shown.length) { e.preventDefault(); pick(shown[0]) } }} />

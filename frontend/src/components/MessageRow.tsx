@@ -4,6 +4,7 @@ import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { showEmojiChars } from '../state/emoji'
 import { markMentionsOfMe, mentionsMe } from '../state/mentions'
+import { showLocalTimes, showMeMessage, toggleSpoiler } from '../state/rendered'
 import type { Message } from '../state/types'
 import { widgetOf } from '../state/widgets'
 import { EmojiPicker } from './EmojiPicker'
@@ -36,6 +37,13 @@ function Reactions(p: { chat: Chat; m: Message }) {
   )
 }
 
+// contentHTML is a message's HTML as shown: emoji drawn, my mentions
+// marked, times in my zone, a /me message led by its sender.
+function contentHTML(chat: Chat, m: Message): string {
+  const html = showLocalTimes(markMentionsOfMe(showEmojiChars(m.match_content ?? m.content), m.flags, chat.me.user_id, chat.inGroup))
+  return m.is_me_message ? showMeMessage(html, m.sender_full_name) : html
+}
+
 export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; selected: boolean; linked: boolean; actions: MessageActions; onSelect: () => void }) {
   const { chat, m } = p
   const [picking, setPicking] = useState(false)
@@ -56,8 +64,10 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   // As in Zulip, a message only moved to another topic or stream says so, not "edited".
   const movedOnly = !!m.edit_history?.length && m.edit_history.every((e) => e.prev_content === undefined)
   const edited = m.last_edit_timestamp ? <span class="edited" data-testid="message-edited">{movedOnly ? '(moved)' : '(edited)'}</span> : null
-  // A click on an image preview opens it in the lightbox, not the file.
-  const showImage = (e: MouseEvent) => {
+  // A click on a spoiler's header opens it; one on an image preview opens
+  // the lightbox, not the file.
+  const onContentClick = (e: MouseEvent) => {
+    if (toggleSpoiler(e.target as Element)) return
     const img = (e.target as HTMLElement).closest('.message_inline_image img') as HTMLImageElement | null
     if (!img) return
     e.preventDefault()
@@ -82,8 +92,8 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
         {widget ? (
           <Widget chat={chat} m={m} widget={widget} />
         ) : editing === null ? (
-          <div class="content rendered" data-testid="message-content" onClick={showImage}
-            dangerouslySetInnerHTML={{ __html: markMentionsOfMe(showEmojiChars(m.match_content ?? m.content), m.flags, chat.me.user_id, chat.inGroup) }} />
+          <div class={`content rendered ${m.is_me_message ? 'me-message' : ''}`} data-testid="message-content" onClick={onContentClick}
+            dangerouslySetInnerHTML={{ __html: contentHTML(chat, m) }} />
         ) : (
           <div class="edit">
             <textarea data-testid="edit-content" value={editing} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)}

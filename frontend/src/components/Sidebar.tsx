@@ -3,7 +3,7 @@ import { api } from '../api/transport'
 import type { Chat } from '../state/chat'
 import { textOn } from '../state/color'
 import { narrowToHash, type Narrow } from '../state/narrow'
-import { topicKey } from '../state/unread'
+import { topicKey } from '../state/conversation'
 import type { Subscription } from '../state/types'
 import { markStreamAsRead, markTopicAsRead, setTopicPolicy, TopicPolicy } from '../api/workflows'
 

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
 import type { Narrow } from '../state/narrow'
-import { topicKey } from '../state/unread'
+import { topicKey } from '../state/conversation'
 import { markStreamAsRead, markTopicAsRead, resolvedPrefix, setTopicPolicy, setTopicResolved, TopicPolicy } from '../api/workflows'
 
 // TopicActions are the buttons beside a stream's or topic's title: mark it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyCompletion, complete, tokenBefore } from './autocomplete'
+import { applyCompletion, complete, tokenBefore, type Sources } from './autocomplete'
 
 describe('tokenBefore', () => {
   it.each([
@@ -14,24 +14,46 @@ describe('tokenBefore', () => {
     ['/', { trigger: '/', query: '', start: 0 }],
     ['/poll Lunch?', null],
     ['see /poll', null],
+    ['see #**general>lun', { trigger: '#', stream: 'general', query: 'lun', start: 4 }],
+    ['#**general** >', { trigger: '#', stream: 'general', query: '', start: 0 }],
+    ['#**dev team>Bug fixes', { trigger: '#', stream: 'dev team', query: 'bug fixes', start: 0 }],
   ])('%s', (text, want) => {
     expect(tokenBefore(text, text.length)).toEqual(want)
   })
 })
 
 describe('complete', () => {
-  const people = [{ full_name: 'Alice Anders', email: 'alice@x' }, { full_name: 'Bob Brown', email: 'bob@x' }]
+  const sources: Sources = {
+    people: [{ full_name: 'Alice Anders', email: 'alice@x' }, { full_name: 'Bob Brown', email: 'bob@x' }],
+    groups: ['design', 'backend'],
+    streams: ['general', 'random'],
+    topics: (stream) => stream === 'general' ? ['lunch', 'launch plans', 'welcome'] : [],
+    emoji: ['star', 'tada'],
+  }
+  const completeText = (text: string) => complete(tokenBefore(text, text.length)!, sources)
   it('completes people, streams and emoji in mention syntax', () => {
     const text = 'hi @ali'
     const t = tokenBefore(text, text.length)!
-    const [c] = complete(t, people, [], [])
+    const [c] = complete(t, sources)
     expect(c.insert).toBe('@**Alice Anders** ')
     expect(applyCompletion(text, t, text.length, c)).toEqual({ text: 'hi @**Alice Anders** ', caret: 21 })
-    expect(complete(tokenBefore('#ge', 3)!, people, ['general', 'random'], [])[0].insert).toBe('#**general** ')
-    expect(complete(tokenBefore(':ta', 3)!, people, [], ['star', 'tada'])[0].label).toBe(':tada:')
+    expect(completeText('#ge')[0].insert).toBe('#**general** ')
+    expect(completeText(':ta')[0].label).toBe(':tada:')
+  })
+  it('completes user groups and the wildcards after people', () => {
+    expect(completeText('@des').map((c) => c.insert)).toEqual(['@*design* '])
+    expect(completeText('@a').map((c) => c.insert)).toEqual(['@**Alice Anders** ', '@*backend* ', '@**all** '])
+    expect(completeText('@to').map((c) => [c.insert, c.detail])).toEqual([['@**topic** ', 'Notify topic']])
+  })
+  it('completes a stream\'s topics after #**stream>', () => {
+    expect(completeText('see #**general>la').map((c) => c.insert)).toEqual(['#**launch plans** '.replace('#**', '#**general>')])
+    expect(completeText('#**general** >').map((c) => c.label)).toEqual(['#general > lunch', '#general > launch plans', '#general > welcome'])
+    const text = '#**general>wel'
+    const t = tokenBefore(text, text.length)!
+    expect(applyCompletion(text, t, text.length, complete(t, sources)[0]).text).toBe('#**general>welcome** ')
   })
   it('completes the slash commands at the start of a message', () => {
-    expect(complete(tokenBefore('/t', 2)!, people, [], []).map((c) => c.insert)).toEqual(['/todo '])
-    expect(complete(tokenBefore('/', 1)!, people, [], []).map((c) => c.label)).toEqual(['/poll', '/todo', '/me'])
+    expect(completeText('/t').map((c) => c.insert)).toEqual(['/todo '])
+    expect(completeText('/').map((c) => c.label)).toEqual(['/poll', '/todo', '/me'])
   })
 })

@@ -96,8 +96,10 @@ describe('the event reducer', () => {
     expect(chat.topics.get(10)?.map((t) => t.name)).toEqual(['dinner', 'lunch'])
   })
   it('knows which user groups I am in as members come and go', () => {
-    apply({ type: 'user_group', op: 'add', group: { id: 3, members: [2] } })
+    apply({ type: 'user_group', op: 'add', group: { id: 3, name: 'design', members: [2] } })
     expect(chat.inGroup(3)).toBe(false)
+    apply({ type: 'user_group', op: 'update', group_id: 3, data: { name: 'designers' } })
+    expect(chat.groups.get(3)?.name).toBe('designers')
     apply({ type: 'user_group', op: 'add_members', group_id: 3, user_ids: [1] })
     expect(chat.inGroup(3)).toBe(true)
     apply({ type: 'user_group', op: 'remove_members', group_id: 3, user_ids: [1] })

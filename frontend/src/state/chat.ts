@@ -3,12 +3,13 @@
 // read it directly and re-render on change().
 import { api, Json } from '../api/transport'
 import { backoff, EventStream } from '../api/events'
+import { pmEmails, topicKey, type MuteState } from './conversation'
 import { explain } from './errors'
-import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
+import { matchesLocally, narrowToApi, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
 import type { ServerEvent } from './events'
 import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings } from './notify'
-import { placeOf, topicKey, Unreads, type MuteState } from './unread'
+import { placeOf, Unreads } from './unread'
 import type { Message, Presence, Subscription, User, UserStatus } from './types'
 import { messagesByID, TopicPolicy, type ScheduledMessage } from '../api/workflows'
 
@@ -52,9 +53,9 @@ export class Chat {
   // onTopicMoved hears where the open topic went when a move emptied it, so
   // the page follows it there, as Zulip does.
   onTopicMoved: ((to: Narrow) => void) | null = null
-  // groups: each user group's members, to know which group mentions are of
-  // me (Lanchat's groups have no subgroups).
-  groups = new Map<number, number[]>()
+  // groups: each user group's name, for mention completion, and members, to
+  // know which group mentions are of me (Lanchat's groups have no subgroups).
+  groups = new Map<number, { name: string; members: number[] }>()
   view: View = { narrow: { kind: 'all' }, ids: [], foundOldest: false, foundNewest: false, loading: false, error: '' }
   connected = true
   private stream: EventStream | null = null
@@ -99,7 +100,7 @@ export class Chat {
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
-    this.groups = new Map((s.realm_user_groups ?? []).map((g: Json) => [g.id, g.members ?? []]))
+    this.groups = new Map((s.realm_user_groups ?? []).map((g: Json) => [g.id, { name: g.name, members: g.members ?? [] }]))
     for (const key of Object.keys(defaultNotifySettings) as (keyof NotifySettings)[]) {
       if (typeof s.user_settings?.[key] === 'boolean') this.notifySettings[key] = s.user_settings[key]
     }
@@ -474,14 +475,16 @@ export class Chat {
   }
 
   private onGroup(e: Extract<ServerEvent, { type: 'user_group' }>) {
-    if (e.op === 'add') this.groups.set(e.group.id, e.group.members ?? [])
-    if (e.op === 'remove') this.groups.delete(e.group_id)
-    const members = e.op === 'add_members' || e.op === 'remove_members' ? this.groups.get(e.group_id) : undefined
-    if (members && e.op === 'add_members') this.groups.set(e.group_id, [...new Set([...members, ...e.user_ids])])
-    if (members && e.op === 'remove_members') this.groups.set(e.group_id, members.filter((id) => !e.user_ids.includes(id)))
+    if (e.op === 'add') { this.groups.set(e.group.id, { name: e.group.name, members: e.group.members ?? [] }); return }
+    if (e.op === 'remove') { this.groups.delete(e.group_id); return }
+    const g = this.groups.get(e.group_id)
+    if (!g) return
+    if (e.op === 'update') this.groups.set(e.group_id, { ...g, name: e.data.name ?? g.name })
+    if (e.op === 'add_members') this.groups.set(e.group_id, { ...g, members: [...new Set([...g.members, ...e.user_ids])] })
+    if (e.op === 'remove_members') this.groups.set(e.group_id, { ...g, members: g.members.filter((id) => !e.user_ids.includes(id)) })
   }
 
-  inGroup = (groupId: number): boolean => !!this.groups.get(groupId)?.includes(this.me.user_id)
+  inGroup = (groupId: number): boolean => !!this.groups.get(groupId)?.members.includes(this.me.user_id)
 
   private onFlags(e: Extract<ServerEvent, { type: 'update_message_flags' }>) {
     for (const id of e.messages) {

@@ -25,8 +25,9 @@ export type ServerEvent =
   | { type: 'stream'; id?: number; op: 'update'; stream_id: number; property: string; value: unknown }
   | { type: 'stream'; id?: number; op: 'create' }
   | { type: 'realm_user'; id?: number; op: 'add' | 'update' | 'remove'; person: Partial<User> & { user_id: number } }
-  | { type: 'user_group'; id?: number; op: 'add'; group: { id: number; members?: number[] } }
-  | { type: 'user_group'; id?: number; op: 'remove' | 'update'; group_id: number }
+  | { type: 'user_group'; id?: number; op: 'add'; group: { id: number; name: string; members?: number[] } }
+  | { type: 'user_group'; id?: number; op: 'remove'; group_id: number }
+  | { type: 'user_group'; id?: number; op: 'update'; group_id: number; data: { name?: string } }
   | { type: 'user_group'; id?: number; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, { name: string; source_url: string; deactivated: boolean }> }
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }

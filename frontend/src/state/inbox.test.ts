@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { inboxGroups } from './inbox'
-import { Unreads, topicKey } from './unread'
+import { Unreads } from './unread'
+import { topicKey } from './conversation'
 import type { Subscription } from './types'
 
 const sub = (stream_id: number, name: string): Subscription => ({ stream_id, name, color: '#abc', is_muted: false, description: '', invite_only: false })

@@ -2,7 +2,8 @@
 // conversation. Direct conversations come first (newest first), then each
 // stream (pinned first, then by name) with its topics (newest first).
 // Muted streams and topics stay out, as in Zulip.
-import { topicKey, type MuteState, type Unreads } from './unread'
+import { topicKey, type MuteState } from './conversation'
+import type { Unreads } from './unread'
 import type { Subscription } from './types'
 
 export interface InboxTopic { topic: string; count: number; newest: number; mentioned: boolean; followed: boolean }

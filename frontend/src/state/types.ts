@@ -5,6 +5,9 @@ export interface Reaction { emoji_name: string; emoji_code: string; reaction_typ
 // Submessage is data a widget attached to a message (Zulip's submessages).
 export interface Submessage { id: number; message_id: number; sender_id: number; msg_type: string; content: string }
 
+// NarrowTerm is one term of the API's `narrow` parameter.
+export interface NarrowTerm { operator: string; operand: string | number; negated?: boolean }
+
 export interface PmRecipient { id: number; email: string; full_name: string }
 
 export interface Message {
@@ -25,6 +28,7 @@ export interface Message {
   last_edit_timestamp?: number
   // edit_history: newest first; an entry without prev_content only moved it.
   edit_history?: { timestamp: number; prev_content?: string; prev_topic?: string; prev_stream?: number }[]
+  is_me_message?: boolean
   match_content?: string
   match_subject?: string
 }
