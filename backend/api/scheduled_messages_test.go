@@ -58,10 +58,10 @@ func TestScheduledMessagesCreateListEditCancel(t *testing.T) {
 	if got := scheduledList(t, alice)[0]["content"]; got != "see you soon" {
 		t.Errorf("after edit: %v", got)
 	}
-	bob.Patch(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), apitest.Form{"content": "mine now"}).Fails(400, "BAD_REQUEST")
-	bob.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), nil).Fails(400, "BAD_REQUEST")
+	bob.Patch(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), apitest.Form{"content": "mine now"}).Fails(404, "BAD_REQUEST")
+	bob.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), nil).Fails(404, "BAD_REQUEST")
 	alice.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", dm), nil).OK()
-	alice.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", dm), nil).Fails(400, "BAD_REQUEST")
+	alice.Delete(fmt.Sprintf("/api/v1/scheduled_messages/%d", dm), nil).Fails(404, "BAD_REQUEST")
 	if got := scheduledList(t, alice); len(got) != 1 {
 		t.Errorf("after cancel: %v", got)
 	}
@@ -115,4 +115,20 @@ func TestScheduledMessageIsSentAtItsTimeAcrossARestart(t *testing.T) {
 	if got := topicContents(t, alice, "general", "after restart"); len(got) != 1 {
 		t.Errorf("after restart: %q", got)
 	}
+}
+
+// A scheduled message that can no longer be sent when its time comes (its
+// stream was deleted) stays listed as failed, for its sender to see.
+func TestScheduledMessageToADeletedStreamFails(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.Login("admin@example.com")
+	alice := s.Login("alice@example.com")
+	random := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "random"}).OK().Int("stream_id")
+	alice.Post("/api/v1/scheduled_messages", apitest.Form{"type": "stream", "to": fmt.Sprint(random), "topic": "gone",
+		"content": "into a deleted stream", "scheduled_delivery_timestamp": fmt.Sprint(time.Now().Add(time.Second).Unix())}).OK()
+	admin.Delete(fmt.Sprintf("/api/v1/streams/%d", random), nil).OK()
+	waitFor(t, "marked failed", func() bool {
+		list := scheduledList(t, alice)
+		return len(list) == 1 && list[0]["failed"] == true
+	})
 }

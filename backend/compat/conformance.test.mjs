@@ -401,6 +401,22 @@ async function runEndpoints() {
   const members = (await call('admin', 'GET', '/user_groups')).body.user_groups.find((g) => g.name === 'role:members').id;
   await call('admin', 'PATCH', '/realm', { can_create_private_channel_group: { new: { direct_members: [ids.alice], direct_subgroups: [members] } } });
 
+  // Scheduled messages (they cause scheduled_messages add/update/remove) and read receipts.
+  const later = Math.floor(Date.now() / 1000) + 3600;
+  const scheduled = await check('POST /scheduled_messages', 'alice', 'POST', '/scheduled_messages', { type: 'stream', to: ids.general, topic: 'conformance later', content: 'Later', scheduled_delivery_timestamp: later });
+  await check('POST /scheduled_messages', 'alice', 'POST', '/scheduled_messages', { type: 'stream', to: ids.general, topic: 'x', content: 'x', scheduled_delivery_timestamp: 1000 }, 400);
+  await check('POST /scheduled_messages', 'alice', 'POST', '/scheduled_messages', { type: 'stream', to: 9999, topic: 'x', content: 'x', scheduled_delivery_timestamp: later }, 400);
+  await check('GET /scheduled_messages', 'alice', 'GET', '/scheduled_messages', {});
+  await check('PATCH /scheduled_messages/{scheduled_message_id}', 'alice', 'PATCH', `/scheduled_messages/${scheduled.scheduled_message_id}`, { content: 'Later still', scheduled_delivery_timestamp: later + 60 });
+  await check('PATCH /scheduled_messages/{scheduled_message_id}', 'alice', 'PATCH', `/scheduled_messages/${scheduled.scheduled_message_id}`, { scheduled_delivery_timestamp: 1000 }, 400);
+  await check('PATCH /scheduled_messages/{scheduled_message_id}', 'alice', 'PATCH', `/scheduled_messages/${scheduled.scheduled_message_id}`, { type: 'stream', to: 9999 }, 400);
+  await check('PATCH /scheduled_messages/{scheduled_message_id}', 'bob', 'PATCH', `/scheduled_messages/${scheduled.scheduled_message_id}`, { content: 'x' }, 404);
+  await check('DELETE /scheduled_messages/{scheduled_message_id}', 'alice', 'DELETE', `/scheduled_messages/${scheduled.scheduled_message_id}`, {});
+  await check('DELETE /scheduled_messages/{scheduled_message_id}', 'alice', 'DELETE', `/scheduled_messages/${scheduled.scheduled_message_id}`, {}, 404);
+  await check('GET /messages/{message_id}/read_receipts', 'alice', 'GET', `/messages/${ids.dm}/read_receipts`, {}, 400);
+  await call('admin', 'PATCH', '/realm', { enable_read_receipts: true });
+  await check('GET /messages/{message_id}/read_receipts', 'alice', 'GET', `/messages/${ids.dm}/read_receipts`, {});
+
   // Presence.
   await call('alice', 'POST', '/users/me/presence', { status: 'active', new_user_input: true });
   await check('GET /users/{user_id_or_email}/presence', 'bob', 'GET', '/users/alice@example.com/presence', {});

@@ -37,7 +37,7 @@ type ScheduledMessageObject struct {
 	Failed          bool   `json:"failed"`
 }
 
-var errNoScheduledMessage = BadRequest("Scheduled message does not exist")
+var errNoScheduledMessage = NotFound("Scheduled message does not exist")
 
 // maxScheduledWait is the longest the sender sleeps between looks at the
 // scheduled messages, whatever it was told (a clock moved, say).
@@ -172,6 +172,11 @@ func (s *Service) applyScheduledChange(tx *store.Tx, actor store.User, m *store.
 		out.Content = content
 	}
 	target, err := resolveTarget(tx, actor, out)
+	var de *Error
+	if id, numeric := strconv.ParseInt(out.Stream, 10, 64); numeric == nil && errors.As(err, &de) && de.Code == CodeStreamDoesNotExist {
+		// Scheduled messages name their stream by ID, and Zulip's error says so.
+		return errorf(CodeStreamDoesNotExist, "Channel with ID '%d' does not exist", id).With("stream_id", id)
+	}
 	if err != nil {
 		return err
 	}

@@ -274,6 +274,17 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
           </ul>
         )}
       </div>
+      {p.outbox.items().filter((i) => i.error).map((i) => (
+        <div class="compose-unsent" data-testid="compose-unsent" role="alert">
+          <span>Not sent: “{i.content.length > 40 ? i.content.slice(0, 40) + '…' : i.content}” — {i.error}</span>
+          <button data-testid="unsent-edit" onClick={() => {
+            update(() => ({ kind: i.kind, stream: i.stream, topic: i.topic, to: i.to.join(', '), content: i.content }))
+            p.outbox.discard(i.localId)
+          }}>Edit</button>
+          <button data-testid="unsent-retry" onClick={() => p.outbox.retry(i.localId)}>Retry</button>
+          <button data-testid="unsent-discard" onClick={() => p.outbox.discard(i.localId)}>Discard</button>
+        </div>
+      ))}
       <div class="compose-foot">
         <label class="upload" title="Attach files">📎<input type="file" data-testid="compose-upload" multiple onChange={(e) => { const f = (e.target as HTMLInputElement).files; if (f) attach(f) }} /></label>
         <span class="compose-emoji">

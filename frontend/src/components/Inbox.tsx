@@ -34,7 +34,7 @@ export function Inbox(p: { chat: Chat }) {
   const { dms, streams } = inboxGroups(chat.unreads, { ...chat.mute, followedTopics: chat.followedTopics }, filter, nameOf, (id) => chat.subs.get(id))
   const dmTotal = dms.reduce((n, d) => n + d.count, 0)
   const Head = (h: { id: string; label: ComponentChildren; count: number; testid: string; onRead?: () => void; style?: Record<string, string> }) => (
-    <div class="inbox-head" data-testid={h.testid} role="button" tabIndex={0} aria-expanded={!collapsed.has(h.id)}
+    <div class="inbox-head" data-testid={h.testid} role="button" tabIndex={0} aria-expanded={!collapsed.has(h.id)} style={h.style}
       onClick={() => toggle(h.id)} onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); toggle(h.id) } }}>
       <span class="chevron" aria-hidden="true">{collapsed.has(h.id) ? '▸' : '▾'}</span>
       {h.label}
@@ -63,7 +63,7 @@ export function Inbox(p: { chat: Chat }) {
       )}
       {streams.map((s) => (
         <div class="inbox-group" data-testid="inbox-stream" data-stream={s.name}>
-          <Head id={`s:${s.streamId}`} testid="inbox-stream-head" count={s.count} onRead={() => act(() => markStreamAsRead(s.streamId))}
+          <Head id={`s:${s.streamId}`} testid="inbox-stream-head" count={s.count} style={{ boxShadow: `inset 4px 0 0 ${s.color}` }} onRead={() => act(() => markStreamAsRead(s.streamId))}
             label={<><span class="swatch" style={{ background: s.color, color: textOn(s.color) }}>{s.inviteOnly ? '🔒' : '#'}</span><span class="name">{s.name}</span></>} />
           {!collapsed.has(`s:${s.streamId}`) && s.topics.map((t) => (
             <a class="inbox-row topic" data-testid="inbox-row" data-topic={t.topic} href={narrowToHash({ kind: 'stream', streamId: s.streamId, stream: s.name, topic: t.topic })}>

@@ -47,7 +47,7 @@ export function ScheduleButton(p: { chat: Chat; outgoing: () => OutgoingMessage 
       <button data-testid="compose-schedule" title="Schedule message" aria-label="Schedule message" aria-expanded={open} onClick={() => setOpen(!open)}>⏰</button>
       {open && (
         <div class="menu schedule-popover" data-testid="schedule-popover" role="dialog" aria-label="Schedule message">
-          <label>Send at <input type="datetime-local" data-testid="schedule-time" value={when} onInput={(e) => setWhen((e.target as HTMLInputElement).value)} /></label>
+          <label>Send at <input type="datetime-local" step={1} data-testid="schedule-time" value={when} onInput={(e) => setWhen((e.target as HTMLInputElement).value)} /></label>
           <button class="primary" data-testid="schedule-confirm" onClick={schedule}>Schedule</button>
           {error && <span class="form-error" data-testid="schedule-error">{error}</span>}
         </div>

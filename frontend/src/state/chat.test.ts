@@ -28,6 +28,23 @@ beforeEach(() => {
 })
 
 describe('the event reducer', () => {
+  it('keeps followed topics, people\'s status and my scheduled messages current', () => {
+    apply({ type: 'user_topic', stream_id: 10, topic_name: 'Lunch', visibility_policy: 3 })
+    expect(chat.followedTopics.has('10:lunch')).toBe(true)
+    apply({ type: 'user_topic', stream_id: 10, topic_name: 'lunch', visibility_policy: 0 })
+    expect(chat.followedTopics.size).toBe(0)
+    apply({ type: 'user_status', user_id: 2, status_text: 'In a meeting', emoji_name: 'calendar', emoji_code: '1f4c6', reaction_type: 'unicode_emoji' },
+      { type: 'user_status', user_id: 2, away: true })
+    expect(chat.statuses.get(2)).toEqual({ status_text: 'In a meeting', emoji_name: 'calendar', emoji_code: '1f4c6', reaction_type: 'unicode_emoji', away: true })
+    const later = (id: number, at: number) => ({ scheduled_message_id: id, type: 'stream' as const, to: 10, topic: 't', content: 'x', rendered_content: '<p>x</p>', scheduled_delivery_timestamp: at, failed: false })
+    apply({ type: 'scheduled_messages', op: 'add', scheduled_messages: [later(1, 300), later(2, 200)] })
+    expect(chat.scheduled.map((m) => m.scheduled_message_id)).toEqual([2, 1])
+    apply({ type: 'scheduled_messages', op: 'update', scheduled_message: later(2, 400) })
+    expect(chat.scheduled.map((m) => m.scheduled_message_id)).toEqual([1, 2])
+    apply({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: 1 })
+    expect(chat.scheduled.map((m) => m.scheduled_message_id)).toEqual([2])
+  })
+
   it('counts a new message where it lives and shows it in a matching view', () => {
     apply({ type: 'message', message: streamMessage(5), flags: [] }, { type: 'message', message: dm(6), flags: ['mentioned'] },
       { type: 'message', message: streamMessage(7, { subject: 'other' }), flags: ['read'] })

@@ -458,7 +458,11 @@ export class Chat {
     for (const id of ids) {
       const m = this.messages.get(id)
       if (m) {
-        if (id === e.message_id && e.rendered_content !== undefined) { m.content = e.rendered_content; m.last_edit_timestamp = e.edit_timestamp }
+        if (id === e.message_id && e.rendered_content !== undefined) {
+          m.content = e.rendered_content
+          m.last_edit_timestamp = e.edit_timestamp
+          m.edit_history = [{ timestamp: e.edit_timestamp ?? 0, prev_content: e.orig_content ?? '' }, ...(m.edit_history ?? [])]
+        }
         if (topic !== undefined) m.subject = topic
         if (e.new_stream_id !== undefined) { m.stream_id = e.new_stream_id; m.display_recipient = this.subs.get(e.new_stream_id)?.name ?? m.display_recipient }
       }

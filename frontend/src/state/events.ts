@@ -8,7 +8,7 @@ type PresenceClients = Record<string, unknown> // client name → { status, time
 export type ServerEvent =
   | { type: 'heartbeat'; id?: number }
   | { type: 'message'; id?: number; message: Message; flags?: string[] }
-  | { type: 'update_message'; id?: number; message_id: number; message_ids?: number[]; rendered_content?: string; edit_timestamp?: number;
+  | { type: 'update_message'; id?: number; message_id: number; message_ids?: number[]; rendered_content?: string; orig_content?: string; edit_timestamp?: number;
       subject?: string; topic?: string; new_stream_id?: number; stream_id?: number; orig_subject?: string; propagate_mode?: string }
   | { type: 'delete_message'; id?: number; message_id?: number; message_ids?: number[] }
   | ({ type: 'reaction'; id?: number; op: 'add' | 'remove'; message_id: number; user?: { user_id: number } } & Omit<Reaction, 'user_id'> & { user_id?: number })
