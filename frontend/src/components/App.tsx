@@ -3,7 +3,8 @@ import { api } from '../api/transport'
 import { desktop } from '../api/desktop'
 import { chime, notify } from '../api/notifier'
 import { notificationText } from '../state/notify'
-import { invitation, inviteKey, resume, setupNeeded, signOut, type Invitation, type Me } from '../api/session'
+import { invitation, inviteKey, signOut, type Invitation, type Me } from '../api/session'
+import { homeHashes, takeEarlyChat, takeSession } from '../state/startup'
 import { explain } from '../state/errors'
 import { Chat } from '../state/chat'
 import { hashToPlace, narrowTitle, narrowToHash, sameNarrow, type Narrow, type Place } from '../state/narrow'
@@ -26,9 +27,6 @@ import { StreamPreview } from './StreamPreview'
 import { UserCards } from './UserCard'
 import { useAccountTheme } from './AccountTheme'
 
-// Recent conversations is the home view, as in Zulip.
-const homeHashes = ['', '#', '#recent', '#inbox']
-
 type Screen = { kind: 'loading' } | { kind: 'setup' } | { kind: 'login'; realm: string } | { kind: 'join'; key: string; invitation: Invitation }
   | { kind: 'chat'; me: Me }
 
@@ -47,8 +45,9 @@ export function App() {
   const [theme, setTheme] = useTheme()
   useEffect(() => {
     (async () => {
-      // Both at once: each is a round trip before anything shows.
-      const [setup, me] = await Promise.all([setupNeeded().catch(() => false), resume()])
+      // Both at once, started as the script ran (startup.ts).
+      const session = takeSession()
+      const [setup, me] = await Promise.all([session.setup, session.me])
       if (setup) return setScreen({ kind: 'setup' })
       if (me) return setScreen({ kind: 'chat', me })
       // An invitation link's page offers its sign-up; a link that no
@@ -74,7 +73,8 @@ export function App() {
 }
 
 function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: () => void }) {
-  const chat = useMemo(() => new Chat(), [])
+  // The chat started loading as the script ran (startup.ts), unless this is a later sign-in.
+  const [{ chat, registered, loaded }] = useState(() => takeEarlyChat() ?? { chat: new Chat(), registered: null, loaded: false })
   const [, setVersion] = useState(0)
   const [ready, setReady] = useState(false)
   const [failed, setFailed] = useState('')
@@ -102,8 +102,9 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
 
   useEffect(() => {
     const off = chat.onChange(() => setVersion((v) => v + 1))
-    // The first page of messages is fetched beside register, not after it.
-    if (!homeHashes.includes(location.hash) && place.narrow.kind !== 'search') chat.load(place.narrow, place.near)
+    // The first page of messages is fetched beside register, not after it
+    // (the early chat's, as the script ran).
+    if (!loaded && !homeHashes.includes(location.hash) && place.narrow.kind !== 'search') chat.load(place.narrow, place.near)
     chat.onArrival = (m) => {
       const d = chat.notification(m, document.visibilityState === 'visible' && document.hasFocus())
       if (d.show) {
@@ -114,7 +115,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
     }
     // replace: going back should not land on the emptied topic.
     chat.onTopicMoved = (to) => location.replace(narrowToHash(to))
-    chat.register().then(() => setReady(true), (e) => setFailed(explain(e)))
+    ;(registered ?? chat.register()).then(() => setReady(true), (e) => setFailed(explain(e)))
     const onHash = () => { setHash(location.hash); setDrawer(null) }
     addEventListener('hashchange', onHash)
     return () => { off(); chat.close(); removeEventListener('hashchange', onHash) }
