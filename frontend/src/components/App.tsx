@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { desktop } from '../api/desktop'
 import { chime, notify } from '../api/notifier'
 import { notificationText } from '../state/notify'
@@ -56,7 +56,7 @@ export function App() {
       const offered = key ? await invitation(key).catch(() => null) : null
       if (offered) return setScreen({ kind: 'join', key, invitation: offered })
       if (key) history.replaceState(null, '', '/')
-      const settings = await api.get('/api/v1/server_settings').catch(() => ({ realm_name: 'Lanchat' }))
+      const settings = await zulip.serverSettings().catch(() => ({ realm_name: 'Lanchat' }))
       setScreen({ kind: 'login', realm: settings.realm_name })
     })()
   }, [])
@@ -124,7 +124,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   // Presence: active while the page is visible, idle when hidden.
   useEffect(() => {
     if (!ready) return
-    const report = () => api.post('/api/v1/users/me/presence', { status: document.visibilityState === 'visible' ? 'active' : 'idle', new_user_input: true })
+    const report = () => zulip.reportPresence(document.visibilityState === 'visible' ? 'active' : 'idle')
       .then((r) => { for (const [email, pr] of Object.entries(r.presences ?? {})) chat.apply({ type: 'presence', email, presence: pr as Record<string, unknown> }); chat.changed() }).catch(() => {})
     report()
     const timer = setInterval(report, 60000)
@@ -206,7 +206,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
         reply(m.id)
         compose.update((d) => ({ ...d, content: `${d.content}${d.content && !d.content.endsWith(' ') ? ' ' : ''}@**${m.sender_full_name}** ` }))
       } break
-      case '*': if (m) { handled(); api.post('/api/v1/messages/flags', { messages: [m.id], op: m.flags.includes('starred') ? 'remove' : 'add', flag: 'starred' }).catch(() => {}) } break
+      case '*': if (m) { handled(); zulip.setFlag([m.id], 'starred', !m.flags.includes('starred')).catch(() => {}) } break
       case 's': case 'S': if (m) {
         handled()
         const n = chat.narrowOf(m)

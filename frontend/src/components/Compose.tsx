@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { api, ApiError, upload } from '../api/transport'
+import { ApiError } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { applyCompletion, complete, tokenBefore, type Completion, type Token } from '../state/autocomplete'
@@ -98,7 +99,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opene
     return recipients(draft.to).map((e) => person(e) ?? e)
   }
   const recipientIds = () => recipientEmails().map((e) => chat.byEmail.get(e)?.user_id).filter((x): x is number => x !== undefined)
-  const typingParams = () => draft.kind === 'stream'
+  const typingParams = (): zulip.TypingTarget | null => draft.kind === 'stream'
     ? (streamId && draft.topic.trim() ? { type: 'stream', stream_id: streamId, topic: draft.topic.trim() } : null)
     : (recipientIds().length ? { type: 'direct', to: recipientIds() } : null)
 
@@ -110,7 +111,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opene
     if (Date.now() - t.sentAt > typingEveryMs || t.target !== target) {
       t.sentAt = Date.now()
       t.target = target
-      api.post('/api/v1/typing', { ...params, op: 'start' }).catch(() => {})
+      zulip.setTyping(params, 'start').catch(() => {})
     }
     clearTimeout(t.idle)
     t.idle = setTimeout(stopTyping, typingIdleMs)
@@ -120,7 +121,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opene
     clearTimeout(t.idle)
     if (!t.sentAt) return
     t.sentAt = 0
-    api.post('/api/v1/typing', { ...JSON.parse(t.target), op: 'stop' }).catch(() => {})
+    zulip.setTyping(JSON.parse(t.target), 'stop').catch(() => {})
   }
 
   // The full emoji table loads when an emoji is first typed or picked.
@@ -162,8 +163,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opene
     setBusy(true)
     setError('')
     try {
-      if (draft.kind === 'stream') await api.post('/api/v1/messages', { type: 'stream', to: draft.stream.trim(), topic: draft.topic.trim(), content: draft.content })
-      else await api.post('/api/v1/messages', { type: 'private', to: recipientEmails(), content: draft.content })
+      await zulip.sendMessage(draft.kind === 'stream' ? { type: 'stream', to: draft.stream.trim(), topic: draft.topic.trim() } : { type: 'private', to: recipientEmails() }, draft.content)
       stopTyping()
       compose.sent(id)
       setPreview(null)
@@ -198,8 +198,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opene
   const attach = async (files: FileList | File[]) => {
     for (const f of Array.from(files)) {
       try {
-        const r = await upload('/api/v1/user_uploads', f)
-        const link = `[${f.name}](${r.url ?? r.uri})`
+        const link = `[${f.name}](${await zulip.uploadFile(f)})`
         // Functional update: each upload adds to the text as it is by then.
         update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + link }))
       } catch (err) {
@@ -211,8 +210,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opene
   const togglePreview = async () => {
     if (preview !== null) { setPreview(null); return }
     try {
-      const r = await api.post('/api/v1/messages/render', { content: draft.content })
-      setPreview(r.rendered)
+      setPreview(await zulip.renderMessage(draft.content))
     } catch (err) {
       setError(explain(err))
     }
