@@ -32,7 +32,7 @@ export class Chat {
   unreads = new Unreads()
   presence = new Map<string, { status: Presence; ts: number }>()
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
-  realmEmoji: Record<string, { name: string; source_url: string; deactivated: boolean }> = {}
+  realmEmoji: Record<string, zulip.RealmEmoji> = {}
   userSettings: Json = {} // the account's user_settings (theme, notification defaults)
   messages = new Map<number, Message>()
   topics = new Map<number, { name: string; max_id: number }[]>()
