@@ -55,7 +55,9 @@ try {
     const page = await context.newPage()
     await page.goto(`${server.url}/#narrow/channel/${general}-general`, { waitUntil: 'commit' })
     cold.push(Math.round(await (await page.waitForFunction(() => document.querySelector('[data-testid=message]') && performance.now(), null, { polling: 'raf' })).jsonValue()))
-    // In the app: a click on another stream, to its first message on screen.
+    // In the app: a click on another stream, to its first message on screen
+    // (once the sidebar has it: register may answer after the first messages show).
+    await page.locator('[data-testid=stream-row][data-stream="random"]').waitFor()
     await page.evaluate(() => document.querySelectorAll('[data-testid=message]').forEach((m) => m.setAttribute('data-old', '')))
     const clicked = await page.evaluate(() => {
       const row = document.querySelector('[data-testid=stream-row][data-stream="random"]')

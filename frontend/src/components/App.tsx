@@ -256,7 +256,9 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   useEffect(() => { document.querySelector(`[data-message-id="${selected}"]`)?.scrollIntoView({ block: 'nearest' }) }, [selected])
 
   if (failed) return <div class="card-page"><p class="form-error">Could not load: {failed}</p></div>
-  if (!ready) return <div class="card-page"><p>Loading…</p></div>
+  // The early chat's messages show before register answers; the sidebar,
+  // people and unread counts fill in when it does.
+  if (!ready && !(loaded && !chat.view.loading)) return <div class="card-page"><p>Loading…</p></div>
   return (
     <div class={`app ${drawer ? `drawer-${drawer}` : ''}`}>
       <header class="topbar">

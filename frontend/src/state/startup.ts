@@ -2,7 +2,8 @@
 // render: whether the server needs setup and who is signed in, at once; the
 // first messages of the conversation in the address beside them (a GET, it
 // needs no session token); and register the moment the session is known.
-// Each used to wait for the step before it and a render in between.
+// Each used to wait for the step before it and a render in between. The
+// messages show as soon as they are here; register fills in the rest.
 import { resume, setupNeeded, type Me } from '../api/session'
 import { Chat } from './chat'
 import { hashToPlace } from './narrow'
@@ -27,6 +28,8 @@ export function startEarly(hash: string) {
   if (loaded) chat.load(place.narrow, place.near)
   const registered = me.then((who) => {
     if (!who) return
+    // Who is reading, until register tells all: enough to show the messages.
+    chat.me = { user_id: who.user_id, email: who.email, full_name: '', is_bot: false }
     const started = { chat, registered: chat.register(), loaded }
     earlyChat = started
     return started.registered
