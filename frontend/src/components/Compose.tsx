@@ -4,7 +4,7 @@ import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { applyCompletion, complete, tokenBefore, type Completion, type Token } from '../state/autocomplete'
-import { conversationKey, emptyDraft, newDraftId, recipients, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
+import { composeTarget, conversationKey, emptyDraft, newDraftId, recipients, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
 import { emojiChoices, showEmojiChars, type EmojiChoice } from '../state/emoji'
 import { loadEmojiTable, type EmojiCategory } from '../state/emojiTable'
 import { EmojiPicker } from './EmojiPicker'
@@ -47,13 +47,6 @@ export function useComposeDraft(store: DraftStore): ComposeDraft {
 
 const typingEveryMs = 10000
 const typingIdleMs = 5000
-
-// composeTarget names where a draft goes, as Zulip's "Message #stream > topic" button does.
-export function composeTarget(d: Draft): string {
-  if (d.kind === 'pm') return d.to.trim() ? `Message ${recipients(d.to).join(', ')}` : 'New direct message'
-  if (!d.stream.trim()) return 'New message'
-  return `Message #${d.stream.trim()}${d.topic.trim() ? ` > ${d.topic.trim()}` : ''}`
-}
 
 // Compose is the compose box. On a phone it stays a one-line button until
 // used, as in Zulip's mobile web, so the messages keep the screen; it
