@@ -68,7 +68,6 @@ test-fuzz:
 	$(call fuzz,FuzzConvert,100000,./backend/archive/slack)
 	$(call fuzz,FuzzRead,23000,-fuzzminimizetime 10x ./backend/archive/slack)
 	$(call fuzz,FuzzReadFiles,7000,-fuzzminimizetime 10x ./backend/archive/slack)
-	$(call fuzz,FuzzMatchesTextHandler,150000,./backend/logtext)
 
 # test-compat: the zulip-js flows and the OpenAPI conformance test (needs ../shared beside the repository).
 test-compat: server

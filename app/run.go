@@ -31,6 +31,9 @@ type Options struct {
 	// Advertise announces a hosted organization by DNS-SD, so that
 	// others' apps list it under "Join a team".
 	Advertise bool
+	// NtfyAddr is where phones subscribe to notifications (resolved
+	// --ntfy-addr; "" none).
+	NtfyAddr string
 }
 
 // Run shows the window: the chat of the team this app hosts, or of the
@@ -176,7 +179,7 @@ func (a *App) startHost() error {
 	if a.joined != "" {
 		return errors.New("this app has joined " + a.joined + ": it hosts nothing")
 	}
-	srv, err := server.Open(server.Config{Addr: a.opts.Addr, DataDir: a.opts.DataDir, Dev: a.opts.Dev, TLS: a.opts.TLS})
+	srv, err := server.Open(server.Config{Addr: a.opts.Addr, DataDir: a.opts.DataDir, Dev: a.opts.Dev, TLS: a.opts.TLS, NtfyAddr: a.opts.NtfyAddr})
 	if err != nil {
 		return err
 	}

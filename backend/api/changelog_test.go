@@ -2,7 +2,11 @@ package api_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,8 +31,80 @@ func TestChangelogEntries(t *testing.T) {
 	}
 }
 
+// The levels of the suite: from the first after Zulip 7.0 to the one
+// announced (zulip_feature_level).
+const firstChangelogLevel, announcedLevel = 186, 277
+
+// groupLevels are the entries about user groups and group-based permission
+// settings, whose rows are in changelog_groups_test.go.
+var groupLevels = []int{191, 197, 198, 209, 221, 225, 228, 258, 260, 264, 266, 270}
+
+// TestChangelogCoversEveryEntry reads Zulip's changelog and fails for a
+// level with changes that has neither a row here, nor a group row, nor a
+// line in docs/api-coverage.md's table of changelog exceptions; and for an
+// exception naming a level outside the suite.
+func TestChangelogCoversEveryEntry(t *testing.T) {
+	// CI clones the repository as X/main with X/shared beside it.
+	changelog, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "openapi", "changelog-10.0.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coverage, err := os.ReadFile(filepath.Join("..", "..", "docs", "api-coverage.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := map[int]bool{}
+	for _, l := range groupLevels {
+		covered[l] = true
+	}
+	for _, c := range changelogCases() {
+		head, _, _ := strings.Cut(c.name, ":")
+		for _, l := range levelNumbers(head) {
+			covered[l] = true
+		}
+	}
+	_, table, _ := strings.Cut(string(coverage), "### Changelog exceptions")
+	table, _, _ = strings.Cut(table, "\n## ")
+	for _, line := range strings.Split(table, "\n") {
+		if cells := strings.Split(line, "|"); len(cells) > 2 && strings.HasPrefix(line, "| ") {
+			for _, l := range levelNumbers(cells[1]) {
+				if l < firstChangelogLevel || l > announcedLevel {
+					t.Errorf("the exceptions name level %d, outside %d–%d", l, firstChangelogLevel, announcedLevel)
+				}
+				covered[l] = true
+			}
+		}
+	}
+	entries := regexp.MustCompile(`\*\*Feature level (\d+)\*\*\n+([^\n]*)`).FindAllStringSubmatch(string(changelog), -1)
+	checked := 0
+	for _, e := range entries {
+		level, _ := strconv.Atoi(e[1])
+		if level < firstChangelogLevel || level > announcedLevel || strings.HasPrefix(e[2], "No changes") {
+			continue
+		}
+		checked++
+		if !covered[level] {
+			t.Errorf("level %d has no row and is not a documented exception: %s", level, e[2])
+		}
+	}
+	if checked < 80 {
+		t.Errorf("only %d levels with changes found in the changelog", checked)
+	}
+}
+
+// levelNumbers are the numbers in text such as "level 192 and 220".
+func levelNumbers(text string) []int {
+	var out []int
+	for _, n := range regexp.MustCompile(`\d+`).FindAllString(text, -1) {
+		l, _ := strconv.Atoi(n)
+		out = append(out, l)
+	}
+	return out
+}
+
 func changelogCases() []changelogCase {
 	return []changelogCase{
+		{"level 188: bots can be muted and unmuted", checkMuteBots},
 		{"level 189: followed-topic notification settings are user settings", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{
 				"enable_followed_topic_desktop_notifications":    {true, false},
@@ -38,10 +114,53 @@ func changelogCases() []changelogCase {
 				"enable_followed_topic_wildcard_mentions_notify": {true, false},
 			})
 		}},
+		{"level 190: DELETE /realm/emoji/{name} of a missing emoji is 404", checkMissingEmoji404},
+		{"level 192 and 220: a guest subscribed to a public stream gets stream create, then peer events", checkGuestSeesPublicStreamOnSubscribe},
+		{"level 193: REACTION_ALREADY_EXISTS and REACTION_DOES_NOT_EXIST", checkReactionErrorCodes},
+		{"level 194: the id operand may be an integer", checkNarrowOperators("id as an integer (194)", "id as a string (194)")},
+		{"level 195: realm_default_code_block_language is an empty string when unset", checkRegisterFields("realm", map[string]any{"realm_default_code_block_language": ""})},
+		{"level 199: stream_weekly_traffic in stream objects", checkWeeklyTraffic},
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
 		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},
+		{"level 203: realm_date_created", checkRealmDateCreated},
+		{"level 204: the typing protocol's server_typing_* periods", checkRegisterFields("realm", map[string]any{
+			"server_typing_started_wait_period_milliseconds":   10000,
+			"server_typing_stopped_wait_period_milliseconds":   5000,
+			"server_typing_started_expiry_period_milliseconds": 15000,
+		})},
 		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
+		{"level 208: unknown or deactivated principals are BAD_REQUEST", checkPrincipalErrors},
+		{"level 210: web_stream_unreads_count_display_policy is a user setting", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_stream_unreads_count_display_policy": {float64(2), float64(3)}})
+		}},
+		{"level 211: complete in POST /mark_all_as_read", checkCompleteOnMarkAllAsRead},
+		{"level 212: realm_jitsi_server_url and server_jitsi_server_url (no Jitsi server configured)", checkRegisterFields("realm", map[string]any{"realm_jitsi_server_url": nil, "server_jitsi_server_url": nil})},
+		{"level 213: unread counts include unmuted and followed topics of muted streams", checkUnreadCountsInMutedStreams},
+		{"level 214: automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{
+				"automatically_follow_topics_policy":                  {float64(3), float64(4)},
+				"automatically_unmute_topics_in_muted_streams_policy": {float64(2), float64(4)},
+			})
+		}},
+		{"level 215 and 248: stream typing by stream_id and topic, type channel, message_type direct", checkStreamTyping},
+		{"level 216: realm_enable_guest_user_indicator", checkRegisterFields("realm", map[string]any{"realm_enable_guest_user_indicator": true})},
+		{"level 217 and 234: POST /mobile_push/test_notification, answered as a Zulip server without push notifications configured", checkTestPushNotification},
+		{"level 219: web_home_view and web_escape_navigates_to_home_view", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_home_view": {"inbox", "recent_topics"}, "web_escape_navigates_to_home_view": {true, false}})
+		}},
+		{"level 219: followed is a visibility policy", checkFollowedVisibility},
+		{"level 222: deactivation is a realm_user update of is_active", checkDeactivationIsUpdate},
+		{"level 222: bot deactivation is a realm_bot update of is_active", checkBotDeactivationIsUpdate},
 		{"level 223: POST /users/me/apns_device_token requires appid; devices register as on a Zulip server without push notifications", checkPushDevices},
+		{"level 224 and 247: stream_wildcard_mentioned and topic_wildcard_mentioned flags; @**channel**", checkWildcardFlags},
+		{"level 226: GET /streams/{id}/email_address", checkStreamEmailAddress},
+		{"level 227: desktop_icon_count_display has four options", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"desktop_icon_count_display": {float64(1), float64(4)}})
+		}},
+		{"level 229: wildcard_mention_policy refusals have their own codes", checkWildcardPolicyCodes},
+		{"level 230 and 259: onboarding steps are one-time notices", checkOneTimeNotices},
+		{"level 231: realm_push_notifications_enabled and its end timestamp", checkRegisterFields("realm", map[string]any{"realm_push_notifications_enabled": false, "realm_push_notifications_enabled_end_timestamp": nil})},
+		{"level 232: the user_list_incomplete client capability", checkUserListIncomplete},
 		{"level 233: onboarding_steps in register and POST /users/me/onboarding_steps", func(t *testing.T, s *apitest.Server) {
 			bob, alice := s.Login("bob@example.com"), s.Login("alice@example.com")
 			q := registerQueue(t, bob, apitest.Form{"event_types": []string{"onboarding_steps"}})
@@ -75,6 +194,21 @@ func changelogCases() []changelogCase {
 				t.Errorf("alice's steps changed with bob's: %v", got)
 			}
 		}},
+		{"level 235: automatically_follow_topics_where_mentioned", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"automatically_follow_topics_where_mentioned": {true, false}})
+		}},
+		{"level 236: read_by_sender on POST /messages", checkReadBySender},
+		{"level 241 and 242: the announcement streams' settings, renamed, and zulip_update_announcements_stream_id (none: -1)", checkRegisterFields("realm", map[string]any{
+			"realm_new_stream_announcements_stream_id":   -1,
+			"realm_signup_announcements_stream_id":       -1,
+			"realm_zulip_update_announcements_stream_id": -1,
+			"realm_notifications_stream_id":              notSent{},
+			"realm_signup_notifications_stream_id":       notSent{},
+		})},
+		{"level 243: realm_authentication_methods maps each method to enabled and available", checkRegisterFields("realm", map[string]any{
+			// The test server runs with --dev, which adds the dev log-in.
+			"realm_authentication_methods": map[string]any{"Email": map[string]any{"enabled": true, "available": true}, "Dev": map[string]any{"enabled": true, "available": true}},
+		})},
 		{"level 245: web_font_size_px and web_line_height_percent are user settings", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_font_size_px": {float64(14), float64(20)}, "web_line_height_percent": {float64(122), float64(150)}})
 			bob := s.Login("bob@example.com")
@@ -82,6 +216,11 @@ func changelogCases() []changelogCase {
 				bob.Patch("/api/v1/settings", bad).Fails(400, "REQUEST_VARIABLE_INVALID")
 			}
 		}},
+		{"level 246: realm_require_unique_names", checkRegisterFields("realm", map[string]any{"realm_require_unique_names": false})},
+		{"level 248: type channel on POST /messages", checkChannelMessageType},
+		{"level 249: has:reaction", checkNarrowOperators("has:reaction (249)")},
+		{"level 250: channel and channels operators", checkNarrowOperators("channel (250)", "channels:public (250)")},
+		{"level 251: realm_upload_quota_mib (no quota: null)", checkRegisterFields("realm", map[string]any{"realm_upload_quota_mib": nil})},
 		{"level 253: receives_typing_notifications, and no typing events for those who turned it off", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"receives_typing_notifications": {true, false}})
 			// bob turned it off in checkNewSettings; alice still receives.
@@ -96,9 +235,29 @@ func changelogCases() []changelogCase {
 				t.Errorf("bob turned typing notifications off but got %v", evs)
 			}
 		}},
+		{"level 254: creator_id in stream and subscription objects", checkCreatorID},
+		{"level 255: \"channel\" in the API's strings", checkChannelStrings},
+		{"level 256: deleting a stream's first message updates first_message_id", checkFirstMessageIDUpdate},
+		{"level 257: realm_url, realm_uri its alias", checkRealmURL},
 		{"level 261: include_realm_default_subscriptions on POST /invites/multiuse, and the link creates the account", checkInviteLinks},
+		{"level 262: GET /users/{id}/status", checkUserStatusEndpoint},
 		{"level 263: last_update_id on POST /users/me/presence and presence_last_update_id in register", checkPresenceUpdateIDs},
+		{"level 265: is:followed", checkNarrowOperators("is:followed (265)")},
 		{"level 267: notify_referrer_on_join on POST /invites, listed by GET /invites", checkEmailInvites},
+		{"level 268: web_navigate_to_sent_message", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_navigate_to_sent_message": {true, false}})
+		}},
+		{"level 269: web_channel_default_view", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_channel_default_view": {float64(1), float64(2)}})
+		}},
+		{"level 271: the with operator", checkNarrowOperators("with, a topic's link (271)")},
+		{"level 271: with follows a moved topic", checkWithFollowsMoves},
+		{"level 272: url in POST /user_uploads, uri its alias", checkUploadURL},
+		{"level 273: server_thumbnail_formats", checkRegisterFields("realm", map[string]any{"server_thumbnail_formats": []any{}})},
+		{"level 274: delete_message goes to the deleter", checkDeleteToDeleter},
+		{"level 275: web_animate_image_previews", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_animate_image_previews": {"on_hover", "never"}})
+		}},
 	}
 }
 
@@ -486,6 +645,21 @@ func checkPushDevices(t *testing.T, s *apitest.Server) {
 		}
 	}
 	bot.Post(fcm, apitest.Form{"token": "bot-token"}).Fails(400, "BAD_REQUEST")
+}
+
+// checkTestPushNotification: levels 217 and 234. A device that is not the
+// caller's is INVALID_PUSH_DEVICE_TOKEN; otherwise success, and nothing is
+// pushed (see the exceptions in docs/api-coverage.md).
+func checkTestPushNotification(t *testing.T, s *apitest.Server) {
+	bob, alice := s.Login("bob@example.com"), s.Login("alice@example.com")
+	const test = "/api/v1/mobile_push/test_notification"
+	bob.Post("/api/v1/users/me/android_gcm_reg_id", apitest.Form{"token": "bobs-phone"}).OK()
+	if r := alice.Post(test, apitest.Form{"token": "bobs-phone"}).Fails(400, "INVALID_PUSH_DEVICE_TOKEN"); r.Msg() != "Device not recognized" {
+		t.Errorf("another's device: %q", r.Msg())
+	}
+	bob.Post(test, apitest.Form{"token": "bobs-phone"}).OK()
+	bob.Post(test, nil).OK()
+	s.Login("echo-bot@example.com").Post(test, nil).Fails(400, "BAD_REQUEST")
 }
 
 // checkNewSettings checks user settings a changelog entry added: register

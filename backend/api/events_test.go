@@ -297,7 +297,8 @@ func TestEventTypesForActions(t *testing.T) {
 	check("alice does not hear of it", qAlice)
 	check("guest does not hear of it", qGuest)
 	bob.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []map[string]string{{"name": "bobs-den"}}, "principals": []string{"alice@example.com"}}).OK()
-	check("alice is added", qAlice, "subscription:add")
+	// As in Zulip, someone added to a private stream is told of it first.
+	check("alice is added", qAlice, "stream:create", "subscription:add")
 	check("bob sees alice join", qBob, "subscription:peer_add")
 	alice.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": []string{"bobs-den"}}).OK()
 	check("alice leaves", qAlice, "subscription:remove")

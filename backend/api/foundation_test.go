@@ -127,16 +127,29 @@ func TestUsers(t *testing.T) {
 	alice.Get("/api/v1/users", apitest.Form{"client_gravatar": "maybe"}).Fails(400, "REQUEST_VARIABLE_INVALID")
 }
 
+// GET /user_groups lists the groups people made and Zulip's eight system
+// groups, whose members follow roles.
 func TestUserGroups(t *testing.T) {
 	s := apitest.Start(t)
 	res := s.Login("bob@example.com").Get("/api/v1/user_groups", nil).OK()
-	groups := res.List("user_groups")
-	if len(groups) != 1 {
+	byName := map[string]map[string]any{}
+	for _, g := range res.List("user_groups") {
+		byName[g.(map[string]any)["name"].(string)] = g.(map[string]any)
+	}
+	if len(byName) != 9 {
 		t.Fatalf("user_groups %s", res.Raw)
 	}
-	g := groups[0].(map[string]any)
-	if g["name"] != "engineering" || len(g["members"].([]any)) != 2 || g["description"] == nil || g["id"] == nil {
+	g := byName["engineering"]
+	if g == nil || len(g["members"].([]any)) != 2 || g["description"] == nil || g["id"] == nil || g["is_system_group"] != false {
 		t.Errorf("group %v", g)
+	}
+	for _, name := range []string{"role:owners", "role:administrators", "role:moderators", "role:fullmembers", "role:members", "role:everyone", "role:internet", "role:nobody"} {
+		if sg := byName[name]; sg == nil || sg["is_system_group"] != true {
+			t.Errorf("system group %s: %v", name, sg)
+		}
+	}
+	if n := len(byName["role:everyone"]["members"].([]any)); n != 1 {
+		t.Errorf("role:everyone's direct members are the guests, got %d", n)
 	}
 }
 

@@ -1,7 +1,5 @@
 package api
 
-import "lanchat/backend/domain"
-
 func serverSettings(c *call) (J, error) {
 	return c.api.svc.ServerSettings(c.api.realmURL(c.r))
 }
@@ -28,28 +26,4 @@ func devFetchAPIKey(c *call) (J, error) {
 		return nil, err
 	}
 	return J{"api_key": login.APIKey, "email": login.Email, "user_id": login.UserID}, nil
-}
-
-func updateRealm(c *call) (J, error) {
-	var ch domain.RealmChange
-	if c.p.has("name") {
-		name := c.p.optStr("name", "")
-		ch.Name = &name
-	}
-	if c.p.has("description") {
-		desc := c.p.optStr("description", "")
-		ch.Description = &desc
-	}
-	if c.p.has("add_custom_emoji_policy") {
-		policy := int(c.p.optInt("add_custom_emoji_policy", 0))
-		ch.EmojiAddPolicyNo = &policy
-	}
-	if c.p.has("invite_to_realm_policy") {
-		policy := int(c.p.optInt("invite_to_realm_policy", 0))
-		ch.InvitePolicyNo = &policy
-	}
-	if err := c.p.err(); err != nil {
-		return nil, err
-	}
-	return nil, c.api.svc.UpdateRealm(c.user, ch)
 }

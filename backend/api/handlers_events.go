@@ -1,9 +1,6 @@
 package api
 
-import (
-	"lanchat/backend/domain"
-	"lanchat/backend/events"
-)
+import "lanchat/backend/domain"
 
 // registerRequest reads the register parameters (also accepted by GET
 // /events without a queue_id).
@@ -53,20 +50,8 @@ func getEvents(c *call) (J, error) {
 		queueID = reg.QueueID
 		answer = J{"queue_id": queueID}
 	}
-	if pp := parkedPollOf(c.r.Context()); pp != nil {
-		pp.c, pp.fields, pp.queueID = c, answer, queueID
-	}
-	evs, err := c.api.svc.Events(c.r.Context(), c.user, queueID, lastEventID, dontBlock)
-	if err != nil {
-		return nil, err // events.ErrParked too: the parked poll answers
-	}
-	writeEvents(c, answer, evs)
+	c.api.delivery.answerPoll(c, queueID, lastEventID, dontBlock, answer)
 	return nil, nil
-}
-
-// writeEvents answers a poll with its events, beside fields.
-func writeEvents(c *call, fields J, evs []events.Delivered) {
-	writeSuccessSpliced(c, fields, "events", func(b []byte) []byte { return events.AppendList(b, evs) })
 }
 
 func deleteQueue(c *call) (J, error) {

@@ -65,15 +65,3 @@ func deleteLinkifier(c *call) (J, error) {
 	}
 	return nil, c.api.svc.DeleteLinkifier(c.user, id)
 }
-
-func renderPreview(c *call) (J, error) {
-	content := c.p.str("content")
-	if err := c.p.err(); err != nil {
-		return nil, err
-	}
-	html, err := c.api.svc.RenderPreview(c.user, content)
-	if err != nil {
-		return nil, err
-	}
-	return J{"rendered": html}, nil
-}

@@ -149,6 +149,18 @@ func getMessage(c *call) (J, error) {
 	return J{"message": msg, "raw_content": raw}, nil
 }
 
+func readReceipts(c *call) (J, error) {
+	id := c.p.pathInt("message_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	ids, err := c.api.svc.ReadReceipts(c.user, id)
+	if err != nil {
+		return nil, err
+	}
+	return J{"user_ids": ids}, nil
+}
+
 func updateFlags(c *call) (J, error) {
 	var ids []int64
 	c.p.json("messages", &ids)

@@ -33,3 +33,14 @@ func removeFCMDevice(c *call) (J, error) {
 	}
 	return nil, c.api.svc.RemovePushDevice(c.user, domain.PushDeviceFCM, token)
 }
+
+func sendTestPushNotification(c *call) (J, error) {
+	var token *string
+	if t, ok := c.p.raw("token"); ok {
+		token = &t
+	}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.SendTestPushNotification(c.user, token)
+}

@@ -102,6 +102,18 @@ func listStreams(c *call) (J, error) {
 	return J{"streams": streams}, nil
 }
 
+func getStream(c *call) (J, error) {
+	id := c.p.pathInt("stream_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	st, err := c.api.svc.Stream(c.user, id)
+	if err != nil {
+		return nil, err
+	}
+	return J{"stream": st}, nil
+}
+
 func getStreamID(c *call) (J, error) {
 	name := c.p.str("stream")
 	if err := c.p.err(); err != nil {
@@ -196,6 +208,10 @@ func updateStream(c *call) (J, error) {
 	if c.p.has("is_default_stream") {
 		isDefault := c.p.optBool("is_default_stream", false)
 		ch.IsDefault = &isDefault
+	}
+	if c.p.has("can_remove_subscribers_group") {
+		group := c.p.int("can_remove_subscribers_group")
+		ch.CanRemoveSubscribersGroup = &group
 	}
 	if err := c.p.err(); err != nil {
 		return nil, err

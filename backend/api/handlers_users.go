@@ -107,3 +107,19 @@ func regenerateAPIKey(c *call) (J, error) {
 	}
 	return J{"api_key": key}, nil
 }
+
+func muteUser(c *call) (J, error) {
+	id := c.p.pathInt("muted_user_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.MuteUser(c.user, id)
+}
+
+func unmuteUser(c *call) (J, error) {
+	id := c.p.pathInt("muted_user_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.UnmuteUser(c.user, id)
+}

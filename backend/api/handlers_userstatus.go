@@ -20,3 +20,15 @@ func setOwnStatus(c *call) (J, error) {
 	}
 	return nil, c.api.svc.SetStatus(c.user, ch)
 }
+
+func userStatus(c *call) (J, error) {
+	id := c.p.pathInt("user_id")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	st, err := c.api.svc.UserStatus(c.user, id)
+	if err != nil {
+		return nil, err
+	}
+	return J{"status": st}, nil
+}

@@ -44,6 +44,7 @@ func peopleRules() map[string]rule {
 		"DELETE /api/v1/users/me/apns_device_token":  {humans, fixed(probe{name: "forget an iPhone", form: apitest.Form{"token": "c0ffee00"}})},
 		"POST /api/v1/users/me/android_gcm_reg_id":   {humans, fixed(probe{name: "register an Android phone", form: apitest.Form{"token": "android-token"}})},
 		"DELETE /api/v1/users/me/android_gcm_reg_id": {humans, fixed(probe{name: "forget an Android phone", form: apitest.Form{"token": "android-token"}})},
+		"POST /api/v1/mobile_push/test_notification": {humans, fixed(probe{name: "test the caller's devices"})},
 		"POST /api/v1/users/me/onboarding_steps":     {humans, fixed(probe{name: "dismiss a notice", form: apitest.Form{"onboarding_step": "intro_inbox_view_modal"}})},
 		"PATCH /api/v1/settings": {humans, fixed(
 			probe{name: "rename oneself", form: apitest.Form{"full_name": "Someone Renamed"}},
@@ -51,9 +52,13 @@ func peopleRules() map[string]rule {
 		)},
 		// Zulip refuses bots here too: their owner regenerates their key.
 		"POST /api/v1/users/me/api_key/regenerate": {humans, fixed(probe{name: "regenerate one's API key"})},
-		"POST /api/v1/users/me/status":             {anyone, fixed(probe{form: apitest.Form{"status_text": "in a meeting"}})},
-		"GET /avatar/{user}":                       {anyone, fixed(probe{path: "/avatar/alice@example.com"})},
-		"GET /avatar/{user}/medium":                {anyone, fixed(probe{path: "/avatar/alice@example.com/medium"})},
+		// One's own list; each DELETE follows its POST in the route table.
+		"POST /api/v1/users/me/muted_users/{muted_user_id}":   {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/me/muted_users/%d", w.bobID)}} }},
+		"DELETE /api/v1/users/me/muted_users/{muted_user_id}": {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/me/muted_users/%d", w.bobID)}} }},
+		"POST /api/v1/users/me/status":                        {anyone, fixed(probe{form: apitest.Form{"status_text": "in a meeting"}})},
+		"GET /api/v1/users/{user_id}/status":                  {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/%d/status", w.bobID)}} }},
+		"GET /avatar/{user}":                                  {anyone, fixed(probe{path: "/avatar/alice@example.com"})},
+		"GET /avatar/{user}/medium":                           {anyone, fixed(probe{path: "/avatar/alice@example.com/medium"})},
 		"POST /api/v1/users/me/avatar": {anyone, func(w world) []probe {
 			return []probe{{files: map[string][2]string{"file": {"me.png", w.png}}}}
 		}},
@@ -73,6 +78,15 @@ func peopleRules() map[string]rule {
 		}},
 		"POST /api/v1/user_groups/{group_id}/members": {members, func(w world) []probe {
 			return []probe{{path: id("/api/v1/user_groups/%d/members", w.groupID), form: apitest.Form{"add": []int64{w.adminID}}}}
+		}},
+		"GET /api/v1/user_groups/{group_id}/members/{user_id}": {anyone, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/members/", w.groupID) + itoa(w.adminID)}}
+		}},
+		"GET /api/v1/user_groups/{group_id}/subgroups": {anyone, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/subgroups", w.groupID)}}
+		}},
+		"POST /api/v1/user_groups/{group_id}/subgroups": {members, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/subgroups", w.groupID), form: apitest.Form{"add": []int64{w.subgroupID}}}}
 		}},
 
 		"POST /api/v1/users/me/presence":    {humans, fixed(probe{form: apitest.Form{"status": "active"}})},

@@ -79,6 +79,7 @@ func permissions() map[string]rule {
 		}},
 		"GET /api/v1/streams/{stream_id}/members":       {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/streams/%d/members", w.streamID)}} }},
 		"GET /api/v1/streams/{stream_id}/email_address": {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/streams/%d/email_address", w.streamID)}} }},
+		"GET /api/v1/streams/{stream_id}":               {scoped, func(w world) []probe { return []probe{{path: id("/api/v1/streams/%d", w.streamID)}} }},
 		"GET /api/v1/users/{user}/{first}/{second}": {scoped, func(w world) []probe {
 			return []probe{{name: "topics", path: id("/api/v1/users/me/%d/topics", w.streamID)},
 				{name: "subscription status", path: fmt.Sprintf("/api/v1/users/%d/subscriptions/%d", w.bobID, w.streamID)}}

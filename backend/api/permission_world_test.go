@@ -35,6 +35,7 @@ type world struct {
 	adminID, bobID, carolID   int64 // carol is deactivated
 	filterID                  int64
 	groupID, spareGroupID     int64
+	subgroupID                int64 // for groupID to take as a subgroup
 	botID, botID2             int64 // alice's bots
 	inviteID, inviteID2       int64 // alice's email invitations
 	inviteLinkID              int64 // the administrator's reusable link
@@ -123,7 +124,7 @@ func (w *world) setUpRoles(t *testing.T, s *apitest.Server) {
 	group := func(name string) int64 {
 		return alice.Post("/api/v1/user_groups/create", apitest.Form{"name": name, "members": []int64{ids["alice@example.com"]}}).OK().Int("group_id")
 	}
-	w.groupID, w.spareGroupID = group("design"), group("spare")
+	w.groupID, w.spareGroupID, w.subgroupID = group("design"), group("spare"), group("subteam")
 	bot := func(short string) (int64, *apitest.Client) {
 		res := alice.Post("/api/v1/bots", apitest.Form{"full_name": "Alice " + short, "short_name": short}).OK()
 		return res.Int("user_id"), s.As(res.Str("email"), res.Str("api_key"))

@@ -46,9 +46,7 @@ type requestLog struct {
 }
 
 // secure sets the security headers, once, as the answer's head is about to
-// go out. Set then rather than when the request arrives, a long-poll's
-// header map is first touched when its answer is ready (see pollAnswer),
-// not held through the wait.
+// go out (a handler's own value for one of them stands).
 func (l *requestLog) secure() {
 	if l.secured || l.status == http.StatusSwitchingProtocols {
 		return
@@ -60,24 +58,6 @@ func (l *requestLog) secure() {
 // gzips: the answer data is to be sent gzipped.
 func (l *requestLog) gzips(data []byte) bool {
 	return l.acceptsGzip && len(data) >= compressAbove
-}
-
-// writeJSONWithPresetHead sends an encoded JSON answer with a head written
-// once for all (apiJSONHead) instead of one built in a header map, where
-// the writer is an owned poll's and no handler set a header of its own: a
-// long-poll answer's dozen header writes, their sort and formatting were a
-// tenth of a delivery's CPU. False: nothing was written, and the answer
-// goes the usual way.
-func (l *requestLog) writeJSONWithPresetHead(status int, data []byte) bool {
-	w, ok := l.ResponseWriter.(*pollAnswer)
-	if !ok || !l.api || l.secured || l.gzips(data) || !w.writeWithAPIJSONHead(status, data) {
-		return false
-	}
-	l.secured = true
-	if l.status == 0 {
-		l.status = status
-	}
-	return true
 }
 
 func (l *requestLog) WriteHeader(code int) {

@@ -7,19 +7,15 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
-
-	"lanchat/backend/logtext"
 )
 
 // BenchmarkRequestLogLine is what each request's log line costs, through
-// slog's text and JSON handlers and lanchatd's own text handler, written to
-// a discarding writer (the write itself is the destination's cost).
+// slog's text and JSON handlers (lanchatd's --log-format), written to a
+// discarding writer (the write itself is the destination's cost).
 func BenchmarkRequestLogLine(b *testing.B) {
 	for name, h := range map[string]slog.Handler{
 		"text": slog.NewTextHandler(io.Discard, nil),
 		"json": slog.NewJSONHandler(io.Discard, nil),
-		// lanchatd's text log
-		"logtext": logtext.New(io.Discard),
 	} {
 		b.Run(name, func(b *testing.B) {
 			a := &API{log: slog.New(h)}

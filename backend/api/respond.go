@@ -55,9 +55,6 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 
 // writeEncoded sends an already encoded JSON answer.
 func writeEncoded(w http.ResponseWriter, status int, data []byte) {
-	if l, ok := w.(*requestLog); ok && l.writeJSONWithPresetHead(status, data) {
-		return
-	}
 	data = gzipAnswer(w, data)
 	jsonHeaders(w.Header(), len(data))
 	w.WriteHeader(status)

@@ -6,7 +6,6 @@ package api
 import (
 	"cmp"
 	"encoding/base64"
-	"errors"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -16,7 +15,6 @@ import (
 	"time"
 
 	"lanchat/backend/domain"
-	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -93,11 +91,18 @@ type Options struct {
 	// served): a client that takes none of the file for this long is
 	// dropped. 0 means DefaultDownloadWriteTimeout.
 	DownloadWriteTimeout time.Duration
+	// DeliveryWriteTimeout bounds each write of events to a long-poll or
+	// WebSocket (delivery): a client that takes none of it for this long
+	// is dropped. 0 means DefaultDeliveryWriteTimeout.
+	DeliveryWriteTimeout time.Duration
 	// Importer replaces the organization with an imported one (nil: the
 	// server cannot); MaxImportSize bounds the uploaded archive (0 means
 	// DefaultMaxImportSize).
 	Importer      Importer
 	MaxImportSize int64
+	// NtfyPort is where phones subscribe to their notifications (0 or nil:
+	// nowhere).
+	NtfyPort func() int
 }
 
 // DefaultUploadReadTimeout lets a 25 MiB file arrive at under 100 kB/s.
@@ -105,6 +110,10 @@ const DefaultUploadReadTimeout = 5 * time.Minute
 
 // DefaultDownloadWriteTimeout outlasts a phone's Wi-Fi hiccup.
 const DefaultDownloadWriteTimeout = 30 * time.Second
+
+// DefaultDeliveryWriteTimeout is generous for an answer of a few
+// kilobytes on a LAN.
+const DefaultDeliveryWriteTimeout = 10 * time.Second
 
 // DefaultLoginFailuresPerMinute is generous for people who mistype and
 // tight for a script guessing keys.
@@ -123,6 +132,8 @@ type API struct {
 	// holds at once.
 	uploads, downloads, sockets, heavy *slots
 	uploadPace                         *pace
+	// delivery writes events to the clients waiting for them.
+	delivery *delivery
 }
 
 // New builds the handler for every route.
@@ -137,6 +148,7 @@ func New(svc *domain.Service, opts Options) *API {
 	opts.DownloadWriteTimeout = cmp.Or(opts.DownloadWriteTimeout, DefaultDownloadWriteTimeout)
 	opts.MaxImportSize = cmp.Or(opts.MaxImportSize, DefaultMaxImportSize)
 	a := &API{svc: svc, opts: opts, log: opts.Log, mux: http.NewServeMux(),
+		delivery: &delivery{svc: svc, writeTimeout: cmp.Or(opts.DeliveryWriteTimeout, DefaultDeliveryWriteTimeout)},
 		failures: newLimiter(opts.LoginFailuresPerMinute, time.Minute),
 		requests: newLimiter(opts.RequestsPerMinute, time.Minute),
 		uploads:  newSlots(uploadsPerPerson, uploadsAtOnce), downloads: newSlots(downloadsPerPerson, 0),
@@ -177,10 +189,6 @@ func (a *API) notFound(w http.ResponseWriter, r *http.Request) {
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	l := &requestLog{ResponseWriter: w, api: strings.HasPrefix(r.URL.Path, "/api/"), acceptsGzip: acceptsEncoding(r, "gzip")}
-	pp := parkedPollOf(r.Context())
-	if pp != nil {
-		pp.api, pp.l, pp.r, pp.start = a, l, r, start
-	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -189,20 +197,12 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			a.log.Error("handler panic", "method", r.Method, "route", r.Pattern, "panic", v, "stack", string(debug.Stack()))
 			writeJSON(l, http.StatusInternalServerError, J{"result": "error", "msg": "Internal server error", "code": domain.CodeBadRequest})
-		} else if pp != nil && pp.IsParked() {
-			return // parkedPoll.finish ends the request
 		}
-		a.finishRequest(l, r, start)
+		// A handler that wrote nothing still answers (net/http's empty 200).
+		l.secure()
+		a.logRequest(l, r, start)
 	}()
 	a.mux.ServeHTTP(l, r)
-}
-
-// finishRequest ends a request once its handler is done: a handler that
-// wrote nothing still answers (net/http's empty 200), and the request's
-// line is logged.
-func (a *API) finishRequest(l *requestLog, r *http.Request, start time.Time) {
-	l.secure()
-	a.logRequest(l, r, start)
 }
 
 // securityHeaders go on every answer: nothing is sniffed into another type,
@@ -353,8 +353,6 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 		}
 	}
 	switch {
-	case errors.Is(err, events.ErrParked):
-		// Answered when the poll's events come (parkedPoll.finish).
 	case err != nil:
 		writeError(w, r, err)
 	case !c.wrote:

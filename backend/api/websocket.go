@@ -20,9 +20,12 @@ const wailsOrigin = "wails://wails"
 // small), and a write borrows a buffer from a pool only while it writes
 // (20 KB a connection otherwise).
 var upgrader = websocket.Upgrader{
-	WriteBufferSize: 16384,
-	WriteBufferPool: &sync.Pool{},
-	CheckOrigin:     sameOriginOrWails,
+	// The 101 answer is written under the deadline every write to a
+	// waiting client has (delivery).
+	HandshakeTimeout: DefaultDeliveryWriteTimeout,
+	WriteBufferSize:  16384,
+	WriteBufferPool:  &sync.Pool{},
+	CheckOrigin:      sameOriginOrWails,
 }
 
 // sameOriginOrWails accepts pages served by this server and the desktop

@@ -7,9 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
+
+	"lanchat/backend/untar"
 )
 
 // Limits bound what an archive may claim before any of it is read.
@@ -22,12 +23,15 @@ type Limits struct {
 	// MaxEntry is the most one file may claim, uncompressed; zero means
 	// no bound beyond MaxTotal.
 	MaxEntry int64
+	// MaxEntries is the most files and folders it may hold; zero means no
+	// bound.
+	MaxEntries int
 }
 
 // DefaultLimits allow any real export: deflate expands text about 5 to 20
-// times, no one file of an export is near 4 GiB, and nothing honest claims
-// more than a terabyte.
-var DefaultLimits = Limits{MaxTotal: 1 << 40, MaxRatio: 200, MaxEntry: 4 << 30}
+// times, no one file of an export is near 4 GiB, nothing honest claims
+// more than a terabyte, nor four million files.
+var DefaultLimits = Limits{MaxTotal: 1 << 40, MaxRatio: 200, MaxEntry: 4 << 30, MaxEntries: 4 << 20}
 
 // Archive is an export opened for reading: its files as an fs.FS with
 // checked names, and the bytes read from it so far (for progress).
@@ -97,6 +101,9 @@ func OpenZip(name string, limits Limits) (*Archive, error) {
 // checkZip checks the zip's names and claimed sizes, and returns their
 // total.
 func checkZip(zr *zip.Reader, limits Limits) (int64, error) {
+	if limits.MaxEntries > 0 && len(zr.File) > limits.MaxEntries {
+		return 0, Errorf(zr.File[limits.MaxEntries].Name, "is past the %d entries an archive may hold", limits.MaxEntries)
+	}
 	seen := make(map[string]bool, len(zr.File))
 	var total uint64
 	for _, f := range zr.File {
@@ -123,18 +130,8 @@ func checkZip(zr *zip.Reader, limits Limits) (int64, error) {
 }
 
 // CheckName refuses a file name that could land outside the folder an
-// archive is read into.
-func CheckName(name string) error {
-	switch {
-	case name == "" || strings.ContainsRune(name, 0):
-		return Errorf(fmt.Sprintf("%q", name), "is not a file name")
-	case strings.Contains(name, `\`):
-		return Errorf(name, "has a backslash: refused as a path that could leave the archive")
-	case path.IsAbs(name) || !fs.ValidPath(strings.TrimSuffix(name, "/")):
-		return Errorf(name, "leaves the archive (absolute or with ..)")
-	}
-	return nil
-}
+// archive is read into (untar.CheckName's rule, for zips too).
+func CheckName(name string) error { return fromUntar(untar.CheckName(name)) }
 
 // OpenDir opens an export already unpacked into a folder.
 func OpenDir(dir string) (*Archive, error) {

@@ -13,10 +13,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"lanchat/backend/store"
+	"lanchat/backend/untar"
 )
 
 // FileDirs are the data directory's folders of user files, archived whole.
@@ -162,76 +162,39 @@ func Restore(r io.Reader, dataDir string) (err error) {
 	return moveInto(stage, dataDir)
 }
 
-// Expansion bound: a backup is a database and mostly compressed user
-// files, so it expands a few times at most; past a free allowance, more
-// than maxExpansion bytes written per archive byte read is refused.
-const (
-	freeExpansion = 64 << 20
-	maxExpansion  = 100
-)
+// limits bound what a restore unpacks: a backup is a database and mostly
+// compressed user files, so it expands a few times at most.
+var limits = untar.Limits{MaxTotal: 1 << 40, MaxEntries: 4 << 20, MaxRatio: 100}
 
-// unpack writes the archive's regular files under dir.
+// unpack writes the archive's files under dir (through backend/untar,
+// which refuses names leaving dir, links, devices and bombs) and syncs
+// them, for the move into place to keep them.
 func unpack(r io.Reader, dir string) error {
-	in := &countingReader{r: r}
-	gz, err := gzip.NewReader(in)
-	if err != nil {
+	if _, err := untar.Unpack(r, dir, limits); err != nil {
 		return fmt.Errorf("not a Lanchat backup: %w", err)
 	}
-	tr := tar.NewReader(gz)
-	out := &expansionGuard{r: tr, in: in}
-	sawDB := false
-	for {
-		hdr, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("read backup: %w", err)
-		}
-		target, err := safeTarget(dir, hdr.Name)
-		if err != nil {
-			return err
-		}
-		if hdr.Typeflag != tar.TypeReg {
-			continue
-		}
-		sawDB = sawDB || hdr.Name == store.FileName
-		if err := writeFile(target, out); err != nil {
-			return err
-		}
-	}
-	if !sawDB {
+	if _, err := os.Stat(filepath.Join(dir, store.FileName)); err != nil {
 		return errors.New("the backup holds no database")
 	}
-	return nil
+	return syncFiles(dir)
 }
 
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-// expansionGuard reads the unpacked bytes, failing once they pass the
-// expansion bound for the archive bytes read so far.
-type expansionGuard struct {
-	r   io.Reader
-	in  *countingReader
-	out int64
-}
-
-func (g *expansionGuard) Read(p []byte) (int, error) {
-	n, err := g.r.Read(p)
-	g.out += int64(n)
-	if g.out > freeExpansion+maxExpansion*g.in.n {
-		return n, fmt.Errorf("the backup expands to over %d MiB from %d KiB: refused as damaged or hostile (a backup expands far less)", g.out>>20, g.in.n>>10)
-	}
-	return n, err
+// syncFiles syncs the files under dir to disk.
+func syncFiles(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		err = f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
 }
 
 // moveInto renames the staged entries into dataDir; if one cannot move,
@@ -252,33 +215,4 @@ func moveInto(stage, dataDir string) error {
 		moved = append(moved, e.Name())
 	}
 	return nil
-}
-
-// safeTarget keeps every archive entry inside dataDir: names are ours, but
-// an archive is still input.
-func safeTarget(dataDir, name string) (string, error) {
-	clean := filepath.Clean(filepath.FromSlash(name))
-	if filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("backup entry %q escapes the data directory", name)
-	}
-	return filepath.Join(dataDir, clean), nil
-}
-
-func writeFile(path string, r io.Reader) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, r); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

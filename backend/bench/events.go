@@ -258,8 +258,7 @@ func IdleQueueMemory(srv *Server, n int) (float64, error) {
 }
 
 // PollingClientMemory opens n connections, each long-polling a queue of
-// its own (the server holds a connection as a polling client from its
-// first poll), and reports the server's resident memory growth per
+// its own, and reports the server's resident memory growth per
 // connection while every poll waits, in bytes. The queues are registered
 // before the first reading: this is the connection and its waiting poll
 // alone.

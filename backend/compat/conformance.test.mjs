@@ -39,6 +39,7 @@ const PENDING = [
 const UNCAUSABLE = [
   { op: 'PATCH /messages/{message_id}', status: 400, code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', why: 'Lanchat sets no time limit on moving messages' },
   { op: 'PATCH /streams/{stream_id}', status: 400, code: 'BAD_REQUEST', why: '"Invalid parameters" needs is_web_public; Lanchat has no web-public streams and ignores the parameter' },
+  { op: 'POST /mobile_push/test_notification', status: 400, code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN', why: "the push bouncer's answer: Lanchat reaches no push bouncer" },
 ];
 
 const api = loadZulipOpenAPI();
@@ -280,6 +281,21 @@ async function runEndpoints() {
   await check('POST /users/me/alert_words', 'alice', 'POST', '/users/me/alert_words', { alert_words: ['coffee'] });
   await check('POST /users/me/alert_words', 'alice', 'POST', '/users/me/alert_words', { alert_words: ['x'.repeat(101)] }, 400);
   await check('DELETE /users/me/alert_words', 'alice', 'DELETE', '/users/me/alert_words', { alert_words: ['coffee'] });
+  await check('POST /users/me/muted_users/{muted_user_id}', 'alice', 'POST', `/users/me/muted_users/${ids.bob}`, {});
+  for (const who of [ids.bob, ids.alice, 9999]) { // already muted, oneself, nobody
+    await check('POST /users/me/muted_users/{muted_user_id}', 'alice', 'POST', `/users/me/muted_users/${who}`, {}, 400);
+  }
+  await check('DELETE /users/me/muted_users/{muted_user_id}', 'alice', 'DELETE', `/users/me/muted_users/${ids.bob}`, {});
+  for (const who of [ids.bob, 9999]) { // not muted, nobody
+    await check('DELETE /users/me/muted_users/{muted_user_id}', 'alice', 'DELETE', `/users/me/muted_users/${who}`, {}, 400);
+  }
+  // A bot deactivated is a realm_bot update (level 222); /bots is not in the yaml.
+  const helper = (await call('admin', 'POST', '/bots', { full_name: 'Helper Bot', short_name: 'helper' })).body.user_id;
+  await call('admin', 'DELETE', `/bots/${helper}`);
+  await check('GET /users/{user_id}/status', 'alice', 'GET', `/users/${ids.bob}/status`, {});
+  await check('GET /users/{user_id}/status', 'alice', 'GET', '/users/9999/status', {}, 400);
+  await check('POST /mobile_push/test_notification', 'alice', 'POST', '/mobile_push/test_notification', {});
+  await check('POST /mobile_push/test_notification', 'alice', 'POST', '/mobile_push/test_notification', { token: 'not-a-device' }, 400);
 
   // User groups.
   await check('GET /user_groups', 'alice', 'GET', '/user_groups', {});
@@ -292,6 +308,13 @@ async function runEndpoints() {
   await check('POST /user_groups/{user_group_id}/members', 'alice', 'POST', `/user_groups/${design}/members`, { add: [ids.bob] });
   await check('GET /user_groups/{user_group_id}/members', 'alice', 'GET', `/user_groups/${design}/members`, {});
   await check('POST /user_groups/{user_group_id}/members', 'alice', 'POST', `/user_groups/${design}/members`, { delete: [ids.bob] });
+  const engineering = groups.body.user_groups.find((g) => g.name === 'engineering').id;
+  const moderators = groups.body.user_groups.find((g) => g.name === 'role:moderators').id;
+  await check('PATCH /user_groups/{user_group_id}', 'alice', 'PATCH', `/user_groups/${design}`, { can_mention_group: { new: { direct_members: [ids.alice], direct_subgroups: [moderators] } } });
+  await check('POST /user_groups/{user_group_id}/subgroups', 'alice', 'POST', `/user_groups/${design}/subgroups`, { add: [engineering] });
+  await check('GET /user_groups/{user_group_id}/subgroups', 'alice', 'GET', `/user_groups/${design}/subgroups`, {});
+  await check('GET /user_groups/{user_group_id}/members/{user_id}', 'alice', 'GET', `/user_groups/${design}/members/${ids.alice}`, {});
+  await check('POST /user_groups/{user_group_id}/subgroups', 'alice', 'POST', `/user_groups/${design}/subgroups`, { delete: [engineering] });
   await check('DELETE /user_groups/{user_group_id}', 'alice', 'DELETE', `/user_groups/${design}`, {});
   await check('DELETE /user_groups/{user_group_id}', 'alice', 'DELETE', `/user_groups/${design}`, {}, 400);
 
@@ -301,6 +324,8 @@ async function runEndpoints() {
   await check('GET /get_stream_id', 'alice', 'GET', '/get_stream_id', { stream: 'general' });
   await check('GET /get_stream_id', 'alice', 'GET', '/get_stream_id', { stream: 'nowhere' }, 400);
   ids.general = (await call('alice', 'GET', '/get_stream_id', { stream: 'general' })).body.stream_id;
+  await check('GET /streams/{stream_id}', 'alice', 'GET', `/streams/${ids.general}`, {});
+  await check('GET /streams/{stream_id}', 'alice', 'GET', '/streams/9999', {}, 400);
   await check('GET /users/me/subscriptions', 'alice', 'GET', '/users/me/subscriptions', {});
   await check('GET /users/me/subscriptions', 'alice', 'GET', '/users/me/subscriptions', { include_subscribers: true });
   await check('POST /users/me/subscriptions', 'alice', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'design', description: 'Shapes' }] });
@@ -318,6 +343,7 @@ async function runEndpoints() {
   await check('GET /users/{user_id}/subscriptions/{stream_id}', 'alice', 'GET', `/users/9999/subscriptions/${ids.general}`, {}, 400);
   await check('GET /users/me/{stream_id}/topics', 'alice', 'GET', '/users/me/9999/topics', {}, 400);
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { description: 'Shapes and colours', new_name: 'design-team' });
+  await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { can_remove_subscribers_group: moderators });
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', '/streams/9999', { description: 'x' }, 400);
   await check('PATCH /streams/{stream_id}', 'alice', 'PATCH', `/streams/${ids.design}`, { description: 'mine' }, 400);
   await check('DELETE /users/me/subscriptions', 'bob', 'DELETE', '/users/me/subscriptions', { subscriptions: ['design-team'] });
@@ -369,8 +395,11 @@ async function runEndpoints() {
   await check('DELETE /messages/{message_id}', 'alice', 'DELETE', `/messages/${ids.msg}`, {}, 400);
   await check('DELETE /messages/{message_id}', 'admin', 'DELETE', `/messages/${ids.msg}`, {});
 
-  // The organization (PATCH /realm is partial and not in the yaml; it causes realm/update).
+  // The organization (PATCH /realm is partial and not in the yaml; it causes realm/update and, for a group
+  // setting, realm/update_dict).
   await call('admin', 'PATCH', '/realm', { description: 'Conformance' });
+  const members = (await call('admin', 'GET', '/user_groups')).body.user_groups.find((g) => g.name === 'role:members').id;
+  await call('admin', 'PATCH', '/realm', { can_create_private_channel_group: { new: { direct_members: [ids.alice], direct_subgroups: [members] } } });
 
   // Presence.
   await call('alice', 'POST', '/users/me/presence', { status: 'active', new_user_input: true });

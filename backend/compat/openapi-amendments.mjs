@@ -5,7 +5,7 @@
 // CHANGELOG: Zulip's API changelog entries from 219 to 277 (Zulip 9.0, the
 // level Lanchat announces) that touch an endpoint or event Lanchat serves.
 // Entries about things Lanchat does not serve (drafts, custom profile
-// fields, realm group settings it does not send...) or that this yaml does
+// fields...) or that this yaml does
 // not describe (invites, push devices: backend/api/changelog_test.go checks
 // those) are left out.
 //
@@ -57,6 +57,10 @@ function* objects(node, keys) {
 const streams = (doc) => [...objects(doc, ['stream_id', 'history_public_to_subscribers'])];
 const userGroups = (doc) => [...objects(doc, ['members', 'direct_subgroup_ids', 'is_system_group'])];
 
+// groupSetting is a group-setting value (Zulip 9.0's GroupSettingValue): a
+// group's ID or a set of users and groups.
+const groupSetting = { anyOf: [{ type: 'integer' }, { type: 'object', additionalProperties: false, properties: { direct_members: { type: 'array', items: { type: 'integer' } }, direct_subgroups: { type: 'array', items: { type: 'integer' } } } }] };
+
 export const CHANGELOG = [
   {
     level: 222,
@@ -66,6 +70,15 @@ export const CHANGELOG = [
         type: 'object', additionalProperties: false, required: ['user_id', 'is_active'],
         properties: { user_id: { type: 'integer' }, is_active: { type: 'boolean' } },
       });
+    },
+  },
+  {
+    level: 222,
+    change: 'realm_bot update events for (de)activation carry {user_id, is_active}',
+    apply(doc) {
+      const bot = event(doc, 'realm_bot', 'update').properties.bot;
+      const variant = { type: 'object', additionalProperties: false, required: ['user_id', 'is_active'], properties: { user_id: { type: 'integer' }, is_active: { type: 'boolean' } } };
+      event(doc, 'realm_bot', 'update').properties.bot = { anyOf: [bot, variant] };
     },
   },
   {
@@ -138,7 +151,6 @@ export const CHANGELOG = [
     change: 'register gains realm settings of levels 221-281 (server_supported_permission_settings 221, realm_can_access_all_users_group 225, realm_push_notifications_enabled_end_timestamp 231, realm_zulip_update_announcements_stream_id 242, realm_require_unique_names 246, the group settings of 264, 266, 270, 280 and 281); 241 renames the notification streams and 233 hotspots to onboarding_steps',
     apply(doc) {
       const register = closed(success(doc, 'POST /register')).properties;
-      const groupSetting = { anyOf: [{ type: 'integer' }, { type: 'object', additionalProperties: false, properties: { direct_members: { type: 'array', items: { type: 'integer' } }, direct_subgroups: { type: 'array', items: { type: 'integer' } } } }] };
       Object.assign(register, {
         server_supported_permission_settings: { type: 'object' },
         realm_can_access_all_users_group: groupSetting,
@@ -177,6 +189,47 @@ export const CHANGELOG = [
       for (const g of userGroups(doc)) if (g.properties.can_mention_group) {
         g.properties.can_mention_group = { anyOf: [{ type: 'integer' }, { type: 'object' }] };
       }
+      event(doc, 'user_group', 'update').properties.data.properties.can_mention_group = { anyOf: [{ type: 'integer' }, { type: 'object' }] };
+    },
+  },
+  {
+    level: 264,
+    change: 'realm update_dict events carry the group settings of 225 (can_access_all_users_group), 264, 266 and 270 (channel creation, direct messages), a group ID or a group-setting object',
+    apply(doc) {
+      Object.assign(event(doc, 'realm', 'update_dict').properties.data.properties, {
+        can_access_all_users_group: { type: 'integer' },
+        can_create_public_channel_group: groupSetting,
+        can_create_private_channel_group: groupSetting,
+        direct_message_initiator_group: groupSetting,
+        direct_message_permission_group: groupSetting,
+      });
+    },
+  },
+  {
+    level: 243,
+    change: 'register\'s realm_authentication_methods maps each method to {enabled, available, unavailable_reason}',
+    apply(doc) {
+      closed(success(doc, 'POST /register')).properties.realm_authentication_methods = {
+        type: 'object',
+        additionalProperties: { type: 'object', additionalProperties: false, properties: { enabled: { type: 'boolean' }, available: { type: 'boolean' }, unavailable_reason: { type: 'string' } } },
+      };
+    },
+  },
+  {
+    level: 262,
+    change: 'GET /users/{user_id}/status: one person\'s status, or "No such user"',
+    apply(doc) {
+      const status = { type: 'object', additionalProperties: false, properties: { away: { type: 'boolean' }, status_text: { type: 'string' }, emoji_name: { type: 'string' }, emoji_code: { type: 'string' }, reaction_type: { type: 'string' } } };
+      doc.paths['/users/{user_id}/status'] = {
+        get: {
+          operationId: 'get-user-status',
+          parameters: [{ $ref: '#/components/parameters/UserId' }],
+          responses: {
+            200: { description: 'Success.', content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/JsonSuccessBase' }, { additionalProperties: false, properties: { result: {}, msg: {}, ignored_parameters_unsupported: {}, status } }] } } } },
+            400: { description: 'No such user.', content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/CodedError' }, { example: { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' } }] } } } },
+          },
+        },
+      };
     },
   },
   {

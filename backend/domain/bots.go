@@ -80,7 +80,15 @@ func (s *Service) CreateBot(actor store.User, fullName, shortName string, botTyp
 			return nil, err
 		}
 		delete(person, "delivery_email")
-		return s.realmUserEvent(tx, "add", person)
+		announce, err := s.realmUserEvent(tx, "add", person)
+		if err != nil {
+			return nil, err
+		}
+		joined, err := s.systemGroupMoves(tx, bot.ID, nil, systemGroupsOfRole(bot.Role))
+		if err != nil {
+			return nil, err
+		}
+		return append(deliveries{announce}, joined...).publish, nil
 	})
 	return botObject(bot), internal("create bot", err)
 }

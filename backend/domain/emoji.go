@@ -1,13 +1,7 @@
 package domain
 
 import (
-	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,7 +10,6 @@ import (
 
 	"lanchat/assets"
 	"lanchat/backend/events"
-	"lanchat/backend/safefile"
 	"lanchat/backend/store"
 	"lanchat/markdown"
 )
@@ -105,50 +98,6 @@ func normalizeEmojiName(name string) (string, error) {
 	return name, nil
 }
 
-// imageTypes are the emoji image formats accepted, detected by content.
-var imageTypes = map[string]string{"image/png": ".png", "image/gif": ".gif", "image/jpeg": ".jpg", "image/webp": ".webp"}
-
-// detectImage tells an image's type from its first bytes, whatever its
-// name claims.
-func detectImage(head []byte) (string, bool) {
-	ctype := http.DetectContentType(head)
-	_, ok := imageTypes[ctype]
-	return ctype, ok
-}
-
-// UploadedFile is one file of a multipart request, read as it arrives.
-type UploadedFile struct {
-	Name string
-	io.Reader
-}
-
-// UploadedFiles are a request's files in the order they arrive: Next
-// returns the next one (false after the last), once the one before has
-// been read, so no file is held whole anywhere on its way to disk.
-type UploadedFiles interface {
-	Next() (UploadedFile, bool, error)
-}
-
-// onlyFile hands a request's one file to read, refusing a request with
-// none or with more than one (what names the file in the refusal).
-func onlyFile(files UploadedFiles, what string, read func(UploadedFile) error) error {
-	f, ok, err := files.Next()
-	if err == nil && !ok {
-		err = BadRequest("You must upload exactly one %s.", what)
-	}
-	if err != nil {
-		return err
-	}
-	if err := read(f); err != nil {
-		return err
-	}
-	_, more, err := files.Next()
-	if err == nil && more {
-		err = BadRequest("You must upload exactly one %s.", what)
-	}
-	return err
-}
-
 // AddRealmEmoji stores an uploaded image as a custom emoji. Who may add
 // emoji is the organization's setting; guests never may; only
 // administrators may shadow a built-in emoji name.
@@ -234,7 +183,7 @@ func (s *Service) realmEmojiEvent(tx *store.Tx) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	users, err := userIDs(tx, true)
+	users, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}
@@ -264,38 +213,4 @@ func (s *Service) EmojiImage(fileName string) (string, []byte, error) {
 	}
 	data, err := os.ReadFile(filepath.Join(s.cfg.DataDir, emojiDir, fileName))
 	return ctype, data, err
-}
-
-// readAll reads a file of at most limit bytes.
-func readAll(r io.Reader, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
-	}
-	return bytes.Clone(data), nil
-}
-
-func mib(n int64) string {
-	if n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// writeDataFile stores a user file under the data directory whole or not
-// at all (safefile), creating its folder.
-func writeDataFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	return safefile.WriteData(path, data)
 }

@@ -4,21 +4,28 @@ import "fmt"
 
 // Error codes, with Zulip's names: clients branch on them.
 const (
-	CodeBadRequest            = "BAD_REQUEST"
-	CodeVariableMissing       = "REQUEST_VARIABLE_MISSING"
-	CodeVariableInvalid       = "REQUEST_VARIABLE_INVALID"
-	CodeInvalidJSON           = "INVALID_JSON"
-	CodeBadNarrow             = "BAD_NARROW"
-	CodeStreamDoesNotExist    = "STREAM_DOES_NOT_EXIST"
-	CodeBadEventQueueID       = "BAD_EVENT_QUEUE_ID"
-	CodeUnauthorizedPrincipal = "UNAUTHORIZED_PRINCIPAL"
-	CodeReactionAlreadyExists = "REACTION_ALREADY_EXISTS"
-	CodeReactionDoesNotExist  = "REACTION_DOES_NOT_EXIST"
-	CodeUnauthorized          = "UNAUTHORIZED"
-	CodeInvalidAPIKey         = "INVALID_API_KEY"
-	CodeUserDeactivated       = "USER_DEACTIVATED"
-	CodeAuthenticationFailed  = "AUTHENTICATION_FAILED"
-	CodeRateLimitHit          = "RATE_LIMIT_HIT"
+	CodeBadRequest             = "BAD_REQUEST"
+	CodeVariableMissing        = "REQUEST_VARIABLE_MISSING"
+	CodeVariableInvalid        = "REQUEST_VARIABLE_INVALID"
+	CodeInvalidJSON            = "INVALID_JSON"
+	CodeBadNarrow              = "BAD_NARROW"
+	CodeStreamDoesNotExist     = "STREAM_DOES_NOT_EXIST"
+	CodeBadEventQueueID        = "BAD_EVENT_QUEUE_ID"
+	CodeUnauthorizedPrincipal  = "UNAUTHORIZED_PRINCIPAL"
+	CodeReactionAlreadyExists  = "REACTION_ALREADY_EXISTS"
+	CodeReactionDoesNotExist   = "REACTION_DOES_NOT_EXIST"
+	CodeUnauthorized           = "UNAUTHORIZED"
+	CodeInvalidAPIKey          = "INVALID_API_KEY"
+	CodeUserDeactivated        = "USER_DEACTIVATED"
+	CodeAuthenticationFailed   = "AUTHENTICATION_FAILED"
+	CodeRateLimitHit           = "RATE_LIMIT_HIT"
+	CodeInvalidPushDeviceToken = "INVALID_PUSH_DEVICE_TOKEN"
+	// Wildcard mentions the realm's wildcard_mention_policy forbids (level 229).
+	CodeStreamWildcardMentionNotAllowed = "STREAM_WILDCARD_MENTION_NOT_ALLOWED"
+	CodeTopicWildcardMentionNotAllowed  = "TOPIC_WILDCARD_MENTION_NOT_ALLOWED"
+	// CodeExpectationMismatch refuses a group-setting change whose "old"
+	// is not the current value.
+	CodeExpectationMismatch = "EXPECTATION_MISMATCH"
 	// CodeUnsupportedWebhookEvent answers an event an integration ignores:
 	// as in Zulip it is carried with HTTP 200, so senders neither retry it
 	// nor disable the webhook, and they log the answer.

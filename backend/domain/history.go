@@ -74,7 +74,7 @@ func (s *Service) Messages(viewer store.User, q HistoryQuery) (HistoryResult, er
 		mv := newMessageViewer(tx, viewOptions{applyMarkdown: q.ApplyMarkdown}, s.topicLinks)
 		res.Messages = make([]MessageObject, 0, len(found))
 		for _, h := range found {
-			o := mv.view(h.msg, h.flags, true)
+			o := mv.viewWithFlags(h.msg, h.flags)
 			if len(n.searchWords) > 0 {
 				content, subject := highlight(o.Content, n.searchWords), highlight(htmlEscape(h.msg.Topic), n.searchWords)
 				o.MatchContent, o.MatchSubject = &content, &subject

@@ -84,11 +84,6 @@ func canInviteByEmail(r store.Realm, u store.User) bool {
 	}
 }
 
-// canCreateInviteLink: reusable links are for administrators, the default
-// of Zulip's create_multiuse_invite_group (register's
-// realm_create_multiuse_invite_group), which Lanchat does not let change.
-func canCreateInviteLink(u store.User) bool { return isAdmin(u) }
-
 // checkInviter refuses guests and bots (Zulip's require_member_or_admin).
 func checkInviter(actor store.User) error {
 	switch {
@@ -239,15 +234,19 @@ func (s *Service) CreateInviteLink(actor store.User, req InviteRequest, realmURL
 	if err := checkInviter(actor); err != nil {
 		return "", err
 	}
-	if !canCreateInviteLink(actor) {
-		return "", BadRequest("Insufficient permission")
-	}
 	if err := checkInvitedRole(actor, req.InviteAs); err != nil {
 		return "", err
 	}
 	var inv store.Invite
 	err := s.update(func(tx *store.Tx) (func(), error) {
-		var err error
+		// Reusable links are for create_multiuse_invite_group.
+		allowed, err := realmAllows(tx, actor, SettingCreateMultiuseInvite)
+		if err != nil {
+			return nil, err
+		}
+		if !allowed {
+			return nil, BadRequest("Insufficient permission")
+		}
 		if inv, err = s.newInvite(tx, actor, req); err != nil {
 			return nil, err
 		}

@@ -46,7 +46,7 @@ func linkifierState(tx *store.Tx, state map[string]any) error {
 
 // linkifierEvents tells everyone the new set, in both of Zulip's forms.
 func (s *Service) linkifierEvents(tx *store.Tx) (func(), error) {
-	users, err := userIDs(tx, true)
+	users, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}

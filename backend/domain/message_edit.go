@@ -2,6 +2,7 @@ package domain
 
 import (
 	"cmp"
+	"errors"
 	"maps"
 	"slices"
 
@@ -42,7 +43,13 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		}
 	}
 	now := s.now().Unix()
+	var resolved struct {
+		streamID  int64
+		topic     string
+		resolving bool
+	}
 	err = s.update(func(tx *store.Tx) (func(), error) {
+		resolved.streamID = 0
 		m, _, err := accessMessage(tx, actor, id, streamCache{})
 		if err != nil {
 			return nil, err
@@ -61,6 +68,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 				return nil, BadRequest("You don't have permission to edit this message")
 			}
 			r := s.render(tx, actor, content)
+			if err := checkGroupMentions(tx, actor, r); err != nil {
+				return nil, err
+			}
 			edited := m
 			edited.Content, edited.Rendered, edited.IsMe = content, r.HTML, r.IsMeMessage
 			edited.HasLink, edited.HasImage, edited.HasAttachment = r.HasLink, r.HasImage, r.HasAttachment
@@ -79,6 +89,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 			if err != nil {
 				return nil, err
 			}
+			if resolving, toggles := resolveToggle(m.Topic, topic); toggles && dest == m.StreamID {
+				resolved.streamID, resolved.topic, resolved.resolving = dest, topic, resolving
+			}
 			orig, _ := tx.Stream(m.StreamID)
 			ev["message_ids"], ev["propagate_mode"] = moved, e.PropagateMode
 			ev["stream_id"], ev["stream_name"], ev["orig_subject"] = m.StreamID, orig.Name, m.Topic
@@ -89,6 +102,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		}
 		return s.perHolderEvent(tx, id, ev)
 	})
+	if err == nil && resolved.streamID != 0 {
+		err = s.notifyResolved(actor, resolved.streamID, resolved.topic, resolved.resolving)
+	}
 	return internal("edit message", err)
 }
 
@@ -113,7 +129,7 @@ func withoutUnchangedTopic(e MessageEdit, topic string, m store.Message) (Messag
 // perHolderEvent publishes ev to every user holding the message, each with
 // their own flags on it.
 func (s *Service) perHolderEvent(tx *store.Tx, id int64, ev events.Event) (func(), error) {
-	users, err := userIDs(tx, true)
+	users, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}
@@ -140,11 +156,13 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	if m.IsPrivate() {
 		return nil, 0, BadRequest("Private messages cannot have topics.")
 	}
-	if !mayMove(actor, m) {
-		return nil, 0, errMayNotMove
-	}
 	if topic == "" {
 		topic = m.Topic
+	}
+	_, resolveOnly := resolveToggle(m.Topic, topic)
+	resolveOnly = resolveOnly && (e.StreamID == 0 || e.StreamID == m.StreamID) && mayResolve(actor)
+	if !resolveOnly && !mayMove(actor, m) {
+		return nil, 0, errMayNotMove
 	}
 	dest, err := tx.Stream(m.StreamID)
 	if err != nil {
@@ -182,7 +200,7 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		if err != nil {
 			continue
 		}
-		if !mayMove(actor, old) {
+		if !resolveOnly && !mayMove(actor, old) {
 			return nil, 0, errMayNotMove
 		}
 		moved := old
@@ -288,7 +306,7 @@ func (s *Service) DeleteMessage(actor store.User, id int64) error {
 		if !isAdmin(actor) {
 			return nil, BadRequest("You don't have permission to delete this message")
 		}
-		users, err := userIDs(tx, false)
+		users, err := allUserIDs(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -300,57 +318,41 @@ func (s *Service) DeleteMessage(actor store.User, id int64) error {
 		if !m.IsPrivate() {
 			ev["message_type"], ev["stream_id"], ev["topic"] = "stream", m.StreamID, m.Topic
 		}
-		return func() { s.events.Publish(ev, holders) }, nil
+		// The deleter is told too, holder or not (level 274).
+		told := holders
+		if !slices.Contains(told, actor.ID) {
+			told = append(slices.Clone(holders), actor.ID)
+		}
+		out := deliveries{func() { s.events.Publish(ev, told) }}
+		if !m.IsPrivate() {
+			if err := s.firstMessageUpdate(tx, &out, m); err != nil {
+				return nil, err
+			}
+		}
+		return out.publish, nil
 	})
 	return internal("delete message", err)
 }
 
-// HistoryEntry is one version of a message, oldest first.
-type HistoryEntry struct {
-	Topic               string  `json:"topic"`
-	Content             string  `json:"content"`
-	RenderedContent     string  `json:"rendered_content"`
-	Timestamp           int64   `json:"timestamp"`
-	UserID              int64   `json:"user_id"`
-	PrevContent         *string `json:"prev_content,omitempty"`
-	PrevRenderedContent *string `json:"prev_rendered_content,omitempty"`
-	PrevTopic           *string `json:"prev_topic,omitempty"`
-	Stream              *int64  `json:"stream,omitempty"`
-	PrevStream          *int64  `json:"prev_stream,omitempty"`
-}
-
-// MessageHistory rebuilds every version of a message from its edits.
-func (s *Service) MessageHistory(viewer store.User, id int64) ([]HistoryEntry, error) {
-	var m store.Message
-	err := s.store.View(func(tx *store.Tx) error {
-		var err error
-		m, _, err = accessMessage(tx, viewer, id, streamCache{})
-		return err
-	})
+// firstMessageUpdate tells those who see a stream its new first_message_id
+// when the deleted message m was its first (level 256).
+func (s *Service) firstMessageUpdate(tx *store.Tx, out *deliveries, m store.Message) error {
+	st, err := tx.Stream(m.StreamID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // a deleted stream's message: no one sees the stream
+	}
 	if err != nil {
-		return nil, internal("message history", err)
+		return err
 	}
-	// Walk back from the current state, undoing one edit at a time.
-	entries := make([]HistoryEntry, len(m.Edits)+1)
-	cur := HistoryEntry{Topic: m.Topic, Content: m.Content, RenderedContent: m.Rendered, UserID: m.SenderID, Timestamp: m.Timestamp}
-	for i := len(m.Edits) - 1; i >= 0; i-- {
-		e := m.Edits[i]
-		entry := cur
-		entry.Timestamp, entry.UserID = e.Timestamp, e.UserID
-		if e.PrevRendered != "" {
-			entry.PrevContent, entry.PrevRenderedContent = &e.PrevContent, &e.PrevRendered
-			cur.Content, cur.RenderedContent = e.PrevContent, e.PrevRendered
-		}
-		if e.PrevTopic != "" {
-			entry.PrevTopic = &e.PrevTopic
-			cur.Topic = e.PrevTopic
-		}
-		if e.PrevStreamID != 0 {
-			entry.PrevStream = &e.PrevStreamID
-		}
-		entries[i+1] = entry
-		cur.PrevContent, cur.PrevRenderedContent, cur.PrevTopic, cur.PrevStream = nil, nil, nil, nil
+	first := s.streamObject(tx, st).FirstMessageID
+	if first != nil && *first < m.ID {
+		return nil
 	}
-	entries[0] = HistoryEntry{Topic: cur.Topic, Content: cur.Content, RenderedContent: cur.RenderedContent, UserID: m.SenderID, Timestamp: m.Timestamp}
-	return entries, nil
+	audience, err := streamAudience(tx, st)
+	if err != nil {
+		return err
+	}
+	out.add(s, events.Event{"type": "stream", "op": "update", "stream_id": st.ID, "name": st.Name,
+		"property": "first_message_id", "value": first}, audience)
+	return nil
 }

@@ -29,9 +29,15 @@ type OutgoingMessage struct {
 	Client  string   // the sending program's name
 	// ReadBySender overrides whether the sender's own copy starts read.
 	ReadBySender *bool
-	// QueueID and LocalID let the sender's event queue echo local_id back.
+	// QueueID and LocalID let the sender's event queue echo local_id back;
+	// together they also name the send, so that the same send repeated
+	// within sentLocalIDMemory is stored once and answered with the same ID.
 	QueueID, LocalID string
 }
+
+// sentLocalIDMemory is how long a send's queue and local ID are remembered
+// (seconds): longer than any outbox waits for a server to come back.
+const sentLocalIDMemory = 7 * 24 * 3600
 
 // normalizeContent trims the message as Zulip does and enforces the size
 // limit by truncating (Zulip's behaviour), at a character boundary.
@@ -87,7 +93,10 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 			return err
 		}
 		r = s.render(tx, actor, content)
-		return nil
+		if err := checkWildcardMentions(tx, actor, target, r); err != nil {
+			return err
+		}
+		return checkGroupMentions(tx, actor, r)
 	})
 	if err != nil {
 		return 0, internal("send message", err)
@@ -100,8 +109,17 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	var me events.MessageEvent
 	var to events.Audience
 	var attempts []int64 // the IDs marked in flight, one per run of the transaction
+	var repeated int64   // the message an earlier send with the same local ID became
+	dedupe := out.QueueID != "" && out.LocalID != ""
 	err = s.batch(func(tx *store.Tx) (func(), error) {
 		// Batch may run this more than once: it must only write through tx.
+		repeated = 0
+		if dedupe {
+			if earlier, err := tx.SentLocalID(actor.ID, out.QueueID, out.LocalID); err == nil {
+				repeated = earlier.MessageID
+				return nil, nil
+			}
+		}
 		st, err := target.recheck(tx, actor.ID)
 		if err != nil {
 			return nil, err
@@ -119,6 +137,12 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		if err != nil {
 			return nil, err
 		}
+		if dedupe {
+			rec := store.SentLocalID{MessageID: m.ID, SentAt: now}
+			if err := tx.PutSentLocalID(actor.ID, out.QueueID, out.LocalID, rec, now-sentLocalIDMemory); err != nil {
+				return nil, err
+			}
+		}
 		s.order.begin(m.ID)
 		attempts = append(attempts, m.ID)
 		me = events.MessageEvent{Message: m, Recipients: flags, Public: !m.IsPrivate() && !st.InviteOnly,
@@ -131,12 +155,15 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	})
 	// Only the committed run's ID stays in flight, until it is published.
 	for i, id := range attempts {
-		if err != nil || i < len(attempts)-1 {
+		if err != nil || repeated != 0 || i < len(attempts)-1 {
 			s.order.end(id)
 		}
 	}
 	if err != nil {
 		return 0, internal("send message", err)
+	}
+	if repeated != 0 {
+		return repeated, nil
 	}
 	s.messageForms(&me)
 	s.publishInOrder(to, me)
@@ -158,6 +185,7 @@ func (s *Service) publishInOrder(to events.Audience, me events.MessageEvent) {
 		defer s.order.end(me.Message.ID)
 		s.order.await(me.Message.ID)
 		s.events.PublishMessage(to, me)
+		s.notifyPhones(me)
 	}()
 	patience := time.NewTimer(publishPatience)
 	defer patience.Stop()
@@ -178,7 +206,7 @@ func (s *Service) messageForms(me *events.MessageEvent) {
 // setMessageForms fills in a message event's two content forms with v (a
 // viewer that applies markdown).
 func setMessageForms(v *messageViewer, me *events.MessageEvent) {
-	rendered := v.view(me.Message, 0, false)
+	rendered := v.view(me.Message)
 	me.Rendered, me.Raw = rendered, rendered.withSource(me.Message)
 }
 
@@ -280,7 +308,11 @@ func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (message
 		if len(ids) == 0 {
 			return messageTarget{}, BadRequest("Message must have recipients")
 		}
-		return messageTarget{userIDs: sortedUnique(append(ids, actor.ID))}, nil
+		participants := sortedUnique(append(ids, actor.ID))
+		if err := checkCanSendDirect(tx, actor, participants); err != nil {
+			return messageTarget{}, err
+		}
+		return messageTarget{userIDs: participants}, nil
 	case "":
 		return messageTarget{}, MissingArgument("type")
 	}
@@ -337,13 +369,15 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 	for _, id := range r.MentionedUserIDs {
 		mention(id)
 	}
-	for _, gid := range r.MentionedGroupIDs {
-		g, err := tx.UserGroup(gid)
-		if err != nil {
-			continue
-		}
-		for _, id := range g.Members {
-			mention(id)
+	if len(r.MentionedGroupIDs) > 0 {
+		// A group mention mentions everyone in it, subgroups' members too.
+		if ix, err := loadGroups(tx); err == nil {
+			for _, gid := range r.MentionedGroupIDs {
+				members, _ := ix.members(gid)
+				for _, id := range members {
+					mention(id)
+				}
+			}
 		}
 	}
 	// The sender keeps a copy even of a stream they are not subscribed to,
@@ -366,7 +400,7 @@ func recipientFlags(tx *store.Tx, sender store.User, recipients []int64, r rende
 // and the actor, who may see it without holding it (a public stream's
 // history).
 func messageAudience(tx *store.Tx, m store.Message, actor store.User) ([]int64, error) {
-	holders, err := userIDs(tx, true)
+	holders, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}

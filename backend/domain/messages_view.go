@@ -122,8 +122,18 @@ func (v *messageViewer) user(id int64) store.User {
 	return u
 }
 
-// view builds the message object; flags are included when withFlags.
-func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool) MessageObject {
+// viewWithFlags is the message object with the viewer's flags on it, as
+// a history answer gives it.
+func (v *messageViewer) viewWithFlags(m store.Message, flags store.Flags) MessageObject {
+	o := v.view(m)
+	names := flags.Names()
+	o.Flags = &names
+	return o
+}
+
+// view builds the message object without flags (a message event carries
+// each holder's flags beside it).
+func (v *messageViewer) view(m store.Message) MessageObject {
 	sender := v.user(m.SenderID)
 	avatar := AvatarURL(sender)
 	o := MessageObject{
@@ -147,10 +157,6 @@ func (v *messageViewer) view(m store.Message, flags store.Flags, withFlags bool)
 	}
 	if !v.opts.applyMarkdown {
 		o = o.withSource(m)
-	}
-	if withFlags {
-		names := flags.Names()
-		o.Flags = &names
 	}
 	if m.IsPrivate() {
 		o.Type = "private"
@@ -239,7 +245,7 @@ func (s *Service) Message(viewer store.User, id int64, applyMarkdown bool) (Mess
 		if err != nil {
 			return err
 		}
-		obj = newMessageViewer(tx, viewOptions{applyMarkdown: applyMarkdown}, s.topicLinks).view(m, f, true)
+		obj = newMessageViewer(tx, viewOptions{applyMarkdown: applyMarkdown}, s.topicLinks).viewWithFlags(m, f)
 		raw = m.Content
 		return nil
 	})

@@ -79,7 +79,7 @@ func (s *Service) UpdatePresence(actor store.User, u PresenceUpdate) (map[string
 		if len(before) > 0 && prev.Status == u.Status {
 			return nil, nil // nothing others need to hear
 		}
-		users, err := userIDs(tx, true)
+		users, err := activeUserIDs(tx)
 		if err != nil {
 			return nil, err
 		}

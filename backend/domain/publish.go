@@ -41,16 +41,26 @@ func (s *Service) commit(lock sync.Locker, run func(func(*store.Tx) error) error
 	return err
 }
 
-// userIDs lists accounts: the active ones are the audience of realm-wide
-// events; all of them may hold messages.
-func userIDs(tx *store.Tx, activeOnly bool) ([]int64, error) {
+// activeUserIDs are the active accounts: the audience of realm-wide
+// events.
+func activeUserIDs(tx *store.Tx) ([]int64, error) {
+	return userIDsWhere(tx, func(u store.User) bool { return u.IsActive })
+}
+
+// allUserIDs are every account, deactivated ones too: any may hold
+// messages.
+func allUserIDs(tx *store.Tx) ([]int64, error) {
+	return userIDsWhere(tx, func(store.User) bool { return true })
+}
+
+func userIDsWhere(tx *store.Tx, keep func(store.User) bool) ([]int64, error) {
 	users, err := tx.Users()
 	if err != nil {
 		return nil, err
 	}
 	ids := make([]int64, 0, len(users))
 	for _, u := range users {
-		if u.IsActive || !activeOnly {
+		if keep(u) {
 			ids = append(ids, u.ID)
 		}
 	}

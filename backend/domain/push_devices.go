@@ -90,3 +90,24 @@ func (s *Service) RemovePushDevice(actor store.User, kind int, token string) err
 		return tx.PutUser(u)
 	}))
 }
+
+// SendTestPushNotification is POST /mobile_push/test_notification (levels
+// 217, 234): with a token, that device of the actor's must be registered
+// (Zulip's INVALID_PUSH_DEVICE_TOKEN, "Device not recognized"); then it
+// answers success and nothing is pushed, as a Zulip server without push
+// notifications configured drops the notification.
+func (s *Service) SendTestPushNotification(actor store.User, token *string) error {
+	if actor.IsBot() {
+		return ErrBotRequest
+	}
+	return internal("test push notification", s.store.View(func(tx *store.Tx) error {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return err
+		}
+		if token != nil && !slices.ContainsFunc(u.PushDevices, func(d store.PushDevice) bool { return d.Token == *token }) {
+			return errorf(CodeInvalidPushDeviceToken, "Device not recognized")
+		}
+		return nil
+	}))
+}

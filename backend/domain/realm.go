@@ -118,6 +118,13 @@ type RealmChange struct {
 	// InvitePolicyNo is invite_to_realm_policy: 1 members, 2 administrators,
 	// 3 full members, 4 moderators, 6 nobody.
 	InvitePolicyNo *int
+	// EnableReadReceipts is enable_read_receipts.
+	EnableReadReceipts *bool
+	// GroupSettings change the organization's group settings by name.
+	GroupSettings map[string]GroupSettingChange
+	// WildcardMentionPolicyNo is wildcard_mention_policy: 1 everyone, 2
+	// members, 3 full members, 5 administrators, 6 nobody, 7 moderators.
+	WildcardMentionPolicyNo *int
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -162,19 +169,36 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 			}
 			changed["invite_to_realm_policy"] = *ch.InvitePolicyNo
 		}
-		if len(changed) == 0 {
+		if ch.EnableReadReceipts != nil {
+			r.EnableReadReceipts, changed["enable_read_receipts"] = *ch.EnableReadReceipts, *ch.EnableReadReceipts
+		}
+		settings, err := changeRealmGroupSettings(tx, &r, ch.GroupSettings)
+		if err != nil {
+			return nil, err
+		}
+		if ch.WildcardMentionPolicyNo != nil {
+			if _, ok := wildcardMentionPolicies[*ch.WildcardMentionPolicyNo]; !ok {
+				return nil, InvalidArgument("wildcard_mention_policy", "must be 1, 2, 3, 5, 6 or 7")
+			}
+			r.WildcardMentionPolicy = *ch.WildcardMentionPolicyNo
+			changed["wildcard_mention_policy"] = *ch.WildcardMentionPolicyNo
+		}
+		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")
 		}
 		if err := tx.PutRealm(r); err != nil {
 			return nil, err
 		}
-		users, err := userIDs(tx, true)
+		users, err := activeUserIDs(tx)
 		if err != nil {
 			return nil, err
 		}
 		var out deliveries
 		for property, value := range changed {
 			out.add(s, events.Event{"type": "realm", "op": "update", "property": property, "value": value}, users)
+		}
+		for _, setting := range settings {
+			out.add(s, events.Event{"type": "realm", "op": "update_dict", "property": "default", "data": setting}, users)
 		}
 		return out.publish, nil
 	}))

@@ -158,8 +158,7 @@ func (s *Service) TooManyEventSockets() error {
 }
 
 // QueueReadError is what a read of the queue answers for err: a queue that
-// has ended is a bad queue ID, as in Zulip. A parked read (events.Parked)
-// meets its error only when it is finished.
+// has ended is a bad queue ID, as in Zulip.
 func QueueReadError(queueID string, err error) error {
 	if errors.Is(err, events.ErrNoQueue) {
 		return badQueue(queueID)
@@ -186,13 +185,9 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		}
 	}
 	if want("realm_user_groups") {
-		groups, err := tx.UserGroups()
+		list, err := userGroupObjects(tx)
 		if err != nil {
 			return err
-		}
-		list := make([]UserGroupObject, 0, len(groups))
-		for _, g := range groups {
-			list = append(list, userGroupObject(g))
 		}
 		state["realm_user_groups"] = list
 	}
@@ -256,7 +251,14 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["server_emoji_data_url"] = req.RealmURL + EmojiDataPath
 	}
 	if want("muted_users") {
-		state["muted_users"] = []any{} // Lanchat has no muting of users
+		state["muted_users"] = mutedUsersList(actor)
+	}
+	if want("scheduled_messages") {
+		scheduled, err := s.scheduledState(tx, actor)
+		if err != nil {
+			return err
+		}
+		state["scheduled_messages"] = scheduled
 	}
 	if want("user_status") {
 		statuses, err := userStatusState(tx)
@@ -411,8 +413,11 @@ func unreadState(tx *store.Tx, actor store.User) (map[string]any, error) {
 		if err != nil {
 			continue
 		}
+		// A personal mention always counts; a wildcard one only outside
+		// what the user muted, where an unmuted or followed topic of a
+		// muted stream is not muted (as Zulip since level 213).
 		f, _ := tx.Flags(actor.ID, id)
-		if f&store.AnyMention != 0 {
+		if f&store.FlagMentioned != 0 || f&store.AnyMention != 0 && !muted.hides(m) {
 			mentions = append(mentions, id)
 		}
 		switch {

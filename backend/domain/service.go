@@ -69,6 +69,12 @@ type Service struct {
 	setupToken string
 	// uploadKey signs temporary upload URLs; made at start.
 	uploadKey []byte
+	// phones notifies people's phones (nil: none); phoneTopics names
+	// whose phone listens where.
+	phones      PhoneNotifier
+	phoneTopics phoneTopics
+	// scheduledWake has RunScheduledMessages look again at once.
+	scheduledWake chan struct{}
 }
 
 // New returns a Service over an open store.
@@ -77,7 +83,7 @@ func New(st *store.Store, cfg Config) *Service {
 		cfg.Events = events.DefaultSettings
 	}
 	s := &Service{store: st, cfg: cfg, now: time.Now, events: events.NewRegistry(cfg.Events), md: markdown.New(),
-		uploadKey: []byte(randomHex(32))}
+		uploadKey: []byte(randomHex(32)), scheduledWake: make(chan struct{}, 1)}
 	if err := st.View(s.reloadLinkifiers); err != nil {
 		slog.Error("load linkifiers", "err", err)
 	}

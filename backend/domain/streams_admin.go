@@ -11,12 +11,14 @@ import (
 )
 
 // StreamChange is PATCH /streams/{id}: any of a new name, description,
-// privacy and whether new people join it (is_default_stream, level 200).
+// privacy, whether new people join it (is_default_stream, level 200) and
+// the system group that may remove others from it.
 type StreamChange struct {
-	NewName     *string
-	Description *string
-	InviteOnly  *bool
-	IsDefault   *bool
+	NewName                   *string
+	Description               *string
+	InviteOnly                *bool
+	IsDefault                 *bool
+	CanRemoveSubscribersGroup *int64
 }
 
 // UpdateStream renames, redescribes or changes the privacy of a stream
@@ -26,7 +28,7 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.IsDefault == nil {
+	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.IsDefault == nil && ch.CanRemoveSubscribersGroup == nil {
 		return BadRequest("No new data supplied")
 	}
 	err := s.update(func(tx *store.Tx) (func(), error) {
@@ -66,6 +68,22 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 			st.InviteOnly = *ch.InviteOnly
 			changes = append(changes, events.Event{"property": "invite_only", "value": st.InviteOnly,
 				"history_public_to_subscribers": true, "is_web_public": false})
+		}
+		if ch.CanRemoveSubscribersGroup != nil {
+			ix, err := loadGroups(tx)
+			if err != nil {
+				return nil, err
+			}
+			setting, err := checkSetting(tx, ix, streamGroupSettings[0], GroupSettingValue{Group: *ch.CanRemoveSubscribersGroup})
+			if err != nil {
+				return nil, err
+			}
+			if current, err := removeSubscribersGroup(tx, st); err != nil {
+				return nil, err
+			} else if current != setting.Group {
+				st.CanRemoveSubscribersGroup = setting.Group
+				changes = append(changes, events.Event{"property": "can_remove_subscribers_group", "value": setting.Group})
+			}
 		}
 		isDefault, err := isDefaultStream(tx, st)
 		if err != nil {

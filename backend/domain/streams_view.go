@@ -22,8 +22,8 @@ type StreamProperties struct {
 	MessageRetentionDays       *int   `json:"message_retention_days"`
 	StreamPostPolicy           int    `json:"stream_post_policy"`
 	IsAnnouncementOnly         bool   `json:"is_announcement_only"`
-	// CanRemoveSubscribersGroup is Zulip 9.0's default, the administrators'
-	// system group: only administrators remove others from a stream.
+	// CanRemoveSubscribersGroup is the system group whose members may
+	// remove others from the stream (administrators by default).
 	CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group"`
 }
 
@@ -79,8 +79,8 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		creator := st.CreatorID
 		o.CreatorID = &creator
 	}
-	// Every store has the ID from its migration to schema 7.
-	o.CanRemoveSubscribersGroup, _ = tx.SystemGroupID(store.AdministratorsGroup)
+	// Every store has the system groups from its migrations.
+	o.CanRemoveSubscribersGroup, _ = removeSubscribersGroup(tx, st)
 	if st.Description == "" {
 		o.RenderedDescription = ""
 	}
@@ -148,6 +148,21 @@ func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, er
 		return nil
 	})
 	return out, internal("list streams", err)
+}
+
+// Stream answers GET /streams/{id}: one stream the viewer
+// may see.
+func (s *Service) Stream(viewer store.User, streamID int64) (StreamObject, error) {
+	var o StreamObject
+	err := s.store.View(func(tx *store.Tx) error {
+		st, err := visibleStreamByID(tx, viewer, streamID)
+		if err != nil {
+			return err
+		}
+		o = s.streamObject(tx, st)
+		return nil
+	})
+	return o, internal("get stream", err)
 }
 
 // StreamID answers GET /get_stream_id.

@@ -63,8 +63,8 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 			created := false
 			switch {
 			case errors.Is(err, store.ErrNotFound):
-				if isGuest(actor) {
-					return nil, BadRequest("Insufficient permission")
+				if err := checkCanCreateStream(tx, actor, req.InviteOnly); err != nil {
+					return nil, err
 				}
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
@@ -114,8 +114,23 @@ func (s *Service) subscriptionEvents(tx *store.Tx, out *deliveries, st store.Str
 	if err != nil {
 		return err
 	}
-	if created {
-		out.add(s, events.Event{"type": "stream", "op": "create", "streams": []StreamObject{s.streamObject(tx, st)}}, audience)
+	if len(added) == 0 && !created {
+		return nil
+	}
+	// A new stream is announced to its audience; an existing one to the
+	// new subscribers who could not see it before: guests, for a public
+	// stream (level 192), and those outside a private one.
+	toldOfStream := audience
+	if !created {
+		toldOfStream = nil
+		for _, uid := range added {
+			if u, err := tx.User(uid); err == nil && !openTo(u, st) {
+				toldOfStream = append(toldOfStream, uid)
+			}
+		}
+	}
+	if len(toldOfStream) > 0 {
+		out.add(s, events.Event{"type": "stream", "op": "create", "streams": []StreamObject{s.streamObject(tx, st)}}, toldOfStream)
 	}
 	if len(added) == 0 {
 		return nil
@@ -156,8 +171,8 @@ type UnsubscribeResult struct {
 	NotSubscribed []string `json:"not_subscribed"`
 }
 
-// Unsubscribe removes principals (the actor by default; others need an
-// administrator) from streams. Settings are kept for a later resubscribe.
+// Unsubscribe removes principals (the actor by default; others need the
+// stream's can_remove_subscribers_group) from streams. Settings are kept for a later resubscribe.
 func (s *Service) Unsubscribe(actor store.User, names []string, refs []string) (UnsubscribeResult, error) {
 	res := UnsubscribeResult{Removed: []string{}, NotSubscribed: []string{}}
 	err := s.update(func(tx *store.Tx) (func(), error) {
@@ -166,14 +181,12 @@ func (s *Service) Unsubscribe(actor store.User, names []string, refs []string) (
 		if err != nil {
 			return nil, err
 		}
-		for _, u := range users {
-			if u.ID != actor.ID && !isAdmin(actor) {
-				return nil, BadRequest("Insufficient permission")
-			}
-		}
 		for _, name := range names {
 			st, err := visibleStream(tx, actor, strings.TrimSpace(name))
 			if err != nil {
+				return nil, err
+			}
+			if err := checkCanRemoveSubscribers(tx, actor, st, users); err != nil {
 				return nil, err
 			}
 			// Who could see the stream before: they hear of the departures.

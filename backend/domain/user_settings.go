@@ -52,6 +52,18 @@ func defaultUserSettings(u store.User) map[string]any {
 		"demote_inactive_streams":                        1,
 		"user_list_style":                                2,
 		"email_address_visibility":                       1,
+		"web_stream_unreads_count_display_policy":        2, // level 210: unmuted channels and topics
+		// Which topics are followed and unmuted on their own (level 214; 1
+		// participate, 2 send, 3 start, 4 never), and when mentioned (235).
+		"automatically_follow_topics_policy":                  3,
+		"automatically_unmute_topics_in_muted_streams_policy": 2,
+		"automatically_follow_topics_where_mentioned":         true,
+		"web_home_view":                     "inbox", // level 219
+		"web_escape_navigates_to_home_view": true,
+		"desktop_icon_count_display":        1,          // level 227's four options
+		"web_navigate_to_sent_message":      true,       // level 268
+		"web_channel_default_view":          1,          // level 269: top topic
+		"web_animate_image_previews":        "on_hover", // level 275
 	}
 }
 
@@ -68,11 +80,16 @@ func userSettings(u store.User) map[string]any {
 // settingChoices are the numbered settings a person may change, with the
 // values Zulip defines for each (color_scheme: 1 automatic, 2 dark, 3 light).
 var settingChoices = map[string][]int{
-	"color_scheme":                   {1, 2, 3},
-	"web_mark_read_on_scroll_policy": {1, 2, 3},
-	"demote_inactive_streams":        {1, 2, 3},
-	"user_list_style":                {1, 2, 3},
-	"email_address_visibility":       {1, 2, 3, 4, 5},
+	"color_scheme":                                        {1, 2, 3},
+	"web_mark_read_on_scroll_policy":                      {1, 2, 3},
+	"demote_inactive_streams":                             {1, 2, 3},
+	"user_list_style":                                     {1, 2, 3},
+	"email_address_visibility":                            {1, 2, 3, 4, 5},
+	"web_stream_unreads_count_display_policy":             {1, 2, 3},
+	"automatically_follow_topics_policy":                  {1, 2, 3, 4},
+	"automatically_unmute_topics_in_muted_streams_policy": {1, 2, 3, 4},
+	"desktop_icon_count_display":                          {1, 2, 3, 4},
+	"web_channel_default_view":                            {1, 2},
 }
 
 // settingSizes are the settings that take any whole number in a range:
@@ -87,7 +104,9 @@ var settingSizes = map[string][2]int{
 // emoji styles (Lanchat serves no image sets; the choice tells clients
 // which one to draw).
 var settingWords = map[string][]string{
-	"emojiset": {"google", "google-blob", "twitter", "text"},
+	"emojiset":                   {"google", "google-blob", "twitter", "text"},
+	"web_home_view":              {"recent_topics", "inbox", "all_messages"},
+	"web_animate_image_previews": {"always", "on_hover", "never"},
 }
 
 // PreferenceNames are the user_settings PATCH /settings accepts besides

@@ -1,57 +1,139 @@
 package domain
 
 import (
+	"cmp"
+	"slices"
+
 	"lanchat/backend/store"
 )
 
 // UserGroupObject is a group as the API shows it (spec 2.8 plus the fields
-// Zulip clients read).
+// Zulip clients read): system groups too, with their direct members.
 type UserGroupObject struct {
-	ID                int64   `json:"id"`
-	Name              string  `json:"name"`
-	Description       string  `json:"description"`
-	Members           []int64 `json:"members"`
-	DirectSubgroupIDs []int64 `json:"direct_subgroup_ids"`
-	IsSystemGroup     bool    `json:"is_system_group"`
-	Deactivated       bool    `json:"deactivated"`
+	ID                int64             `json:"id"`
+	Name              string            `json:"name"`
+	Description       string            `json:"description"`
+	Members           []int64           `json:"members"`
+	DirectSubgroupIDs []int64           `json:"direct_subgroup_ids"`
+	IsSystemGroup     bool              `json:"is_system_group"`
+	CanMentionGroup   GroupSettingValue `json:"can_mention_group"`
+	Deactivated       bool              `json:"deactivated"`
 }
 
-func userGroupObject(g store.UserGroup) UserGroupObject {
-	members := g.Members
-	if members == nil {
-		members = []int64{}
+func userGroupObject(ix *groupIndex, g store.UserGroup) (UserGroupObject, error) {
+	members, err := ix.directMembers(g)
+	if err != nil {
+		return UserGroupObject{}, err
 	}
-	return UserGroupObject{ID: g.ID, Name: g.Name, Description: g.Description, Members: members, DirectSubgroupIDs: []int64{}}
+	return UserGroupObject{ID: g.ID, Name: g.Name, Description: g.Description, Members: members,
+		DirectSubgroupIDs: nonNil(g.Subgroups), IsSystemGroup: g.System,
+		CanMentionGroup: settingValue(mentionSetting(ix, g))}, nil
+}
+
+// userGroupObjects lists every group, system groups included, by ID.
+func userGroupObjects(tx *store.Tx) ([]UserGroupObject, error) {
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]UserGroupObject, 0, len(ix.groups))
+	for _, g := range ix.groups {
+		o, err := userGroupObject(ix, g)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(a, b UserGroupObject) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
 }
 
 // UserGroups lists every group.
 func (s *Service) UserGroups(viewer store.User) ([]UserGroupObject, error) {
-	var groups []store.UserGroup
+	var out []UserGroupObject
 	err := s.store.View(func(tx *store.Tx) error {
 		var err error
-		groups, err = tx.UserGroups()
+		out, err = userGroupObjects(tx)
 		return err
 	})
-	if err != nil {
-		return nil, internal("list user groups", err)
-	}
-	out := make([]UserGroupObject, 0, len(groups))
-	for _, g := range groups {
-		out = append(out, userGroupObject(g))
-	}
-	return out, nil
+	return out, internal("list user groups", err)
 }
 
-// GroupMembers lists a group's member IDs.
-func (s *Service) GroupMembers(id int64) ([]int64, error) {
+// readGroup loads the group index and one group of it for a read.
+func readGroup(tx *store.Tx, id int64) (*groupIndex, store.UserGroup, error) {
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return nil, store.UserGroup{}, err
+	}
+	g, ok := ix.groups[id]
+	if !ok {
+		return nil, store.UserGroup{}, BadRequest("Invalid user group")
+	}
+	return ix, g, nil
+}
+
+// GroupMembers lists a group's member IDs: its own, or (not directOnly)
+// also its subgroups' at any depth.
+func (s *Service) GroupMembers(id int64, directOnly bool) ([]int64, error) {
 	var members []int64
 	err := s.store.View(func(tx *store.Tx) error {
-		g, err := tx.UserGroup(id)
+		ix, g, err := readGroup(tx, id)
 		if err != nil {
-			return BadRequest("Invalid user group")
+			return err
 		}
-		members = nonNil(g.Members)
+		if directOnly {
+			members, err = ix.directMembers(g)
+		} else {
+			members, err = ix.members(id)
+		}
+		return err
+	})
+	return nonNil(members), internal("group members", err)
+}
+
+// IsGroupMember tells whether a user is in a group: directly, or (not
+// directOnly) through its subgroups.
+func (s *Service) IsGroupMember(id, userID int64, directOnly bool) (bool, error) {
+	var in bool
+	err := s.store.View(func(tx *store.Tx) error {
+		ix, g, err := readGroup(tx, id)
+		if err != nil {
+			return err
+		}
+		u, err := tx.User(userID)
+		if err != nil {
+			return BadRequest("No such user")
+		}
+		if directOnly {
+			in = hasDirect(g, u)
+		} else {
+			in = ix.contains(id, u)
+		}
 		return nil
 	})
-	return members, internal("group members", err)
+	return in, internal("group member", err)
+}
+
+// GroupSubgroups lists a group's subgroups: its own, or (not directOnly)
+// theirs too at any depth.
+func (s *Service) GroupSubgroups(id int64, directOnly bool) ([]int64, error) {
+	var out []int64
+	err := s.store.View(func(tx *store.Tx) error {
+		ix, g, err := readGroup(tx, id)
+		if err != nil {
+			return err
+		}
+		if directOnly {
+			out = nonNil(g.Subgroups)
+			return nil
+		}
+		for other := range ix.groups {
+			if other != id && ix.reaches(id, other) {
+				out = append(out, other)
+			}
+		}
+		out = sortedUnique(out)
+		return nil
+	})
+	return nonNil(out), internal("group subgroups", err)
 }

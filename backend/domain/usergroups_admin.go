@@ -8,23 +8,36 @@ import (
 	"lanchat/backend/store"
 )
 
-// groupAction loads a group for a change and checks who may change groups:
-// every member, never guests (Zulip's default).
-func groupAction(tx *store.Tx, actor store.User, id int64) (store.UserGroup, error) {
+// groupAction loads the groups and the one to change, and checks who may
+// change groups: every member, never guests (Zulip 9.0's default
+// user_group_edit_policy); system groups follow roles and never change.
+func groupAction(tx *store.Tx, actor store.User, id int64) (*groupIndex, store.UserGroup, error) {
 	if isGuest(actor) {
-		return store.UserGroup{}, BadRequest("Insufficient permission")
+		return nil, store.UserGroup{}, BadRequest("Insufficient permission")
 	}
-	g, err := tx.UserGroup(id)
+	ix, g, err := readGroup(tx, id)
 	if err != nil {
-		return store.UserGroup{}, BadRequest("Invalid user group")
+		return nil, store.UserGroup{}, err
 	}
-	return g, nil
+	if g.System {
+		return nil, store.UserGroup{}, BadRequest("Insufficient permission")
+	}
+	return ix, g, nil
 }
+
+// reservedGroupPrefixes begin names Zulip keeps for system groups and
+// mention syntax.
+var reservedGroupPrefixes = []string{"@", "role:", "user:", "stream:", "channel:"}
 
 func checkGroupName(tx *store.Tx, name string, except int64) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len([]rune(name)) > 100 {
 		return "", BadRequest("User group name must be 1 to 100 characters.")
+	}
+	for _, prefix := range reservedGroupPrefixes {
+		if strings.HasPrefix(name, prefix) {
+			return "", BadRequest("User group name cannot start with '%s'.", prefix)
+		}
 	}
 	groups, err := tx.UserGroups()
 	if err != nil {
@@ -48,8 +61,10 @@ func checkMembers(tx *store.Tx, ids []int64) ([]int64, error) {
 	return sortedUnique(ids), nil
 }
 
+// groupEvent is the one constructor of user_group events, which go to
+// everyone active.
 func (s *Service) groupEvent(tx *store.Tx, e events.Event) (func(), error) {
-	users, err := userIDs(tx, true)
+	users, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}
@@ -57,48 +72,87 @@ func (s *Service) groupEvent(tx *store.Tx, e events.Event) (func(), error) {
 	return func() { s.events.Publish(e, users) }, nil
 }
 
+// NewUserGroup is POST /user_groups/create.
+type NewUserGroup struct {
+	Name, Description string
+	Members           []int64
+	// CanMention is who may mention the group; nil for the default.
+	CanMention *GroupSettingValue
+}
+
+var canMentionRule = userGroupSettings[0]
+
 // CreateUserGroup makes a group.
-func (s *Service) CreateUserGroup(actor store.User, name, description string, members []int64) (int64, error) {
+func (s *Service) CreateUserGroup(actor store.User, req NewUserGroup) (int64, error) {
 	if isGuest(actor) {
 		return 0, BadRequest("Insufficient permission")
 	}
 	var g store.UserGroup
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		var err error
-		if g.Name, err = checkGroupName(tx, name, 0); err != nil {
+		if g.Name, err = checkGroupName(tx, req.Name, 0); err != nil {
 			return nil, err
 		}
-		if g.Members, err = checkMembers(tx, members); err != nil {
+		if g.Members, err = checkMembers(tx, req.Members); err != nil {
 			return nil, err
 		}
-		g.Description = description
+		ix, err := loadGroups(tx)
+		if err != nil {
+			return nil, err
+		}
+		if req.CanMention != nil {
+			setting, err := checkSetting(tx, ix, canMentionRule, *req.CanMention)
+			if err != nil {
+				return nil, err
+			}
+			g.CanMention = &setting
+		}
+		g.Description = req.Description
 		if err := tx.CreateUserGroup(&g); err != nil {
 			return nil, err
 		}
-		return s.groupEvent(tx, events.Event{"op": "add", "group": userGroupObject(g)})
+		o, err := userGroupObject(ix, g)
+		if err != nil {
+			return nil, err
+		}
+		return s.groupEvent(tx, events.Event{"op": "add", "group": o})
 	})
 	return g.ID, internal("create user group", err)
 }
 
-// UpdateUserGroup renames or redescribes a group.
-func (s *Service) UpdateUserGroup(actor store.User, id int64, name, description *string) error {
-	if name == nil && description == nil {
+// UserGroupChange is PATCH /user_groups/{id}: nil fields stay.
+type UserGroupChange struct {
+	Name, Description *string
+	CanMention        *GroupSettingChange
+}
+
+// UpdateUserGroup renames or redescribes a group, or changes who may
+// mention it.
+func (s *Service) UpdateUserGroup(actor store.User, id int64, ch UserGroupChange) error {
+	if ch.Name == nil && ch.Description == nil && ch.CanMention == nil {
 		return BadRequest("No new data supplied")
 	}
 	return internal("update user group", s.update(func(tx *store.Tx) (func(), error) {
-		g, err := groupAction(tx, actor, id)
+		ix, g, err := groupAction(tx, actor, id)
 		if err != nil {
 			return nil, err
 		}
 		data := map[string]any{}
-		if name != nil {
-			if g.Name, err = checkGroupName(tx, *name, g.ID); err != nil {
+		if ch.Name != nil {
+			if g.Name, err = checkGroupName(tx, *ch.Name, g.ID); err != nil {
 				return nil, err
 			}
 			data["name"] = g.Name
 		}
-		if description != nil {
-			g.Description, data["description"] = *description, *description
+		if ch.Description != nil {
+			g.Description, data["description"] = *ch.Description, *ch.Description
+		}
+		if ch.CanMention != nil {
+			setting, err := applyChange(tx, ix, canMentionRule, mentionSetting(ix, g), *ch.CanMention)
+			if err != nil {
+				return nil, err
+			}
+			g.CanMention, data["can_mention_group"] = &setting, settingValue(setting)
 		}
 		if err := tx.PutUserGroup(g); err != nil {
 			return nil, err
@@ -107,11 +161,28 @@ func (s *Service) UpdateUserGroup(actor store.User, id int64, name, description 
 	}))
 }
 
-// DeleteUserGroup removes a group.
+// DeleteUserGroup removes a group, which leaves the groups it was a
+// subgroup of (clients drop it from them on the remove event). A group a
+// setting names stays.
 func (s *Service) DeleteUserGroup(actor store.User, id int64) error {
 	return internal("delete user group", s.update(func(tx *store.Tx) (func(), error) {
-		if _, err := groupAction(tx, actor, id); err != nil {
+		ix, _, err := groupAction(tx, actor, id)
+		if err != nil {
 			return nil, err
+		}
+		if inUse, err := settingsNaming(tx, ix, id); err != nil || inUse {
+			if err == nil {
+				err = BadRequest("Cannot delete a user group that is used in a permission setting.")
+			}
+			return nil, err
+		}
+		for _, other := range ix.groups {
+			if slices.Contains(other.Subgroups, id) {
+				other.Subgroups = slices.DeleteFunc(other.Subgroups, func(sub int64) bool { return sub == id })
+				if err := tx.PutUserGroup(other); err != nil {
+					return nil, err
+				}
+			}
 		}
 		if err := tx.DeleteUserGroup(id); err != nil {
 			return nil, err
@@ -120,13 +191,50 @@ func (s *Service) DeleteUserGroup(actor store.User, id int64) error {
 	}))
 }
 
+// settingsNaming tells whether any setting (the organization's or a
+// group's) holds group id.
+func settingsNaming(tx *store.Tx, ix *groupIndex, id int64) (bool, error) {
+	names := func(s store.GroupSetting) bool { return s.Group == id || slices.Contains(s.Subgroups, id) }
+	r, err := tx.Realm()
+	if err != nil {
+		return false, err
+	}
+	for _, rule := range realmGroupSettings {
+		if names(realmSetting(ix, r, rule.Name)) {
+			return true, nil
+		}
+	}
+	for _, g := range ix.groups {
+		if g.ID != id && names(mentionSetting(ix, g)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// memberChange is an add and a remove of members or subgroups, published
+// as its two events.
+func (s *Service) memberChange(tx *store.Tx, id int64, field string, ops [2]string, add, remove []int64) (func(), error) {
+	var out deliveries
+	for i, ids := range [][]int64{add, remove} {
+		if len(ids) > 0 {
+			publish, err := s.groupEvent(tx, events.Event{"op": ops[i], "group_id": id, field: ids})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, publish)
+		}
+	}
+	return out.publish, nil
+}
+
 // UpdateGroupMembers adds and removes members in one change.
 func (s *Service) UpdateGroupMembers(actor store.User, id int64, add, remove []int64) error {
 	if len(add) == 0 && len(remove) == 0 {
 		return BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
 	}
 	return internal("update group members", s.update(func(tx *store.Tx) (func(), error) {
-		g, err := groupAction(tx, actor, id)
+		_, g, err := groupAction(tx, actor, id)
 		if err != nil {
 			return nil, err
 		}
@@ -151,19 +259,45 @@ func (s *Service) UpdateGroupMembers(actor store.User, id int64, add, remove []i
 		if err := tx.PutUserGroup(g); err != nil {
 			return nil, err
 		}
-		var out deliveries
-		for _, change := range []struct {
-			op  string
-			ids []int64
-		}{{"add_members", add}, {"remove_members", remove}} {
-			if len(change.ids) > 0 {
-				publish, err := s.groupEvent(tx, events.Event{"op": change.op, "group_id": g.ID, "user_ids": change.ids})
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, publish)
+		return s.memberChange(tx, g.ID, "user_ids", [2]string{"add_members", "remove_members"}, add, remove)
+	}))
+}
+
+// UpdateGroupSubgroups adds and removes subgroups in one change; a group
+// never comes to contain itself.
+func (s *Service) UpdateGroupSubgroups(actor store.User, id int64, add, remove []int64) error {
+	if len(add) == 0 && len(remove) == 0 {
+		return BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
+	}
+	return internal("update group subgroups", s.update(func(tx *store.Tx) (func(), error) {
+		ix, g, err := groupAction(tx, actor, id)
+		if err != nil {
+			return nil, err
+		}
+		add, remove = sortedUnique(add), sortedUnique(remove)
+		for _, sub := range append(slices.Clone(add), remove...) {
+			if _, ok := ix.groups[sub]; !ok {
+				return nil, BadRequest("Invalid user group ID: %d", sub)
 			}
 		}
-		return out.publish, nil
+		for _, sub := range add {
+			if slices.Contains(g.Subgroups, sub) {
+				return nil, BadRequest("User group %d is already a subgroup of this group.", sub)
+			}
+			if ix.reaches(sub, id) {
+				return nil, BadRequest("User group %d is already a subgroup of one of the passed subgroups.", id)
+			}
+		}
+		for _, sub := range remove {
+			if !slices.Contains(g.Subgroups, sub) {
+				return nil, BadRequest("User group %d is not a subgroup of this group.", sub)
+			}
+		}
+		g.Subgroups = slices.DeleteFunc(append(g.Subgroups, add...), func(sub int64) bool { return slices.Contains(remove, sub) })
+		g.Subgroups = sortedUnique(g.Subgroups)
+		if err := tx.PutUserGroup(g); err != nil {
+			return nil, err
+		}
+		return s.memberChange(tx, g.ID, "direct_subgroup_ids", [2]string{"add_subgroups", "remove_subgroups"}, add, remove)
 	}))
 }

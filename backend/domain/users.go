@@ -241,8 +241,8 @@ func (s *Service) CreateUserAsHost(n NewUser) (store.User, error) {
 	return u, nil
 }
 
-// announceNewUser tells everyone online that u arrived (realm_user add) in
-// the streams u joined.
+// announceNewUser tells everyone online that u arrived (realm_user add), in
+// their role's system groups and in the streams u joined.
 func (s *Service) announceNewUser(tx *store.Tx, u store.User) (deliveries, error) {
 	person, err := ToMap(userObject(u, u, nil))
 	if err != nil {
@@ -254,6 +254,11 @@ func (s *Service) announceNewUser(tx *store.Tx, u store.User) (deliveries, error
 		return nil, err
 	}
 	out := deliveries{announce}
+	joined, err := s.systemGroupMoves(tx, u.ID, nil, systemGroupsOfRole(u.Role))
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, joined...)
 	subs, err := tx.UserSubscriptions(u.ID)
 	if err != nil {
 		return nil, err

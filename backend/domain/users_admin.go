@@ -9,12 +9,29 @@ import (
 
 // realmUserEvent tells everyone about a change to one account.
 func (s *Service) realmUserEvent(tx *store.Tx, op string, person map[string]any) (func(), error) {
-	users, err := userIDs(tx, true)
+	users, err := activeUserIDs(tx)
 	if err != nil {
 		return nil, err
 	}
 	e := events.Event{"type": "realm_user", "op": op, "person": person}
 	return func() { s.events.Publish(e, users) }, nil
+}
+
+// realmBotEvent is a realm_bot event about bot, to those who manage it:
+// the administrators and its owner.
+func (s *Service) realmBotEvent(tx *store.Tx, bot store.User, op string, fields map[string]any) (func(), error) {
+	users, err := tx.Users()
+	if err != nil {
+		return nil, err
+	}
+	var managers []int64
+	for _, u := range users {
+		if u.IsActive && (isAdmin(u) || u.ID == bot.BotOwnerID) {
+			managers = append(managers, u.ID)
+		}
+	}
+	e := events.Event{"type": "realm_bot", "op": op, "bot": fields}
+	return func() { s.events.Publish(e, managers) }, nil
 }
 
 // CreateUser is an administrator adding an account with a password: the
@@ -133,6 +150,11 @@ func (s *Service) roleEvents(tx *store.Tx, u store.User, role int) (deliveries, 
 		return nil, err
 	}
 	out = append(out, publish)
+	moves, err := s.systemGroupMoves(tx, u.ID, systemGroupsOfRole(u.Role), systemGroupsOfRole(role))
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, moves...)
 	streams, err := tx.Streams()
 	if err != nil {
 		return nil, err
@@ -255,8 +277,16 @@ func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store
 			if err != nil {
 				return nil, err
 			}
+			if t.IsBot() {
+				// Bot lists hear it too, as an update (level 222).
+				botPublish, err := s.realmBotEvent(tx, t, "update", map[string]any{"user_id": t.ID, "is_active": active})
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, botPublish)
+			}
 			if !active {
-				out = append(out, func() { s.events.DeleteUser(t.ID) })
+				out = append(out, func() { s.events.DeleteUser(t.ID) }, func() { s.silencePhones(t) })
 				// As in Zulip, what they invited stops letting people in.
 				revoked, err := s.revokeInvitesBy(tx, t.ID)
 				if err != nil {

@@ -69,7 +69,7 @@ func (s *Service) SetStatus(actor store.User, ch StatusChange) error {
 		if err := tx.PutUser(u); err != nil {
 			return nil, err
 		}
-		users, err := userIDs(tx, true)
+		users, err := activeUserIDs(tx)
 		if err != nil {
 			return nil, err
 		}
@@ -97,9 +97,29 @@ func userStatusState(tx *store.Tx) (map[string]UserStatusObject, error) {
 	out := map[string]UserStatusObject{}
 	for _, u := range users {
 		if st := u.Status; st != nil && u.IsActive {
-			out[strconv.FormatInt(u.ID, 10)] = UserStatusObject{Text: st.Text, EmojiName: st.EmojiName,
-				EmojiCode: st.EmojiCode, ReactionType: st.ReactionType, Away: st.Away}
+			out[strconv.FormatInt(u.ID, 10)] = statusObject(st)
 		}
 	}
 	return out, nil
+}
+
+// UserStatus answers GET /users/{id}/status (level 262): the person's
+// status, empty when none is set.
+func (s *Service) UserStatus(viewer store.User, userID int64) (UserStatusObject, error) {
+	var o UserStatusObject
+	err := s.store.View(func(tx *store.Tx) error {
+		u, err := tx.User(userID)
+		if err != nil {
+			return BadRequest("No such user")
+		}
+		if st := u.Status; st != nil {
+			o = statusObject(st)
+		}
+		return nil
+	})
+	return o, internal("get user status", err)
+}
+
+func statusObject(st *store.UserStatus) UserStatusObject {
+	return UserStatusObject{Text: st.Text, EmojiName: st.EmojiName, EmojiCode: st.EmojiCode, ReactionType: st.ReactionType, Away: st.Away}
 }

@@ -32,16 +32,14 @@ func (r *Registry) queuesOf(users iter.Seq[int64], public bool) Audience {
 func (r *Registry) Publish(e Event, userIDs []int64) {
 	t, _ := e["type"].(string)
 	var payload encoded // encoded on first use: often nobody listens
-	var woken []*Parked
 	for q := range r.queuesOf(slices.Values(userIDs), false) {
 		if q.wants(t) {
 			if payload == nil {
 				payload = encode(e)
 			}
-			woken = r.deliver(q, payload, 0, woken)
+			r.deliver(q, payload, 0)
 		}
 	}
-	r.resumeAll(woken)
 }
 
 // MessageEvent is a new message for its recipients' queues.
@@ -107,14 +105,12 @@ func (c *Candidate) Words() []string {
 // delivered).
 func (r *Registry) PublishMessage(to Audience, me MessageEvent) {
 	enc := newMessageEncoder(me)
-	var woken []*Parked
 	for q := range to {
 		if e, ok := enc.eventFor(q); ok {
-			woken = r.deliver(q, e, me.Message.ID, woken)
+			r.deliver(q, e, me.Message.ID)
 		}
 	}
 	r.MessagesPublished(me.Message.ID)
-	r.resumeAll(woken)
 }
 
 // Replay gives a queue restored after a restart (Restore) the message

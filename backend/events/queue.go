@@ -6,7 +6,6 @@ package events
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -127,9 +126,6 @@ type Queue struct {
 	// heartbeat interval. A push wakes them all, and so clears both.
 	waiting      int
 	waitingSince time.Time
-	// parked readers wait here without a goroutine (Parked); a push or
-	// the queue's end hands them on to be finished.
-	parked []*Parked
 }
 
 // messageShift splits an event ID into the message ID its queue had been
@@ -172,32 +168,30 @@ func (q *Queue) wants(eventType string) bool {
 	return q.want == nil || q.want[eventType] || eventType == "heartbeat"
 }
 
-// push appends an event, wakes waiting readers and returns the parked
-// ones, for the caller to finish. through is the message ID up to which
-// the queue has now been given every message event it takes: the event's
-// own message, or the registry's published watermark. It reports false
-// when the queue has overflowed and must be dropped.
-func (q *Queue) push(e encoded, through int64, limit int) (ok bool, parked []*Parked) {
+// push appends an event and wakes waiting readers. through is the message
+// ID up to which the queue has now been given every message event it
+// takes: the event's own message, or the registry's published watermark.
+// It reports false when the queue has overflowed and must be dropped.
+func (q *Queue) push(e encoded, through int64, limit int) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.dead {
-		return true, nil
+		return true
 	}
-	parked, q.parked = q.parked, nil
 	if through > q.through {
 		q.through, q.count = through, 0
 	}
 	if len(q.events) >= limit || q.count == maxCount {
 		q.dead = true
 		close(q.wake)
-		return false, parked
+		return false
 	}
 	q.count++
 	q.events = append(q.events, queued{id: eventID(q.through, q.count), payload: e})
 	close(q.wake)
 	q.wake = make(chan struct{})
 	q.waiting, q.waitingSince = 0, time.Time{}
-	return true, parked
+	return true
 }
 
 // prepend puts events before every queued one: their IDs are lower.
@@ -244,24 +238,6 @@ func (q *Queue) take(acked, after int64, now time.Time, block bool) ([]Delivered
 	return out, q.wake, true
 }
 
-// takeOrPark is take for a reader that parks instead of blocking: with
-// nothing to return, p is left on the queue for the next push (unless its
-// client has hung up), and parked is true. p.mu is held.
-func (q *Queue) takeOrPark(acked, after int64, now time.Time, p *Parked) (out []Delivered, parked, ok bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.dead {
-		return nil, false, false
-	}
-	out = q.takeLocked(acked, after, now)
-	if len(out) > 0 || p.hungUp || q.stopped {
-		return out, false, true
-	}
-	q.countWaiting(now)
-	q.parked = append(q.parked, p)
-	return out, true, true
-}
-
 func (q *Queue) takeLocked(acked, after int64, now time.Time) []Delivered {
 	q.lastUsed = now
 	i := 0
@@ -282,9 +258,8 @@ func (q *Queue) takeLocked(acked, after int64, now time.Time) []Delivered {
 	return out
 }
 
-// stop wakes every reader waiting on the queue and lets none wait again;
-// it returns the parked ones, for the caller to finish.
-func (q *Queue) stop() []*Parked {
+// stop wakes every reader waiting on the queue and lets none wait again.
+func (q *Queue) stop() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.stopped = true
@@ -293,9 +268,6 @@ func (q *Queue) stop() []*Parked {
 		q.wake = make(chan struct{})
 	}
 	q.waiting, q.waitingSince = 0, time.Time{}
-	parked := q.parked
-	q.parked = nil
-	return parked
 }
 
 // countWaiting counts a reader in that waits from now for events.
@@ -304,22 +276,6 @@ func (q *Queue) countWaiting(now time.Time) {
 		q.waitingSince = now
 	}
 	q.waiting++
-}
-
-// unpark takes p off the queue, counting it out of the waiting readers;
-// false: it was not parked here (a push took it).
-func (q *Queue) unpark(p *Parked) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	i := slices.Index(q.parked, p)
-	if i < 0 {
-		return false
-	}
-	q.parked = slices.Delete(q.parked, i, i+1)
-	if q.waiting > 0 {
-		q.waiting--
-	}
-	return true
 }
 
 // stopWaiting counts out a reader that stopped waiting on wake without

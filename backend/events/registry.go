@@ -167,10 +167,7 @@ func (r *Registry) remove(q *Queue) {
 		q.dead = true
 		close(q.wake)
 	}
-	parked := q.parked
-	q.parked = nil
 	q.mu.Unlock()
-	r.resumeAll(parked)
 }
 
 // Close removes every queue, ending their waits (ErrNoQueue), and takes
@@ -195,11 +192,9 @@ func (r *Registry) Stop() {
 		qs = append(qs, q)
 	}
 	r.mu.Unlock()
-	var woken []*Parked
 	for _, q := range qs {
-		woken = append(woken, q.stop()...)
+		q.stop()
 	}
-	r.resumeAll(woken)
 }
 
 // TakeEnded returns the IDs of the queues removed (deleted, expired,
@@ -234,8 +229,6 @@ func (r *Registry) Len() int {
 // returns at once when there are some (or when dontBlock), else when one
 // arrives, or with a heartbeat after the heartbeat interval (while Run
 // runs), or empty when ctx ends.
-// Under WithParking it does not wait: the read parks (ErrParked), and
-// Parked.Finish gets what the wait would have returned.
 func (r *Registry) Fetch(ctx context.Context, q *Queue, lastEventID int64, dontBlock bool) ([]Delivered, error) {
 	return r.fetch(ctx, q, lastEventID, lastEventID, dontBlock)
 }
@@ -251,9 +244,6 @@ func (r *Registry) Follow(ctx context.Context, q *Queue, acked, sent int64) ([]D
 // (a timer per wait was a quarter of a wake-up's cost at 10,000 waiting
 // readers, in BenchmarkPublishToWaitingQueues).
 func (r *Registry) fetch(ctx context.Context, q *Queue, acked, after int64, dontBlock bool) ([]Delivered, error) {
-	if p, ok := ctx.Value(parkingKey{}).(*Parked); ok && !dontBlock {
-		return p.read(q, acked, after, r.now())
-	}
 	for {
 		evs, wake, ok := q.take(acked, after, r.now(), !dontBlock)
 		if !ok {
@@ -273,16 +263,12 @@ func (r *Registry) fetch(ctx context.Context, q *Queue, acked, after int64, dont
 
 var heartbeat = encode(Event{"type": "heartbeat"})
 
-// deliver pushes to one queue, dropping it when it overflows, and adds
-// the readers parked on it to woken, for the caller to resume once its
-// pushes are done (resumeAll). message is the event's message ID (0 for
-// other events).
-func (r *Registry) deliver(q *Queue, e encoded, message int64, woken []*Parked) []*Parked {
-	ok, parked := q.push(e, max(message, r.published.Load()), r.settings.MaxEvents)
-	if !ok {
+// deliver pushes to one queue, dropping it when it overflows. message is
+// the event's message ID (0 for other events).
+func (r *Registry) deliver(q *Queue, e encoded, message int64) {
+	if !q.push(e, max(message, r.published.Load()), r.settings.MaxEvents) {
 		r.Delete(q)
 	}
-	return append(woken, parked...)
 }
 
 // Run collects idle queues and sends heartbeats until ctx ends. A
@@ -316,11 +302,9 @@ func (r *Registry) sendHeartbeats() {
 		}
 	}
 	r.mu.RUnlock()
-	var woken []*Parked
 	for _, q := range due {
-		woken = r.deliver(q, heartbeat, 0, woken)
+		r.deliver(q, heartbeat, 0)
 	}
-	r.resumeAll(woken)
 }
 
 // collect drops queues idle for longer than the timeout.

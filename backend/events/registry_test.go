@@ -211,7 +211,7 @@ func TestMessageEventsFollowNarrowAndForm(t *testing.T) {
 	for _, topic := range []string{"no", "yes"} {
 		me := MessageEvent{
 			Message: store.Message{Topic: topic, StreamID: 1}, Rendered: "<p>x</p>", Raw: "x",
-			Recipients: store.RecipientsWith(map[int64]store.Flags{1: store.FlagMentioned}), Public: true,
+			Recipients: store.NewRecipients([]int64{1}, store.FlagMentioned), Public: true,
 		}
 		r.PublishMessage(r.MessageAudience(me), me)
 	}
@@ -249,9 +249,12 @@ func TestSharedMessageEventsKeepEachQueuesFlagsAndLocalID(t *testing.T) {
 	mentionedRendered := r.Register(QueueOptions{UserID: 2, ApplyMarkdown: true})
 	plain := r.Register(QueueOptions{UserID: 3})
 	outsider := r.Register(QueueOptions{UserID: 4, AllPublicStreams: true})
+	recipients := store.NewRecipients([]int64{1, 2, 3}, 0)
+	recipients.Set(1, store.FlagRead)
+	recipients.Set(2, store.FlagMentioned)
 	me := MessageEvent{
 		Message: store.Message{StreamID: 1}, Rendered: "<p>x</p>", Raw: "x", Public: true,
-		Recipients:    store.RecipientsWith(map[int64]store.Flags{1: store.FlagRead, 2: store.FlagMentioned, 3: 0}),
+		Recipients:    recipients,
 		SenderQueueID: sender.ID, LocalID: "7.01",
 	}
 	r.PublishMessage(r.MessageAudience(me), me)

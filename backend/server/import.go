@@ -174,6 +174,7 @@ func (s *Server) replaceOrganization(imported string) error {
 	im.swapping.Store(true)
 	defer im.swapping.Store(false)
 	s.org.end()
+	s.phones.hub.RevokeAll() // the topics were the replaced organization's people's
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.control != nil {

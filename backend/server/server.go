@@ -45,6 +45,9 @@ type Config struct {
 	// DownloadWriteTimeout each write of a file sent (zero: the API's
 	// defaults; tests shorten them).
 	UploadReadTimeout, DownloadWriteTimeout time.Duration
+	// DeliveryWriteTimeout bounds each write of events to a long-poll or
+	// WebSocket (zero: the API's default; tests shorten it).
+	DeliveryWriteTimeout time.Duration
 	// LoginFailuresPerMinute and RequestsPerMinute are the HTTP rate limits
 	// (see api.Options).
 	LoginFailuresPerMinute, RequestsPerMinute int
@@ -68,6 +71,9 @@ type Config struct {
 	// MaxImportSize bounds an export archive an owner uploads to replace
 	// the organization (0: api.DefaultMaxImportSize).
 	MaxImportSize int64
+	// NtfyAddr is where phones subscribe to their notifications (ntfy's
+	// protocol, ntfy.go); "" serves none.
+	NtfyAddr string
 }
 
 // recentErrors is how many warnings and errors RecentErrors keeps.
@@ -101,13 +107,13 @@ type Server struct {
 	imports importer
 	// control serves host commands on the data directory's socket.
 	control *http.Server
-	// handler is the API and UI; http serves it through polls, which
-	// serves long-polling clients' connections past their first poll
-	// (api.PollConns) and whose listener yields those handed back.
-	handler   http.Handler
-	polls     *api.PollConns
-	pollsOnce sync.Once
-	log       *slog.Logger
+	// handler is the API and UI, which http serves.
+	handler http.Handler
+	// phones serves people's phone notifications (ntfy.go); phonesOnce
+	// starts its listener with the first Serve.
+	phones     *phones
+	phonesOnce sync.Once
+	log        *slog.Logger
 	// recent remembers what log wrote at warning level and above.
 	recent *logring.Ring
 	// httpErrors is the HTTP server's error log.
@@ -163,6 +169,7 @@ func Open(cfg Config) (*Server, error) {
 		tls:        tlsConfig,
 		authority:  authority,
 	}
+	s.phones = newPhones(s)
 	if s.org, err = s.openOrganization(); err != nil {
 		stop()
 		return nil, err
@@ -171,13 +178,12 @@ func Open(cfg Config) (*Server, error) {
 	if authority != nil {
 		handler = offerAuthority(authority, handler)
 	}
-	idle := cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
-	s.handler, s.polls = handler, api.NewPollConns(handler, idle)
+	s.handler = handler
 	s.http = &http.Server{
-		Handler:           s.polls,
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
-		IdleTimeout:       idle,
+		IdleTimeout:       cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout),
 		ErrorLog:          s.httpErrors.logger(),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
@@ -201,6 +207,7 @@ func (s *Server) openOrganization() (*organization, error) {
 	}
 	tuneGC()
 	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize, UploadQuota: cfg.UploadQuota})
+	svc.SetPhoneNotifier(s.phones.hub)
 	// Only an empty store is written at start-up, so a read-only data
 	// directory with an organization still starts and serves reads.
 	initialized, err := svc.RealmInitialized()
@@ -224,9 +231,11 @@ func (s *Server) openOrganization() (*organization, error) {
 	}
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: s.log, Importer: s, MaxImportSize: cfg.MaxImportSize,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute,
-		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout})
+		UploadReadTimeout: cfg.UploadReadTimeout, DownloadWriteTimeout: cfg.DownloadWriteTimeout, DeliveryWriteTimeout: cfg.DeliveryWriteTimeout,
+		NtfyPort: s.NtfyPort})
 	ctx, cancel := context.WithCancel(s.ctx)
 	go svc.RunEventQueues(ctx)
+	go svc.RunScheduledMessages(ctx)
 	return &organization{store: st, svc: svc, handler: handler, stop: cancel}, nil
 }
 
@@ -290,7 +299,7 @@ func (s *Server) Listen() (net.Listener, error) {
 // Serve answers requests on ln until Shutdown: plain HTTP, and HTTPS on
 // the same port when TLS is configured.
 func (s *Server) Serve(ln net.Listener) error {
-	s.pollsOnce.Do(func() { go s.http.Serve(s.polls.Listener()) })
+	s.phonesOnce.Do(func() { s.listenPhones(ln.Addr()) })
 	if s.tls != nil {
 		return s.serveBoth(ln)
 	}
@@ -309,10 +318,6 @@ func (s *Server) RecentErrors() []logring.Entry { return s.recent.Entries() }
 // (the desktop window's asset server, which has no connection to take
 // over).
 func (s *Server) Handler() http.Handler { return s.handler }
-
-// OwnedPollConnections is how many long-polling clients' connections the
-// server's own loop holds (api.PollConns).
-func (s *Server) OwnedPollConnections() int { return s.polls.Owned() }
 
 // SetupToken is the first-run setup secret, or "" once an owner exists.
 func (s *Server) SetupToken() string { return s.Service().SetupToken() }
@@ -414,7 +419,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.advert.Stop()
 	}
 	s.stop()
-	pollsErr := s.polls.Shutdown(ctx)
 	// Long-polls hold the organization shared, and the window's own reach
 	// the handler in-process, where http.Server's Shutdown cannot end
 	// them: answer them before waiting for them. Their queues stay, for
@@ -423,6 +427,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	httpErr := s.http.Shutdown(ctx)
+	s.phones.http.Shutdown(ctx)
+	s.phones.hub.RevokeAll() // its subscriptions' connections are its own
 	s.httpErrors.flush()
 	s.imports.running.Wait()
 	var controlErr error
@@ -432,7 +438,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	storeErr := s.org.store.Close()
-	return errors.Join(pollsErr, httpErr, controlErr, storeErr)
+	return errors.Join(httpErr, controlErr, storeErr)
 }
 
 // Stop is Shutdown with the log saying so: "stopping" with why (key-value

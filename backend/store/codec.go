@@ -42,6 +42,10 @@ var (
 	bucketInvites    = []byte("invites") // invite ID → Invite (invites.go)
 	// event queue ID → EventQueue (event_queues.go)
 	bucketEventQueues = []byte("event_queues")
+	// sender ID + queue ID + 0 + local ID → SentLocalID (sent_local_ids.go)
+	bucketSentLocalIDs = []byte("sent_local_ids")
+	// scheduled message ID → ScheduledMessage (scheduled_messages.go)
+	bucketScheduledMessages = []byte("scheduled_messages")
 )
 
 // allBuckets are created at open so transactions can assume they exist.
@@ -51,7 +55,7 @@ var allBuckets = [][]byte{
 	bucketMessages, bucketUserMessages, bucketMsgByRecipient, bucketMsgByTopic, bucketMsgBySender,
 	bucketUserSpans, bucketReadRuns, bucketSearchPostings, bucketRecipients, bucketTopics, bucketUserTopics,
 	bucketRealmEmoji, bucketLinkifiers, bucketUploads, bucketPresence, bucketBotStorage, bucketSessions,
-	bucketEventQueues, bucketInvites,
+	bucketEventQueues, bucketInvites, bucketSentLocalIDs, bucketScheduledMessages,
 }
 
 // itob encodes an ID as a big-endian key so byte order equals numeric order.

@@ -44,12 +44,14 @@ func send(t *testing.T, s *Store, streamID, rid, sender int64, flags map[int64]F
 	t.Helper()
 	m := Message{SenderID: sender, RecipientID: rid, StreamID: streamID, Topic: "t", Content: "hello"}
 	err := s.Update(func(tx *Tx) error {
-		recipients := map[int64]Flags{}
-		for _, uid := range tx.StreamSubscriberIDs(streamID) {
-			recipients[uid] = flags[uid]
+		subscribers := tx.StreamSubscriberIDs(streamID)
+		recipients := NewRecipients(subscribers, 0)
+		for _, uid := range subscribers {
+			recipients.Set(uid, flags[uid])
 		}
-		recipients[sender] |= FlagRead
-		return tx.CreateMessage(&m, RecipientsWith(recipients))
+		own, _ := recipients.Flags(sender)
+		recipients.Set(sender, own|FlagRead)
+		return tx.CreateMessage(&m, recipients)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -100,7 +100,7 @@ func (tx *Tx) CreateMessage(m *Message, recipients Recipients) error {
 	if err := tx.putMessage(*m); err != nil {
 		return err
 	}
-	if err := tx.indexMessage(*m, true); err != nil {
+	if err := tx.indexMessage(*m); err != nil {
 		return err
 	}
 	if err := tx.indexNewMessageSearch(m.ID); err != nil {
@@ -140,10 +140,10 @@ func (tx *Tx) UpdateMessage(old, m Message) error {
 	if err := tx.putMessage(m); err != nil {
 		return err
 	}
-	if err := tx.indexMessage(old, false); err != nil {
+	if err := tx.unindexMessage(old); err != nil {
 		return err
 	}
-	if err := tx.indexMessage(m, true); err != nil {
+	if err := tx.indexMessage(m); err != nil {
 		return err
 	}
 	if err := tx.reindexMessageSearch(old, m); err != nil {
@@ -158,7 +158,7 @@ func (tx *Tx) UpdateMessage(old, m Message) error {
 // DeleteMessage removes a message, its index entries and every user's
 // flags on it.
 func (tx *Tx) DeleteMessage(m Message, userIDs []int64) error {
-	if err := tx.indexMessage(m, false); err != nil {
+	if err := tx.unindexMessage(m); err != nil {
 		return err
 	}
 	if err := tx.unindexMessageSearch(m); err != nil {
@@ -175,12 +175,34 @@ func (tx *Tx) DeleteMessage(m Message, userIDs []int64) error {
 	return tx.bucket(bucketMessages).Delete(itob(m.ID))
 }
 
-// indexMessage adds (or removes) the message's entries in the recipient,
-// topic and sender indexes. The topic list and the search index
-// (search_index.go) are its callers' to keep.
-func (tx *Tx) indexMessage(m Message, add bool) error {
+// indexMessage adds the message's entries in the recipient, topic and
+// sender indexes. The topic list and the search index (search_index.go)
+// are its callers' to keep.
+func (tx *Tx) indexMessage(m Message) error {
+	for _, k := range messageIndexKeys(m) {
+		if err := tx.bucket(k.bucket).Put(k.key, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unindexMessage drops what indexMessage added.
+func (tx *Tx) unindexMessage(m Message) error {
+	for _, k := range messageIndexKeys(m) {
+		if err := tx.bucket(k.bucket).Delete(k.key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type indexKey struct{ bucket, key []byte }
+
+// messageIndexKeys are the message's keys in the recipient, sender and
+// (for a stream message) topic indexes.
+func messageIndexKeys(m Message) []indexKey {
 	id := itob(m.ID)
-	type indexKey struct{ bucket, key []byte }
 	keys := []indexKey{
 		{bucketMsgByRecipient, append(itob(m.RecipientID), id...)},
 		{bucketMsgBySender, append(itob(m.SenderID), id...)},
@@ -188,18 +210,7 @@ func (tx *Tx) indexMessage(m Message, add bool) error {
 	if !m.IsPrivate() {
 		keys = append(keys, indexKey{bucketMsgByTopic, append(topicPrefix(m.StreamID, m.Topic), id...)})
 	}
-	for _, k := range keys {
-		var err error
-		if add {
-			err = tx.bucket(k.bucket).Put(k.key, nil)
-		} else {
-			err = tx.bucket(k.bucket).Delete(k.key)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return keys
 }
 
 // refreshTopicOf refreshes the topic of a stream message.

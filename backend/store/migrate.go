@@ -22,6 +22,7 @@ var migrations = []func(*bolt.Tx) error{
 	numberUploads,        // 4 → 5: uploads get integer IDs (to be listed and deleted by ID)
 	searchPostings,       // 5 → 6: the full-text index as posting lists per term and ID block
 	streamCreators,       // 6 → 7: streams record their creator; role:administrators gets a group ID
+	systemGroups,         // 7 → 8: a record for each of Zulip's system groups; groups get subgroups and settings
 }
 
 // SchemaVersion is the version a store has once opened by this build.
@@ -166,6 +167,14 @@ func searchPostings(btx *bolt.Tx) error {
 // sequence, so it can never be a group people created.
 func streamCreators(btx *bolt.Tx) error {
 	return (&Tx{btx: btx}).reserveSystemGroupID(AdministratorsGroup)
+}
+
+// systemGroups (schema 7 → 8) stores Zulip's system groups as group
+// records, role:administrators under the ID schema 7 reserved. Groups may
+// now have subgroups and a can_mention setting, which an older build would
+// drop when it rewrites a group, so it must refuse this store.
+func systemGroups(btx *bolt.Tx) error {
+	return (&Tx{btx: btx}).createSystemGroups()
 }
 
 // migrate runs the pending steps, each in its own transaction together with

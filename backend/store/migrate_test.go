@@ -184,3 +184,112 @@ func TestOpenReservesAdministratorsGroupOfSchema6(t *testing.T) {
 		t.Errorf("administrators' group ID %d after reopening, was %d", again, admins)
 	}
 }
+
+// A store written before sends were de-duplicated and messages scheduled
+// has neither bucket; opening it adds both, with no version step (old
+// builds ignore buckets they do not know).
+func TestOpenAddsSentLocalIDsAndScheduledMessagesToOlderStore(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		for _, b := range [][]byte{bucketSentLocalIDs, bucketScheduledMessages} {
+			if err := tx.btx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	err = s.Update(func(tx *Tx) error {
+		if err := tx.PutSentLocalID(1, "q", "1.01", SentLocalID{MessageID: 7, SentAt: 100}, 0); err != nil {
+			return err
+		}
+		m := ScheduledMessage{SenderID: 1, Type: "stream", StreamID: 1, Topic: "t", Content: "later", DeliverAt: 200}
+		return tx.CreateScheduledMessage(&m)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := viewed(t, s, func(tx *Tx) (SentLocalID, error) { return tx.SentLocalID(1, "q", "1.01") }); got.MessageID != 7 {
+		t.Errorf("sent local ID %+v", got)
+	}
+	if got := viewed(t, s, func(tx *Tx) ([]ScheduledMessage, error) { return tx.ScheduledMessages() }); len(got) != 1 || got[0].Content != "later" {
+		t.Errorf("scheduled messages %+v", got)
+	}
+}
+
+// A schema-7 store, with role:administrators's ID reserved but no system
+// group records, opens with a record for each system group: the
+// administrators' under its reserved ID, the others after the groups people
+// made, each the previous one's subgroup; people's groups keep their IDs.
+func TestOpenCreatesSystemGroupsOfSchema7(t *testing.T) {
+	s, dir := openTemp(t)
+	var admins int64
+	var design UserGroup
+	err := s.Update(func(tx *Tx) error {
+		// What schema 7 had: the administrators' reserved ID, no records.
+		for _, sg := range SystemGroups {
+			id, err := tx.SystemGroupID(sg.Name)
+			if err != nil {
+				return err
+			}
+			if err := tx.DeleteUserGroup(id); err != nil {
+				return err
+			}
+			if sg.Name == AdministratorsGroup {
+				admins = id
+				continue
+			}
+			if err := tx.bucket(bucketMeta).Delete(systemGroupKey(sg.Name)); err != nil {
+				return err
+			}
+		}
+		if err := tx.bucket(bucketUserGroups).SetSequence(uint64(admins)); err != nil {
+			return err
+		}
+		design = UserGroup{Name: "design", Members: []int64{4}}
+		if err := tx.CreateUserGroup(&design); err != nil {
+			return err
+		}
+		return writeSchemaVersion(tx.btx, 7)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	groups := viewed(t, s, func(tx *Tx) ([]UserGroup, error) { return tx.UserGroups() })
+	byName := map[string]UserGroup{}
+	for _, g := range groups {
+		byName[g.Name] = g
+	}
+	if g := byName["design"]; g.ID != design.ID || g.System || len(g.Members) != 1 {
+		t.Errorf("people's group after migration %+v, was %+v", g, design)
+	}
+	var below int64
+	for _, sg := range SystemGroups {
+		g, ok := byName[sg.Name]
+		id := viewed(t, s, func(tx *Tx) (int64, error) { return tx.SystemGroupID(sg.Name) })
+		if !ok || !g.System || g.ID != id || g.Description != sg.Description || len(g.Members) != 0 {
+			t.Errorf("%s: %+v (reserved ID %d)", sg.Name, g, id)
+		}
+		switch {
+		case sg.Name == AdministratorsGroup && g.ID != admins:
+			t.Errorf("administrators moved from ID %d to %d", admins, g.ID)
+		case sg.Name != AdministratorsGroup && g.ID <= design.ID:
+			t.Errorf("%s got ID %d, not after the groups people made (%d)", sg.Name, g.ID, design.ID)
+		}
+		if want := []int64{below}; sg.Name != NobodyGroup && below != 0 && !slices.Equal(g.Subgroups, want) {
+			t.Errorf("%s subgroups %v, want %v", sg.Name, g.Subgroups, want)
+		}
+		below = g.ID
+	}
+	if nobody := byName[NobodyGroup]; len(nobody.Subgroups) != 0 {
+		t.Errorf("role:nobody has subgroups %v", nobody.Subgroups)
+	}
+	var later UserGroup
+	if err := s.Update(func(tx *Tx) error { return tx.CreateUserGroup(&later) }); err != nil || later.ID <= byName[NobodyGroup].ID {
+		t.Errorf("a later group got ID %d (%v)", later.ID, err)
+	}
+}

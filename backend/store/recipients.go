@@ -26,11 +26,6 @@ func NewRecipients(ids []int64, common Flags) Recipients {
 	return Recipients{ids: ids, common: common, own: map[int64]Flags{}}
 }
 
-// RecipientsWith is holders with the flags given, one by one.
-func RecipientsWith(flags map[int64]Flags) Recipients {
-	return Recipients{own: flags}
-}
-
 // Flags are uid's flags, and whether uid holds the message.
 func (r Recipients) Flags(uid int64) (Flags, bool) {
 	if f, ok := r.own[uid]; ok {

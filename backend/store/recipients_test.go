@@ -17,6 +17,12 @@ func TestRecipientsFlags(t *testing.T) {
 		r.Set(3, FlagRead)
 		return r
 	}
+	oneByOne := func() Recipients {
+		var r Recipients
+		r.Set(2, 0)
+		r.Set(4, FlagStarred)
+		return r
+	}
 	imported := func() Recipients {
 		r := wildcard()
 		r.Set(7, 0)
@@ -36,7 +42,7 @@ func TestRecipientsFlags(t *testing.T) {
 			map[int64]Flags{3: FlagRead, 5: FlagWildcardMentioned}, 2},
 		{"imported", imported(), map[int64]Flags{3: FlagRead, 5: FlagWildcardMentioned | FlagRead, 7: 0},
 			map[int64]Flags{3: FlagRead, 5: FlagWildcardMentioned | FlagRead, 7: 0}, 3},
-		{"one by one", RecipientsWith(map[int64]Flags{2: 0, 4: FlagStarred}), map[int64]Flags{2: 0, 4: FlagStarred},
+		{"one by one", oneByOne(), map[int64]Flags{2: 0, 4: FlagStarred},
 			map[int64]Flags{2: 0, 4: FlagStarred}, 2},
 		{"none", Recipients{}, map[int64]Flags{}, map[int64]Flags{}, 0},
 	} {

@@ -18,6 +18,9 @@ type Stream struct {
 	// Deactivated streams are deleted for every purpose but keep their
 	// record, so their ID is never reused; their name is free again.
 	Deactivated bool `json:"deactivated,omitempty"`
+	// CanRemoveSubscribersGroup is the system group allowed to remove others
+	// from the stream (since schema 8); 0 is the default, administrators.
+	CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group,omitempty"`
 }
 
 func streamNameKey(name string) []byte { return []byte(strings.ToLower(strings.TrimSpace(name))) }

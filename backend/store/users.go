@@ -49,6 +49,18 @@ type User struct {
 	// PushDevices are the mobile devices registered for push
 	// notifications, kept as Zulip keeps them even with no way to push.
 	PushDevices []PushDevice `json:"push_devices,omitempty"`
+	// NtfyTopic is the secret name of the person's phone notification
+	// topic (backend/ntfy); empty until they first ask for it, and in
+	// records older than it.
+	NtfyTopic string `json:"ntfy_topic,omitempty"`
+	// MutedUsers are the people and bots this user muted, oldest first.
+	MutedUsers []MutedUser `json:"muted_users,omitempty"`
+}
+
+// MutedUser is one muted person or bot and when they were muted.
+type MutedUser struct {
+	ID        int64 `json:"id"`
+	Timestamp int64 `json:"timestamp"`
 }
 
 // PushDevice is one registered device token.

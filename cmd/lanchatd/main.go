@@ -16,8 +16,7 @@ import (
 	"lanchat/backend/api"
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
-	"lanchat/backend/logbatch"
-	"lanchat/backend/logtext"
+	"lanchat/backend/logbuffer"
 	"lanchat/backend/server"
 	"lanchat/backend/store"
 )
@@ -34,7 +33,7 @@ const usage = `usage:
 `
 
 func main() {
-	slog.SetDefault(slog.New(logtext.New(os.Stderr)))
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "lanchatd:", err)
 		os.Exit(exitCode(err))
@@ -108,21 +107,20 @@ func serve(args []string, stderr io.Writer) error {
 	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "HTTPS with this certificate (PEM, with its chain), beside plain HTTP on the same port")
 	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the private key (PEM) of --tls-cert")
 	fs.BoolVar(&cfg.Advertise, "advertise", false, "announce the organization on the local network by DNS-SD (_lanchat._tcp), for the desktop app's Join a team")
+	ntfyAddr := fs.String("ntfy-addr", "auto", server.NtfyAddrFlag)
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this address (keep it on loopback)")
 	logFormat := fs.String("log-format", "text", "log lines (one per request, and the host's warnings) as text or json")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	// A line per request, long-polls included: written in batches, not a
-	// write(2) each (backend/logbatch).
-	logs := logbatch.New(stderr)
-	defer logs.Close()
+	// A line per request, long-polls included, through slog's own
+	// handlers, buffered (backend/logbuffer).
+	logs := logbuffer.New(stderr)
+	defer logs.Flush()
 	stderr = logs
 	switch *logFormat {
 	case "text":
-		// slog's text lines, written without the text handler's cost per
-		// line (backend/logtext).
-		cfg.Log = slog.New(logtext.New(stderr))
+		cfg.Log = slog.New(slog.NewTextHandler(stderr, nil))
 	case "json":
 		cfg.Log = slog.New(slog.NewJSONHandler(stderr, nil))
 	default:
@@ -140,6 +138,7 @@ func serve(args []string, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("%w: --tls is off or auto, not %q", errUsage, *tlsMode)
 	}
+	cfg.NtfyAddr = server.ResolveNtfyAddr(*ntfyAddr, cfg.Addr)
 	// What logs outside the server's own logger keeps the same format.
 	slog.SetDefault(cfg.Log)
 	if cfg.DataDir == "" {

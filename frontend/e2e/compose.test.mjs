@@ -112,7 +112,7 @@ test('on a phone compose is a button until used, and the messages keep the scree
     const ctx = document.createElement('canvas').getContext('2d')
     ctx.font = getComputedStyle(el).font
     return ctx.measureText(el.placeholder).width <= el.clientWidth - 16
-  }), 'the search placeholder fits')
+  }), `the search placeholder fits: ${await search.evaluate((el) => el.clientWidth)}px`)
 
   // The banner, once dismissed, stays dismissed.
   await phone.getByTestId('dismiss-notifications').tap()

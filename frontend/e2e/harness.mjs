@@ -84,7 +84,7 @@ export async function signedInPages(browser, url, ...emails) {
 }
 
 // phonePage opens a phone-sized touch page (390×844) signed in as email; on
-// a phone, signing in lands on Recent conversations.
+// a phone, signing in lands on Inbox (Zulip's home view).
 export async function phonePage(browser, url, email) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
   const page = await context.newPage()
@@ -93,7 +93,7 @@ export async function phonePage(browser, url, email) {
   await page.getByTestId('login-email').fill(email)
   await page.getByTestId('login-password').fill(password)
   await page.getByTestId('login-submit').click()
-  await page.getByTestId('recent-view').waitFor()
+  await page.getByTestId('inbox-view').waitFor()
   return page
 }
 

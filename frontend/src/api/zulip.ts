@@ -3,8 +3,8 @@
 // Components call these; only this module (and session.ts, for signing in)
 // speaks to transport.ts.
 import { api, upload, uploadBody } from './transport'
-import type { NarrowTerm } from '../state/narrow'
-import type { Message, Subscription, User } from '../state/types'
+import type { Message, NarrowTerm, Subscription, User, UserStatus } from '../state/types'
+import type { ScheduledMessage } from './workflows'
 
 // ---- shapes ----
 
@@ -34,6 +34,9 @@ export interface RegisterState {
   realm_user_groups?: UserGroup[]
   user_settings?: Record<string, unknown>
   presences?: Presences
+  user_status?: Record<string, UserStatus>
+  scheduled_messages?: ScheduledMessage[]
+  realm_enable_read_receipts?: boolean
 }
 
 export interface MessagesPage { messages: Message[]; found_oldest: boolean; found_newest: boolean }
@@ -55,7 +58,6 @@ export interface ImportStatus {
 // PageQuery asks for one page of a narrow's messages around an anchor.
 export interface PageQuery { anchor: number | 'newest' | 'oldest' | 'first_unread'; num_before: number; num_after: number; include_anchor?: boolean; narrow: NarrowTerm[] }
 
-export type Destination = { type: 'stream'; to: string; topic: string } | { type: 'private'; to: string[] }
 export type TypingTarget = { type: 'stream'; stream_id: number; topic: string } | { type: 'direct'; to: number[] }
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all'
 
@@ -74,8 +76,6 @@ export const updateRealm = (change: { name?: string; description?: string }) => 
 
 export const fetchMessages = (q: PageQuery): Promise<MessagesPage> =>
   api.get('/api/v1/messages', { ...q, apply_markdown: true }) as Promise<MessagesPage>
-export const sendMessage = (to: Destination, content: string): Promise<{ id: number }> =>
-  api.post('/api/v1/messages', { ...to, content }) as Promise<{ id: number }>
 export const renderMessage = async (content: string): Promise<string> => (await api.post('/api/v1/messages/render', { content })).rendered
 // rawContent is a message's markdown, for editing and quoting.
 export const rawContent = async (id: number): Promise<string> => {

@@ -3,7 +3,9 @@
 import { useEffect } from 'preact/hooks'
 import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
-import type { Theme } from './Settings'
+
+// Theme is the UI's color scheme.
+export type Theme = 'light' | 'dark'
 
 // Zulip's color_scheme: 1 follows the system, 2 dark, 3 light.
 export const schemeOf = (t: Theme) => (t === 'dark' ? 2 : 3)

@@ -19,13 +19,23 @@ import { MessageList } from './MessageList'
 import { NotificationBanner } from './NotificationBanner'
 import { Recent } from './Recent'
 import { SearchBox } from './SearchBox'
-import type { Theme } from './Settings'
 import { Lightbox, ShortcutsHelp } from './Shortcuts'
 import { Sidebar } from './Sidebar'
 import { Lazy } from './Lazy'
 import { StreamPreview } from './StreamPreview'
 import { UserCards } from './UserCard'
-import { useAccountTheme } from './AccountTheme'
+import { useAccountTheme, type Theme } from './AccountTheme'
+import { Inbox } from './Inbox'
+import { TopicActions } from './TopicActions'
+import { OutboxEcho } from './OutboxEcho'
+import { ScheduledMessages } from './Scheduled'
+import { StatusEditor, StatusEmoji } from './UserStatus'
+import { Outbox } from '../state/outbox'
+import { sendMessage } from '../api/workflows'
+import '../workflows.css'
+
+// Inbox is the home view, as in Zulip (since 8.0); Recent conversations the other.
+const homeView = (hash: string) => !homeHashes.includes(hash) ? null : hash === '#recent' ? 'recent' as const : 'inbox' as const
 
 type Screen = { kind: 'loading' } | { kind: 'setup' } | { kind: 'login'; realm: string } | { kind: 'join'; key: string; invitation: Invitation }
   | { kind: 'chat'; me: Me }
@@ -65,17 +75,20 @@ export function App() {
     case 'setup': return <Setup onDone={(me) => setScreen({ kind: 'chat', me })} />
     case 'login': return <Login realm={screen.realm} onDone={(me) => setScreen({ kind: 'chat', me })} />
     case 'join': return <Join inviteKey={screen.key} invitation={screen.invitation} onDone={(me) => setScreen({ kind: 'chat', me })} />
-    case 'chat': return <ChatScreen theme={theme} setTheme={setTheme} onSignOut={async () => {
+    case 'chat': return <ChatScreen me={screen.me} theme={theme} setTheme={setTheme} onSignOut={async () => {
       await signOut()
       setScreen({ kind: 'login', realm: document.title.replace(/^\(\d+\) /, '') })
     }} />
   }
 }
 
-function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: () => void }) {
+function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onSignOut: () => void }) {
   // The chat started loading as the script ran (startup.ts), unless this is a later sign-in.
   const [{ chat, registered, loaded }] = useState(() => takeEarlyChat() ?? { chat: new Chat(), registered: null, loaded: false })
   const [, setVersion] = useState(0)
+  // Each account's outbox is its own: a message is sent only as who wrote it.
+  const outbox = useMemo(() => new Outbox(localStorage, `lanchat.outbox.${p.me.user_id}`,
+    (i) => sendMessage(i, i.queueId || chat.queueId, i.localId), explain, () => setVersion((v) => v + 1)), [])
   const [ready, setReady] = useState(false)
   const [failed, setFailed] = useState('')
   // In a member's window (an app that joined a team hosted elsewhere) the
@@ -85,12 +98,12 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   const [hash, setHash] = useState(location.hash)
   const place = useMemo(() => readPlace(chat, hash), [hash, ready])
   const narrow = place.narrow
-  const home = homeHashes.includes(hash)
+  const home = homeView(hash)
   const drafts = useMemo(() => new DraftStore(localStorage), [])
   const compose = useComposeDraft(drafts)
   const [focus, setFocus] = useState(0)
   const [selected, setSelected] = useState(0)
-  const [panel, setPanel] = useState<'settings' | 'host' | 'drafts' | 'shortcuts' | null>(null)
+  const [panel, setPanel] = useState<'settings' | 'host' | 'drafts' | 'shortcuts' | 'status' | 'scheduled' | null>(null)
   const [lightbox, setLightbox] = useState<string[] | null>(null)
   const onKeyRef = useRef((_: KeyboardEvent) => {})
   // On a phone the stream list and the people are drawers over the messages.
@@ -101,7 +114,16 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
   useAccountTheme(chat, ready, p.setTheme)
 
   useEffect(() => {
-    const off = chat.onChange(() => setVersion((v) => v + 1))
+    // The outbox sends what waits in it once the server is back.
+    let wasConnected = chat.connected
+    const off = chat.onChange(() => {
+      setVersion((v) => v + 1)
+      if (chat.connected && !wasConnected) outbox.flush()
+      wasConnected = chat.connected
+    })
+    // The early chat may have changed (its messages arrived) between the
+    // first render and this subscription.
+    setVersion((v) => v + 1)
     // The first page of messages is fetched beside register, not after it
     // (the early chat's, as the script ran).
     if (!loaded && !homeHashes.includes(location.hash) && place.narrow.kind !== 'search') chat.load(place.narrow, place.near)
@@ -115,10 +137,10 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
     }
     // replace: going back should not land on the emptied topic.
     chat.onTopicMoved = (to) => location.replace(narrowToHash(to))
-    ;(registered ?? chat.register()).then(() => setReady(true), (e) => setFailed(explain(e)))
+    ;(registered ?? chat.register()).then(() => { setReady(true); outbox.flush() }, (e) => setFailed(explain(e)))
     const onHash = () => { setHash(location.hash); setDrawer(null) }
     addEventListener('hashchange', onHash)
-    return () => { off(); chat.close(); removeEventListener('hashchange', onHash) }
+    return () => { off(); chat.close(); outbox.stop(); removeEventListener('hashchange', onHash) }
   }, [])
 
   // Presence: active while the page is visible, idle when hidden.
@@ -196,6 +218,7 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
       case 'd': handled(); setPanel('drafts'); break
       case '?': handled(); setPanel('shortcuts'); break
       case 't': handled(); location.hash = '#recent'; break
+      case 'I': handled(); location.hash = '#inbox'; break
       case 'q': handled(); field('stream-filter'); break
       case 'w': handled(); field('people-search'); break
       case '/': handled(); field('search-input'); break
@@ -264,34 +287,41 @@ function ChatScreen(p: { theme: Theme; setTheme: (t: Theme) => void; onSignOut: 
       <header class="topbar">
         <button class="drawer-button" data-testid="open-streams" aria-label="Streams and conversations" aria-expanded={drawer === 'streams'}
           onClick={() => toggleDrawer('streams')}>☰</button>
-        <a class="brand" href="#recent"><img src="/static/images/realm-icon.svg" alt="" /><span class="brand-name">{chat.realmName}</span></a>
+        <a class="brand" href="#inbox"><img src="/static/images/realm-icon.svg" alt="" /><span class="brand-name">{chat.realmName}</span></a>
         <SearchBox chat={chat} value={search} setValue={setSearch} onSearch={(query) => go({ kind: 'search', query })} />
         {!chat.connected && <span class="offline-note">Reconnecting…</span>}
         {desktop() && <button data-testid="host-button" onClick={() => setPanel('host')}>{member ? 'Team' : 'Host'}</button>}
         <button data-testid="settings-button" onClick={() => setPanel('settings')} title="Settings" aria-label="Settings">⚙</button>
-        <span class="me">{chat.me.full_name}</span>
+        <button class="me" data-testid="my-status" title="Set status" onClick={() => setPanel('status')}><StatusEmoji chat={chat} status={chat.statuses.get(chat.me.user_id)} />{chat.me.full_name}</button>
         <button data-testid="logout" onClick={() => { chat.close(); p.onSignOut() }}>Sign out</button>
         <button class="drawer-button" data-testid="open-people" aria-label="People" aria-expanded={drawer === 'people'}
           onClick={() => toggleDrawer('people')}>👥</button>
       </header>
-      <Sidebar chat={chat} narrow={narrow} home={home} drafts={drafts.list().length} onDrafts={() => setPanel('drafts')} onStreams={setStreamPanel} />
+      <Sidebar chat={chat} narrow={narrow} home={home} drafts={drafts.list().length} onDrafts={() => setPanel('drafts')} onStreams={setStreamPanel}
+        onScheduled={() => setPanel('scheduled')} />
       <main class="center">
         <NotificationBanner />
-        {home ? <Recent chat={chat} /> : <>
-        <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow)}</h2>
+        {home === 'recent' ? <Recent chat={chat} /> : home === 'inbox' ? <Inbox chat={chat} /> : <>
+        <div class="narrow-head">
+          <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow)}</h2>
+          <TopicActions chat={chat} narrow={narrow} />
+        </div>
         <StreamPreview chat={chat} narrow={narrow} />
         <MessageList chat={chat} selected={selected} onSelect={setSelected} actions={{
           reply,
           quote: (id, text) => { reply(id); compose.update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + text })) },
           showImages: setLightbox,
         }} />
+        <OutboxEcho chat={chat} outbox={outbox} narrow={narrow} />
         </>}
-        <Compose chat={chat} compose={compose} focus={focus} conversation={hash} />
+        <Compose chat={chat} compose={compose} focus={focus} conversation={hash} outbox={outbox} />
       </main>
       <BuddyList chat={chat} />
       {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}
       {panel === 'settings' && <Lazy load={() => import('./Settings')} render={(m) => <m.Settings chat={chat} theme={p.theme} setTheme={p.setTheme} onClose={() => setPanel(null)} />} />}
       {panel === 'shortcuts' && <ShortcutsHelp onClose={() => setPanel(null)} />}
+      {panel === 'status' && <StatusEditor chat={chat} onClose={() => setPanel(null)} />}
+      {panel === 'scheduled' && <ScheduledMessages chat={chat} onClose={() => setPanel(null)} />}
       {lightbox && <Lightbox images={lightbox} onClose={() => setLightbox(null)} />}
       {panel === 'host' && <HostPanel onClose={() => setPanel(null)} />}
       {streamPanel === 'browse' && <Lazy load={() => import('./StreamBrowser')} render={(m) => <m.StreamBrowser chat={chat} onClose={() => setStreamPanel(null)} onSettings={setStreamPanel} />} />}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
+import { StatusLine } from './UserStatus'
 
 const order = { active: 0, idle: 1, offline: 2 }
 
@@ -22,6 +23,7 @@ export function BuddyList(p: { chat: Chat }) {
             <button class="buddy" data-user-id={u.user_id} title={`${u.email} (${presence})`} aria-label={`${u.full_name}, ${presence}`}>
               <span class={`dot ${presence}`} aria-hidden="true" />{u.full_name}
             </button>
+            <StatusLine chat={chat} userId={u.user_id} />
           </li>
         ))}
         {!people.length && <li class="hint">Nobody matches.</li>}

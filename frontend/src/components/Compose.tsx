@@ -12,6 +12,9 @@ import { phoneLayout, useMedia } from './useMedia'
 import { showLocalTimes, toggleSpoiler } from '../state/rendered'
 import { personResolver } from '../state/search'
 import type { User } from '../state/types'
+import type { Outbox } from '../state/outbox'
+import type { OutgoingMessage } from '../api/workflows'
+import { ScheduleButton } from './Scheduled'
 
 export interface ComposeDraft {
   draft: Draft
@@ -51,7 +54,7 @@ const typingIdleMs = 5000
 // Compose is the compose box. On a phone it stays a one-line button until
 // used, as in Zulip's mobile web, so the messages keep the screen; it
 // closes again when the conversation changes with nothing typed.
-export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; conversation: string }) {
+export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; conversation: string; outbox: Outbox }) {
   const phone = useMedia(phoneLayout)
   const [open, setOpen] = useState(false)
   const { compose } = p
@@ -67,13 +70,12 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; c
   return <ComposeBox {...p} onClose={phone ? () => setOpen(false) : undefined} opened={open} />
 }
 
-function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opened: boolean; onClose?: () => void }) {
+function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbox: Outbox; opened: boolean; onClose?: () => void }) {
   const { chat, compose } = p
   const { draft, update } = compose
   const area = useRef<HTMLTextAreaElement>(null)
   const [preview, setPreview] = useState<string | null>(null)
   const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
   const [token, setToken] = useState<Token | null>(null)
   const [choice, setChoice] = useState(0)
   const typing = useRef({ sentAt: 0, idle: 0 as any, target: '' })
@@ -148,23 +150,39 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opene
     requestAnimationFrame(() => { el.focus(); el.setSelectionRange(r.caret, r.caret) })
   }
 
-  const send = async () => {
-    if (!draft.content.trim()) return
-    if (draft.kind === 'pm' && !recipientEmails().length) return setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' })))
-    if (draft.kind === 'stream' && !draft.stream.trim()) return setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' })))
-    const id = compose.id
-    setBusy(true)
+  // outgoing is the draft as a message to send, or null (and the reason
+  // shown) when it cannot be sent as it is.
+  const outgoing = (): OutgoingMessage | null => {
+    if (!draft.content.trim()) return null
+    const missingTo = () => { setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' }))); return null }
+    if (draft.kind === 'pm') return recipientEmails().length ? { kind: 'pm', stream: '', topic: '', to: recipientEmails(), content: draft.content } : missingTo()
+    return draft.stream.trim() ? { kind: 'stream', stream: draft.stream.trim(), topic: draft.topic.trim(), to: [], content: draft.content } : missingTo()
+  }
+  const done = (id: string) => {
+    stopTyping()
+    compose.sent(id)
+    setPreview(null)
+  }
+
+  // send hands the message to the outbox, which shows it at once as
+  // "sending…" and keeps it until the server has it; the compose box is
+  // free for the next one.
+  const send = () => {
+    const m = outgoing()
+    if (!m) return
     setError('')
-    try {
-      await zulip.sendMessage(draft.kind === 'stream' ? { type: 'stream', to: draft.stream.trim(), topic: draft.topic.trim() } : { type: 'private', to: recipientEmails() }, draft.content)
-      stopTyping()
-      compose.sent(id)
-      setPreview(null)
-    } catch (err) {
-      setError(explain(err))
-    } finally {
-      setBusy(false)
-    }
+    p.outbox.add(m, chat.queueId)
+    done(compose.id)
+  }
+
+  // editLast opens my newest message on screen for editing, as ↑ in an
+  // empty compose box does in Zulip.
+  const editLast = (): boolean => {
+    const mine = chat.visibleMessages().filter((m) => m.sender_id === chat.me.user_id)
+    const last = mine[mine.length - 1]
+    const button = last && document.querySelector<HTMLElement>(`[data-message-id="${last.id}"] [data-testid=edit-button]`)
+    button?.click()
+    return !!button
   }
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -175,6 +193,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opene
       if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setToken(null); return }
     }
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send() }
+    if (e.key === 'ArrowUp' && !draft.content && !e.shiftKey && editLast()) e.preventDefault()
   }
 
   // insertEmoji puts a picked emoji at the caret, as Zulip's compose picker does.
@@ -256,7 +275,8 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; opene
         <button data-testid="compose-preview-toggle" onClick={togglePreview}>{preview === null ? 'Preview' : 'Edit'}</button>
         {error && <span class="form-error">{error}</span>}
         {p.onClose && <button class="icon compose-close" data-testid="compose-close" title="Close" aria-label="Close compose" onClick={p.onClose}>✕</button>}
-        <button class="primary" data-testid="compose-send" disabled={busy} onClick={send}>Send</button>
+        <ScheduleButton chat={chat} outgoing={outgoing} onScheduled={() => done(compose.id)} />
+        <button class="primary" data-testid="compose-send" onClick={send}>Send</button>
       </div>
     </div>
   )

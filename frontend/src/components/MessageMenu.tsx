@@ -4,6 +4,7 @@ import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
 import { messageLink } from '../state/narrow'
 import type { Message } from '../state/types'
+import { ReadReceipts } from './ReadReceipts'
 
 // What a message's menu asks of the rest of the page.
 export interface MessageActions {
@@ -32,7 +33,7 @@ async function copyText(text: string) {
   field.remove()
 }
 
-type Dialog = { kind: 'source'; raw: string } | { kind: 'move' } | null
+type Dialog = { kind: 'source'; raw: string } | { kind: 'move' } | { kind: 'receipts' } | null
 
 export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions; onEdit: (() => void) | null; onDelete: () => void; onClose: () => void; setError: (e: string) => void }) {
   const { chat, m } = p
@@ -46,6 +47,7 @@ export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions
     ['Mark as unread from here', 'menu-mark-unread', () => run(async () => { await chat.markUnreadFrom(m.id); p.onClose() })],
     ['View source', 'menu-view-source', () => run(async () => setDialog({ kind: 'source', raw: await zulip.rawContent(m.id) }))],
   ]
+  if (chat.readReceiptsEnabled) items.push(['Read receipts', 'menu-read-receipts', () => setDialog({ kind: 'receipts' })])
   if (m.type === 'stream' && (mine || chat.isAdmin)) items.push(['Move or rename topic…', 'menu-move', () => setDialog({ kind: 'move' })])
   const edit = p.onEdit
   if (mine && edit) items.push(['Edit message', 'menu-edit', () => { edit(); p.onClose() }])
@@ -64,6 +66,7 @@ export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions
         </div>
       )}
       {dialog?.kind === 'move' && <MoveTopic chat={chat} m={m} onClose={p.onClose} />}
+      {dialog?.kind === 'receipts' && <ReadReceipts chat={chat} messageId={m.id} onClose={p.onClose} />}
     </div>
   )
 }

@@ -6,9 +6,7 @@ import { explain } from '../state/errors'
 import { BotsSettings, EmojiAdmin, LinkifiersAdmin, OrganizationSettings, UsersAdmin } from './SettingsAdmin'
 import { ImportAdmin } from './SettingsImport'
 import { NotificationSettings, ProfileSettings } from './SettingsProfile'
-import { saveTheme } from './AccountTheme'
-
-export type Theme = 'light' | 'dark'
+import { saveTheme, type Theme } from './AccountTheme'
 
 // The settings tabs, as in Zulip's settings overlay; the next four only
 // for administrators, and the import for owners.

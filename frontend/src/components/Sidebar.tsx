@@ -3,8 +3,9 @@ import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import { textOn } from '../state/color'
 import { narrowToHash, type Narrow } from '../state/narrow'
-import { topicKey } from '../state/unread'
+import { topicKey } from '../state/conversation'
 import type { Subscription } from '../state/types'
+import { markStreamAsRead, markTopicAsRead, setTopicPolicy, TopicPolicy } from '../api/workflows'
 
 const collapsedTopics = 8
 const collapsedDMs = 8
@@ -29,7 +30,8 @@ function RowMenu(p: { items: [string, string, () => void][] }) {
   )
 }
 
-export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: number; onDrafts: () => void; onStreams: (panel: 'browse' | number) => void }) {
+export function Sidebar(p: { chat: Chat; narrow: Narrow; home: 'inbox' | 'recent' | null; drafts: number; onDrafts: () => void; onStreams: (panel: 'browse' | number) => void
+  onScheduled: () => void }) {
   const { chat, narrow } = p
   const mute = chat.mute
   const pinned = (s: Subscription) => (s.pin_to_top ? 0 : 1)
@@ -52,12 +54,14 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: 
     zulip.muteTopic(id, topic, muted)
   return (
     <nav class="sidebar">
-      <a class={`nav ${p.home ? 'active' : ''}`} data-testid="nav-recent" href="#recent">Recent conversations</a>
+      <a class={`nav ${p.home === 'inbox' ? 'active' : ''}`} data-testid="nav-inbox" href="#inbox">Inbox <Count n={chat.unreads.total(mute)} /></a>
+      <a class={`nav ${p.home === 'recent' ? 'active' : ''}`} data-testid="nav-recent" href="#recent">Recent conversations</a>
       <a class={`nav ${active({ kind: 'all' })}`} data-testid="nav-all" href="#all">All messages <Count n={chat.unreads.total(mute)} /></a>
       <a class={`nav ${active({ kind: 'private' })}`} data-testid="nav-private" href="#narrow/is/private">Private messages <Count n={chat.unreads.private()} /></a>
       <a class={`nav ${active({ kind: 'mentions' })}`} data-testid="nav-mentions" href="#narrow/is/mentioned">Mentions <Count n={chat.unreads.mentions()} /></a>
       <a class={`nav ${active({ kind: 'starred' })}`} data-testid="nav-starred" href="#narrow/is/starred">Starred</a>
       <button class="nav" data-testid="nav-drafts" onClick={p.onDrafts}>Drafts {p.drafts > 0 && <span class="count draft-count">{p.drafts}</span>}</button>
+      {chat.scheduled.length > 0 && <button class="nav" data-testid="nav-scheduled" onClick={p.onScheduled}>Scheduled messages <span class="count draft-count">{chat.scheduled.length}</span></button>}
       {conversations.length > 0 && <h3>Direct messages</h3>}
       {shownDMs.map((emails) => (
         <a key={emails} class={`pm ${active({ kind: 'pm', emails: emails.split(',') })}`} data-testid="pm-row" data-emails={emails}
@@ -86,7 +90,8 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: 
                 <span class="swatch" style={{ background: s.color, color: textOn(s.color) }}>{s.invite_only ? '🔒' : '#'}</span>
                 <span class="name">{s.name}</span>
                 <Count n={s.is_muted ? 0 : chat.unreads.inStream(s.stream_id, mute)} />
-                <RowMenu items={[[s.is_muted ? 'Unmute stream' : 'Mute stream', 'mute-stream', () => muteStream(s.stream_id, !s.is_muted)],
+                <RowMenu items={[['Mark all as read', 'stream-mark-read', () => markStreamAsRead(s.stream_id)],
+                  [s.is_muted ? 'Unmute stream' : 'Mute stream', 'mute-stream', () => muteStream(s.stream_id, !s.is_muted)],
                   ['Stream settings', 'stream-settings-open', () => p.onStreams(s.stream_id)]]} />
               </a>
               {open && allTopics && (
@@ -95,12 +100,15 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: boolean; drafts: 
               )}
               {topics.map((t) => {
                 const mutedTopic = mute.mutedTopics.has(topicKey(s.stream_id, t))
+                const followed = chat.followedTopics.has(topicKey(s.stream_id, t))
                 const n: Narrow = { kind: 'stream', streamId: s.stream_id, stream: s.name, topic: t }
                 return (
                   <a key={t} class={`topic-row ${active(n)} ${mutedTopic ? 'muted' : ''}`} data-testid="topic-row" data-topic={t} href={narrowToHash(n)}>
                     <span class="name">{t || '(no topic)'}</span>
                     <Count n={chat.unreads.inTopic(s.stream_id, t)} />
-                    <RowMenu items={[[mutedTopic ? 'Unmute topic' : 'Mute topic', 'mute-topic', () => muteTopic(s.stream_id, t, !mutedTopic)]]} />
+                    <RowMenu items={[['Mark all as read', 'topic-mark-read', () => markTopicAsRead(s.stream_id, t)],
+                      [followed ? 'Unfollow topic' : 'Follow topic', 'topic-follow', () => setTopicPolicy(s.stream_id, t, followed ? TopicPolicy.inherit : TopicPolicy.followed)],
+                      [mutedTopic ? 'Unmute topic' : 'Mute topic', 'mute-topic', () => muteTopic(s.stream_id, t, !mutedTopic)]]} />
                   </a>
                 )
               })}

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
 import { narrowToHash } from '../state/narrow'
 import '../streams-people.css'
+import { StatusLine } from './UserStatus'
 
 const roles: Record<number, string> = { 100: 'Organization owner', 200: 'Organization administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' }
 const presenceWords = { active: 'Active now', idle: 'Idle', offline: 'Offline' }
@@ -59,6 +60,7 @@ export function UserCards(p: { chat: Chat }) {
         <div>
           <div class="user-card-name" data-testid="user-card-name">{u.full_name}</div>
           <div class="hint" data-testid="user-card-email">{u.email}</div>
+          <StatusLine chat={chat} userId={u.user_id} />
         </div>
       </div>
       <dl class="user-card-facts">

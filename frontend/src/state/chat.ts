@@ -4,13 +4,15 @@
 import type { Json } from '../api/transport'
 import * as zulip from '../api/zulip'
 import { backoff, EventStream } from '../api/events'
+import { pmEmails, topicKey, type MuteState } from './conversation'
 import { explain } from './errors'
-import { matchesLocally, narrowToApi, pmEmails, sameNarrow, type Narrow } from './narrow'
+import { matchesLocally, narrowToApi, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
 import type { ServerEvent } from './events'
 import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings } from './notify'
-import { placeOf, topicKey, Unreads, type MuteState } from './unread'
-import type { Message, Presence, Subscription, User } from './types'
+import { placeOf, Unreads } from './unread'
+import type { Message, Presence, Subscription, User, UserStatus } from './types'
+import { messagesByID, TopicPolicy, type ScheduledMessage } from '../api/workflows'
 
 const pageSize = 50
 const recentPageSize = 400
@@ -29,6 +31,13 @@ export class Chat {
   byEmail = new Map<string, User>()
   subs = new Map<number, Subscription>()
   mutedTopics = new Set<string>()
+  followedTopics = new Set<string>() // topicKey of each topic I follow
+  statuses = new Map<number, UserStatus>() // people's status (emoji, text, away)
+  scheduled: ScheduledMessage[] = [] // my scheduled messages, soonest first
+  readReceiptsEnabled = false
+  // queueId is this page's event queue: sends name it (with a local ID) so
+  // the server can tell a repeated send from a new one.
+  queueId = ''
   unreads = new Unreads()
   presence = new Map<string, { status: Presence; ts: number }>()
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
@@ -82,7 +91,12 @@ export class Chat {
     this.deleteOwnMessagePolicy = s.realm_delete_own_message_policy ?? 2
     this.realmName = s.realm_name ?? 'Lanchat'
     this.subs = new Map(s.subscriptions.map((x: Subscription) => [x.stream_id, x]))
-    this.mutedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === 1).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
+    this.mutedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === TopicPolicy.muted).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
+    this.followedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === TopicPolicy.followed).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
+    this.statuses = new Map(Object.entries(s.user_status ?? {}).map(([id, st]) => [Number(id), st as UserStatus]))
+    this.scheduled = s.scheduled_messages ?? []
+    this.readReceiptsEnabled = !!s.realm_enable_read_receipts
+    this.queueId = s.queue_id
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
@@ -144,10 +158,21 @@ export class Chat {
 
   // ---- the message list ----
 
-  // loadRecent fetches the newest messages everywhere, for Recent conversations.
+  // loadRecent fetches the newest messages everywhere, for Recent
+  // conversations, then in one more request the newest message of each
+  // conversation known only by its unread IDs or register's recent direct
+  // conversations, so that every row has its time and a participant.
   async loadRecent() {
     const r = await zulip.fetchMessages({ anchor: 'newest', num_before: recentPageSize, num_after: 0, narrow: [] })
     this.remember(r.messages)
+    const newest = new Map<string, number>()
+    for (const [id, p] of this.unreads.places) {
+      const key = p.pm ?? topicKey(p.streamId ?? 0, p.topic ?? '')
+      newest.set(key, Math.max(id, newest.get(key) ?? 0))
+    }
+    for (const [emails, id] of this.recentDMs) newest.set(emails, Math.max(id, newest.get(emails) ?? 0))
+    const missing = [...newest.values()].filter((id) => !this.messages.has(id))
+    this.remember((await messagesByID(missing)) as Message[])
     this.changed()
   }
 
@@ -335,12 +360,28 @@ export class Chat {
       case 'user_group': return this.onGroup(e)
       case 'realm':
         if (e.op === 'update' && e.property === 'name') this.realmName = String(e.value)
+        if (e.op === 'update' && e.property === 'enable_read_receipts') this.readReceiptsEnabled = Boolean(e.value)
         if (e.op === 'update_dict' && e.data.name) this.realmName = e.data.name
         return
       case 'user_topic': {
         const key = topicKey(e.stream_id, e.topic_name)
-        if (e.visibility_policy === 1) this.mutedTopics.add(key)
+        if (e.visibility_policy === TopicPolicy.muted) this.mutedTopics.add(key)
         else this.mutedTopics.delete(key)
+        if (e.visibility_policy === TopicPolicy.followed) this.followedTopics.add(key)
+        else this.followedTopics.delete(key)
+        return
+      }
+      case 'user_status': {
+        const { type: _type, id: _id, user_id, ...change } = e
+        this.statuses.set(user_id, { ...this.statuses.get(user_id), ...change })
+        return
+      }
+      case 'scheduled_messages': {
+        const without = (id: number) => this.scheduled.filter((m) => m.scheduled_message_id !== id)
+        if (e.op === 'add') this.scheduled = [...this.scheduled, ...e.scheduled_messages]
+        if (e.op === 'update') this.scheduled = [...without(e.scheduled_message.scheduled_message_id), e.scheduled_message]
+        if (e.op === 'remove') this.scheduled = without(e.scheduled_message_id)
+        this.scheduled.sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp)
         return
       }
       case 'user_settings':

@@ -1,7 +1,8 @@
 // The server's events as the UI reads them (Zulip's shapes), one type per
 // event, so the reducer (Chat.apply) is checked against what it handles.
 import type { RealmEmoji } from '../api/zulip'
-import type { Message, Reaction, Subscription, User } from './types'
+import type { Message, Reaction, Subscription, User, UserStatus } from './types'
+import type { ScheduledMessage } from '../api/workflows'
 
 type PresenceClients = Record<string, unknown> // client name → { status, timestamp }
 
@@ -34,3 +35,7 @@ export type ServerEvent =
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }
   | { type: 'user_topic'; id?: number; stream_id: number; topic_name: string; visibility_policy: number }
   | { type: 'user_settings'; id?: number; op: 'update'; property: string; value: unknown }
+  | ({ type: 'user_status'; id?: number; user_id: number } & UserStatus)
+  | { type: 'scheduled_messages'; id?: number; op: 'add'; scheduled_messages: ScheduledMessage[] }
+  | { type: 'scheduled_messages'; id?: number; op: 'update'; scheduled_message: ScheduledMessage }
+  | { type: 'scheduled_messages'; id?: number; op: 'remove'; scheduled_message_id: number }

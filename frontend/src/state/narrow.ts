@@ -1,9 +1,9 @@
 // A narrow is the set of messages the middle column shows. It has one form
 // for the URL hash (so a reload keeps the view), one for the API's `narrow`
 // parameter, and a local test for messages that arrive live.
+import { pmEmails, topicKey, type MuteState } from './conversation'
 import { parseSearch, type PersonResolver } from './search'
-import type { Message } from './types'
-import { topicKey, type MuteState } from './unread'
+import type { Message, NarrowTerm } from './types'
 
 export type Narrow =
   | { kind: 'all' }
@@ -91,8 +91,6 @@ export function messageLink(origin: string, n: Narrow, id: number): string {
   return `${origin}/${narrowToHash(n)}/near/${id}`
 }
 
-export interface NarrowTerm { operator: string; operand: string | number; negated?: boolean }
-
 // narrowToApi is the API's narrow; a search's typed people are resolved by person.
 export function narrowToApi(n: Narrow, person?: PersonResolver): NarrowTerm[] {
   switch (n.kind) {
@@ -106,14 +104,6 @@ export function narrowToApi(n: Narrow, person?: PersonResolver): NarrowTerm[] {
     case 'mentions': return [{ operator: 'is', operand: 'mentioned' }]
     case 'search': return parseSearch(n.query, person)
   }
-}
-
-// pmEmails are a private message's other participants (or just me, for a
-// note to self), sorted: the key of a conversation.
-export function pmEmails(m: Message, myEmail: string): string[] {
-  if (typeof m.display_recipient === 'string') return []
-  const others = m.display_recipient.map((r) => r.email).filter((e) => e !== myEmail)
-  return (others.length ? others : [myEmail]).sort()
 }
 
 // matchesLocally says whether a live message belongs in the narrow. Search

@@ -1,8 +1,9 @@
 // Recent conversations, Zulip's home view: every topic and direct
 // conversation with activity the page knows of (the newest messages and
 // every unread one), unread ones first, then the most recently active.
-import { pmEmails, type Narrow } from './narrow'
-import { topicKey, type MuteState, type Unreads } from './unread'
+import { pmEmails, topicKey, type MuteState } from './conversation'
+import type { Narrow } from './narrow'
+import type { Unreads } from './unread'
 import type { Message } from './types'
 
 export interface Conversation {

@@ -2,7 +2,7 @@
 // "quoted", a term may be negated with a leading -) and free words, which
 // become one `search` term. The UI keeps the typed query in the URL and
 // turns it into the API's narrow here, so a reload searches the same way.
-import type { NarrowTerm } from './narrow'
+import type { NarrowTerm } from './types'
 
 // The operators a person may type, with Zulip's older and newer spellings
 // folded onto the ones the API takes.

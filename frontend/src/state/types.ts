@@ -5,6 +5,9 @@ export interface Reaction { emoji_name: string; emoji_code: string; reaction_typ
 // Submessage is data a widget attached to a message (Zulip's submessages).
 export interface Submessage { id: number; message_id: number; sender_id: number; msg_type: string; content: string }
 
+// NarrowTerm is one term of the API's `narrow` parameter.
+export interface NarrowTerm { operator: string; operand: string | number; negated?: boolean }
+
 export interface PmRecipient { id: number; email: string; full_name: string }
 
 export interface Message {
@@ -35,5 +38,9 @@ export interface Subscription {
   // Notification settings of this stream; null inherits the user's.
   desktop_notifications?: boolean | null; audible_notifications?: boolean | null; wildcard_mentions_notify?: boolean | null
 }
+
+// UserStatus is a person's status as register's user_status and the
+// user_status event give it (absent fields: none set).
+export interface UserStatus { status_text?: string; away?: boolean; emoji_name?: string; emoji_code?: string; reaction_type?: string }
 
 export type Presence = 'active' | 'idle' | 'offline'

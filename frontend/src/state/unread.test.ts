@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { Unreads, titleWithUnreads, topicKey } from './unread'
+import { topicKey } from './conversation'
+import { Unreads, titleWithUnreads } from './unread'
 
 const register = {
   streams: [

@@ -2,14 +2,11 @@
 // sidebar and the title can count them. Muted streams and topics count in
 // their own rows but not in the total, as in Zulip.
 import { mentionsMe } from './mentions'
-import { pmEmails } from './narrow'
+import { pmEmails, topicKey, type MuteState } from './conversation'
 import type { Message } from './types'
 
 export interface UnreadPlace { streamId?: number; topic?: string; pm?: string; mentioned: boolean }
 
-export interface MuteState { mutedStreams: Set<number>; mutedTopics: Set<string> }
-
-export const topicKey = (streamId: number, topic: string) => `${streamId}:${topic.toLowerCase()}`
 
 // placeOf is where an unread message counts, the one rule for live messages
 // and for messages marked unread again: its stream and topic, or its direct

@@ -1,0 +1,227 @@
+package api_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"lanchat/backend/apitest"
+)
+
+// Changelog entries about messages: sending, reactions, narrows, typing,
+// mentions and deletion. Each function is one row of changelogCases.
+
+// checkReactionErrorCodes: level 193.
+func checkReactionErrorCodes(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	id := send(t, alice, streamMsg("general", "reactions", "react to me"))
+	path := fmt.Sprintf("/api/v1/messages/%d/reactions", id)
+	smile := apitest.Form{"emoji_name": "smile"}
+	alice.Delete(path, smile).Fails(400, "REACTION_DOES_NOT_EXIST")
+	alice.Post(path, smile).OK()
+	alice.Post(path, smile).Fails(400, "REACTION_ALREADY_EXISTS")
+	alice.Delete(path, smile).OK()
+}
+
+// narrowIDs lists the IDs of the messages a narrow matches, newest last.
+func narrowIDs(t *testing.T, c *apitest.Client, narrow string) []int64 {
+	t.Helper()
+	ids, _ := history(t, c, narrowed(narrow))
+	return ids
+}
+
+// checkNarrowOperators checks search operators added by changelog entries
+// (levels 194, 249, 250, 265, 271): each narrow matches exactly the
+// messages it names, in GET /messages and GET /messages/matches_narrow.
+func checkNarrowOperators(ops ...string) func(t *testing.T, s *apitest.Server) {
+	return func(t *testing.T, s *apitest.Server) {
+		alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+		first := send(t, alice, streamMsg("general", "plans", "first"))
+		reacted := send(t, alice, streamMsg("general", "plans", "second"))
+		bob.Post(fmt.Sprintf("/api/v1/messages/%d/reactions", reacted), apitest.Form{"emoji_name": "smile"}).OK()
+		elsewhere := send(t, alice, streamMsg("random", "other", "third"))
+		followed := send(t, alice, streamMsg("general", "followed", "fourth"))
+		general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+		alice.Post("/api/v1/user_topics", apitest.Form{"stream_id": general, "topic": "followed", "visibility_policy": 3}).OK()
+		cases := map[string]struct {
+			narrow string
+			want   []int64
+		}{
+			"id as an integer (194)":     {fmt.Sprintf(`[{"operator":"id","operand":%d}]`, reacted), []int64{reacted}},
+			"id as a string (194)":       {fmt.Sprintf(`[{"operator":"id","operand":"%d"}]`, first), []int64{first}},
+			"has:reaction (249)":         {`[{"operator":"has","operand":"reaction"}]`, []int64{reacted}},
+			"channel (250)":              {`[{"operator":"channel","operand":"random"}]`, []int64{elsewhere}},
+			"channels:public (250)":      {`[{"operator":"channels","operand":"public"},{"operator":"topic","operand":"plans"}]`, []int64{first, reacted}},
+			"is:followed (265)":          {`[{"operator":"is","operand":"followed"}]`, []int64{followed}},
+			"with, a topic's link (271)": {fmt.Sprintf(`[{"operator":"with","operand":%d}]`, first), []int64{first, reacted}},
+		}
+		for _, op := range ops {
+			c, ok := cases[op]
+			if !ok {
+				t.Fatalf("no narrow case %q", op)
+			}
+			got := narrowIDs(t, alice, c.narrow)
+			// The demo organization's own messages may match too: keep ours.
+			got = slices.DeleteFunc(got, func(id int64) bool { return id < first })
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s: %s matched %v, want %v", op, c.narrow, got, c.want)
+			}
+			res := alice.Get("/api/v1/messages/matches_narrow", apitest.Form{"msg_ids": c.want, "narrow": c.narrow}).OK()
+			if m := res.Body["messages"].(map[string]any); len(m) != len(c.want) {
+				t.Errorf("%s: matches_narrow %v", op, m)
+			}
+		}
+	}
+}
+
+// checkWithFollowsMoves: level 271's with operand keeps finding the
+// conversation after the topic is moved.
+func checkWithFollowsMoves(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	id := send(t, alice, streamMsg("general", "old name", "a link to me lasts"))
+	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", id), apitest.Form{"topic": "new name", "propagate_mode": "change_all"}).OK()
+	later := send(t, alice, streamMsg("general", "new name", "after the move"))
+	if got := narrowIDs(t, alice, fmt.Sprintf(`[{"operator":"with","operand":%d}]`, id)); !slices.Equal(got, []int64{id, later}) {
+		t.Errorf("with after a move: %v, want %v", got, []int64{id, later})
+	}
+	alice.Get("/api/v1/messages", narrowed(`[{"operator":"with","operand":"x"}]`)).Fails(400, "BAD_NARROW")
+}
+
+// checkStreamTyping: level 215's typing protocol, and 248's "channel".
+func checkStreamTyping(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"typing"}})
+	for _, typ := range []string{"stream", "channel"} {
+		alice.Post("/api/v1/typing", apitest.Form{"op": "start", "type": typ, "stream_id": general, "topic": "plans"}).OK()
+		evs := q.next()
+		if len(evs) != 1 || evs[0]["message_type"] != "stream" || evs[0]["stream_id"] != float64(general) || evs[0]["topic"] != "plans" {
+			t.Errorf("type=%s: %v", typ, evs)
+		}
+	}
+	alice.Post("/api/v1/typing", apitest.Form{"op": "start", "type": "direct", "to": `["bob@example.com"]`}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["message_type"] != "direct" {
+		t.Errorf("direct typing: %v", evs)
+	}
+	alice.Post("/api/v1/typing", apitest.Form{"op": "start", "type": "stream", "topic": "plans"}).Fails(400, "BAD_REQUEST")
+}
+
+// checkChannelMessageType: level 248, "channel" as POST /messages' type.
+func checkChannelMessageType(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	id := send(t, alice, apitest.Form{"type": "channel", "to": "general", "topic": "plans", "content": "sent to a channel"})
+	m := alice.Get(fmt.Sprintf("/api/v1/messages/%d", id), nil).OK().Body["message"].(map[string]any)
+	if m["type"] != "stream" || m["display_recipient"] != "general" {
+		t.Errorf("message %v", m)
+	}
+}
+
+// checkWildcardFlags: levels 224 and 247: @**all**, @**channel** and
+// @**topic** set stream_wildcard_mentioned or topic_wildcard_mentioned,
+// and the deprecated wildcard_mentioned beside them.
+func checkWildcardFlags(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	send(t, bob, streamMsg("general", "mentions", "so bob took part"))
+	for _, tc := range []struct {
+		content, flag string
+	}{
+		{"hello @**all**", "stream_wildcard_mentioned"},
+		{"hello @**channel**", "stream_wildcard_mentioned"},
+		{"hello @**stream**", "stream_wildcard_mentioned"},
+		{"hello @**topic**", "topic_wildcard_mentioned"},
+	} {
+		id := send(t, alice, streamMsg("general", "mentions", tc.content))
+		m := bob.Get(fmt.Sprintf("/api/v1/messages/%d", id), apitest.Form{"apply_markdown": true}).OK().Body["message"].(map[string]any)
+		flags := m["flags"].([]any)
+		if !slices.Contains(flags, any(tc.flag)) || !slices.Contains(flags, any("wildcard_mentioned")) {
+			t.Errorf("%q: flags %v", tc.content, flags)
+		}
+		if html := m["content"].(string); tc.flag == "stream_wildcard_mentioned" && (!strings.Contains(html, `user-mention`) || !strings.Contains(html, `data-user-id="*"`)) ||
+			tc.flag == "topic_wildcard_mentioned" && !strings.Contains(html, `<span class="topic-mention">`) {
+			t.Errorf("%q rendered %s", tc.content, html)
+		}
+	}
+}
+
+// checkWildcardPolicyCodes: level 229: a wildcard mention the
+// organization's wildcard_mention_policy forbids is refused with its own
+// code, a topic wildcard too.
+func checkWildcardPolicyCodes(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	admin.Patch("/api/v1/realm", apitest.Form{"wildcard_mention_policy": 5}).OK()
+	if p := alice.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm"}}).OK().Int("realm_wildcard_mention_policy"); p != 5 {
+		t.Errorf("realm_wildcard_mention_policy %d", p)
+	}
+	// Zulip applies the policy to wildcards reaching more than 15 people.
+	general := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	admin.Post("/api/v1/default_streams", apitest.Form{"stream_id": general}).OK()
+	send(t, alice, streamMsg("random", "few", "few people here: @**all**"))
+	for i := 0; i < 16; i++ {
+		admin.Post("/api/v1/users", apitest.Form{"email": fmt.Sprintf("crowd%d@example.com", i), "password": "crowd-pass-1", "full_name": fmt.Sprintf("Crowd %d", i)}).OK()
+	}
+	alice.Post("/api/v1/messages", streamMsg("general", "crowd", "hello @**all**")).Fails(400, "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+	send(t, admin, streamMsg("general", "crowd", "admins may: @**all**"))
+}
+
+// checkReadBySender: level 236.
+func checkReadBySender(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	flags := func(id int64) []any {
+		return alice.Get(fmt.Sprintf("/api/v1/messages/%d", id), nil).OK().Body["message"].(map[string]any)["flags"].([]any)
+	}
+	if f := flags(send(t, alice, streamMsg("general", "reads", "read by default"))); !slices.Contains(f, any("read")) {
+		t.Errorf("default: %v", f)
+	}
+	unread := streamMsg("general", "reads", "left unread")
+	unread["read_by_sender"] = false
+	if f := flags(send(t, alice, unread)); slices.Contains(f, any("read")) {
+		t.Errorf("read_by_sender=false: %v", f)
+	}
+}
+
+// checkCompleteOnMarkAllAsRead: level 211.
+func checkCompleteOnMarkAllAsRead(t *testing.T, s *apitest.Server) {
+	bob := s.Login("bob@example.com")
+	res := bob.Post("/api/v1/mark_all_as_read", nil).OK()
+	if res.Body["complete"] != true || res.Body["result"] != "success" {
+		t.Errorf("mark_all_as_read: %s", res.Raw)
+	}
+}
+
+// checkDeleteToDeleter: level 274: the deleter gets delete_message even
+// for a stream they are not subscribed to.
+func checkDeleteToDeleter(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"alices-own"}]`}).OK()
+	id := send(t, alice, streamMsg("alices-own", "x", "to be deleted"))
+	q := registerQueue(t, admin, apitest.Form{"event_types": []string{"delete_message"}})
+	admin.Delete(fmt.Sprintf("/api/v1/messages/%d", id), nil).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["type"] != "delete_message" {
+		t.Errorf("the deleter's events: %v", evs)
+	}
+}
+
+// checkFirstMessageIDUpdate: level 256: deleting a stream's first message
+// sends a stream update of first_message_id.
+func checkFirstMessageIDUpdate(t *testing.T, s *apitest.Server) {
+	admin := s.Login("admin@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"fresh"}]`}).OK()
+	first := send(t, admin, streamMsg("fresh", "x", "first"))
+	second := send(t, admin, streamMsg("fresh", "x", "second"))
+	q := registerQueue(t, admin, apitest.Form{"event_types": []string{"stream"}})
+	admin.Delete(fmt.Sprintf("/api/v1/messages/%d", first), nil).OK()
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["op"] != "update" || evs[0]["property"] != "first_message_id" || evs[0]["value"] != float64(second) {
+		t.Errorf("events %v", evs)
+	}
+}
+
+// checkUploadURL: level 272: POST /user_uploads answers url, uri kept.
+func checkUploadURL(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	res := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"file": {"notes.txt", "hello"}}).OK()
+	if u := res.Str("url"); !strings.HasPrefix(u, "/user_uploads/") || res.Str("uri") != u {
+		t.Errorf("upload answer %s", res.Raw)
+	}
+}

@@ -1,0 +1,338 @@
+package api_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"lanchat/backend/apitest"
+)
+
+// Changelog entries about the organization, people, streams and register's
+// state. Each function is one row of changelogCases.
+
+// registerState is bob's register answer for these event types.
+func registerState(t *testing.T, c *apitest.Client, kinds ...string) map[string]any {
+	t.Helper()
+	return c.Post("/api/v1/register", apitest.Form{"fetch_event_types": kinds}).OK().Body
+}
+
+// notSent marks a register field a changelog entry renamed or removed.
+type notSent struct{}
+
+// checkRegisterFields checks register fields a changelog entry added,
+// fixed or removed: each present under its event type with the value a LAN
+// server without the internet has, or absent.
+func checkRegisterFields(kind string, want map[string]any) func(t *testing.T, s *apitest.Server) {
+	return func(t *testing.T, s *apitest.Server) {
+		got := registerState(t, s.Login("bob@example.com"), kind)
+		for name, v := range want {
+			value, present := got[name]
+			if _, gone := v.(notSent); gone {
+				if present {
+					t.Errorf("register still has %s: %v", name, value)
+				}
+			} else if !present || fmt.Sprint(value) != fmt.Sprint(v) {
+				t.Errorf("register's %s = %#v (present %v), want %#v", name, value, present, v)
+			}
+		}
+	}
+}
+
+// checkMuteBots: level 188: bots may be muted and unmuted like people.
+func checkMuteBots(t *testing.T, s *apitest.Server) {
+	bob, admin := s.Login("bob@example.com"), s.Login("admin@example.com")
+	var botID int64
+	for _, b := range admin.Get("/api/v1/bots", nil).OK().List("bots") {
+		if b := b.(map[string]any); b["username"] == "echo-bot@example.com" {
+			botID = int64(b["user_id"].(float64))
+		}
+	}
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"muted_users"}})
+	bob.Post(fmt.Sprintf("/api/v1/users/me/muted_users/%d", botID), nil).OK()
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["type"] != "muted_users" || len(evs[0]["muted_users"].([]any)) != 1 {
+		t.Errorf("events %v", evs)
+	}
+	muted := registerState(t, bob, "muted_users")["muted_users"].([]any)
+	if len(muted) != 1 || muted[0].(map[string]any)["id"] != float64(botID) {
+		t.Errorf("muted_users %v", muted)
+	}
+	bob.Post(fmt.Sprintf("/api/v1/users/me/muted_users/%d", botID), nil).Fails(400, "BAD_REQUEST")
+	bob.Delete(fmt.Sprintf("/api/v1/users/me/muted_users/%d", botID), nil).OK()
+	bob.Delete(fmt.Sprintf("/api/v1/users/me/muted_users/%d", botID), nil).Fails(400, "BAD_REQUEST")
+}
+
+// checkMissingEmoji404: level 190.
+func checkMissingEmoji404(t *testing.T, s *apitest.Server) {
+	admin := s.Login("admin@example.com")
+	if r := admin.Delete("/api/v1/realm/emoji/no_such_emoji", nil); r.Status != 404 || r.Body["result"] != "error" {
+		t.Errorf("deleting an emoji that does not exist: %s", r)
+	}
+}
+
+// checkGuestSeesPublicStreamOnSubscribe: levels 192 and 220: a guest added
+// to a public stream gets its stream create event, and then peer events.
+func checkGuestSeesPublicStreamOnSubscribe(t *testing.T, s *apitest.Server) {
+	admin, guest := s.Login("admin@example.com"), s.Login("guest@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"open-plan"}]`}).OK()
+	q := registerQueue(t, guest, apitest.Form{"event_types": []string{"stream", "subscription"}})
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"open-plan"}]`, "principals": `["guest@example.com"]`}).OK()
+	if got := types(q.next()); !slices.Contains(got, "stream:create") || !slices.Contains(got, "subscription:add") {
+		t.Errorf("level 192: the guest's events on joining a public stream: %v", got)
+	}
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"open-plan"}]`, "principals": `["bob@example.com"]`}).OK()
+	if got := types(q.next()); !slices.Equal(got, []string{"subscription:peer_add"}) {
+		t.Errorf("level 220: the subscribed guest's events when bob joins: %v", got)
+	}
+}
+
+// checkWeeklyTraffic: level 199: stream objects have stream_weekly_traffic
+// (null while a stream is young, as Zulip's).
+func checkWeeklyTraffic(t *testing.T, s *apitest.Server) {
+	bob := s.Login("bob@example.com")
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	objects := map[string]map[string]any{
+		"GET /streams/{id}": bob.Get(fmt.Sprintf("/api/v1/streams/%d", general), nil).OK().Body["stream"].(map[string]any),
+	}
+	for _, st := range bob.Get("/api/v1/streams", nil).OK().List("streams") {
+		if st := st.(map[string]any); st["name"] == "general" {
+			objects["GET /streams"] = st
+		}
+	}
+	for _, st := range registerState(t, bob, "stream")["streams"].([]any) {
+		if st := st.(map[string]any); st["name"] == "general" {
+			objects["register"] = st
+		}
+	}
+	for where, st := range objects {
+		if v, ok := st["stream_weekly_traffic"]; !ok || (v != nil && v.(float64) < 0) {
+			t.Errorf("%s: stream_weekly_traffic %v", where, v)
+		}
+	}
+	if len(objects) != 3 {
+		t.Errorf("streams found: %v", objects)
+	}
+}
+
+// checkRealmDateCreated: level 203.
+func checkRealmDateCreated(t *testing.T, s *apitest.Server) {
+	created := registerState(t, s.Login("bob@example.com"), "realm")["realm_date_created"].(float64)
+	if now := float64(time.Now().Unix()); created < now-3600 || created > now+5 {
+		t.Errorf("realm_date_created %v, now %v", created, now)
+	}
+}
+
+// checkPrincipalErrors: level 208: a deactivated or unknown principal is
+// BAD_REQUEST when subscribing and unsubscribing.
+func checkPrincipalErrors(t *testing.T, s *apitest.Server) {
+	admin := s.Login("admin@example.com")
+	gone := admin.Post("/api/v1/users", apitest.Form{"email": "gone@example.com", "password": "gone-pass-1", "full_name": "Gone"}).OK().Int("user_id")
+	admin.Delete(fmt.Sprintf("/api/v1/users/%d", gone), nil).OK()
+	for _, principals := range []string{`["nobody@example.com"]`, fmt.Sprintf("[%d]", gone), "[99999]"} {
+		form := apitest.Form{"subscriptions": `[{"name":"general"}]`, "principals": principals}
+		admin.Post("/api/v1/users/me/subscriptions", form).Fails(400, "BAD_REQUEST")
+		admin.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `["general"]`, "principals": principals}).Fails(400, "BAD_REQUEST")
+	}
+}
+
+// checkUnreadCountsInMutedStreams: level 213: an unmuted or followed topic
+// in a muted stream counts in unread_msgs' count, and its wildcard
+// mentions in mentions; another topic of the muted stream does not (a
+// personal mention counts anywhere, as in Zulip).
+func checkUnreadCountsInMutedStreams(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	bob.Post("/api/v1/mark_all_as_read", nil).OK()
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	bob.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{"subscription_data": fmt.Sprintf(`[{"stream_id":%d,"property":"is_muted","value":true}]`, general)}).OK()
+	bob.Post("/api/v1/user_topics", apitest.Form{"stream_id": general, "topic": "unmuted", "visibility_policy": 2}).OK()
+	bob.Post("/api/v1/user_topics", apitest.Form{"stream_id": general, "topic": "followed", "visibility_policy": 3}).OK()
+	unmuted := send(t, alice, streamMsg("general", "unmuted", "hi @**all**"))
+	followed := send(t, alice, streamMsg("general", "followed", "hi again @**all**"))
+	send(t, alice, streamMsg("general", "muted", "hi @**all**, muted"))
+	personal := send(t, alice, streamMsg("general", "muted", "hi @**Bob Brown**, muted"))
+	unread := registerState(t, bob, "message")["unread_msgs"].(map[string]any)
+	if unread["count"] != float64(2) {
+		t.Errorf("count %v, want 2", unread["count"])
+	}
+	var mentions []int64
+	for _, id := range unread["mentions"].([]any) {
+		mentions = append(mentions, int64(id.(float64)))
+	}
+	if !slices.Equal(mentions, []int64{unmuted, followed, personal}) {
+		t.Errorf("mentions %v, want %v", mentions, []int64{unmuted, followed, personal})
+	}
+}
+
+// checkFollowedVisibility: level 219: followed (3) is a visibility policy.
+func checkFollowedVisibility(t *testing.T, s *apitest.Server) {
+	bob := s.Login("bob@example.com")
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_topic"}})
+	bob.Post("/api/v1/user_topics", apitest.Form{"stream_id": general, "topic": "lunch", "visibility_policy": 3}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["visibility_policy"] != float64(3) {
+		t.Errorf("events %v", evs)
+	}
+	found := false
+	for _, ut := range registerState(t, bob, "user_topic")["user_topics"].([]any) {
+		ut := ut.(map[string]any)
+		found = found || ut["topic_name"] == "lunch" && ut["visibility_policy"] == float64(3)
+	}
+	if !found {
+		t.Errorf("register's user_topics lack the followed topic")
+	}
+}
+
+// checkDeactivationIsUpdate: level 222: deactivating and reactivating a
+// person is a realm_user update of is_active.
+func checkDeactivationIsUpdate(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	id := admin.Post("/api/v1/users", apitest.Form{"email": "temp@example.com", "password": "temp-pass-1", "full_name": "Temp"}).OK().Int("user_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm_user"}})
+	admin.Delete(fmt.Sprintf("/api/v1/users/%d", id), nil).OK()
+	admin.Post(fmt.Sprintf("/api/v1/users/%d/reactivate", id), nil).OK()
+	evs := q.next()
+	if !slices.Equal(types(evs), []string{"realm_user:update", "realm_user:update"}) {
+		t.Fatalf("events %v", evs)
+	}
+	for i, active := range []bool{false, true} {
+		if p := evs[i]["person"].(map[string]any); p["user_id"] != float64(id) || p["is_active"] != active {
+			t.Errorf("event %d: %v", i, p)
+		}
+	}
+}
+
+// checkBotDeactivationIsUpdate: level 222: the same for bots, as realm_bot
+// updates to the administrators and the owner.
+func checkBotDeactivationIsUpdate(t *testing.T, s *apitest.Server) {
+	admin := s.Login("admin@example.com")
+	botID := admin.Post("/api/v1/bots", apitest.Form{"full_name": "Helper", "short_name": "helper"}).OK().Int("user_id")
+	q := registerQueue(t, admin, apitest.Form{"event_types": []string{"realm_bot"}})
+	admin.Delete(fmt.Sprintf("/api/v1/bots/%d", botID), nil).OK()
+	admin.Post(fmt.Sprintf("/api/v1/users/%d/reactivate", botID), nil).OK()
+	evs := q.next()
+	if !slices.Equal(types(evs), []string{"realm_bot:update", "realm_bot:update"}) {
+		t.Fatalf("events %v", evs)
+	}
+	for i, active := range []bool{false, true} {
+		if b := evs[i]["bot"].(map[string]any); b["user_id"] != float64(botID) || b["is_active"] != active {
+			t.Errorf("event %d: %v", i, b)
+		}
+	}
+}
+
+// checkStreamEmailAddress: level 226: GET /streams/{id}/email_address.
+// Lanchat has no email gateway, so the address is empty, as a Zulip server
+// without EMAIL_GATEWAY_PATTERN answers.
+func checkStreamEmailAddress(t *testing.T, s *apitest.Server) {
+	bob := s.Login("bob@example.com")
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	if res := bob.Get(fmt.Sprintf("/api/v1/streams/%d/email_address", general), nil).OK(); res.Body["email"] != "" {
+		t.Errorf("address %s", res.Raw)
+	}
+	bob.Get("/api/v1/streams/3/email_address", nil).Fails(400, "BAD_REQUEST") // secret: bob is not in it
+	bob.Get("/api/v1/streams/99999/email_address", nil).Fails(400, "BAD_REQUEST")
+}
+
+// checkUserListIncomplete: level 232: the user_list_incomplete capability
+// is accepted; every person is accessible, so realm_users is complete.
+func checkUserListIncomplete(t *testing.T, s *apitest.Server) {
+	guest := s.Login("guest@example.com")
+	res := guest.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm_user"}, "client_capabilities": `{"user_list_incomplete":true}`}).OK()
+	for _, u := range res.List("realm_users") {
+		if u := u.(map[string]any); u["full_name"] == "Unknown user" {
+			t.Errorf("placeholder %v", u)
+		}
+	}
+	if n := len(res.List("realm_users")); n < 4 {
+		t.Errorf("realm_users has %d people", n)
+	}
+}
+
+// checkCreatorID: level 254: creator_id in stream and subscription objects.
+func checkCreatorID(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	aliceID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"stream"}})
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"alices"}]`}).OK()
+	id := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "alices"}).OK().Int("stream_id")
+	objects := map[string]any{"GET /streams/{id}": alice.Get(fmt.Sprintf("/api/v1/streams/%d", id), nil).OK().Body["stream"]}
+	for _, e := range q.next() {
+		objects["stream create event"] = e["streams"].([]any)[0]
+	}
+	for _, sub := range alice.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions") {
+		if sub.(map[string]any)["name"] == "alices" {
+			objects["GET /users/me/subscriptions"] = sub
+		}
+	}
+	for _, st := range alice.Get("/api/v1/streams", nil).OK().List("streams") {
+		if st.(map[string]any)["name"] == "alices" {
+			objects["GET /streams"] = st
+		}
+	}
+	for where, o := range objects {
+		if c := o.(map[string]any)["creator_id"]; c != float64(aliceID) {
+			t.Errorf("%s: creator_id %v, want %d", where, c, aliceID)
+		}
+	}
+	if len(objects) != 4 {
+		t.Errorf("objects found: %v", objects)
+	}
+	// The demo organization's streams had no creator.
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	if st := alice.Get(fmt.Sprintf("/api/v1/streams/%d", general), nil).OK().Body["stream"].(map[string]any); st["creator_id"] != nil {
+		t.Errorf("general's creator_id %v", st["creator_id"])
+	}
+}
+
+// checkChannelStrings: level 255: "channel" in the API's strings.
+func checkChannelStrings(t *testing.T, s *apitest.Server) {
+	bob := s.Login("bob@example.com")
+	if r := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "nowhere"}).Fails(400, "BAD_REQUEST"); r.Msg() != "Invalid channel name 'nowhere'" {
+		t.Errorf("get_stream_id: %q", r.Msg())
+	}
+	if r := bob.Get("/api/v1/streams/99999", nil).Fails(400, "BAD_REQUEST"); r.Msg() != "Invalid channel ID" {
+		t.Errorf("GET /streams/99999: %q", r.Msg())
+	}
+}
+
+// checkRealmURL: level 257: realm_url in register and server_settings,
+// realm_uri kept as its alias.
+func checkRealmURL(t *testing.T, s *apitest.Server) {
+	state := registerState(t, s.Login("bob@example.com"), "realm")
+	settings := s.Anonymous().Get("/api/v1/server_settings", nil).OK().Body
+	for where, body := range map[string]map[string]any{"register": state, "server_settings": settings} {
+		if body["realm_url"] != s.URL || body["realm_uri"] != s.URL {
+			t.Errorf("%s: realm_url %v realm_uri %v", where, body["realm_url"], body["realm_uri"])
+		}
+	}
+}
+
+// checkOneTimeNotices: levels 230 and 259: onboarding steps are one-time
+// notices only (has_trigger belonged to hotspots, which are gone).
+func checkOneTimeNotices(t *testing.T, s *apitest.Server) {
+	for _, st := range registerState(t, s.Login("bob@example.com"), "onboarding_steps")["onboarding_steps"].([]any) {
+		if st := st.(map[string]any); st["type"] != "one_time_notice" || st["has_trigger"] != nil {
+			t.Errorf("step %v", st)
+		}
+	}
+}
+
+// checkUserStatusEndpoint: level 262: GET /users/{id}/status.
+func checkUserStatusEndpoint(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	aliceID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	path := fmt.Sprintf("/api/v1/users/%d/status", aliceID)
+	if st := bob.Get(path, nil).OK().Body["status"].(map[string]any); len(st) != 0 {
+		t.Errorf("no status set: %v", st)
+	}
+	alice.Post("/api/v1/users/me/status", apitest.Form{"status_text": "at lunch", "emoji_name": "pizza"}).OK()
+	st := bob.Get(path, nil).OK().Body["status"].(map[string]any)
+	if st["status_text"] != "at lunch" || st["emoji_name"] != "pizza" {
+		t.Errorf("status %v", st)
+	}
+	if r := bob.Get("/api/v1/users/99999/status", nil).Fails(400, "BAD_REQUEST"); r.Msg() != "No such user" {
+		t.Errorf("unknown user: %q", r.Msg())
+	}
+}

@@ -1,0 +1,82 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+
+	"lanchat/backend/domain"
+)
+
+// groupSettingParam is a group-setting value as clients send it: a group's
+// ID, or {"direct_members": [...], "direct_subgroups": [...]} (either
+// field may be left out; no other is taken).
+type groupSettingParam domain.GroupSettingValue
+
+func (v *groupSettingParam) UnmarshalJSON(b []byte) error {
+	var id int64
+	if json.Unmarshal(b, &id) == nil {
+		*v = groupSettingParam{Group: id}
+		return nil
+	}
+	var set struct {
+		Members   []int64 `json:"direct_members"`
+		Subgroups []int64 `json:"direct_subgroups"`
+	}
+	if err := strictJSON(b, &set); err != nil {
+		return err
+	}
+	*v = groupSettingParam{Members: set.Members, Subgroups: set.Subgroups}
+	return nil
+}
+
+// groupSettingChangeParam is an update of a group setting, Zulip 9.0's
+// {"new": value, "old": expected current value}; "new" is required.
+type groupSettingChangeParam domain.GroupSettingChange
+
+func (c *groupSettingChangeParam) UnmarshalJSON(b []byte) error {
+	var ch struct {
+		New *groupSettingParam `json:"new"`
+		Old *groupSettingParam `json:"old"`
+	}
+	if err := strictJSON(b, &ch); err != nil {
+		return err
+	}
+	if ch.New == nil {
+		return errors.New(`"new" is required`)
+	}
+	*c = groupSettingChangeParam{New: domain.GroupSettingValue(*ch.New)}
+	if ch.Old != nil {
+		old := domain.GroupSettingValue(*ch.Old)
+		c.Old = &old
+	}
+	return nil
+}
+
+// strictJSON decodes one JSON object, refusing fields v does not have.
+func strictJSON(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// realmGroupSettingChanges reads PATCH /realm's group settings: Zulip
+// 9.0's {"new", "old"} for those that take any group-setting value, a
+// system group's ID (create_multiuse_invite_group_id, ...) for the others.
+func realmGroupSettingChanges(p *params) map[string]domain.GroupSettingChange {
+	out := map[string]domain.GroupSettingChange{}
+	for _, s := range domain.RealmGroupSettingParams() {
+		if !p.has(s.Param) {
+			continue
+		}
+		if !s.AnyGroup {
+			out[s.Setting] = domain.GroupSettingChange{New: domain.GroupSettingValue{Group: p.int(s.Param)}}
+			continue
+		}
+		var ch groupSettingChangeParam
+		if p.optJSON(s.Param, &ch) {
+			out[s.Setting] = domain.GroupSettingChange(ch)
+		}
+	}
+	return out
+}

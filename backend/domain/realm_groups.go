@@ -1,0 +1,109 @@
+package domain
+
+import (
+	"maps"
+	"slices"
+
+	"lanchat/backend/store"
+)
+
+// changeRealmGroupSettings applies PATCH /realm's group settings to r and
+// returns each changed one as its realm update_dict event's data.
+func changeRealmGroupSettings(tx *store.Tx, r *store.Realm, changes map[string]GroupSettingChange) ([]map[string]any, error) {
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for _, name := range slices.Sorted(maps.Keys(changes)) {
+		rule := realmRule(name)
+		current := realmSetting(ix, *r, name)
+		setting, err := applyChange(tx, ix, rule, current, changes[name])
+		if err != nil {
+			return nil, err
+		}
+		if sameSetting(setting, current) {
+			continue
+		}
+		if r.GroupSettings == nil {
+			r.GroupSettings = map[string]store.GroupSetting{}
+		}
+		r.GroupSettings[name] = setting
+		out = append(out, map[string]any{name: settingValue(setting)})
+	}
+	return out, nil
+}
+
+// realmAllows is the organization's permission gate: whether u holds the
+// named group setting.
+func realmAllows(tx *store.Tx, u store.User, name string) (bool, error) {
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return false, err
+	}
+	r, err := tx.Realm()
+	if err != nil {
+		return false, err
+	}
+	return ix.holds(realmSetting(ix, r, name), u), nil
+}
+
+// realmGroupSettingsState adds register's realm_<setting> for each group
+// setting, the policies the channel-creation settings replaced (the
+// smallest policy that includes everyone allowed), and
+// server_supported_permission_settings.
+func realmGroupSettingsState(tx *store.Tx, r store.Realm, state map[string]any) error {
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return err
+	}
+	for _, rule := range realmGroupSettings {
+		state["realm_"+rule.Name] = settingValue(realmSetting(ix, r, rule.Name))
+	}
+	state["realm_create_public_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePublicChannel))
+	state["realm_create_private_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePrivateChannel))
+	state["server_supported_permission_settings"] = permissionSettingsState()
+	return nil
+}
+
+// approximatePolicy is the policy number (1 members, 2 administrators,
+// 3 full members, 4 moderators) closest to a setting that allows at least
+// everyone it does: a set of users or groups is members.
+func approximatePolicy(ix *groupIndex, s store.GroupSetting) int {
+	if s.Group == 0 {
+		return 1
+	}
+	switch ix.groups[s.Group].Name {
+	case store.OwnersGroup, store.AdministratorsGroup, store.NobodyGroup:
+		return 2
+	case store.ModeratorsGroup:
+		return 4
+	case store.FullMembersGroup:
+		return 3
+	}
+	return 1
+}
+
+// RealmGroupSettingParam is how PATCH /realm takes one group setting: as
+// {"new", "old"} under the setting's name (AnyGroup), or as a system
+// group's ID under Param.
+type RealmGroupSettingParam struct {
+	Setting, Param string
+	AnyGroup       bool
+}
+
+// RealmGroupSettingParams lists PATCH /realm's group-setting parameters.
+func RealmGroupSettingParams() []RealmGroupSettingParam {
+	out := make([]RealmGroupSettingParam, 0, len(realmGroupSettings))
+	for _, r := range realmGroupSettings {
+		p := RealmGroupSettingParam{Setting: r.Name, Param: r.IDFieldName, AnyGroup: r.AnyGroup}
+		if r.AnyGroup {
+			p.Param = r.Name
+		}
+		out = append(out, p)
+	}
+	return out
+}

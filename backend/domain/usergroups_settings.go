@@ -1,0 +1,212 @@
+package domain
+
+import (
+	"encoding/json"
+	"slices"
+
+	"lanchat/backend/store"
+)
+
+// groupSettingRule is one group-based permission setting as Zulip 9.0
+// (feature level 277) defines it: its default and which groups it may be
+// set to. register's server_supported_permission_settings shows them.
+type groupSettingRule struct {
+	Name string `json:"-"`
+	// AnyGroup settings take any group-setting value (a group or a set of
+	// users and groups) and PATCH takes them as {"new", "old"}; the others
+	// take a system group's ID under IDFieldName.
+	AnyGroup               bool     `json:"-"`
+	RequireSystemGroup     bool     `json:"require_system_group"`
+	AllowInternetGroup     bool     `json:"allow_internet_group"`
+	AllowOwnersGroup       bool     `json:"allow_owners_group"`
+	AllowNobodyGroup       bool     `json:"allow_nobody_group"`
+	AllowEveryoneGroup     bool     `json:"allow_everyone_group"`
+	DefaultGroupName       string   `json:"default_group_name"`
+	IDFieldName            string   `json:"id_field_name"`
+	DefaultForSystemGroups *string  `json:"default_for_system_groups"`
+	AllowedSystemGroups    []string `json:"allowed_system_groups"`
+}
+
+// Settings of the organization.
+const (
+	SettingCreateMultiuseInvite   = "create_multiuse_invite_group"
+	SettingCanAccessAllUsers      = "can_access_all_users_group"
+	SettingCreatePublicChannel    = "can_create_public_channel_group"
+	SettingCreatePrivateChannel   = "can_create_private_channel_group"
+	SettingDirectMessageInitiator = "direct_message_initiator_group"
+	SettingDirectMessagePermitted = "direct_message_permission_group"
+)
+
+var nobodyForSystemGroups = store.NobodyGroup
+
+// realmGroupSettings, streamGroupSettings and userGroupSettings are every
+// group setting of each object Lanchat has at feature level 277.
+var (
+	realmGroupSettings = []groupSettingRule{
+		{Name: SettingCreateMultiuseInvite, RequireSystemGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "create_multiuse_invite_group_id", AllowedSystemGroups: []string{}},
+		// Only role:everyone: Lanchat does not limit whom guests can see,
+		// which role:members would ask for (as on Zulip Cloud's free plan).
+		{Name: SettingCanAccessAllUsers, RequireSystemGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_access_all_users_group_id", AllowedSystemGroups: []string{store.EveryoneGroup}},
+		{Name: SettingCreatePublicChannel, AnyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_public_channel_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingCreatePrivateChannel, AnyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_private_channel_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingDirectMessageInitiator, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_initiator_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_permission_group_id", AllowedSystemGroups: []string{}},
+	}
+	streamGroupSettings = []groupSettingRule{
+		{Name: "can_remove_subscribers_group", RequireSystemGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_remove_subscribers_group_id", AllowedSystemGroups: []string{}},
+	}
+	userGroupSettings = []groupSettingRule{
+		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+	}
+)
+
+// realmRule is the organization's setting by name.
+func realmRule(name string) groupSettingRule {
+	i := slices.IndexFunc(realmGroupSettings, func(r groupSettingRule) bool { return r.Name == name })
+	return realmGroupSettings[i]
+}
+
+// permissionSettingsState is register's server_supported_permission_settings.
+func permissionSettingsState() map[string]any {
+	byName := func(rules []groupSettingRule) map[string]groupSettingRule {
+		out := map[string]groupSettingRule{}
+		for _, r := range rules {
+			out[r.Name] = r
+		}
+		return out
+	}
+	return map[string]any{"realm": byName(realmGroupSettings), "stream": byName(streamGroupSettings), "group": byName(userGroupSettings)}
+}
+
+// GroupSettingValue is a group-setting value as the API shows it: a
+// group's ID, or {"direct_members", "direct_subgroups"} for a set made for
+// the setting alone.
+type GroupSettingValue struct {
+	Group     int64
+	Members   []int64
+	Subgroups []int64
+}
+
+func (v GroupSettingValue) MarshalJSON() ([]byte, error) {
+	if v.Group != 0 {
+		return json.Marshal(v.Group)
+	}
+	return json.Marshal(map[string][]int64{"direct_members": nonNil(v.Members), "direct_subgroups": nonNil(v.Subgroups)})
+}
+
+// GroupSettingChange is an update of a group setting (Zulip 9.0's
+// {"new", "old"}): New replaces the value if Old, when given, is the
+// current one.
+type GroupSettingChange struct {
+	New GroupSettingValue
+	Old *GroupSettingValue
+}
+
+func settingValue(s store.GroupSetting) GroupSettingValue {
+	return GroupSettingValue{Group: s.Group, Members: s.Members, Subgroups: s.Subgroups}
+}
+
+// realmSetting is the organization's value of a setting, its default when
+// never set.
+func realmSetting(ix *groupIndex, r store.Realm, name string) store.GroupSetting {
+	if s, ok := r.GroupSettings[name]; ok {
+		return s
+	}
+	return store.GroupSetting{Group: ix.system(realmRule(name).DefaultGroupName)}
+}
+
+// mentionSetting is who may mention a group.
+func mentionSetting(ix *groupIndex, g store.UserGroup) store.GroupSetting {
+	switch {
+	case g.CanMention != nil:
+		return *g.CanMention
+	case g.System:
+		return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
+	}
+	return store.GroupSetting{Group: ix.system(store.EveryoneGroup)}
+}
+
+// checkSetting validates a new value of a setting under its rule and
+// returns it in its stored form: a set of exactly one group and nobody
+// else is that group, and an empty set is role:nobody, as in Zulip.
+func checkSetting(tx *store.Tx, ix *groupIndex, rule groupSettingRule, v GroupSettingValue) (store.GroupSetting, error) {
+	if v.Group == 0 {
+		switch {
+		case len(v.Members) == 0 && len(v.Subgroups) == 1:
+			v = GroupSettingValue{Group: v.Subgroups[0]}
+		case len(v.Members) == 0 && len(v.Subgroups) == 0:
+			v = GroupSettingValue{Group: ix.system(store.NobodyGroup)}
+		}
+	}
+	if v.Group != 0 {
+		g, ok := ix.groups[v.Group]
+		if !ok {
+			return store.GroupSetting{}, BadRequest("Invalid user group")
+		}
+		if err := checkSettingGroup(rule, g); err != nil {
+			return store.GroupSetting{}, err
+		}
+		return store.GroupSetting{Group: g.ID}, nil
+	}
+	if !rule.AnyGroup || rule.RequireSystemGroup {
+		return store.GroupSetting{}, BadRequest("'%s' must be a system user group.", rule.Name)
+	}
+	members, err := checkMembers(tx, v.Members)
+	if err != nil {
+		return store.GroupSetting{}, err
+	}
+	subgroups := sortedUnique(v.Subgroups)
+	for _, id := range subgroups {
+		g, ok := ix.groups[id]
+		if !ok {
+			return store.GroupSetting{}, BadRequest("Invalid user group ID: %d", id)
+		}
+		if err := checkSettingGroup(rule, g); err != nil {
+			return store.GroupSetting{}, err
+		}
+	}
+	return store.GroupSetting{Members: members, Subgroups: subgroups}, nil
+}
+
+// checkSettingGroup applies a rule's limits on the groups a setting names.
+func checkSettingGroup(rule groupSettingRule, g store.UserGroup) error {
+	if !g.System {
+		if rule.RequireSystemGroup {
+			return BadRequest("'%s' must be a system user group.", rule.Name)
+		}
+		return nil
+	}
+	allowed := map[string]bool{store.InternetGroup: rule.AllowInternetGroup, store.OwnersGroup: rule.AllowOwnersGroup,
+		store.NobodyGroup: rule.AllowNobodyGroup, store.EveryoneGroup: rule.AllowEveryoneGroup}
+	if ok, limited := allowed[g.Name]; (limited && !ok) || (len(rule.AllowedSystemGroups) > 0 && !slices.Contains(rule.AllowedSystemGroups, g.Name)) {
+		return BadRequest("'%s' setting cannot be set to '%s' group.", rule.Name, g.Name)
+	}
+	return nil
+}
+
+// sameSetting compares two values as sets.
+func sameSetting(a, b store.GroupSetting) bool {
+	return a.Group == b.Group && slices.Equal(sortedUnique(a.Members), sortedUnique(b.Members)) &&
+		slices.Equal(sortedUnique(a.Subgroups), sortedUnique(b.Subgroups))
+}
+
+// applyChange checks an update against the current value (Zulip's
+// race-resistant "old") and returns the new stored value.
+func applyChange(tx *store.Tx, ix *groupIndex, rule groupSettingRule, current store.GroupSetting, ch GroupSettingChange) (store.GroupSetting, error) {
+	if ch.Old != nil {
+		old, err := checkSetting(tx, ix, rule, *ch.Old)
+		if err != nil || !sameSetting(old, current) {
+			return store.GroupSetting{}, errorf(CodeExpectationMismatch, "'old' value does not match the expected value.")
+		}
+	}
+	return checkSetting(tx, ix, rule, ch.New)
+}
