@@ -112,7 +112,7 @@ test('on a phone compose is a button until used, and the messages keep the scree
     const ctx = document.createElement('canvas').getContext('2d')
     ctx.font = getComputedStyle(el).font
     return ctx.measureText(el.placeholder).width <= el.clientWidth - 16
-  }), 'the search placeholder fits')
+  }), `the search placeholder fits: ${await search.evaluate((el) => el.clientWidth)}px`)
 
   // The banner, once dismissed, stays dismissed.
   await phone.getByTestId('dismiss-notifications').tap()
@@ -128,6 +128,11 @@ test('on a phone compose is a button until used, and the messages keep the scree
   await phone.setViewportSize({ width: 390, height: 450 })
   const scroller = await phone.locator('.message-scroller').boundingBox()
   assert.ok(scroller.height >= 180, `${scroller.height}px of messages with the keyboard up`)
+  // The newest message stays in sight as the screen shrinks.
+  await eventually(async () => {
+    const last = await phone.getByTestId('message').last().boundingBox()
+    assert.ok(last.y + last.height <= scroller.y + scroller.height + 1, `the newest message ends at ${last.y + last.height}, the list at ${scroller.y + scroller.height}`)
+  })
   await shot(phone, 'phone-compose-keyboard.png')
   await phone.setViewportSize({ width: 390, height: 844 })
 

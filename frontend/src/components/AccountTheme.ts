@@ -1,7 +1,7 @@
 // The theme is kept in the account's user_settings (color_scheme), so it
 // follows the person to every browser rather than staying in one.
 import { useEffect } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 
 // Theme is the UI's color scheme.
@@ -25,4 +25,4 @@ export function useAccountTheme(chat: Chat, ready: boolean, setTheme: (t: Theme)
   }, [scheme])
 }
 
-export const saveTheme = (t: Theme) => api.patch('/api/v1/settings', { color_scheme: schemeOf(t) })
+export const saveTheme = (t: Theme) => zulip.updateSettings({ color_scheme: schemeOf(t) })

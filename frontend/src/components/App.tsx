@@ -1,9 +1,10 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { desktop } from '../api/desktop'
 import { chime, notify } from '../api/notifier'
 import { notificationText } from '../state/notify'
-import { invitation, inviteKey, resume, setupNeeded, signOut, type Invitation, type Me } from '../api/session'
+import { invitation, inviteKey, signOut, type Invitation, type Me } from '../api/session'
+import { homeHashes, takeEarlyChat, takeSession } from '../state/startup'
 import { explain } from '../state/errors'
 import { Chat } from '../state/chat'
 import { hashToPlace, narrowTitle, narrowToHash, sameNarrow, type Narrow, type Place } from '../state/narrow'
@@ -34,7 +35,6 @@ import { sendMessage } from '../api/workflows'
 import '../workflows.css'
 
 // Inbox is the home view, as in Zulip (since 8.0); Recent conversations the other.
-const homeHashes = ['', '#', '#recent', '#inbox']
 const homeView = (hash: string) => !homeHashes.includes(hash) ? null : hash === '#recent' ? 'recent' as const : 'inbox' as const
 
 type Screen = { kind: 'loading' } | { kind: 'setup' } | { kind: 'login'; realm: string } | { kind: 'join'; key: string; invitation: Invitation }
@@ -55,8 +55,9 @@ export function App() {
   const [theme, setTheme] = useTheme()
   useEffect(() => {
     (async () => {
-      // Both at once: each is a round trip before anything shows.
-      const [setup, me] = await Promise.all([setupNeeded().catch(() => false), resume()])
+      // Both at once, started as the script ran (startup.ts).
+      const session = takeSession()
+      const [setup, me] = await Promise.all([session.setup, session.me])
       if (setup) return setScreen({ kind: 'setup' })
       if (me) return setScreen({ kind: 'chat', me })
       // An invitation link's page offers its sign-up; a link that no
@@ -65,7 +66,7 @@ export function App() {
       const offered = key ? await invitation(key).catch(() => null) : null
       if (offered) return setScreen({ kind: 'join', key, invitation: offered })
       if (key) history.replaceState(null, '', '/')
-      const settings = await api.get('/api/v1/server_settings').catch(() => ({ realm_name: 'Lanchat' }))
+      const settings = await zulip.serverSettings().catch(() => ({ realm_name: 'Lanchat' }))
       setScreen({ kind: 'login', realm: settings.realm_name })
     })()
   }, [])
@@ -82,7 +83,8 @@ export function App() {
 }
 
 function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onSignOut: () => void }) {
-  const chat = useMemo(() => new Chat(), [])
+  // The chat started loading as the script ran (startup.ts), unless this is a later sign-in.
+  const [{ chat, registered, loaded }] = useState(() => takeEarlyChat() ?? { chat: new Chat(), registered: null, loaded: false })
   const [, setVersion] = useState(0)
   // Each account's outbox is its own: a message is sent only as who wrote it.
   const outbox = useMemo(() => new Outbox(localStorage, `lanchat.outbox.${p.me.user_id}`,
@@ -119,8 +121,12 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       if (chat.connected && !wasConnected) outbox.flush()
       wasConnected = chat.connected
     })
-    // The first page of messages is fetched beside register, not after it.
-    if (!homeHashes.includes(location.hash) && place.narrow.kind !== 'search') chat.load(place.narrow, place.near)
+    // The early chat may have changed (its messages arrived) between the
+    // first render and this subscription.
+    setVersion((v) => v + 1)
+    // The first page of messages is fetched beside register, not after it
+    // (the early chat's, as the script ran).
+    if (!loaded && !homeHashes.includes(location.hash) && place.narrow.kind !== 'search') chat.load(place.narrow, place.near)
     chat.onArrival = (m) => {
       // Only the conversation on screen, in a focused window, is being read:
       // not the last one opened when the landing page shows.
@@ -134,7 +140,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
     }
     // replace: going back should not land on the emptied topic.
     chat.onTopicMoved = (to) => location.replace(narrowToHash(to))
-    chat.register().then(() => { setReady(true); outbox.flush() }, (e) => setFailed(explain(e)))
+    ;(registered ?? chat.register()).then(() => { setReady(true); outbox.flush() }, (e) => setFailed(explain(e)))
     const onHash = () => { setHash(location.hash); setDrawer(null) }
     addEventListener('hashchange', onHash)
     return () => { off(); chat.close(); outbox.stop(); removeEventListener('hashchange', onHash) }
@@ -143,7 +149,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   // Presence: active while the page is visible, idle when hidden.
   useEffect(() => {
     if (!ready) return
-    const report = () => api.post('/api/v1/users/me/presence', { status: document.visibilityState === 'visible' ? 'active' : 'idle', new_user_input: true })
+    const report = () => zulip.reportPresence(document.visibilityState === 'visible' ? 'active' : 'idle')
       .then((r) => { for (const [email, pr] of Object.entries(r.presences ?? {})) chat.apply({ type: 'presence', email, presence: pr as Record<string, unknown> }); chat.changed() }).catch(() => {})
     report()
     const timer = setInterval(report, 60000)
@@ -226,7 +232,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         reply(m.id)
         compose.update((d) => ({ ...d, content: `${d.content}${d.content && !d.content.endsWith(' ') ? ' ' : ''}@**${m.sender_full_name}** ` }))
       } break
-      case '*': if (m) { handled(); api.post('/api/v1/messages/flags', { messages: [m.id], op: m.flags.includes('starred') ? 'remove' : 'add', flag: 'starred' }).catch(() => {}) } break
+      case '*': if (m) { handled(); zulip.setFlag([m.id], 'starred', !m.flags.includes('starred')).catch(() => {}) } break
       case 's': case 'S': if (m) {
         handled()
         const n = chat.narrowOf(m)
@@ -276,7 +282,9 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   useEffect(() => { document.querySelector(`[data-message-id="${selected}"]`)?.scrollIntoView({ block: 'nearest' }) }, [selected])
 
   if (failed) return <div class="card-page"><p class="form-error">Could not load: {failed}</p></div>
-  if (!ready) return <div class="card-page"><p>Loading…</p></div>
+  // The early chat's messages show before register answers; the sidebar,
+  // people and unread counts fill in when it does.
+  if (!ready && !(loaded && !chat.view.loading)) return <div class="card-page"><p>Loading…</p></div>
   return (
     <div class={`app ${drawer ? `drawer-${drawer}` : ''}`}>
       <header class="topbar">

@@ -1,9 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { api, ApiError, upload } from '../api/transport'
+import { ApiError } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { applyCompletion, complete, tokenBefore, type Completion, type Token } from '../state/autocomplete'
-import { conversationKey, emptyDraft, newDraftId, recipients, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
+import { composeTarget, conversationKey, emptyDraft, newDraftId, recipients, type Draft, type DraftStore, type SavedDraft } from '../state/drafts'
 import { emojiChoices, showEmojiChars, type EmojiChoice } from '../state/emoji'
 import { loadEmojiTable, type EmojiCategory } from '../state/emojiTable'
 import { EmojiPicker } from './EmojiPicker'
@@ -50,13 +51,6 @@ export function useComposeDraft(store: DraftStore): ComposeDraft {
 const typingEveryMs = 10000
 const typingIdleMs = 5000
 
-// composeTarget names where a draft goes, as Zulip's "Message #stream > topic" button does.
-export function composeTarget(d: Draft): string {
-  if (d.kind === 'pm') return d.to.trim() ? `Message ${recipients(d.to).join(', ')}` : 'New direct message'
-  if (!d.stream.trim()) return 'New message'
-  return `Message #${d.stream.trim()}${d.topic.trim() ? ` > ${d.topic.trim()}` : ''}`
-}
-
 // Compose is the compose box. On a phone it stays a one-line button until
 // used, as in Zulip's mobile web, so the messages keep the screen; it
 // closes again when the conversation changes with nothing typed.
@@ -100,7 +94,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     return recipients(draft.to).map((e) => person(e) ?? e)
   }
   const recipientIds = () => recipientEmails().map((e) => chat.byEmail.get(e)?.user_id).filter((x): x is number => x !== undefined)
-  const typingParams = () => draft.kind === 'stream'
+  const typingParams = (): zulip.TypingTarget | null => draft.kind === 'stream'
     ? (streamId && draft.topic.trim() ? { type: 'stream', stream_id: streamId, topic: draft.topic.trim() } : null)
     : (recipientIds().length ? { type: 'direct', to: recipientIds() } : null)
 
@@ -112,7 +106,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     if (Date.now() - t.sentAt > typingEveryMs || t.target !== target) {
       t.sentAt = Date.now()
       t.target = target
-      api.post('/api/v1/typing', { ...params, op: 'start' }).catch(() => {})
+      zulip.setTyping(params, 'start').catch(() => {})
     }
     clearTimeout(t.idle)
     t.idle = setTimeout(stopTyping, typingIdleMs)
@@ -122,7 +116,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     clearTimeout(t.idle)
     if (!t.sentAt) return
     t.sentAt = 0
-    api.post('/api/v1/typing', { ...JSON.parse(t.target), op: 'stop' }).catch(() => {})
+    zulip.setTyping(JSON.parse(t.target), 'stop').catch(() => {})
   }
 
   // The full emoji table loads when an emoji is first typed or picked.
@@ -216,8 +210,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
   const attach = async (files: FileList | File[]) => {
     for (const f of Array.from(files)) {
       try {
-        const r = await upload('/api/v1/user_uploads', f)
-        const link = `[${f.name}](${r.url ?? r.uri})`
+        const link = `[${f.name}](${await zulip.uploadFile(f)})`
         // Functional update: each upload adds to the text as it is by then.
         update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + link }))
       } catch (err) {
@@ -229,8 +222,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
   const togglePreview = async () => {
     if (preview !== null) { setPreview(null); return }
     try {
-      const r = await api.post('/api/v1/messages/render', { content: draft.content })
-      setPreview(r.rendered)
+      setPreview(await zulip.renderMessage(draft.content))
     } catch (err) {
       setError(explain(err))
     }

@@ -81,6 +81,16 @@ export function MessageList(p: { chat: Chat; selected: number; actions: MessageA
     }
   }, [firstId, messages.length, v.loading])
 
+  // A list that follows the bottom keeps following it as it shrinks: the
+  // on-screen keyboard coming up, compose opening.
+  useEffect(() => {
+    const el = scroller.current
+    if (!el) return
+    const resized = new ResizeObserver(() => { if (stick.current) el.scrollTop = el.scrollHeight })
+    resized.observe(el)
+    return () => resized.disconnect()
+  }, [])
+
   const onScroll = () => {
     const el = scroller.current!
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
 import { messageLink } from '../state/narrow'
@@ -11,12 +11,6 @@ export interface MessageActions {
   reply: (id: number) => void
   quote: (id: number, text: string) => void
   showImages: (urls: string[]) => void
-}
-
-// rawContent is a message's markdown source.
-export async function rawContent(id: number): Promise<string> {
-  const r = await api.get(`/api/v1/messages/${id}`, { apply_markdown: false })
-  return r.raw_content ?? r.message?.content ?? ''
 }
 
 // quoteOf is Zulip's quote-and-reply text: a silent mention, a link to the
@@ -48,10 +42,10 @@ export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions
   const run = (f: () => Promise<unknown>) => f().catch((e) => p.setError(explain(e)))
   const mine = m.sender_id === chat.me.user_id
   const items: [string, string, () => void][] = [
-    ['Quote and reply', 'menu-quote', () => run(async () => { p.actions.quote(m.id, quoteOf(chat, m, await rawContent(m.id))); p.onClose() })],
+    ['Quote and reply', 'menu-quote', () => run(async () => { p.actions.quote(m.id, quoteOf(chat, m, await zulip.rawContent(m.id))); p.onClose() })],
     ['Copy link to message', 'menu-copy-link', () => run(async () => { await copyText(messageLink(location.origin, chat.narrowOf(m), m.id)); setNote('Link copied') })],
     ['Mark as unread from here', 'menu-mark-unread', () => run(async () => { await chat.markUnreadFrom(m.id); p.onClose() })],
-    ['View source', 'menu-view-source', () => run(async () => setDialog({ kind: 'source', raw: await rawContent(m.id) }))],
+    ['View source', 'menu-view-source', () => run(async () => setDialog({ kind: 'source', raw: await zulip.rawContent(m.id) }))],
   ]
   if (chat.readReceiptsEnabled) items.push(['Read receipts', 'menu-read-receipts', () => setDialog({ kind: 'receipts' })])
   if (m.type === 'stream' && (mine || chat.isAdmin)) items.push(['Move or rename topic…', 'menu-move', () => setDialog({ kind: 'move' })])
@@ -83,12 +77,12 @@ function MoveTopic(p: { chat: Chat; m: Message; onClose: () => void }) {
   const { chat, m } = p
   const [topic, setTopic] = useState(m.subject)
   const [streamId, setStreamId] = useState(m.stream_id!)
-  const [mode, setMode] = useState('change_all')
+  const [mode, setMode] = useState<zulip.PropagateMode>('change_all')
   const [error, setError] = useState('')
   const save = async (e: Event) => {
     e.preventDefault()
     try {
-      await api.patch(`/api/v1/messages/${m.id}`, { topic: topic.trim(), propagate_mode: mode, ...(streamId !== m.stream_id ? { stream_id: streamId } : {}) })
+      await zulip.moveMessages(m.id, topic.trim(), mode, streamId !== m.stream_id ? streamId : undefined)
       p.onClose()
     } catch (err) {
       setError(explain(err))
@@ -106,7 +100,7 @@ function MoveTopic(p: { chat: Chat; m: Message; onClose: () => void }) {
         </label>
         <label>Topic<input data-testid="move-topic-name" value={topic} onInput={(e) => setTopic((e.target as HTMLInputElement).value)} /></label>
         <label>Which messages
-          <select data-testid="move-mode" value={mode} onChange={(e) => setMode((e.target as HTMLSelectElement).value)}>
+          <select data-testid="move-mode" value={mode} onChange={(e) => setMode((e.target as HTMLSelectElement).value as zulip.PropagateMode)}>
             <option value="change_all">All messages in the topic</option>
             <option value="change_later">This message and the ones after it</option>
             <option value="change_one">Only this message</option>

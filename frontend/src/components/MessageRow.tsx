@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { showEmojiChars } from '../state/emoji'
@@ -8,7 +8,7 @@ import { showLocalTimes, showMeMessage, toggleSpoiler } from '../state/rendered'
 import type { Message } from '../state/types'
 import { widgetOf } from '../state/widgets'
 import { EmojiPicker } from './EmojiPicker'
-import { MessageMenu, rawContent, type MessageActions } from './MessageMenu'
+import { MessageMenu, type MessageActions } from './MessageMenu'
 import { Widget } from './Widget'
 
 function Reactions(p: { chat: Chat; m: Message }) {
@@ -25,7 +25,7 @@ function Reactions(p: { chat: Chat; m: Message }) {
       {[...groups.values()].map((g) => {
         const mine = g.users.includes(me)
         const custom = p.chat.realmEmoji[g.code]
-        const toggle = () => (mine ? api.del : api.post)(`/api/v1/messages/${p.m.id}/reactions`, { emoji_name: g.name })
+        const toggle = () => zulip.setReaction(p.m.id, g.name, !mine)
         return (
           <button class={`reaction ${mine ? 'mine' : ''}`} data-testid="reaction" data-emoji-name={g.name} onClick={toggle}
             title={g.users.map((u) => p.chat.users.get(u)?.full_name).join(', ') + ` (:${g.name}:)`}>
@@ -59,8 +59,8 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   const sender = chat.users.get(m.sender_id)
   const time = new Date(m.timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
   const act = (f: () => Promise<unknown>) => f().catch((e) => setError(explain(e)))
-  const startEdit = async () => setEditing(await rawContent(m.id))
-  const saveEdit = () => act(async () => { await api.patch(`/api/v1/messages/${m.id}`, { content: editing }); setEditing(null) })
+  const startEdit = async () => setEditing(await zulip.rawContent(m.id))
+  const saveEdit = () => act(async () => { await zulip.editMessage(m.id, editing!); setEditing(null) })
   // As in Zulip, a message only moved to another topic or stream says so, not "edited".
   const movedOnly = !!m.edit_history?.length && m.edit_history.every((e) => e.prev_content === undefined)
   const edited = m.last_edit_timestamp ? <span class="edited" data-testid="message-edited">{movedOnly ? '(moved)' : '(edited)'}</span> : null
@@ -107,7 +107,7 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
       </div>
       <div class="actions" data-testid="message-actions">
         <button class={`icon ${starred ? 'on' : ''}`} data-testid="star-button" title={starred ? 'Unstar' : 'Star'} aria-label={starred ? 'Unstar' : 'Star'}
-          onClick={(e) => { e.stopPropagation(); act(() => api.post('/api/v1/messages/flags', { messages: [m.id], op: starred ? 'remove' : 'add', flag: 'starred' })) }}>
+          onClick={(e) => { e.stopPropagation(); act(() => zulip.setFlag([m.id], 'starred', !starred)) }}>
           {starred ? '★' : '☆'}
         </button>
         <button class="icon" data-testid="react-button" title="Add reaction" aria-label="Add reaction" onClick={(e) => { e.stopPropagation(); setPicking(!picking) }}>☺</button>
@@ -122,12 +122,12 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
       {picking && <EmojiPicker chat={chat} mine={myReactions} onClose={() => setPicking(false)} onPick={(e) => {
         setPicking(false)
         // Picking an emoji one has already reacted with takes it back, as in Zulip.
-        act(() => (myReactions.has(e.name) ? api.del : api.post)(`/api/v1/messages/${m.id}/reactions`, { emoji_name: e.name }))
+        act(() => zulip.setReaction(m.id, e.name, !myReactions.has(e.name)))
       }} />}
       {confirming && (
         <div class="confirm">
           Delete this message?
-          <button class="danger" data-testid="confirm-delete" onClick={() => act(() => api.del(`/api/v1/messages/${m.id}`))}>Delete</button>
+          <button class="danger" data-testid="confirm-delete" onClick={() => act(() => zulip.deleteMessage(m.id))}>Delete</button>
           <button onClick={() => setConfirming(false)}>Cancel</button>
         </div>
       )}

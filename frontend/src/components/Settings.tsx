@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { upload } from '../api/transport'
+import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import { ShortcutList } from './Shortcuts'
 import { explain } from '../state/errors'
@@ -25,7 +25,7 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
     e.preventDefault()
     if (!file || !name.trim()) return
     try {
-      await upload(`/api/v1/realm/emoji/${encodeURIComponent(name.trim())}`, file)
+      await zulip.addRealmEmoji(name.trim(), file)
       setStatus(`Added :${name.trim()}:`)
       setName('')
     } catch (err) {

@@ -1,7 +1,7 @@
 // Organization settings for administrators (name and description, group-based
 // permissions, users, linkifiers, custom emoji) and one's own bots with their keys.
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, type Json } from '../api/transport'
+import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import type { User } from '../state/types'
 import { useStatus } from './SettingsProfile'
@@ -35,7 +35,7 @@ function PermissionsAdmin(p: { chat: Chat }) {
   const save = (c: (typeof permissionChoices)[number], name: string) => {
     const id = ids.get(name)
     const change = c.byID ? { [`${c.setting}_id`]: id } : { [c.setting]: { new: id, old: p.chat.groupSettings[c.setting] } }
-    run(() => api.patch('/api/v1/realm', change), 'Permission saved.')
+    run(() => zulip.updateRealm(change), 'Permission saved.')
   }
   return (
     <section>
@@ -63,11 +63,11 @@ export function OrganizationSettings(p: { chat: Chat }) {
   const [name, setName] = useState(p.chat.realmName)
   const [description, setDescription] = useState('')
   const [run, status] = useStatus()
-  useEffect(() => { api.get('/api/v1/server_settings').then((r) => setDescription(r.realm_description ?? ''), () => {}) }, [])
+  useEffect(() => { zulip.serverSettings().then((r) => setDescription(r.realm_description ?? ''), () => {}) }, [])
   return (
     <section>
       <h3>Organization profile</h3>
-      <form class="stack" onSubmit={(e) => { e.preventDefault(); run(() => api.patch('/api/v1/realm', { name: name.trim(), description }), 'Organization saved.') }}>
+      <form class="stack" onSubmit={(e) => { e.preventDefault(); run(() => zulip.updateRealm({ name: name.trim(), description }), 'Organization saved.') }}>
         <label class="field">Organization name<input data-testid="org-name" value={name} onInput={(e) => setName(value(e))} /></label>
         <label class="field">Description<textarea data-testid="org-description" rows={3} value={description} onInput={(e) => setDescription(value(e))} /></label>
         <div><button class="primary" data-testid="org-save">Save</button></div>
@@ -104,19 +104,19 @@ export function UsersAdmin(p: { chat: Chat }) {
                 <td>{u.full_name}</td><td class="hint">{u.email}</td>
                 <td>
                   <select aria-label={`Role of ${u.full_name}`} data-testid="admin-user-role" value={String(u.role ?? 400)} disabled={!active || u.user_id === chat.me.user_id}
-                    onChange={(e) => run(() => api.patch(`/api/v1/users/${u.user_id}`, { role: Number(value(e)) }), `${u.full_name}'s role changed.`)}>
+                    onChange={(e) => run(() => zulip.setRole(u.user_id, Number(value(e))), `${u.full_name}'s role changed.`)}>
                     {roleChoices.map(([n, label]) => <option value={String(n)}>{label}</option>)}
                   </select>
                 </td>
                 <td><div class="row">
                   {u.user_id !== chat.me.user_id && active && (u.role !== 100 || chat.me.role === 100) && (
                     <button data-testid="admin-user-password" title="Imported people have no password until they are given one"
-                      onClick={() => run(() => api.post(`/api/v1/users/${u.user_id}/password`).then((r) => setIssued({ name: u.full_name, password: r.password })))}>
+                      onClick={() => run(() => zulip.issuePassword(u.user_id).then((password) => setIssued({ name: u.full_name, password })))}>
                       Issue password
                     </button>)}
                   {u.user_id !== chat.me.user_id && (active
                     ? <button data-testid="admin-user-deactivate" onClick={() => setDeactivating(u)}>Deactivate</button>
-                    : <button data-testid="admin-user-reactivate" onClick={() => run(() => api.post(`/api/v1/users/${u.user_id}/reactivate`), `${u.full_name} was reactivated.`)}>Reactivate</button>)}
+                    : <button data-testid="admin-user-reactivate" onClick={() => run(() => zulip.reactivateUser(u.user_id), `${u.full_name} was reactivated.`)}>Reactivate</button>)}
                 </div></td>
               </tr>
             )
@@ -125,13 +125,13 @@ export function UsersAdmin(p: { chat: Chat }) {
       </table>
       {deactivating && <ConfirmDeactivate user={deactivating} onCancel={() => setDeactivating(null)} onConfirm={() => {
         setDeactivating(null)
-        run(() => api.del(`/api/v1/users/${deactivating.user_id}`), `${deactivating.full_name} was deactivated.`)
+        run(() => zulip.deactivateUser(deactivating.user_id), `${deactivating.full_name} was deactivated.`)
       }} />}
       {issued && <p role="status" data-testid="admin-issued-password">{issued.name} now signs in with the password <code>{issued.password}</code>: pass it on. Their open sessions ended.</p>}
       <h3>Add a user</h3>
       <form class="row" onSubmit={(e) => {
         e.preventDefault()
-        run(() => api.post('/api/v1/users', { ...form, full_name: form.full_name.trim(), email: form.email.trim() }).then(() => setForm({ full_name: '', email: '', password: '' })),
+        run(() => zulip.createUser({ ...form, full_name: form.full_name.trim(), email: form.email.trim() }).then(() => setForm({ full_name: '', email: '', password: '' })),
           `Account created for ${form.email.trim()}. Give them the password to sign in.`)
       }}>
         <label class="field grow">Full name<input data-testid="new-user-name" value={form.full_name} onInput={(e) => setForm({ ...form, full_name: value(e) })} /></label>
@@ -169,11 +169,11 @@ function ConfirmDeactivate(p: { user: User; onCancel: () => void; onConfirm: () 
 }
 
 export function LinkifiersAdmin() {
-  const [list, setList] = useState<Json[]>([])
+  const [list, setList] = useState<zulip.Linkifier[]>([])
   const [pattern, setPattern] = useState('')
   const [template, setTemplate] = useState('')
   const [run, status] = useStatus()
-  const reload = () => api.get('/api/v1/realm/linkifiers').then((r) => setList(r.linkifiers))
+  const reload = () => zulip.linkifiers().then(setList)
   useEffect(() => { run(reload) }, [])
   return (
     <section>
@@ -184,12 +184,12 @@ export function LinkifiersAdmin() {
         <tbody>
           {list.map((l) => (
             <tr data-testid="linkifier" key={l.id}><td><code>{l.pattern}</code></td><td><code>{l.url_template}</code></td>
-              <td><button data-testid="linkifier-delete" aria-label={`Delete linkifier ${l.pattern}`} onClick={() => run(() => api.del(`/api/v1/realm/filters/${l.id}`).then(reload), 'Linkifier deleted.')}>Delete</button></td></tr>
+              <td><button data-testid="linkifier-delete" aria-label={`Delete linkifier ${l.pattern}`} onClick={() => run(() => zulip.removeLinkifier(l.id).then(reload), 'Linkifier deleted.')}>Delete</button></td></tr>
           ))}
           {!list.length && <tr><td colSpan={3} class="hint">No linkifiers yet.</td></tr>}
         </tbody>
       </table>
-      <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => api.post('/api/v1/realm/filters', { pattern, url_template: template }).then(() => { setPattern(''); setTemplate(''); return reload() }), 'Linkifier added.') }}>
+      <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => zulip.addLinkifier(pattern, template).then(() => { setPattern(''); setTemplate(''); return reload() }), 'Linkifier added.') }}>
         <label class="field grow">Pattern<input data-testid="linkifier-pattern" placeholder="#(?P<id>[0-9]+)" value={pattern} onInput={(e) => setPattern(value(e))} /></label>
         <label class="field grow">URL template<input data-testid="linkifier-template" placeholder="https://tracker.example/{id}" value={template} onInput={(e) => setTemplate(value(e))} /></label>
         <button class="primary" data-testid="linkifier-add">Add linkifier</button>
@@ -208,7 +208,7 @@ export function EmojiAdmin(p: { chat: Chat }) {
       <ul class="emoji-admin">
         {custom.map((e) => (
           <li data-testid="admin-emoji" data-emoji-name={e.name}><img src={e.source_url} alt="" /> <code>:{e.name}:</code>
-            <button aria-label={`Remove :${e.name}:`} data-testid="admin-emoji-remove" onClick={() => run(() => api.del(`/api/v1/realm/emoji/${encodeURIComponent(e.name)}`), `:${e.name}: removed.`)}>Remove</button></li>
+            <button aria-label={`Remove :${e.name}:`} data-testid="admin-emoji-remove" onClick={() => run(() => zulip.removeRealmEmoji(e.name), `:${e.name}: removed.`)}>Remove</button></li>
         ))}
         {!custom.length && <li class="hint">No custom emoji yet: add one under Preferences.</li>}
       </ul>
@@ -218,11 +218,11 @@ export function EmojiAdmin(p: { chat: Chat }) {
 }
 
 export function BotsSettings() {
-  const [bots, setBots] = useState<Json[]>([])
+  const [bots, setBots] = useState<zulip.Bot[]>([])
   const [name, setName] = useState('')
   const [short, setShort] = useState('')
   const [run, status] = useStatus()
-  const reload = () => api.get('/api/v1/bots').then((r) => setBots(r.bots))
+  const reload = () => zulip.bots().then(setBots)
   useEffect(() => { run(reload) }, [])
   return (
     <section>
@@ -235,15 +235,15 @@ export function BotsSettings() {
               <td>{b.full_name}<div class="hint">{b.email}</div></td>
               <td><code class="key" data-testid="bot-key">{b.api_key}</code></td>
               <td class="row">
-                <button data-testid="bot-regenerate" aria-label={`New API key for ${b.full_name}`} onClick={() => run(() => api.post(`/api/v1/bots/${b.user_id}/api_key/regenerate`).then(reload), 'A new key was made; the old one no longer works.')}>New key</button>
-                <button class="danger" data-testid="bot-deactivate" aria-label={`Deactivate ${b.full_name}`} onClick={() => run(() => api.del(`/api/v1/bots/${b.user_id}`).then(reload), `${b.full_name} was deactivated.`)}>Deactivate</button>
+                <button data-testid="bot-regenerate" aria-label={`New API key for ${b.full_name}`} onClick={() => run(() => zulip.regenerateBotKey(b.user_id).then(reload), 'A new key was made; the old one no longer works.')}>New key</button>
+                <button class="danger" data-testid="bot-deactivate" aria-label={`Deactivate ${b.full_name}`} onClick={() => run(() => zulip.deactivateBot(b.user_id).then(reload), `${b.full_name} was deactivated.`)}>Deactivate</button>
               </td>
             </tr>
           ))}
           {!bots.some((b) => b.is_active) && <tr><td colSpan={3} class="hint">You have no bots.</td></tr>}
         </tbody>
       </table>
-      <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => api.post('/api/v1/bots', { full_name: name.trim(), short_name: short.trim() }).then(() => { setName(''); setShort(''); return reload() }), 'Bot created.') }}>
+      <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => zulip.createBot(name.trim(), short.trim()).then(() => { setName(''); setShort(''); return reload() }), 'Bot created.') }}>
         <label class="field grow">Bot name<input data-testid="bot-name" value={name} onInput={(e) => setName(value(e))} /></label>
         <label class="field grow">Username (before -bot@)<input data-testid="bot-short-name" value={short} onInput={(e) => setShort(value(e))} /></label>
         <button class="primary" data-testid="bot-create">Create bot</button>

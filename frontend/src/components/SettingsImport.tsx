@@ -1,18 +1,9 @@
 // An owner replaces a new organization (no messages yet) with a team's
 // history exported from Slack, Mattermost or Zulip, and watches the import.
 import { useEffect, useState } from 'preact/hooks'
-import { ApiError, api, uploadBody, type Json } from '../api/transport'
+import { ApiError, type Json } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
-
-// ImportStatus is GET /api/v1/realm/import's "import" (domain.ImportStatus).
-export interface ImportStatus {
-  state: 'none' | 'running' | 'done' | 'failed'
-  format?: string; phase?: string; records: number; bytes: number; total_bytes: number; remaining_seconds: number
-  summary?: { users: number; streams: number; messages: number; reactions: number; files: number; emoji: number
-    user_groups: number; linkifiers: number; skipped: { record: string; reason: string }[]
-    changed: { record: string; change: string }[] }
-  error?: string
-}
 
 const formats: [string, string, string][] = [
   ['slack', 'Slack', 'A workspace export: Workspace settings › Import/Export Data › Export, then download the zip.'],
@@ -25,7 +16,7 @@ const pollEveryMs = 1000
 export function ImportAdmin() {
   const [format, setFormat] = useState('slack')
   const [file, setFile] = useState<File | null>(null)
-  const [status, setStatus] = useState<ImportStatus | null>(null)
+  const [status, setStatus] = useState<zulip.ImportStatus | null>(null)
   const [uploading, setUploading] = useState(false)
   const [error, setError] = useState('')
   const running = uploading || status?.state === 'running'
@@ -37,10 +28,10 @@ export function ImportAdmin() {
     let timer: ReturnType<typeof setTimeout> | undefined
     let live = true
     const again = () => { timer = setTimeout(poll, pollEveryMs) }
-    const poll = () => api.get('/api/v1/realm/import').then((r) => {
+    const poll = () => zulip.importStatus().then((s) => {
       if (!live) return
-      if (!uploading || r.import.state === 'running') setStatus(r.import)
-      if (uploading || r.import.state === 'running') again()
+      if (!uploading || s.state === 'running') setStatus(s)
+      if (uploading || s.state === 'running') again()
     }, (e) => {
       if (!live) return
       if (uploading || (e instanceof ApiError && e.status === 503)) again()
@@ -57,7 +48,7 @@ export function ImportAdmin() {
     setStatus(null)
     setUploading(true)
     try {
-      setStatus((await uploadBody(`/api/v1/realm/import?format=${format}`, file)).import)
+      setStatus(await zulip.startImport(format, file))
     } catch (err) {
       setError(explain(err))
     }
@@ -98,7 +89,7 @@ export function ImportAdmin() {
 
 const phases: Json = { upload: 'Uploading the export', finishing: 'Finishing', done: 'Done' }
 
-export function ImportProgress(p: { status: ImportStatus }) {
+export function ImportProgress(p: { status: zulip.ImportStatus }) {
   const s = p.status
   const phase = phases[s.phase ?? ''] ?? `Importing ${s.phase ?? ''}`
   const known = s.total_bytes > 0
@@ -117,7 +108,7 @@ export function ImportProgress(p: { status: ImportStatus }) {
 
 const shownSkips = 50
 
-export function ImportSummary(p: { status: ImportStatus }) {
+export function ImportSummary(p: { status: zulip.ImportStatus }) {
   const sum = p.status.summary!
   const rows: [string, number][] = [['People', sum.users], ['Streams', sum.streams], ['Messages', sum.messages],
     ['Reactions', sum.reactions], ['Files', sum.files], ['Custom emoji', sum.emoji], ['User groups', sum.user_groups], ['Linkifiers', sum.linkifiers]]

@@ -1,7 +1,7 @@
 // One's own settings: profile (name, avatar, password, time zone) and
 // notification preferences.
 import { useState } from 'preact/hooks'
-import { api, upload } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 
@@ -31,18 +31,18 @@ export function ProfileSettings(p: { chat: Chat }) {
           <img class="avatar large" src={me.avatar_url ?? `/avatar/${me.user_id}`} alt="Your avatar" data-testid="profile-avatar" />
           <label class="button-like">Upload new avatar
             <input type="file" data-testid="avatar-upload" accept="image/png,image/gif,image/jpeg,image/webp" class="visually-hidden"
-              onChange={(e) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) run(() => upload('/api/v1/users/me/avatar', f), 'Avatar updated.') }} />
+              onChange={(e) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) run(() => zulip.uploadAvatar(f), 'Avatar updated.') }} />
           </label>
-          <button onClick={() => run(() => api.del('/api/v1/users/me/avatar'), 'Avatar reset.')}>Use the default avatar</button>
+          <button onClick={() => run(() => zulip.resetAvatar(), 'Avatar reset.')}>Use the default avatar</button>
         </div>
-        <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => api.patch('/api/v1/settings', { full_name: name.trim() }), 'Name saved.') }}>
+        <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => zulip.updateSettings({ full_name: name.trim() }), 'Name saved.') }}>
           <label class="field grow">Full name<input data-testid="profile-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
           <button class="primary" data-testid="profile-name-save">Save name</button>
         </form>
         <p class="hint">Email: {chat.me.email}</p>
         <label class="field">Time zone (others see your local time on your card)
           <select data-testid="profile-timezone" value={(me as { timezone?: string }).timezone ?? ''}
-            onChange={(e) => run(() => api.patch('/api/v1/settings', { timezone: (e.target as HTMLSelectElement).value }), 'Time zone saved.')}>
+            onChange={(e) => run(() => zulip.updateSettings({ timezone: (e.target as HTMLSelectElement).value }), 'Time zone saved.')}>
             <option value="">Not set</option>
             {Intl.supportedValuesOf('timeZone').map((z) => <option value={z}>{z}</option>)}
           </select>
@@ -52,7 +52,7 @@ export function ProfileSettings(p: { chat: Chat }) {
         <h3>Change password</h3>
         <form class="row" onSubmit={(e) => {
           e.preventDefault()
-          run(() => api.patch('/api/v1/settings', { old_password: oldPassword, new_password: newPassword }).then(() => { setOld(''); setNew('') }), 'Password changed.')
+          run(() => zulip.updateSettings({ old_password: oldPassword, new_password: newPassword }).then(() => { setOld(''); setNew('') }), 'Password changed.')
         }}>
           <label class="field grow">Current password<input type="password" autocomplete="current-password" data-testid="password-old" value={oldPassword} onInput={(e) => setOld((e.target as HTMLInputElement).value)} /></label>
           <label class="field grow">New password<input type="password" autocomplete="new-password" data-testid="password-new" value={newPassword} onInput={(e) => setNew((e.target as HTMLInputElement).value)} /></label>
@@ -87,7 +87,7 @@ export function NotificationSettings(p: { chat: Chat }) {
       {notificationSettings.map(([key, label]) => (
         <label class="check" key={key}>
           <input type="checkbox" data-testid={`setting-${key}`} checked={!!s[key]}
-            onChange={(e) => run(() => api.patch('/api/v1/settings', { [key]: (e.target as HTMLInputElement).checked }), 'Saved.')} />
+            onChange={(e) => run(() => zulip.updateSettings({ [key]: (e.target as HTMLInputElement).checked }), 'Saved.')} />
           <span>{label}</span>
         </label>
       ))}

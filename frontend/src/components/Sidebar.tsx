@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import { textOn } from '../state/color'
 import { narrowToHash, type Narrow } from '../state/narrow'
@@ -49,9 +49,9 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: 'inbox' | 'recent
   const shownDMs = allDMs ? conversations : conversations.filter((c, i) => i < collapsedDMs || chat.unreads.inConversation(c) > 0)
   const active = (n: Narrow) => !p.home && narrowToHash(n) === narrowToHash(narrow) ? 'active' : ''
   const muteStream = (id: number, muted: boolean) =>
-    api.post('/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: id, property: 'is_muted', value: muted }] })
+    zulip.setSubscriptionProperty(id, 'is_muted', muted)
   const muteTopic = (id: number, topic: string, muted: boolean) =>
-    api.patch('/api/v1/users/me/subscriptions/muted_topics', { stream_id: id, topic, op: muted ? 'add' : 'remove' })
+    zulip.muteTopic(id, topic, muted)
   return (
     <nav class="sidebar">
       <a class={`nav ${p.home === 'inbox' ? 'active' : ''}`} data-testid="nav-inbox" href="#inbox">Inbox <Count n={chat.unreads.total(mute)} /></a>

@@ -1,23 +1,22 @@
 // The stream browser (all streams one may see, subscribed or not, with
 // subscribe and unsubscribe) and stream creation, as in Zulip.
 import { useEffect, useState } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { textOn, unsubscribedColor } from '../state/color'
 import { narrowToHash } from '../state/narrow'
 import { subscribeTo, unsubscribeFrom, useEscape } from './StreamPreview'
 
-interface StreamInfo { stream_id: number; name: string; description: string; invite_only: boolean; subscriber_count?: number }
 
 export function StreamBrowser(p: { chat: Chat; onClose: () => void; onSettings: (streamId: number) => void }) {
   const { chat } = p
-  const [streams, setStreams] = useState<StreamInfo[]>([])
+  const [streams, setStreams] = useState<zulip.Stream[]>([])
   const [filter, setFilter] = useState('')
   const [tab, setTab] = useState<'all' | 'subscribed' | 'create'>('all')
   const [error, setError] = useState('')
   useEscape(p.onClose)
-  const reload = () => api.get('/api/v1/streams').then((r) => setStreams(r.streams), (e) => setError(explain(e)))
+  const reload = () => zulip.streams().then(setStreams, (e) => setError(explain(e)))
   useEffect(() => { reload() }, [chat.subs.size])
   const act = (f: () => Promise<unknown>) => { setError(''); f().catch((e) => setError(explain(e))) }
   const shown = streams
@@ -81,10 +80,9 @@ function CreateStream(p: { chat: Chat; onCreated: (id: number, name: string) => 
     setError('')
     if (!name.trim()) return setError('Give the stream a name.')
     try {
-      const principals = [...members].map((id) => chat.users.get(id)?.email).filter(Boolean)
-      await api.post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: name.trim(), description: description.trim() }], invite_only: priv, principals })
-      const r = await api.get('/api/v1/get_stream_id', { stream: name.trim() })
-      p.onCreated(r.stream_id, name.trim())
+      const principals = [...members].map((id) => chat.users.get(id)?.email).filter((e): e is string => !!e)
+      await zulip.subscribe([{ name: name.trim(), description: description.trim() }], { invite_only: priv, principals })
+      p.onCreated(await zulip.streamId(name.trim()), name.trim())
     } catch (err) {
       setError(explain(err))
     }

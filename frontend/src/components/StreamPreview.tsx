@@ -2,7 +2,7 @@
 // and the subscription calls and Esc handling the stream panels share. Kept
 // apart from the panels, which load on first use.
 import { useEffect, useState } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import type { Narrow } from '../state/narrow'
@@ -17,8 +17,8 @@ export function useEscape(onClose: () => void) {
   }, [onClose])
 }
 
-export const subscribeTo = (name: string) => api.post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }] })
-export const unsubscribeFrom = (name: string) => api.del('/api/v1/users/me/subscriptions', { subscriptions: [name] })
+export const subscribeTo = (name: string) => zulip.subscribe([{ name }])
+export const unsubscribeFrom = (name: string) => zulip.unsubscribe(name)
 
 // StreamPreview offers to subscribe while one reads a stream one is not in
 // (Zulip lets people preview public streams).

@@ -2,7 +2,7 @@
 // notifications) and, for administrators, the stream's name, description
 // and privacy, subscribed to it or not.
 import { useEffect, useState } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { textOn, unsubscribedColor } from '../state/color'
@@ -34,7 +34,7 @@ export function StreamSettings(p: { chat: Chat; streamId: number; onClose: () =>
   const [other, setOther] = useState<StreamDetails | null>(null)
   // A stream one is not subscribed to is known from the stream list (an
   // administrator's, reached from the stream browser).
-  const lookUp = () => api.get('/api/v1/streams').then((r) => setOther(r.streams.find((s: StreamDetails) => s.stream_id === p.streamId) ?? null), () => {})
+  const lookUp = () => zulip.streams().then((all) => setOther(all.find((s) => s.stream_id === p.streamId) ?? null), () => {})
   useEffect(() => { if (!sub) lookUp() }, [!sub])
   const stream = sub ?? other
   return stream ? <StreamSettingsPanel chat={p.chat} stream={stream} sub={sub} onChanged={lookUp} onClose={p.onClose} /> : null
@@ -52,7 +52,7 @@ function StreamSettingsPanel(p: { chat: Chat; stream: StreamDetails; sub?: Sub; 
   const color = sub?.color ?? unsubscribedColor
   const act = (f: () => Promise<unknown>, done = '') => { setError(''); setStatus(''); f().then(() => setStatus(done), (e) => setError(explain(e))) }
   const setProperty = (property: string, value: unknown) =>
-    act(() => api.post('/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: stream.stream_id, property, value }] }))
+    act(() => zulip.setSubscriptionProperty(stream.stream_id, property, value))
   const current = (k: keyof Sub) => {
     const v = sub?.[k]
     if (v === null || v === undefined) return !!(defaults[k] && chat.userSettings[defaults[k]!])
@@ -66,7 +66,7 @@ function StreamSettingsPanel(p: { chat: Chat; stream: StreamDetails; sub?: Sub; 
     if (priv !== stream.invite_only) change.is_private = priv
     if (!Object.keys(change).length) return setStatus('Nothing to save.')
     // A subscriber hears of the change as an event; anyone else looks again.
-    act(() => api.patch(`/api/v1/streams/${stream.stream_id}`, change).then(() => { if (!sub) p.onChanged() }), 'Saved.')
+    act(() => zulip.updateStream(stream.stream_id, change).then(() => { if (!sub) p.onChanged() }), 'Saved.')
   }
   return (
     <div class="overlay" onClick={p.onClose}>
@@ -105,7 +105,7 @@ function StreamSettingsPanel(p: { chat: Chat; stream: StreamDetails; sub?: Sub; 
           {chat.isAdmin && <span class="archive">
             {archiving ? <>
               <span>Archive #{stream.name} for everyone? Its messages are no longer shown.</span>
-              <button class="danger" data-testid="stream-archive-confirm" onClick={() => act(() => api.del(`/api/v1/streams/${stream.stream_id}`).then(p.onClose))}>Archive</button>
+              <button class="danger" data-testid="stream-archive-confirm" onClick={() => act(() => zulip.archiveStream(stream.stream_id).then(p.onClose))}>Archive</button>
               <button onClick={() => setArchiving(false)}>Cancel</button>
             </> : <button data-testid="stream-archive" onClick={() => setArchiving(true)}>Archive stream</button>}
           </span>}

@@ -3,7 +3,7 @@
 // posts a submessage and the widget changes when its event comes back, so
 // every reader sees the same thing at the same time.
 import { useState } from 'preact/hooks'
-import { api } from '../api/transport'
+import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
 import type { Message } from '../state/types'
@@ -16,7 +16,7 @@ export function Widget(p: Props) {
   const submit = (event: object | null) => {
     if (!event) return Promise.resolve(false)
     setError('')
-    return api.post('/api/v1/submessage', { message_id: p.m.id, msg_type: 'widget', content: JSON.stringify(event) })
+    return zulip.sendSubmessage(p.m.id, event)
       .then(() => true, (e) => { setError(explain(e)); return false })
   }
   return (

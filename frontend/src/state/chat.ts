@@ -1,7 +1,8 @@
 // The chat state of one signed-in user: the register snapshot, kept current
 // by the event stream, plus the messages of the current narrow. Components
 // read it directly and re-render on change().
-import { api, Json } from '../api/transport'
+import type { Json } from '../api/transport'
+import * as zulip from '../api/zulip'
 import { backoff, EventStream } from '../api/events'
 import { pmEmails, topicKey, type MuteState } from './conversation'
 import { explain } from './errors'
@@ -51,7 +52,7 @@ export class Chat {
   unreads = new Unreads()
   presence = new Map<string, { status: Presence; ts: number }>()
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
-  realmEmoji: Record<string, { name: string; source_url: string; deactivated: boolean }> = {}
+  realmEmoji: Record<string, zulip.RealmEmoji> = {}
   userSettings: Json = {} // the account's user_settings (theme, notification defaults)
   messages = new Map<number, Message>()
   topics = new Map<number, { name: string; max_id: number }[]>()
@@ -97,8 +98,7 @@ export class Chat {
   emailsOf = (ids: number[]) => ids.filter((id) => id !== this.me?.user_id).map((id) => this.users.get(id)?.email ?? String(id)).sort().join(',')
 
   async register() {
-    const s = await api.post('/api/v1/register', { apply_markdown: true, client_gravatar: false, slim_presence: false,
-      client_capabilities: { notification_settings_null: true } })
+    const s = await zulip.register()
     this.users.clear()
     this.byEmail.clear()
     for (const u of [...s.realm_users, ...(s.realm_non_active_users ?? [])]) this.putUser(u)
@@ -182,7 +182,7 @@ export class Chat {
   // conversation known only by its unread IDs or register's recent direct
   // conversations, so that every row has its time and a participant.
   async loadRecent() {
-    const r = await api.get('/api/v1/messages', { anchor: 'newest', num_before: recentPageSize, num_after: 0, narrow: [], apply_markdown: true })
+    const r = await zulip.fetchMessages({ anchor: 'newest', num_before: recentPageSize, num_after: 0, narrow: [] })
     this.remember(r.messages)
     const newest = new Map<string, number>()
     for (const [id, p] of this.unreads.places) {
@@ -232,9 +232,9 @@ export class Chat {
 
   // page fetches one page of the narrow and merges it into the view, unless
   // the reader has moved to another narrow meanwhile.
-  private async page(narrow: Narrow, params: Json, merge: (ids: number[], r: Json) => Partial<View>) {
+  private async page(narrow: Narrow, params: Omit<zulip.PageQuery, 'narrow'>, merge: (ids: number[], r: zulip.MessagesPage) => Partial<View>) {
     try {
-      const r = await api.get('/api/v1/messages', { ...params, narrow: this.apiNarrow(narrow), apply_markdown: true })
+      const r = await zulip.fetchMessages({ ...params, narrow: this.apiNarrow(narrow) })
       if (!sameNarrow(this.view.narrow, narrow)) return
       this.view = { ...this.view, ...merge(this.remember(r.messages), r), loading: false }
       const late = this.arrivedWhileLoading.filter((id) => !this.view.ids.includes(id))
@@ -279,8 +279,7 @@ export class Chat {
   }
 
   async loadTopics(streamId: number) {
-    const r = await api.get(`/api/v1/users/me/${streamId}/topics`)
-    this.topics.set(streamId, r.topics)
+    this.topics.set(streamId, await zulip.topics(streamId))
     this.changed()
   }
 
@@ -304,7 +303,7 @@ export class Chat {
     if (!ids.length) return
     this.readingPaused = true
     for (const m of ids) this.pendingRead.delete(m)
-    await api.post('/api/v1/messages/flags', { messages: ids, op: 'remove', flag: 'read' })
+    await zulip.setFlag(ids, 'read', false)
   }
 
   private async flushRead() {
@@ -314,7 +313,7 @@ export class Chat {
     if (!ids.length) return
     for (const id of ids) this.unreads.remove(id)
     this.changed()
-    await api.post('/api/v1/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => {})
+    await zulip.setFlag(ids, 'read', true).catch(() => {})
   }
 
   // ---- events ----

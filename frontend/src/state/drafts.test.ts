@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { conversationKey, DraftStore, emptyDraft, type Draft } from './drafts'
+import { composeTarget, conversationKey, DraftStore, emptyDraft, type Draft } from './drafts'
 
 function memory() {
   const m = new Map<string, string>()
@@ -34,5 +34,17 @@ describe('drafts', () => {
     expect(new DraftStore(storage).forConversation(topic('general', 'lunch'))?.content).toBe('hello')
     storage.setItem('lanchat.drafts', '{not json')
     expect(new DraftStore(storage).list()).toEqual([])
+  })
+})
+
+describe('composeTarget', () => {
+  it.each([
+    [{ kind: 'stream', stream: 'general', topic: 'lunch' }, 'Message #general > lunch'],
+    [{ kind: 'stream', stream: 'general', topic: ' ' }, 'Message #general'],
+    [{ kind: 'stream', stream: '', topic: '' }, 'New message'],
+    [{ kind: 'pm', to: 'bob@example.com, ada@example.com' }, 'Message bob@example.com, ada@example.com'],
+    [{ kind: 'pm', to: '' }, 'New direct message'],
+  ] as [Partial<Draft>, string][])('%o', (d, want) => {
+    expect(composeTarget({ ...emptyDraft(), ...d })).toBe(want)
   })
 })

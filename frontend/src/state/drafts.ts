@@ -61,3 +61,10 @@ export class DraftStore {
 }
 
 export const newDraftId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+
+// composeTarget names where a draft goes, as Zulip's "Message #stream > topic" button does.
+export function composeTarget(d: Draft): string {
+  if (d.kind === 'pm') return d.to.trim() ? `Message ${recipients(d.to).join(', ')}` : 'New direct message'
+  if (!d.stream.trim()) return 'New message'
+  return `Message #${d.stream.trim()}${d.topic.trim() ? ` > ${d.topic.trim()}` : ''}`
+}

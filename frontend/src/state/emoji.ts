@@ -1,6 +1,8 @@
 // The emoji the picker and the `:` autocomplete offer first, named as the
 // server names them (assets/emoji.txt). Any other name the server knows
 // works when typed in full.
+import type { RealmEmoji } from '../api/zulip'
+
 const common: [string, string][] = [
   ['+1', '1f44d'], ['smile', '1f642'], ['heart', '2764'], ['tada', '1f389'], ['laughing', '1f606'], ['joy', '1f602'],
   ['thinking_face', '1f914'], ['eyes', '1f440'], ['fire', '1f525'], ['rocket', '1f680'], ['wave', '1f44b'],
@@ -19,7 +21,7 @@ export function codeToChar(code: string): string {
 
 export const commonEmoji: EmojiChoice[] = common.map(([name, code]) => ({ name, code, char: codeToChar(code) }))
 
-export function emojiChoices(realmEmoji: Record<string, { name: string; source_url: string; deactivated: boolean }>): EmojiChoice[] {
+export function emojiChoices(realmEmoji: Record<string, RealmEmoji>): EmojiChoice[] {
   const custom = Object.entries(realmEmoji).filter(([, e]) => !e.deactivated).map(([id, e]) => ({ name: e.name, code: id, url: e.source_url }))
   return [...commonEmoji, ...custom]
 }

@@ -1,5 +1,6 @@
 // The server's events as the UI reads them (Zulip's shapes), one type per
 // event, so the reducer (Chat.apply) is checked against what it handles.
+import type { RealmEmoji } from '../api/zulip'
 import type { Message, Reaction, Subscription, User, UserStatus } from './types'
 import type { ScheduledMessage } from '../api/workflows'
 
@@ -30,7 +31,7 @@ export type ServerEvent =
   | { type: 'user_group'; id?: number; op: 'update'; group_id: number; data: { name?: string } }
   | { type: 'user_group'; id?: number; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'user_group'; id?: number; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
-  | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, { name: string; source_url: string; deactivated: boolean }> }
+  | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, RealmEmoji> }
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }
   | { type: 'user_topic'; id?: number; stream_id: number; topic_name: string; visibility_policy: number }
