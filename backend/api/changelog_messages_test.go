@@ -225,3 +225,35 @@ func checkUploadURL(t *testing.T, s *apitest.Server) {
 		t.Errorf("upload answer %s", res.Raw)
 	}
 }
+
+// checkDeleteTopic: levels 211 and 256: POST /streams/{id}/delete_topic
+// answers complete, deletes the topic's messages (delete_message events),
+// and updates first_message_id when the first message goes.
+func checkDeleteTopic(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"fresh"}]`}).OK()
+	fresh := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "fresh"}).OK().Int("stream_id")
+	doomed := []int64{send(t, admin, streamMsg("fresh", "doomed", "one")), send(t, admin, streamMsg("fresh", "Doomed", "two"))}
+	kept := send(t, admin, streamMsg("fresh", "kept", "three"))
+	q := registerQueue(t, admin, apitest.Form{"event_types": []string{"delete_message", "stream"}})
+	path := fmt.Sprintf("/api/v1/streams/%d/delete_topic", fresh)
+	alice.Post(path, apitest.Form{"topic_name": "doomed"}).Fails(400, "UNAUTHORIZED_PRINCIPAL")
+	if res := admin.Post(path, apitest.Form{"topic_name": "doomed"}).OK(); res.Body["complete"] != true {
+		t.Errorf("answer %s", res.Raw)
+	}
+	evs := q.next()
+	if !slices.Equal(types(evs), []string{"delete_message", "delete_message", "stream:update"}) {
+		t.Fatalf("events %v", evs)
+	}
+	for i, id := range doomed {
+		if evs[i]["message_id"] != float64(id) {
+			t.Errorf("event %d: %v", i, evs[i])
+		}
+	}
+	if evs[2]["property"] != "first_message_id" || evs[2]["value"] != float64(kept) {
+		t.Errorf("stream update %v", evs[2])
+	}
+	if got := narrowIDs(t, admin, `[{"operator":"channel","operand":"fresh"}]`); !slices.Equal(got, []int64{kept}) {
+		t.Errorf("left in the stream: %v", got)
+	}
+}

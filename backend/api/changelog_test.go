@@ -134,6 +134,7 @@ func changelogCases() []changelogCase {
 			checkNewSettings(t, s, map[string][2]any{"web_stream_unreads_count_display_policy": {float64(2), float64(3)}})
 		}},
 		{"level 211: complete in POST /mark_all_as_read", checkCompleteOnMarkAllAsRead},
+		{"level 211 and 256: POST /streams/{id}/delete_topic answers complete and updates first_message_id", checkDeleteTopic},
 		{"level 212: realm_jitsi_server_url and server_jitsi_server_url (no Jitsi server configured)", checkRegisterFields("realm", map[string]any{"realm_jitsi_server_url": nil, "server_jitsi_server_url": nil})},
 		{"level 213: unread counts include unmuted and followed topics of muted streams", checkUnreadCountsInMutedStreams},
 		{"level 214: automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy", func(t *testing.T, s *apitest.Server) {
