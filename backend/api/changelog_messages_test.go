@@ -146,7 +146,7 @@ func checkWildcardFlags(t *testing.T, s *apitest.Server) {
 
 // checkWildcardPolicyCodes: level 229: a wildcard mention the
 // organization's wildcard_mention_policy forbids is refused with its own
-// code, a topic wildcard too.
+// code, in a new message or an edit, a topic wildcard too.
 func checkWildcardPolicyCodes(t *testing.T, s *apitest.Server) {
 	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
 	admin.Patch("/api/v1/realm", apitest.Form{"wildcard_mention_policy": 5}).OK()
@@ -161,6 +161,14 @@ func checkWildcardPolicyCodes(t *testing.T, s *apitest.Server) {
 		admin.Post("/api/v1/users", apitest.Form{"email": fmt.Sprintf("crowd%d@example.com", i), "password": "crowd-pass-1", "full_name": fmt.Sprintf("Crowd %d", i)}).OK()
 	}
 	alice.Post("/api/v1/messages", streamMsg("general", "crowd", "hello @**all**")).Fails(400, "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+	quiet := send(t, alice, streamMsg("general", "crowd", "hello"))
+	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", quiet), apitest.Form{"content": "hello @**channel**"}).Fails(400, "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+	// A topic of more than 15 participants is refused @**topic** as well.
+	for i := 0; i < 16; i++ {
+		send(t, s.Login(fmt.Sprintf("crowd%d@example.com", i)), streamMsg("general", "busy", "here"))
+	}
+	alice.Post("/api/v1/messages", streamMsg("general", "busy", "hello @**topic**")).Fails(400, "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
+	send(t, alice, streamMsg("general", "quiet topic", "hello @**topic**"))
 	send(t, admin, streamMsg("general", "crowd", "admins may: @**all**"))
 }
 

@@ -48,6 +48,14 @@ func updateRealm(c *call) (J, error) {
 		policy := int(c.p.optInt("invite_to_realm_policy", 0))
 		ch.InvitePolicyNo = &policy
 	}
+	if c.p.has("jitsi_server_url") {
+		u := c.p.optStr("jitsi_server_url", "")
+		ch.JitsiServerURL = &u
+	}
+	if c.p.has("enable_guest_user_indicator") {
+		on := c.p.optBool("enable_guest_user_indicator", true)
+		ch.GuestUserIndicator = &on
+	}
 	if c.p.has("wildcard_mention_policy") {
 		policy := int(c.p.optInt("wildcard_mention_policy", 0))
 		ch.WildcardMentionPolicyNo = &policy

@@ -62,6 +62,12 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 				return nil, BadRequest("You don't have permission to edit this message")
 			}
 			r := s.render(tx, actor, content)
+			if !m.IsPrivate() {
+				target := messageTarget{stream: store.Stream{ID: m.StreamID}, topic: m.Topic}
+				if err := checkWildcardMentions(tx, actor, target, r); err != nil {
+					return nil, err
+				}
+			}
 			edited := m
 			edited.Content, edited.Rendered, edited.IsMe = content, r.HTML, r.IsMeMessage
 			edited.HasLink, edited.HasImage, edited.HasAttachment = r.HasLink, r.HasImage, r.HasAttachment
