@@ -146,7 +146,7 @@ func checkWildcardFlags(t *testing.T, s *apitest.Server) {
 
 // checkWildcardPolicyCodes: level 229: a wildcard mention the
 // organization's wildcard_mention_policy forbids is refused with its own
-// code, a topic wildcard too.
+// code, in a new message or an edit, a topic wildcard too.
 func checkWildcardPolicyCodes(t *testing.T, s *apitest.Server) {
 	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
 	admin.Patch("/api/v1/realm", apitest.Form{"wildcard_mention_policy": 5}).OK()
@@ -161,6 +161,14 @@ func checkWildcardPolicyCodes(t *testing.T, s *apitest.Server) {
 		admin.Post("/api/v1/users", apitest.Form{"email": fmt.Sprintf("crowd%d@example.com", i), "password": "crowd-pass-1", "full_name": fmt.Sprintf("Crowd %d", i)}).OK()
 	}
 	alice.Post("/api/v1/messages", streamMsg("general", "crowd", "hello @**all**")).Fails(400, "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+	quiet := send(t, alice, streamMsg("general", "crowd", "hello"))
+	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", quiet), apitest.Form{"content": "hello @**channel**"}).Fails(400, "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+	// A topic of more than 15 participants is refused @**topic** as well.
+	for i := 0; i < 16; i++ {
+		send(t, s.Login(fmt.Sprintf("crowd%d@example.com", i)), streamMsg("general", "busy", "here"))
+	}
+	alice.Post("/api/v1/messages", streamMsg("general", "busy", "hello @**topic**")).Fails(400, "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
+	send(t, alice, streamMsg("general", "quiet topic", "hello @**topic**"))
 	send(t, admin, streamMsg("general", "crowd", "admins may: @**all**"))
 }
 
@@ -223,5 +231,37 @@ func checkUploadURL(t *testing.T, s *apitest.Server) {
 	res := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"file": {"notes.txt", "hello"}}).OK()
 	if u := res.Str("url"); !strings.HasPrefix(u, "/user_uploads/") || res.Str("uri") != u {
 		t.Errorf("upload answer %s", res.Raw)
+	}
+}
+
+// checkDeleteTopic: levels 211 and 256: POST /streams/{id}/delete_topic
+// answers complete, deletes the topic's messages (delete_message events),
+// and updates first_message_id when the first message goes.
+func checkDeleteTopic(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"fresh"}]`}).OK()
+	fresh := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "fresh"}).OK().Int("stream_id")
+	doomed := []int64{send(t, admin, streamMsg("fresh", "doomed", "one")), send(t, admin, streamMsg("fresh", "Doomed", "two"))}
+	kept := send(t, admin, streamMsg("fresh", "kept", "three"))
+	q := registerQueue(t, admin, apitest.Form{"event_types": []string{"delete_message", "stream"}})
+	path := fmt.Sprintf("/api/v1/streams/%d/delete_topic", fresh)
+	alice.Post(path, apitest.Form{"topic_name": "doomed"}).Fails(400, "UNAUTHORIZED_PRINCIPAL")
+	if res := admin.Post(path, apitest.Form{"topic_name": "doomed"}).OK(); res.Body["complete"] != true {
+		t.Errorf("answer %s", res.Raw)
+	}
+	evs := q.next()
+	if !slices.Equal(types(evs), []string{"delete_message", "delete_message", "stream:update"}) {
+		t.Fatalf("events %v", evs)
+	}
+	for i, id := range doomed {
+		if evs[i]["message_id"] != float64(id) {
+			t.Errorf("event %d: %v", i, evs[i])
+		}
+	}
+	if evs[2]["property"] != "first_message_id" || evs[2]["value"] != float64(kept) {
+		t.Errorf("stream update %v", evs[2])
+	}
+	if got := narrowIDs(t, admin, `[{"operator":"channel","operand":"fresh"}]`); !slices.Equal(got, []int64{kept}) {
+		t.Errorf("left in the stream: %v", got)
 	}
 }

@@ -336,3 +336,27 @@ func checkUserStatusEndpoint(t *testing.T, s *apitest.Server) {
 		t.Errorf("unknown user: %q", r.Msg())
 	}
 }
+
+// checkRealmSettingChange checks a realm setting a changelog entry added
+// to PATCH /realm: register's default, a change announced as a realm
+// update and read back, and a bad value refused.
+func checkRealmSettingChange(name string, def, changed, bad any) func(t *testing.T, s *apitest.Server) {
+	return func(t *testing.T, s *apitest.Server) {
+		admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+		if got, ok := registerState(t, bob, "realm")["realm_"+name]; !ok || got != def {
+			t.Errorf("register's realm_%s = %v (present %v), want %v", name, got, ok, def)
+		}
+		q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm"}})
+		bob.Patch("/api/v1/realm", apitest.Form{name: changed}).Fails(400, "BAD_REQUEST")
+		admin.Patch("/api/v1/realm", apitest.Form{name: changed}).OK()
+		if evs := q.next(); len(evs) != 1 || evs[0]["property"] != name || evs[0]["value"] != changed {
+			t.Errorf("events %v", evs)
+		}
+		if got := registerState(t, bob, "realm")["realm_"+name]; got != changed {
+			t.Errorf("after the change: %v", got)
+		}
+		if bad != nil {
+			admin.Patch("/api/v1/realm", apitest.Form{name: bad}).Fails(400, "REQUEST_VARIABLE_INVALID")
+		}
+	}
+}

@@ -134,7 +134,9 @@ func changelogCases() []changelogCase {
 			checkNewSettings(t, s, map[string][2]any{"web_stream_unreads_count_display_policy": {float64(2), float64(3)}})
 		}},
 		{"level 211: complete in POST /mark_all_as_read", checkCompleteOnMarkAllAsRead},
-		{"level 212: realm_jitsi_server_url and server_jitsi_server_url (no Jitsi server configured)", checkRegisterFields("realm", map[string]any{"realm_jitsi_server_url": nil, "server_jitsi_server_url": nil})},
+		{"level 211 and 256: POST /streams/{id}/delete_topic answers complete and updates first_message_id", checkDeleteTopic},
+		{"level 212: server_jitsi_server_url (none configured)", checkRegisterFields("realm", map[string]any{"server_jitsi_server_url": nil})},
+		{"level 212: jitsi_server_url is a realm setting", checkRealmSettingChange("jitsi_server_url", nil, "https://meet.lan", "meet.lan")},
 		{"level 213: unread counts include unmuted and followed topics of muted streams", checkUnreadCountsInMutedStreams},
 		{"level 214: automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{
@@ -143,7 +145,7 @@ func changelogCases() []changelogCase {
 			})
 		}},
 		{"level 215 and 248: stream typing by stream_id and topic, type channel, message_type direct", checkStreamTyping},
-		{"level 216: realm_enable_guest_user_indicator", checkRegisterFields("realm", map[string]any{"realm_enable_guest_user_indicator": true})},
+		{"level 216: enable_guest_user_indicator is a realm setting", checkRealmSettingChange("enable_guest_user_indicator", true, false, "sometimes")},
 		{"level 217 and 234: POST /mobile_push/test_notification, answered as a Zulip server without push notifications configured", checkTestPushNotification},
 		{"level 219: web_home_view and web_escape_navigates_to_home_view", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_home_view": {"inbox", "recent_topics"}, "web_escape_navigates_to_home_view": {true, false}})

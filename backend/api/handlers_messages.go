@@ -248,6 +248,17 @@ func deleteMessage(c *call) (J, error) {
 	return nil, c.api.svc.DeleteMessage(c.user, id)
 }
 
+func deleteTopic(c *call) (J, error) {
+	id, topic := c.p.pathInt("stream_id"), c.p.str("topic_name")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	if err := c.api.svc.DeleteTopic(c.user, id, topic); err != nil {
+		return nil, err
+	}
+	return J{"complete": true}, nil
+}
+
 func messageHistory(c *call) (J, error) {
 	id := c.p.pathInt("message_id")
 	if err := c.p.err(); err != nil {

@@ -26,6 +26,14 @@ func updateRealm(c *call) (J, error) {
 		enable := c.p.optBool("enable_read_receipts", false)
 		ch.EnableReadReceipts = &enable
 	}
+	if c.p.has("jitsi_server_url") {
+		u := c.p.optStr("jitsi_server_url", "")
+		ch.JitsiServerURL = &u
+	}
+	if c.p.has("enable_guest_user_indicator") {
+		on := c.p.optBool("enable_guest_user_indicator", true)
+		ch.GuestUserIndicator = &on
+	}
 	if c.p.has("wildcard_mention_policy") {
 		policy := int(c.p.optInt("wildcard_mention_policy", 0))
 		ch.WildcardMentionPolicyNo = &policy

@@ -43,6 +43,8 @@ var eventTypes = map[string]string{
 	"user_topic":           inStream,
 	"presence":             "a person's status, which the whole organization sees",
 	"realm_user":           "people belong to the organization, not to streams",
+	"realm_bot":            "bots belong to the organization, not to streams",
+	"muted_users":          "the muter's own list of people",
 	"realm":                "organization settings",
 	"realm_emoji":          "custom emoji belong to the organization",
 	"default_streams":      "public streams only: a private stream cannot be a default one",

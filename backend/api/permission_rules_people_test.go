@@ -55,9 +55,10 @@ func peopleRules() map[string]rule {
 		)},
 		// Zulip refuses bots here too: their owner regenerates their key.
 		"POST /api/v1/users/me/api_key/regenerate": {humans, fixed(probe{name: "regenerate one's API key"})},
-		// One's own list; each DELETE follows its POST in the route table.
-		"POST /api/v1/users/me/muted_users/{muted_user_id}":   {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/me/muted_users/%d", w.bobID)}} }},
-		"DELETE /api/v1/users/me/muted_users/{muted_user_id}": {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/me/muted_users/%d", w.bobID)}} }},
+		// One's own list (carol, deactivated, is nobody's self); each DELETE
+		// follows its POST in the route table.
+		"POST /api/v1/users/me/muted_users/{muted_user_id}":   {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/me/muted_users/%d", w.carolID)}} }},
+		"DELETE /api/v1/users/me/muted_users/{muted_user_id}": {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/me/muted_users/%d", w.carolID)}} }},
 		"POST /api/v1/users/me/status":                        {anyone, fixed(probe{form: apitest.Form{"status_text": "in a meeting"}})},
 		"GET /api/v1/users/{user_id}/status":                  {anyone, func(w world) []probe { return []probe{{path: id("/api/v1/users/%d/status", w.bobID)}} }},
 		"GET /avatar/{user}":                                  {anyone, fixed(probe{path: "/avatar/alice@example.com"})},

@@ -59,6 +59,12 @@ func permissions() map[string]rule {
 				{who: scoped, insider: "admin@example.com", path: id("/api/v1/streams/%d", w.streamID), form: apitest.Form{"description": "still hidden"}},
 			}
 		}},
+		"POST /api/v1/streams/{stream_id}/delete_topic": {admin, func(w world) []probe {
+			return []probe{
+				{name: "delete a topic", path: id("/api/v1/streams/%d/delete_topic", w.randomID), form: apitest.Form{"topic_name": "nothing here"}},
+				{who: scoped, insider: "admin@example.com", path: id("/api/v1/streams/%d/delete_topic", w.streamID), form: apitest.Form{"topic_name": "nothing here"}},
+			}
+		}},
 		"DELETE /api/v1/streams/{stream_id}": {admin, func(w world) []probe {
 			return []probe{
 				{name: "delete stream", path: id("/api/v1/streams/%d", w.doomedID)},

@@ -32,6 +32,7 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/default_streams", auth: authUser, handle: addDefaultStream},
 		{method: "DELETE", path: "/api/v1/default_streams", auth: authUser, handle: removeDefaultStream},
 		{method: "GET", path: "/api/v1/streams/{stream_id}/email_address", auth: authUser, handle: streamEmailAddress},
+		{method: "POST", path: "/api/v1/streams/{stream_id}/delete_topic", auth: authUser, handle: deleteTopic},
 		// GET /users/me/{stream_id}/topics and /users/{user_id}/subscriptions/{stream_id}:
 		// net/http cannot register both (each is more specific in one segment).
 		{method: "GET", path: "/api/v1/users/{user}/{first}/{second}", auth: authUser, handle: userStreamRoute},

@@ -326,6 +326,8 @@ async function runEndpoints() {
   ids.general = (await call('alice', 'GET', '/get_stream_id', { stream: 'general' })).body.stream_id;
   await check('GET /streams/{stream_id}', 'alice', 'GET', `/streams/${ids.general}`, {});
   await check('GET /streams/{stream_id}', 'alice', 'GET', '/streams/9999', {}, 400);
+  await check('POST /streams/{stream_id}/delete_topic', 'admin', 'POST', `/streams/${ids.general}/delete_topic`, { topic_name: 'nothing here' });
+  await check('POST /streams/{stream_id}/delete_topic', 'alice', 'POST', `/streams/${ids.general}/delete_topic`, { topic_name: 'nothing here' }, 400);
   await check('GET /users/me/subscriptions', 'alice', 'GET', '/users/me/subscriptions', {});
   await check('GET /users/me/subscriptions', 'alice', 'GET', '/users/me/subscriptions', { include_subscribers: true });
   await check('POST /users/me/subscriptions', 'alice', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'design', description: 'Shapes' }] });

@@ -93,6 +93,9 @@ func StreamDoesNotExist(name string) *Error {
 // Errors that need no parameters.
 var (
 	ErrNotAdmin = BadRequest("Must be an organization administrator")
+	// ErrAdminRequired is Zulip's OrganizationAdministratorRequiredError,
+	// the answer of its administrators-only endpoints such as delete_topic.
+	ErrAdminRequired = errorf(CodeUnauthorizedPrincipal, "Must be an organization administrator")
 	// ErrNotOwner is Zulip's OrganizationOwnerRequiredError.
 	ErrNotOwner = errorf(CodeUnauthorizedPrincipal, "Must be an organization owner")
 	ErrNoAuth   = errorf(CodeUnauthorized, "Not logged in: API authentication or user session required")

@@ -71,6 +71,12 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 			if err := checkGroupMentions(tx, actor, r); err != nil {
 				return nil, err
 			}
+			if !m.IsPrivate() {
+				target := messageTarget{stream: store.Stream{ID: m.StreamID}, topic: m.Topic}
+				if err := checkWildcardMentions(tx, actor, target, r); err != nil {
+					return nil, err
+				}
+			}
 			edited := m
 			edited.Content, edited.Rendered, edited.IsMe = content, r.HTML, r.IsMeMessage
 			edited.HasLink, edited.HasImage, edited.HasAttachment = r.HasLink, r.HasImage, r.HasAttachment
@@ -306,24 +312,10 @@ func (s *Service) DeleteMessage(actor store.User, id int64) error {
 		if !isAdmin(actor) {
 			return nil, BadRequest("You don't have permission to delete this message")
 		}
-		users, err := allUserIDs(tx)
-		if err != nil {
+		var out deliveries
+		if err := s.deleteMessage(tx, &out, actor, m); err != nil {
 			return nil, err
 		}
-		holders := tx.MessageUserIDs(m.ID, users)
-		if err := tx.DeleteMessage(m, holders); err != nil {
-			return nil, err
-		}
-		ev := events.Event{"type": "delete_message", "message_id": id, "message_ids": []int64{id}, "message_type": "private"}
-		if !m.IsPrivate() {
-			ev["message_type"], ev["stream_id"], ev["topic"] = "stream", m.StreamID, m.Topic
-		}
-		// The deleter is told too, holder or not (level 274).
-		told := holders
-		if !slices.Contains(told, actor.ID) {
-			told = append(slices.Clone(holders), actor.ID)
-		}
-		out := deliveries{func() { s.events.Publish(ev, told) }}
 		if !m.IsPrivate() {
 			if err := s.firstMessageUpdate(tx, &out, m); err != nil {
 				return nil, err
@@ -332,6 +324,68 @@ func (s *Service) DeleteMessage(actor store.User, id int64) error {
 		return out.publish, nil
 	})
 	return internal("delete message", err)
+}
+
+// DeleteTopic is POST /streams/{id}/delete_topic: an administrator deletes
+// every message of a topic of a stream they see, in one write, so the
+// answer's complete is always true (level 211).
+func (s *Service) DeleteTopic(actor store.User, streamID int64, topic string) error {
+	if !isAdmin(actor) {
+		return ErrAdminRequired
+	}
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		st, err := visibleStreamByID(tx, actor, streamID)
+		if err != nil {
+			return nil, err
+		}
+		var doomed []store.Message
+		folded := store.FoldTopic(topic)
+		if rid, ok := tx.LookupRecipientID(st.ID, nil); ok {
+			tx.Scan(store.RecipientRange(rid), 0, false, func(id int64) bool {
+				if m, err := tx.Message(id); err == nil && store.FoldTopic(m.Topic) == folded {
+					doomed = append(doomed, m)
+				}
+				return true
+			})
+		}
+		var out deliveries
+		for _, m := range doomed {
+			if err := s.deleteMessage(tx, &out, actor, m); err != nil {
+				return nil, err
+			}
+		}
+		if len(doomed) > 0 {
+			if err := s.firstMessageUpdate(tx, &out, doomed[0]); err != nil {
+				return nil, err
+			}
+		}
+		return out.publish, nil
+	})
+	return internal("delete topic", err)
+}
+
+// deleteMessage deletes m inside tx and adds its delete_message event for
+// its holders and the deleter, who is told even without holding it (level
+// 274).
+func (s *Service) deleteMessage(tx *store.Tx, out *deliveries, actor store.User, m store.Message) error {
+	users, err := allUserIDs(tx)
+	if err != nil {
+		return err
+	}
+	holders := tx.MessageUserIDs(m.ID, users)
+	if err := tx.DeleteMessage(m, holders); err != nil {
+		return err
+	}
+	ev := events.Event{"type": "delete_message", "message_id": m.ID, "message_ids": []int64{m.ID}, "message_type": "private"}
+	if !m.IsPrivate() {
+		ev["message_type"], ev["stream_id"], ev["topic"] = "stream", m.StreamID, m.Topic
+	}
+	told := holders
+	if !slices.Contains(told, actor.ID) {
+		told = append(slices.Clone(holders), actor.ID)
+	}
+	out.add(s, ev, told)
+	return nil
 }
 
 // firstMessageUpdate tells those who see a stream its new first_message_id

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 
 	"lanchat/backend/events"
@@ -125,6 +126,10 @@ type RealmChange struct {
 	// WildcardMentionPolicyNo is wildcard_mention_policy: 1 everyone, 2
 	// members, 3 full members, 5 administrators, 6 nobody, 7 moderators.
 	WildcardMentionPolicyNo *int
+	// JitsiServerURL is jitsi_server_url: a URL, or "default" for none.
+	JitsiServerURL *string
+	// GuestUserIndicator is enable_guest_user_indicator.
+	GuestUserIndicator *bool
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -183,6 +188,16 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 			r.WildcardMentionPolicy = *ch.WildcardMentionPolicyNo
 			changed["wildcard_mention_policy"] = *ch.WildcardMentionPolicyNo
 		}
+		if ch.JitsiServerURL != nil {
+			u, err := jitsiServerURL(*ch.JitsiServerURL)
+			if err != nil {
+				return nil, err
+			}
+			r.JitsiServerURL, changed["jitsi_server_url"] = u, optionalString(u)
+		}
+		if ch.GuestUserIndicator != nil {
+			r.HideGuestUserIndicator, changed["enable_guest_user_indicator"] = !*ch.GuestUserIndicator, *ch.GuestUserIndicator
+		}
 		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")
 		}
@@ -202,4 +217,25 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		}
 		return out.publish, nil
 	}))
+}
+
+// jitsiServerURL checks PATCH /realm's jitsi_server_url: "default" (none,
+// so no server on the internet is used) or an http(s) URL.
+func jitsiServerURL(raw string) (string, error) {
+	if raw == "default" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", InvalidArgument("jitsi_server_url", "is not a URL")
+	}
+	return raw, nil
+}
+
+// optionalString is s, or null when empty.
+func optionalString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

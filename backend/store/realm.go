@@ -22,6 +22,11 @@ type Realm struct {
 	// topic of more than 15 people, with Zulip's numbers; 0 is Zulip's
 	// default (1, everyone).
 	WildcardMentionPolicy int `json:"wildcard_mention_policy,omitempty"`
+	// JitsiServerURL is the organization's Jitsi Meet server; "" for none.
+	JitsiServerURL string `json:"jitsi_server_url,omitempty"`
+	// HideGuestUserIndicator turns off "(guest)" after guests' names
+	// (stored inverted so older records read as Zulip's default, shown).
+	HideGuestUserIndicator bool `json:"hide_guest_user_indicator,omitempty"`
 }
 
 var keyRealm = []byte("realm")
