@@ -356,11 +356,17 @@ func TestNarrowWith(t *testing.T) {
 		ids, _ := history(t, bob, apitest.Form{"anchor": "newest", "num_before": 100, "num_after": 0, "narrow": narrow})
 		return ids
 	}
-	if got := with(fmt.Sprintf(`[{"operator":"with","operand":%d}]`, first)); !slices.Equal(got, []int64{first, second}) {
+	// Resolving the topic posted its notice there, as Zulip does.
+	notice := with(`[["channel","general"],["topic","✔ plans"]]`)
+	if len(notice) != 3 {
+		t.Fatalf("the resolved topic: %v", notice)
+	}
+	resolved := []int64{first, second, notice[2]}
+	if got := with(fmt.Sprintf(`[{"operator":"with","operand":%d}]`, first)); !slices.Equal(got, resolved) {
 		t.Errorf("with %d: %v", first, got)
 	}
 	// The old topic in the link gives way to the message's conversation.
-	if got := with(fmt.Sprintf(`[["channel","general"],["topic","plans"],["with","%d"]]`, second)); !slices.Equal(got, []int64{first, second}) {
+	if got := with(fmt.Sprintf(`[["channel","general"],["topic","plans"],["with","%d"]]`, second)); !slices.Equal(got, resolved) {
 		t.Errorf("with beside the old topic: %v", got)
 	}
 	dm := send(t, alice, apitest.Form{"type": "private", "to": "bob@example.com", "content": "psst"})

@@ -58,6 +58,7 @@ var eventTypes = map[string]string{
 	"user_status":          "a person's status, which the whole organization sees",
 	"attachment":           "the user's own uploads (an ID and the space used), sent to that user alone",
 	"heartbeat":            "keeps a long poll alive; carries nothing",
+	"scheduled_messages":   "the sender's own scheduled messages, sent to that user alone",
 }
 
 // TestEveryEventTypeIsClassified compares eventTypes with the types the

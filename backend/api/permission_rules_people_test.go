@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/url"
+	"time"
 
 	"lanchat/backend/apitest"
 )
@@ -142,6 +143,18 @@ func peopleRules() map[string]rule {
 		"GET /api/v1/attachments":                    {own, fixed(probe{hides: []string{"plan.txt", "diary.txt"}})},
 		"DELETE /api/v1/attachments/{attachment_id}": {own, func(w world) []probe {
 			return []probe{{path: id("/api/v1/attachments/%d", w.spareAttachment)}}
+		}},
+		"GET /api/v1/scheduled_messages": {own, fixed(probe{hides: []string{"scheduled plan"}})},
+		// Scheduling into a stream one cannot see is refused as for a missing stream.
+		"POST /api/v1/scheduled_messages": {scoped, func(w world) []probe {
+			return []probe{{form: apitest.Form{"type": "stream", "to": w.streamID, "topic": "plans", "content": "later",
+				"scheduled_delivery_timestamp": time.Now().Add(24 * time.Hour).Unix()}}}
+		}},
+		"PATCH /api/v1/scheduled_messages/{scheduled_message_id}": {own, func(w world) []probe {
+			return []probe{{path: id("/api/v1/scheduled_messages/%d", w.scheduled), form: apitest.Form{"content": "changed plan"}}}
+		}},
+		"DELETE /api/v1/scheduled_messages/{scheduled_message_id}": {own, func(w world) []probe {
+			return []probe{{path: id("/api/v1/scheduled_messages/%d", w.spareScheduled)}}
 		}},
 	}
 }

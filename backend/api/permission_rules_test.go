@@ -114,6 +114,9 @@ func permissions() map[string]rule {
 			}
 		}},
 		"GET /api/v1/messages/{message_id}/history": {scoped, func(w world) []probe { return []probe{{path: msgPath(w.msg, "/history")}} }},
+		"GET /api/v1/messages/{message_id}/read_receipts": {scoped, func(w world) []probe {
+			return []probe{{path: msgPath(w.msg, "/read_receipts")}}
+		}},
 		"POST /api/v1/messages/{message_id}/reactions": {scoped, func(w world) []probe {
 			return []probe{{path: msgPath(w.msg, "/reactions"), form: apitest.Form{"emoji_name": "+1"}}}
 		}},

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"lanchat/backend/apitest"
 )
@@ -24,6 +25,8 @@ type world struct {
 	spareAttachment   int64  // the ID of an upload of alice's that a probe may delete
 	storageKey        string // in alice's bot storage
 	alertWord         string // alice's
+	scheduled         int64  // alice's scheduled message, which a probe may edit
+	spareScheduled    int64  // and one a probe may cancel
 	botEmail          string // alice's bot
 
 	// Role probes act on these.
@@ -60,6 +63,8 @@ func newWorld(t *testing.T, s *apitest.Server) world {
 		s.Login("bob@example.com"), s.Login("guest@example.com"), s.Login("echo-bot@example.com")
 	w.webhookBot = s.Login("webhook-bot@example.com")
 	w.echoKey, w.webhookKey = w.echo.Key(), w.webhookBot.Key()
+	// Read receipts are off by default; on, their route tells who may ask.
+	w.admin.Patch("/api/v1/realm", apitest.Form{"enable_read_receipts": true}).OK()
 	w.target = w.newTarget(t, "secret", "hidden", "vault", true)
 	w.onRandom = w.newTarget(t, "random", "quiet", "attic", false)
 	w.setUpOwn(t)
@@ -95,6 +100,11 @@ func (w *world) setUpOwn(t *testing.T) {
 		}
 	}
 	w.alice.Post("/api/v1/users/me/alert_words", apitest.Form{"alert_words": []string{w.alertWord}}).OK()
+	later := fmt.Sprint(time.Now().Add(24 * time.Hour).Unix())
+	for _, id := range []*int64{&w.scheduled, &w.spareScheduled} {
+		*id = w.alice.Post("/api/v1/scheduled_messages", apitest.Form{"type": "stream", "to": "general", "topic": "later",
+			"content": "scheduled plan", "scheduled_delivery_timestamp": later}).OK().Int("scheduled_message_id")
+	}
 	w.alice.Do("PUT", "/api/v1/bot_storage", "application/x-www-form-urlencoded",
 		strings.NewReader(apitest.Form{"storage": map[string]string{w.storageKey: "v"}}.Encode())).OK()
 	w.alice.Post("/api/v1/users/me/presence", apitest.Form{"status": "active"}).OK()
@@ -180,6 +190,7 @@ func (w world) missing() world {
 	w.target = target{stream: "nowhere", word: w.word, streamID: 999, spareStreamID: 998, msg: 999999, spareMsg: 999998, upload: "/user_uploads/1/00/nothingatall/plan.txt"}
 	w.ownUpload = "/user_uploads/1/00/nothingelse/diary.txt"
 	w.spareAttachment = 999999
+	w.scheduled, w.spareScheduled = 999999, 999998
 	w.queue, w.spareQueue = "nonsense", "absent-queue"
 	w.storageKey = "no-such-key"
 	return w
