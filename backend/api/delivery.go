@@ -40,9 +40,7 @@ const (
 // with dontBlock; else when one arrives, with a heartbeat, or with none
 // when the client hangs up or the server stops.
 func (d *delivery) answerPoll(c *call, queueID string, lastEventID int64, dontBlock bool, fields J) {
-	evs, err := waitOnDeepStack(func() ([]events.Delivered, error) {
-		return d.svc.Events(c.r.Context(), c.user, queueID, lastEventID, dontBlock)
-	})
+	evs, err := d.svc.Events(c.r.Context(), c.user, queueID, lastEventID, dontBlock)
 	// The answer is written and flushed here, under the deadline, which is
 	// then cleared: the connection's next request may wait longer.
 	rc := http.NewResponseController(c.w)
@@ -56,26 +54,6 @@ func (d *delivery) answerPoll(c *call, queueID string, lastEventID int64, dontBl
 	}
 	rc.Flush()
 }
-
-// waitStackPad is stack a waiting poll holds below its wait, so that the
-// collector, which halves a goroutine's stack when under a quarter of it is
-// in use, leaves the stack the answer's write needs (net/http's
-// chunkWriter.writeHeader grew it again on every wake-up: 15% of the CPU at
-// 10,000 pollers).
-const waitStackPad = 8 << 10
-
-// waitOnDeepStack runs wait with waitStackPad bytes of stack below it.
-//
-//go:noinline
-func waitOnDeepStack(wait func() ([]events.Delivered, error)) ([]events.Delivered, error) {
-	var pad [waitStackPad]byte
-	evs, err := wait()
-	keepPad(&pad)
-	return evs, err
-}
-
-//go:noinline
-func keepPad(pad *[waitStackPad]byte) { pad[0] = 0 }
 
 // writeEvents answers a poll with its events, beside fields.
 func writeEvents(c *call, fields J, evs []events.Delivered) {
