@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"lanchat/backend/apitest"
 )
@@ -107,13 +108,28 @@ func checkStreamTyping(t *testing.T, s *apitest.Server) {
 	alice.Post("/api/v1/typing", apitest.Form{"op": "start", "type": "stream", "topic": "plans"}).Fails(400, "BAD_REQUEST")
 }
 
-// checkChannelMessageType: level 248, "channel" as POST /messages' type.
+// checkChannelMessageType: level 248, "channel" as the type of POST
+// /messages and of POST and PATCH /scheduled_messages.
 func checkChannelMessageType(t *testing.T, s *apitest.Server) {
 	alice := s.Login("alice@example.com")
 	id := send(t, alice, apitest.Form{"type": "channel", "to": "general", "topic": "plans", "content": "sent to a channel"})
 	m := alice.Get(fmt.Sprintf("/api/v1/messages/%d", id), nil).OK().Body["message"].(map[string]any)
 	if m["type"] != "stream" || m["display_recipient"] != "general" {
 		t.Errorf("message %v", m)
+	}
+	later := time.Now().Add(time.Hour).Unix()
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	scheduled := alice.Post("/api/v1/scheduled_messages", apitest.Form{"type": "channel", "to": general, "topic": "plans",
+		"content": "later, to a channel", "scheduled_delivery_timestamp": later}).OK().Int("scheduled_message_id")
+	bob := s.Login("bob@example.com").Get("/api/v1/users/me", nil).OK().Int("user_id")
+	dm := alice.Post("/api/v1/scheduled_messages", apitest.Form{"type": "direct", "to": fmt.Sprintf("[%d]", bob), "content": "a note to bob",
+		"scheduled_delivery_timestamp": later}).OK().Int("scheduled_message_id")
+	alice.Patch(fmt.Sprintf("/api/v1/scheduled_messages/%d", dm), apitest.Form{"type": "channel", "to": general, "topic": "moved"}).OK()
+	for _, sm := range alice.Get("/api/v1/scheduled_messages", nil).OK().List("scheduled_messages") {
+		sm := sm.(map[string]any)
+		if id := int64(sm["scheduled_message_id"].(float64)); (id == scheduled || id == dm) && sm["type"] != "stream" {
+			t.Errorf("scheduled message %v", sm)
+		}
 	}
 }
 

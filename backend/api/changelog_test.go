@@ -219,7 +219,7 @@ func changelogCases() []changelogCase {
 			}
 		}},
 		{"level 246: realm_require_unique_names", checkRegisterFields("realm", map[string]any{"realm_require_unique_names": false})},
-		{"level 248: type channel on POST /messages", checkChannelMessageType},
+		{"level 248: type channel on POST /messages and POST/PATCH /scheduled_messages", checkChannelMessageType},
 		{"level 249: has:reaction", checkNarrowOperators("has:reaction (249)")},
 		{"level 250: channel and channels operators", checkNarrowOperators("channel (250)", "channels:public (250)")},
 		{"level 251: realm_upload_quota_mib (no quota: null)", checkRegisterFields("realm", map[string]any{"realm_upload_quota_mib": nil})},
