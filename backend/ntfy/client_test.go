@@ -27,8 +27,10 @@ func ntfyClient(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(src); err != nil {
-		t.Fatalf("ntfy's source is not at %s (shared/ beside the repository): %v", src, err)
+	// The overlay's paths must be those the go command sees: its working
+	// directory with every symbolic link resolved (shared/ may be one).
+	if src, err = filepath.EvalSymlinks(src); err != nil {
+		t.Fatalf("ntfy's source is not in shared/ beside the repository: %v", err)
 	}
 	dir := t.TempDir()
 	// Its web app and documentation are left out of the copy; its go:embed
