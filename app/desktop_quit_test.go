@@ -172,7 +172,9 @@ func testDesktopQuit(t *testing.T, quit func(*desktopRun)) {
 			t.Errorf("the relaunched window signed in again: %s", line)
 		}
 	}
-	again.waitLine(i, windowRequest("/api/v1/messages", "admin@example.com"), 30*time.Second)
+	// The chat reports the person present once it is on screen (its landing
+	// page, the Inbox, fetches no messages).
+	again.waitLine(i, windowRequest("/api/v1/users/me/presence", "admin@example.com"), 30*time.Second)
 	time.Sleep(2 * time.Second) // the page renders what it fetched
 	waitRendered(t, display, "desktop-relaunch.png")
 }
