@@ -71,6 +71,9 @@ test('Inbox is the home view: unread conversations by stream and direct messages
 test('a message marked unread stays unread, and the counts stay changed, after a reload', async () => {
   for (const n of [1, 2, 3]) await bobApi.send('general', 'counts', `Count me ${n}`)
   await alice.bringToFront()
+  // As a person would: the three are counted in the Inbox, then opened.
+  await go(alice, '#inbox')
+  await eventually(async () => assert.equal(await countOf(inboxTopic(alice, 'counts')), 3))
   await openTopicAt(alice, general, 'general', 'counts')
   await messages(alice).filter({ hasText: 'Count me 3' }).waitFor()
   await go(alice, '#inbox')
