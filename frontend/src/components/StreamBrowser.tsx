@@ -52,7 +52,7 @@ export function StreamBrowser(p: { chat: Chat; onClose: () => void; onSettings: 
                     <a href={narrowToHash({ kind: 'stream', streamId: s.stream_id, stream: s.name })} onClick={p.onClose}>{s.name}</a>
                     <span class="hint">{s.description || 'No description.'}</span>
                   </span>
-                  <span class="hint">{counts.get(s.stream_id) ?? ''} {counts.get(s.stream_id) === 1 ? 'subscriber' : 'subscribers'}</span>
+                  <span class="hint" data-testid="browse-count">{counts.get(s.stream_id) ?? ''} {counts.get(s.stream_id) === 1 ? 'subscriber' : 'subscribers'}</span>
                   {(sub || chat.isAdmin) && <button class="icon" data-testid="browse-settings" aria-label={`Settings for #${s.name}`} title="Stream settings" onClick={() => p.onSettings(s.stream_id)}>⚙</button>}
                   <button class={sub ? '' : 'primary'} data-testid="browse-toggle" aria-label={`${sub ? 'Unsubscribe from' : 'Subscribe to'} #${s.name}`}
                     onClick={() => act(() => (sub ? unsubscribeFrom(s.name) : subscribeTo(s.name)).then(reload))}>
