@@ -214,7 +214,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		if err != nil {
 			return err
 		}
-		state["realm_default_streams"] = list
+		state["realm_default_streams"] = defaultStreamsWire(list)
 	}
 	if want("muted_topics") {
 		list, err := mutedTopicsList(tx, actor.ID)

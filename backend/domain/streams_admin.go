@@ -123,8 +123,12 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 }
 
 // streamDeleteEvent carries the whole stream object, as Zulip's does at
-// feature level 277 (its stream_ids list came with Zulip 10).
+// feature level 277; from level 343 it lists stream_ids, and its deprecated
+// streams keep only each stream's ID.
 func (s *Service) streamDeleteEvent(tx *store.Tx, st store.Stream) events.Event {
+	if Announces(343) {
+		return events.Event{"type": "stream", "op": "delete", "stream_ids": []int64{st.ID}, "streams": []map[string]int64{{"stream_id": st.ID}}}
+	}
 	return events.Event{"type": "stream", "op": "delete", "streams": []StreamObject{s.streamObject(tx, st)}}
 }
 

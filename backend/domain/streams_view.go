@@ -30,9 +30,7 @@ type StreamProperties struct {
 // StreamObject is a stream as GET /streams and register show it.
 type StreamObject struct {
 	StreamProperties
-	IsArchived          bool `json:"is_archived"`
 	StreamWeeklyTraffic *int `json:"stream_weekly_traffic"`
-	SubscriberCount     int  `json:"subscriber_count"`
 }
 
 // SubscriptionObject is a stream with the viewer's settings for it (spec
@@ -74,7 +72,7 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		HistoryPublicToSubscribers: true,
 		DateCreated:                st.DateCreated,
 		StreamPostPolicy:           1,
-	}, SubscriberCount: len(tx.StreamSubscriberIDs(st.ID))}
+	}}
 	if st.CreatorID != 0 {
 		creator := st.CreatorID
 		o.CreatorID = &creator

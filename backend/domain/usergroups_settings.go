@@ -76,15 +76,25 @@ func realmRule(name string) groupSettingRule {
 }
 
 // permissionSettingsState is register's server_supported_permission_settings.
-func permissionSettingsState() map[string]any {
-	byName := func(rules []groupSettingRule) map[string]groupSettingRule {
-		out := map[string]groupSettingRule{}
+// Level 326 took allow_owners_group and id_field_name out of each rule.
+func permissionSettingsState() (map[string]any, error) {
+	out := map[string]any{}
+	for object, rules := range map[string][]groupSettingRule{"realm": realmGroupSettings, "stream": streamGroupSettings, "group": userGroupSettings} {
+		byName := map[string]map[string]any{}
 		for _, r := range rules {
-			out[r.Name] = r
+			m, err := ToMap(r)
+			if err != nil {
+				return nil, err
+			}
+			if Announces(326) {
+				delete(m, "allow_owners_group")
+				delete(m, "id_field_name")
+			}
+			byName[r.Name] = m
 		}
-		return out
+		out[object] = byName
 	}
-	return map[string]any{"realm": byName(realmGroupSettings), "stream": byName(streamGroupSettings), "group": byName(userGroupSettings)}
+	return out, nil
 }
 
 // GroupSettingValue is a group-setting value as the API shows it: a

@@ -52,7 +52,7 @@ export type GroupSettingValue = number | { direct_members: number[]; direct_subg
 
 export interface MessagesPage { messages: Message[]; found_oldest: boolean; found_newest: boolean }
 export interface Topic { name: string; max_id: number }
-export interface Stream { stream_id: number; name: string; description: string; invite_only: boolean; subscriber_count?: number }
+export interface Stream { stream_id: number; name: string; description: string; invite_only: boolean }
 export interface Linkifier { id: number; pattern: string; url_template: string }
 export interface Bot { user_id: number; full_name: string; email: string; api_key?: string; is_active?: boolean }
 export interface ServerSettings { realm_name: string; realm_description?: string }
@@ -111,6 +111,9 @@ export const uploadFile = async (file: File): Promise<string> => { const r = awa
 // ---- streams and subscriptions ----
 
 export const streams = async (): Promise<Stream[]> => (await api.get('/api/v1/streams')).streams
+// streamSubscribers are a stream's subscribers' IDs (Zulip 9.0 has no
+// subscriber_count in stream objects).
+export const streamSubscribers = async (streamId: number): Promise<number[]> => (await api.get(`/api/v1/streams/${streamId}/members`)).subscribers
 export const streamId = async (name: string): Promise<number> => (await api.get('/api/v1/get_stream_id', { stream: name })).stream_id
 export const topics = async (streamId: number): Promise<Topic[]> => (await api.get(`/api/v1/users/me/${streamId}/topics`)).topics
 export const subscribe = (subscriptions: { name: string; description?: string }[], options: { invite_only?: boolean; principals?: string[] } = {}) =>
