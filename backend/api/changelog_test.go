@@ -262,6 +262,7 @@ func changelogCases() []changelogCase {
 		{"level 272: url in POST /user_uploads, uri its alias", checkUploadURL},
 		{"level 273: server_thumbnail_formats", checkRegisterFields("realm", map[string]any{"server_thumbnail_formats": []any{}})},
 		{"level 274: delete_message goes to the deleter", checkDeleteToDeleter},
+		{"level 276: data-original-dimensions on the previews of uploaded images", checkImageDimensions},
 		{"level 275: web_animate_image_previews", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_animate_image_previews": {"on_hover", "never"}})
 		}},
