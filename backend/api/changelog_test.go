@@ -216,6 +216,7 @@ func changelogCases() []changelogCase {
 			// The test server runs with --dev, which adds the dev log-in.
 			"realm_authentication_methods": map[string]any{"Email": map[string]any{"enabled": true, "available": true}, "Dev": map[string]any{"enabled": true, "available": true}},
 		})},
+		{"level 244: required in custom profile fields; the fields, their values and events", checkProfileFields},
 		{"level 245: web_font_size_px and web_line_height_percent are user settings", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_font_size_px": {float64(14), float64(20)}, "web_line_height_percent": {float64(122), float64(150)}})
 			bob := s.Login("bob@example.com")
@@ -228,6 +229,7 @@ func changelogCases() []changelogCase {
 		{"level 249: has:reaction", checkNarrowOperators("has:reaction (249)")},
 		{"level 250: channel and channels operators", checkNarrowOperators("channel (250)", "channels:public (250)")},
 		{"level 251: realm_upload_quota_mib (no quota: null)", checkRegisterFields("realm", map[string]any{"realm_upload_quota_mib": nil})},
+		{"level 252: PATCH /realm/profile_fields/{id} takes each field alone", checkProfileFieldPartialUpdate},
 		{"level 253: receives_typing_notifications, and no typing events for those who turned it off", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"receives_typing_notifications": {true, false}})
 			// bob turned it off in checkNewSettings; alice still receives.
@@ -262,6 +264,7 @@ func changelogCases() []changelogCase {
 		{"level 272: url in POST /user_uploads, uri its alias", checkUploadURL},
 		{"level 273: server_thumbnail_formats", checkRegisterFields("realm", map[string]any{"server_thumbnail_formats": []any{}})},
 		{"level 274: delete_message goes to the deleter", checkDeleteToDeleter},
+		{"level 276: data-original-dimensions on the previews of uploaded images", checkImageDimensions},
 		{"level 275: web_animate_image_previews", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_animate_image_previews": {"on_hover", "never"}})
 		}},

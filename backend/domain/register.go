@@ -292,7 +292,9 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["alert_words"] = s.AlertWords(actor)
 	}
 	if want("custom_profile_fields") {
-		state["custom_profile_fields"] = []any{}
+		if err := profileFieldState(tx, state); err != nil {
+			return err
+		}
 	}
 	if want("user_settings") {
 		state["user_settings"] = userSettings(actor)
@@ -338,6 +340,12 @@ func realmUsersState(tx *store.Tx, actor store.User, state map[string]any) error
 			inactive = append(inactive, o)
 		}
 	}
+	values, err := tx.ProfileValues()
+	if err != nil {
+		return err
+	}
+	addProfileData(values, active)
+	addProfileData(values, inactive)
 	me := userObject(actor, actor, emails)
 	state["realm_users"], state["realm_non_active_users"], state["cross_realm_bots"] = active, inactive, []any{}
 	state["user_id"], state["email"], state["delivery_email"], state["full_name"] = actor.ID, actor.Email, actor.Email, actor.FullName

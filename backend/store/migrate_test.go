@@ -293,3 +293,43 @@ func TestOpenCreatesSystemGroupsOfSchema7(t *testing.T) {
 		t.Errorf("a later group got ID %d (%v)", later.ID, err)
 	}
 }
+
+// A store written before custom profile fields has neither of their
+// buckets; opening it adds both, with no version step (old builds ignore
+// buckets they do not know). Deleting a field takes its values along.
+func TestOpenAddsProfileFieldsToOlderStore(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		for _, b := range [][]byte{bucketProfileFields, bucketProfileValues} {
+			if err := tx.btx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	phone, pet := ProfileField{Type: 1, Name: "Phone"}, ProfileField{Type: 1, Name: "Pet"}
+	err = s.Update(func(tx *Tx) error {
+		for _, f := range []*ProfileField{&phone, &pet} {
+			if err := tx.CreateProfileField(f); err != nil {
+				return err
+			}
+			if err := tx.PutProfileValue(3, ProfileValue{FieldID: f.ID, Value: f.Name + " of 3"}); err != nil {
+				return err
+			}
+		}
+		return tx.DeleteProfileField(phone.ID)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := viewed(t, s, func(tx *Tx) ([]ProfileField, error) { return tx.ProfileFields() }); len(got) != 1 || got[0].Name != "Pet" || got[0].Order != 2 {
+		t.Errorf("fields %+v", got)
+	}
+	if got := viewed(t, s, func(tx *Tx) ([]ProfileValue, error) { return tx.UserProfileValues(3) }); len(got) != 1 || got[0].Value != "Pet of 3" {
+		t.Errorf("values %+v", got)
+	}
+}
