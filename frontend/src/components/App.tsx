@@ -318,7 +318,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         </>}
         <Compose chat={chat} compose={compose} focus={focus} conversation={hash} outbox={outbox} />
       </main>
-      <BuddyList chat={chat} />
+      <BuddyList chat={chat} onSetStatus={() => { setDrawer(null); setPanel('status') }} />
       {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}
       {panel === 'settings' && <Lazy load={() => import('./Settings')} render={(m) => <m.Settings chat={chat} theme={p.theme} setTheme={p.setTheme} onClose={() => setPanel(null)} />} />}
       {panel === 'shortcuts' && <ShortcutsHelp onClose={() => setPanel(null)} />}
