@@ -12,6 +12,8 @@ import (
 func changelog316Cases() []changelogCase {
 	return []changelogCase{
 		{"level 316: can_move_messages_between_topics_group replaces edit_topic_policy, enforced", checkMoveBetweenTopicsGroup},
+		{"level 317: POST /user_groups/create answers group_id", checkCreateGroupAnswersID},
+		{"level 207 and 318: realm_incoming_webhook_bots with display_name, all_event_types and config_options", checkIncomingWebhookBots},
 	}
 }
 
@@ -46,4 +48,28 @@ func checkMoveBetweenTopicsGroup(t *testing.T, s *apitest.Server) {
 	checkRealmGroupSettingSet(t, s, "can_move_messages_between_topics_group", "role:administrators", "role:members")
 	rename(bob, "bob's idea").OK()
 	rename(guest, "the guest's idea").Fails(400, "BAD_REQUEST")
+}
+
+func checkCreateGroupAnswersID(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	id := alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "pilots", "description": "", "members": []int64{userID(alice)}}).OK().Int("group_id")
+	if got := groupNamed(t, alice, "pilots")["id"]; got != float64(id) {
+		t.Errorf("group_id %d, the group's id %v", id, got)
+	}
+}
+
+func checkIncomingWebhookBots(t *testing.T, s *apitest.Server) {
+	bots, _ := registerState(t, s.Login("bob@example.com"), "realm_incoming_webhook_bots")["realm_incoming_webhook_bots"].([]any)
+	byName := map[string]map[string]any{}
+	for _, b := range bots {
+		byName[b.(map[string]any)["name"].(string)] = b.(map[string]any)
+	}
+	hello, alerts := byName["helloworld"], byName["alertmanager"]
+	if hello == nil || hello["display_name"] != "Hello World" || hello["all_event_types"] != nil || fmt.Sprint(hello["config_options"]) != "[]" {
+		t.Errorf("helloworld %v", hello)
+	}
+	if options, _ := alerts["config_options"].([]any); len(options) != 2 ||
+		fmt.Sprint(options[0]) != "map[key:name label:Alert field whose value is the topic validator:check_string]" {
+		t.Errorf("alertmanager %v", alerts)
+	}
 }
