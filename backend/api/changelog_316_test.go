@@ -14,6 +14,8 @@ func changelog316Cases() []changelogCase {
 		{"level 316: can_move_messages_between_topics_group replaces edit_topic_policy, enforced", checkMoveBetweenTopicsGroup},
 		{"level 317: POST /user_groups/create answers group_id", checkCreateGroupAnswersID},
 		{"level 207 and 318: realm_incoming_webhook_bots with display_name, all_event_types and config_options", checkIncomingWebhookBots},
+		{"level 319: #**channel>topic@id** renders as a message-link", checkMessageLink},
+		{"level 320: can_remove_subscribers_group takes any group-setting value, and {new, old} on PATCH", checkRemoveSubscribersAnyGroup},
 	}
 }
 
@@ -71,5 +73,55 @@ func checkIncomingWebhookBots(t *testing.T, s *apitest.Server) {
 	if options, _ := alerts["config_options"].([]any); len(options) != 2 ||
 		fmt.Sprint(options[0]) != "map[key:name label:Alert field whose value is the topic validator:check_string]" {
 		t.Errorf("alertmanager %v", alerts)
+	}
+}
+
+func checkMessageLink(t *testing.T, s *apitest.Server) {
+	bob := s.Login("bob@example.com")
+	target := send(t, bob, streamMsg("general", "plans", "the plan"))
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	id := send(t, bob, streamMsg("general", "plans", fmt.Sprintf("see #**general>plans@%d**", target)))
+	got := bob.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)["content"]
+	want := fmt.Sprintf(`<p>see <a class="message-link" href="/#narrow/channel/%d-general/topic/plans/near/%d">#general &gt; plans @ 💬</a></p>`, general, target)
+	if got != want {
+		t.Errorf("content %q, want %q", got, want)
+	}
+}
+
+// streamNamed is GET /streams's entry for a name.
+func streamNamed(t *testing.T, c *apitest.Client, name string) map[string]any {
+	t.Helper()
+	for _, st := range c.Get("/api/v1/streams", nil).OK().List("streams") {
+		if st.(map[string]any)["name"] == name {
+			return st.(map[string]any)
+		}
+	}
+	t.Fatalf("no stream %s", name)
+	return nil
+}
+
+func checkRemoveSubscribersAnyGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	aliceID := userID(alice)
+	path := fmt.Sprintf("/api/v1/streams/%d", int64(streamNamed(t, alice, "general")["stream_id"].(float64)))
+	remove := func(c *apitest.Client) *apitest.Response {
+		return c.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `["general"]`, "principals": `["bob@example.com"]`})
+	}
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	set := fmt.Sprintf(`{"direct_members":[%d],"direct_subgroups":[%d]}`, aliceID, sys["role:moderators"])
+	admin.Patch(path, apitest.Form{"can_remove_subscribers_group": fmt.Sprintf(`{"new":%s,"old":%d}`, set, sys["role:members"])}).Fails(400, "EXPECTATION_MISMATCH")
+	admin.Patch(path, apitest.Form{"can_remove_subscribers_group": fmt.Sprintf(`{"new":%s,"old":%d}`, set, sys["role:administrators"])}).OK()
+	want := fmt.Sprintf("map[direct_members:[%d] direct_subgroups:[%d]]", aliceID, sys["role:moderators"])
+	if evs := q.next(); len(evs) != 1 || fmt.Sprint(evs[0]["value"]) != want {
+		t.Errorf("events %v", evs)
+	}
+	if got := fmt.Sprint(streamNamed(t, bob, "general")["can_remove_subscribers_group"]); got != want {
+		t.Errorf("GET /streams: %s", got)
+	}
+	remove(alice).OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"pairs"}]`, "can_remove_subscribers_group": set}).OK()
+	if got := fmt.Sprint(streamNamed(t, bob, "pairs")["can_remove_subscribers_group"]); got != want {
+		t.Errorf("created with a set: %s", got)
 	}
 }

@@ -22,9 +22,9 @@ type StreamProperties struct {
 	MessageRetentionDays       *int   `json:"message_retention_days"`
 	StreamPostPolicy           int    `json:"stream_post_policy"`
 	IsAnnouncementOnly         bool   `json:"is_announcement_only"`
-	// CanRemoveSubscribersGroup is the system group whose members may
-	// remove others from the stream (administrators by default).
-	CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group"`
+	// CanRemoveSubscribersGroup may remove others from the stream
+	// (administrators by default).
+	CanRemoveSubscribersGroup GroupSettingValue `json:"can_remove_subscribers_group"`
 }
 
 // StreamObject is a stream as GET /streams and register show it.
@@ -80,7 +80,9 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		o.CreatorID = &creator
 	}
 	// Every store has the system groups from its migrations.
-	o.CanRemoveSubscribersGroup, _ = removeSubscribersGroup(tx, st)
+	if ix, err := loadGroups(tx); err == nil {
+		o.CanRemoveSubscribersGroup = settingValue(streamSetting(ix, st, SettingRemoveSubscribers))
+	}
 	if st.Description == "" {
 		o.RenderedDescription = ""
 	}

@@ -38,6 +38,11 @@ const (
 	SettingMoveBetweenTopics      = "can_move_messages_between_topics_group"
 )
 
+// Settings of a stream.
+const (
+	SettingRemoveSubscribers = "can_remove_subscribers_group"
+)
+
 var nobodyForSystemGroups = store.NobodyGroup
 
 // realmGroupSettings, streamGroupSettings and userGroupSettings are every
@@ -64,7 +69,8 @@ var (
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_move_messages_between_topics_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
-		{Name: "can_remove_subscribers_group", RequireSystemGroup: true, AllowEveryoneGroup: true,
+		// Any group-setting value since level 320.
+		{Name: SettingRemoveSubscribers, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_remove_subscribers_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{

@@ -293,3 +293,29 @@ func TestOpenCreatesSystemGroupsOfSchema7(t *testing.T) {
 		t.Errorf("a later group got ID %d (%v)", later.ID, err)
 	}
 }
+
+// A schema-8 stream's can_remove_subscribers_group (a system group's ID)
+// becomes one of its group settings; streams without one keep none.
+func TestOpenMovesStreamSettingsOfSchema8(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		for id, record := range map[int64]string{
+			1: `{"id":1,"name":"general","description":"","invite_only":false,"date_created":5,"can_remove_subscribers_group":7}`,
+			2: `{"id":2,"name":"random","description":"","invite_only":true,"date_created":6}`,
+		} {
+			if err := tx.bucket(bucketStreams).Put(itob(id), []byte(record)); err != nil {
+				return err
+			}
+		}
+		return writeSchemaVersion(tx.btx, 8)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	streams := viewed(t, s, func(tx *Tx) ([]Stream, error) { return tx.AllStreams() })
+	if len(streams) != 2 || streams[0].Name != "general" || streams[0].GroupSettings["can_remove_subscribers_group"].Group != 7 ||
+		streams[1].GroupSettings != nil || !streams[1].InviteOnly {
+		t.Errorf("streams after migration %+v", streams)
+	}
+}
