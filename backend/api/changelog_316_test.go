@@ -16,6 +16,7 @@ func changelog316Cases() []changelogCase {
 		{"level 207 and 318: realm_incoming_webhook_bots with display_name, all_event_types and config_options", checkIncomingWebhookBots},
 		{"level 319: #**channel>topic@id** renders as a message-link", checkMessageLink},
 		{"level 320: can_remove_subscribers_group takes any group-setting value, and {new, old} on PATCH", checkRemoveSubscribersAnyGroup},
+		{"level 321: can_invite_users_group replaces invite_to_realm_policy, enforced", checkInviteUsersGroup},
 	}
 }
 
@@ -124,4 +125,22 @@ func checkRemoveSubscribersAnyGroup(t *testing.T, s *apitest.Server) {
 	if got := fmt.Sprint(streamNamed(t, bob, "pairs")["can_remove_subscribers_group"]); got != want {
 		t.Errorf("created with a set: %s", got)
 	}
+}
+
+func checkInviteUsersGroup(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	if _, ok := registerState(t, alice, "realm")["realm_invite_to_realm_policy"]; ok {
+		t.Error("register still has realm_invite_to_realm_policy")
+	}
+	invite := func(c *apitest.Client, email string) *apitest.Response {
+		return c.Post("/api/v1/invites", apitest.Form{"invitee_emails": email, "stream_ids": []int64{}})
+	}
+	invite(alice, "kim@example.com").OK()
+	checkRealmGroupSettingSet(t, s, "can_invite_users_group", "role:members", "role:administrators")
+	invite(alice, "lee@example.com").Fails(400, "BAD_REQUEST")
+	invite(admin, "lee@example.com").OK()
+	sys := systemGroups(t, admin)
+	admin.Patch("/api/v1/realm", apitest.Form{"can_invite_users_group": fmt.Sprintf(`{"new":%d}`, sys["role:everyone"])}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", apitest.Form{"can_invite_users_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, userID(alice))}).OK()
+	invite(alice, "max@example.com").OK()
 }

@@ -17,16 +17,6 @@ import (
 // does not say: Zulip's INVITATION_LINK_VALIDITY_DAYS, 10 days.
 const InviteValidityMinutes = 10 * 24 * 60
 
-// Who may send email invitations (the realm's invite_to_realm_policy, with
-// Zulip's numbers; Zulip's default is members).
-const (
-	invitePolicyMembers     = 1
-	invitePolicyAdmins      = 2
-	invitePolicyFullMembers = 3
-	invitePolicyModerators  = 4
-	invitePolicyNobody      = 6
-)
-
 // errGuestRequest is Zulip's refusal of a guest where only members and
 // administrators may act.
 var errGuestRequest = BadRequest("Not allowed for guest users")
@@ -59,29 +49,6 @@ type InviteObject struct {
 	NotifyReferrerOnJoin *bool  `json:"notify_referrer_on_join,omitempty"`
 	LinkURL              string `json:"link_url,omitempty"`
 	IsMultiuse           bool   `json:"is_multiuse"`
-}
-
-// invitePolicy is the realm's invite_to_realm_policy.
-func invitePolicy(r store.Realm) int {
-	if r.InviteToRealmPolicy == 0 {
-		return invitePolicyMembers
-	}
-	return r.InviteToRealmPolicy
-}
-
-// canInviteByEmail is Zulip's can_invite_users_by_email over the realm's
-// policy (every member is a full member: Lanchat has no waiting period).
-func canInviteByEmail(r store.Realm, u store.User) bool {
-	switch invitePolicy(r) {
-	case invitePolicyNobody:
-		return false
-	case invitePolicyAdmins:
-		return isAdmin(u)
-	case invitePolicyModerators:
-		return isAdmin(u) || isModerator(u)
-	default:
-		return !isGuest(u)
-	}
 }
 
 // checkInviter refuses guests and bots (Zulip's require_member_or_admin).
@@ -168,11 +135,9 @@ func (s *Service) InviteByEmail(actor store.User, req InviteRequest) error {
 	}
 	var skipped [][3]any
 	err := s.update(func(tx *store.Tx) (func(), error) {
-		realm, err := tx.Realm()
-		if err != nil {
+		if allowed, err := realmAllows(tx, actor, SettingInviteUsers); err != nil {
 			return nil, err
-		}
-		if !canInviteByEmail(realm, actor) {
+		} else if !allowed {
 			return nil, BadRequest("Insufficient permission")
 		}
 		if err := checkInvitedRole(actor, req.InviteAs); err != nil {

@@ -36,6 +36,7 @@ const (
 	SettingDirectMessageInitiator = "direct_message_initiator_group"
 	SettingDirectMessagePermitted = "direct_message_permission_group"
 	SettingMoveBetweenTopics      = "can_move_messages_between_topics_group"
+	SettingInviteUsers            = "can_invite_users_group"
 )
 
 // Settings of a stream.
@@ -67,6 +68,8 @@ var (
 		// lets only a message's sender and administrators move its topic.
 		{Name: SettingMoveBetweenTopics, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_move_messages_between_topics_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingInviteUsers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_invite_users_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		// Any group-setting value since level 320.

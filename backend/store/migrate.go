@@ -24,6 +24,7 @@ var migrations = []func(*bolt.Tx) error{
 	streamCreators,       // 6 → 7: streams record their creator; role:administrators gets a group ID
 	systemGroups,         // 7 → 8: a record for each of Zulip's system groups; groups get subgroups and settings
 	streamGroupSettings,  // 8 → 9: streams keep any group-setting value of any group setting
+	inviteUsersGroup,     // 9 → 10: who may invite by email is a group setting, not a policy number
 }
 
 // SchemaVersion is the version a store has once opened by this build.
@@ -214,6 +215,40 @@ func streamGroupSettings(btx *bolt.Tx) error {
 		c.Seek(key)
 	}
 	return nil
+}
+
+// inviteUsersGroup (schema 9 → 10) turns the organization's
+// invite_to_realm_policy (Zulip's numbers: 1 members, 2 administrators,
+// 3 full members, 4 moderators, 6 nobody) into its can_invite_users_group.
+func inviteUsersGroup(btx *bolt.Tx) error {
+	tx := &Tx{btx: btx}
+	raw := btx.Bucket(bucketMeta).Get(keyRealm)
+	if raw == nil {
+		return nil
+	}
+	var old struct {
+		Policy int `json:"invite_to_realm_policy"`
+	}
+	if err := json.Unmarshal(raw, &old); err != nil {
+		return fmt.Errorf("realm: %w", err)
+	}
+	group, ok := map[int]string{2: AdministratorsGroup, 3: FullMembersGroup, 4: ModeratorsGroup, 6: NobodyGroup}[old.Policy]
+	if !ok {
+		return nil // members, the default
+	}
+	r, err := tx.Realm()
+	if err != nil {
+		return err
+	}
+	id, err := tx.SystemGroupID(group)
+	if err != nil {
+		return err
+	}
+	if r.GroupSettings == nil {
+		r.GroupSettings = map[string]GroupSetting{}
+	}
+	r.GroupSettings["can_invite_users_group"] = GroupSetting{Group: id}
+	return tx.PutRealm(r)
 }
 
 // migrate runs the pending steps, each in its own transaction together with

@@ -319,3 +319,24 @@ func TestOpenMovesStreamSettingsOfSchema8(t *testing.T) {
 		t.Errorf("streams after migration %+v", streams)
 	}
 }
+
+// A schema-9 organization's invite_to_realm_policy becomes its
+// can_invite_users_group.
+func TestOpenTurnsInvitePolicyOfSchema9IntoAGroup(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		if err := tx.bucket(bucketMeta).Put(keyRealm, []byte(`{"name":"Acme","invite_to_realm_policy":4,"group_settings":{"can_create_public_channel_group":{"group":3}}}`)); err != nil {
+			return err
+		}
+		return writeSchemaVersion(tx.btx, 9)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	r := viewed(t, s, func(tx *Tx) (Realm, error) { return tx.Realm() })
+	moderators := viewed(t, s, func(tx *Tx) (int64, error) { return tx.SystemGroupID(ModeratorsGroup) })
+	if r.Name != "Acme" || r.GroupSettings["can_invite_users_group"].Group != moderators || r.GroupSettings["can_create_public_channel_group"].Group != 3 {
+		t.Errorf("realm after migration %+v (moderators %d)", r, moderators)
+	}
+}
