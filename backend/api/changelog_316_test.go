@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"lanchat/backend/apitest"
@@ -17,6 +19,7 @@ func changelog316Cases() []changelogCase {
 		{"level 319: #**channel>topic@id** renders as a message-link", checkMessageLink},
 		{"level 320: can_remove_subscribers_group takes any group-setting value, and {new, old} on PATCH", checkRemoveSubscribersAnyGroup},
 		{"level 321: can_invite_users_group replaces invite_to_realm_policy, enforced", checkInviteUsersGroup},
+		{"level 322: group_ids on invitations: the invitee joins the groups", checkInviteGroupIDs},
 	}
 }
 
@@ -143,4 +146,31 @@ func checkInviteUsersGroup(t *testing.T, s *apitest.Server) {
 	admin.Patch("/api/v1/realm", apitest.Form{"can_invite_users_group": fmt.Sprintf(`{"new":%d}`, sys["role:everyone"])}).Fails(400, "BAD_REQUEST")
 	admin.Patch("/api/v1/realm", apitest.Form{"can_invite_users_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, userID(alice))}).OK()
 	invite(alice, "max@example.com").OK()
+}
+
+func checkInviteGroupIDs(t *testing.T, s *apitest.Server) {
+	admin, guest := s.Login("admin@example.com"), s.Login("guest@example.com")
+	sys := systemGroups(t, admin)
+	engineering := int64(groupNamed(t, admin, "engineering")["id"].(float64))
+	link := func(groups ...int64) *apitest.Response {
+		return admin.Post("/api/v1/invites/multiuse", apitest.Form{"group_ids": groups})
+	}
+	link(sys["role:members"]).Fails(400, "BAD_REQUEST")
+	link(99999).Fails(400, "BAD_REQUEST")
+	url := link(engineering).OK().Str("invite_link")
+	key := strings.TrimSuffix(url[strings.Index(url, "/join/")+len("/join/"):], "/")
+	q := registerQueue(t, guest, apitest.Form{"event_types": []string{"user_group"}})
+	s.Anonymous().Post("/accounts/invite", apitest.Form{"key": key, "email": "kim@example.com", "full_name": "Kim", "password": "kim-pass-1"}).OK()
+	kim := userID(s.Login("kim@example.com"))
+	var members []int64
+	for _, m := range groupNamed(t, admin, "engineering")["members"].([]any) {
+		members = append(members, int64(m.(float64)))
+	}
+	if !slices.Contains(members, kim) {
+		t.Errorf("engineering's members %v lack kim %d", members, kim)
+	}
+	evs := slices.DeleteFunc(q.next(), func(e map[string]any) bool { return e["group_id"] != float64(engineering) })
+	if len(evs) != 1 || evs[0]["op"] != "add_members" || fmt.Sprint(evs[0]["user_ids"]) != fmt.Sprint([]any{float64(kim)}) {
+		t.Errorf("engineering's events %v", evs)
+	}
 }

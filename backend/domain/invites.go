@@ -36,6 +36,9 @@ type InviteRequest struct {
 	StreamIDs             []int64
 	IncludeDefaultStreams bool
 	NotifyReferrerOnJoin  bool
+	// GroupIDs are user groups the invitee joins (level 322): each one
+	// whose members the inviter may change.
+	GroupIDs []int64
 }
 
 // InviteObject is an invitation as GET /invites lists it (Zulip's Invite).
@@ -85,8 +88,13 @@ func (s *Service) newInvite(tx *store.Tx, actor store.User, req InviteRequest) (
 			return store.Invite{}, BadRequest("Invalid channel ID %d. No invites were sent.", id)
 		}
 	}
+	for _, id := range req.GroupIDs {
+		if _, _, err := groupAction(tx, actor, id); err != nil {
+			return store.Invite{}, err
+		}
+	}
 	now := s.now().Unix()
-	inv := store.Invite{Key: randomString(24, apiKeyAlphabet), InvitedBy: actor.ID, InvitedAt: now, InvitedAs: req.InviteAs,
+	inv := store.Invite{GroupIDs: sortedUnique(req.GroupIDs), Key: randomString(24, apiKeyAlphabet), InvitedBy: actor.ID, InvitedAt: now, InvitedAs: req.InviteAs,
 		StreamIDs: sortedUnique(req.StreamIDs), IncludeDefaultStreams: req.IncludeDefaultStreams}
 	if req.ExpiresInMinutes != nil {
 		if *req.ExpiresInMinutes < 1 {
@@ -447,6 +455,10 @@ func (s *Service) AcceptInvitation(key string, n NewUser) (store.User, error) {
 				return nil, err
 			}
 		}
+		joined, err := s.joinInvitedGroups(tx, u, inv.GroupIDs)
+		if err != nil {
+			return nil, err
+		}
 		all, err := tx.Invites()
 		if err != nil {
 			return nil, err
@@ -464,6 +476,7 @@ func (s *Service) AcceptInvitation(key string, n NewUser) (store.User, error) {
 		if err != nil {
 			return nil, err
 		}
+		out = append(out, joined...)
 		if changed {
 			publish, err := s.invitesChanged(tx, inv.InvitedBy)
 			if err != nil {
@@ -474,4 +487,29 @@ func (s *Service) AcceptInvitation(key string, n NewUser) (store.User, error) {
 		return out.publish, nil
 	})
 	return u, internal("accept invitation", err)
+}
+
+// joinInvitedGroups adds a new account to the groups its invitation names
+// that still exist, returning the add_members events.
+func (s *Service) joinInvitedGroups(tx *store.Tx, u store.User, ids []int64) (deliveries, error) {
+	var out deliveries
+	for _, id := range ids {
+		g, err := tx.UserGroup(id)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && g.System) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		g.Members = sortedUnique(append(g.Members, u.ID))
+		if err := tx.PutUserGroup(g); err != nil {
+			return nil, err
+		}
+		publish, err := s.memberChange(tx, id, "user_ids", [2]string{"add_members", "remove_members"}, []int64{u.ID}, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, publish)
+	}
+	return out, nil
 }
