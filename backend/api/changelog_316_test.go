@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"lanchat/backend/apitest"
 )
@@ -20,6 +21,7 @@ func changelog316Cases() []changelogCase {
 		{"level 320: can_remove_subscribers_group takes any group-setting value, and {new, old} on PATCH", checkRemoveSubscribersAnyGroup},
 		{"level 321: can_invite_users_group replaces invite_to_realm_policy, enforced", checkInviteUsersGroup},
 		{"level 322: group_ids on invitations: the invitee joins the groups", checkInviteGroupIDs},
+		{"level 323: is_recently_active in stream objects", checkRecentlyActive},
 	}
 }
 
@@ -172,5 +174,35 @@ func checkInviteGroupIDs(t *testing.T, s *apitest.Server) {
 	evs := slices.DeleteFunc(q.next(), func(e map[string]any) bool { return e["group_id"] != float64(engineering) })
 	if len(evs) != 1 || evs[0]["op"] != "add_members" || fmt.Sprint(evs[0]["user_ids"]) != fmt.Sprint([]any{float64(kim)}) {
 		t.Errorf("engineering's events %v", evs)
+	}
+}
+
+// checkRecentlyActive: a stream is recently active for 180 days after its
+// creation or its newest message.
+func checkRecentlyActive(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"quiet"},{"name":"busy"}]`}).OK()
+	active := func(name string) map[string]any {
+		got := map[string]any{"GET /streams": streamNamed(t, bob, name)["is_recently_active"]}
+		id := int64(streamNamed(t, bob, name)["stream_id"].(float64))
+		got["GET /streams/{id}"] = bob.Get(fmt.Sprintf("/api/v1/streams/%d", id), nil).OK().Body["stream"].(map[string]any)["is_recently_active"]
+		for _, st := range registerState(t, bob, "stream")["streams"].([]any) {
+			if st.(map[string]any)["name"] == name {
+				got["register"] = st.(map[string]any)["is_recently_active"]
+			}
+		}
+		return got
+	}
+	if got := fmt.Sprint(active("quiet")); got != "map[GET /streams:true GET /streams/{id}:true register:true]" {
+		t.Errorf("a new stream: %s", got)
+	}
+	s.Service().SetClock(func() time.Time { return time.Now().Add(2 * 24 * time.Hour) })
+	send(t, admin, streamMsg("busy", "news", "still here"))
+	s.Service().SetClock(func() time.Time { return time.Now().Add(181 * 24 * time.Hour) })
+	if got := fmt.Sprint(active("quiet")); got != "map[GET /streams:false GET /streams/{id}:false register:false]" {
+		t.Errorf("a stream silent 181 days since its creation: %s", got)
+	}
+	if got := active("busy")["GET /streams"]; got != true {
+		t.Errorf("a stream written in 179 days ago: %v", got)
 	}
 }

@@ -25,7 +25,15 @@ type StreamProperties struct {
 	// CanRemoveSubscribersGroup may remove others from the stream
 	// (administrators by default).
 	CanRemoveSubscribersGroup GroupSettingValue `json:"can_remove_subscribers_group"`
+	// IsRecentlyActive (level 323): created or written in within
+	// recentActivityDays.
+	IsRecentlyActive bool `json:"is_recently_active"`
 }
+
+// recentActivityDays is how long a stream counts as recently active after
+// its creation or its newest message (Zulip's demote_inactive_streams
+// window).
+const recentActivityDays = 180
 
 // StreamObject is a stream as GET /streams and register show it.
 type StreamObject struct {
@@ -86,9 +94,17 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 	if st.Description == "" {
 		o.RenderedDescription = ""
 	}
+	since := s.now().Unix() - recentActivityDays*24*3600
+	o.IsRecentlyActive = st.DateCreated >= since
 	if rid, ok := tx.LookupRecipientID(st.ID, nil); ok {
 		tx.Scan(store.RecipientRange(rid), 0, false, func(id int64) bool {
 			o.FirstMessageID = &id
+			return false
+		})
+		tx.Scan(store.RecipientRange(rid), AnchorNewest, true, func(id int64) bool {
+			if m, err := tx.Message(id); err == nil && m.Timestamp >= since {
+				o.IsRecentlyActive = true
+			}
 			return false
 		})
 	}
