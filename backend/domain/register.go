@@ -299,6 +299,9 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 	if want("user_settings") {
 		state["user_settings"] = userSettings(actor)
 	}
+	if want("realm_incoming_webhook_bots") {
+		state["realm_incoming_webhook_bots"] = incomingWebhookBots()
+	}
 	if want("onboarding_steps") {
 		state["onboarding_steps"] = onboardingSteps(actor)
 	}

@@ -35,6 +35,13 @@ const (
 	SettingCreatePrivateChannel   = "can_create_private_channel_group"
 	SettingDirectMessageInitiator = "direct_message_initiator_group"
 	SettingDirectMessagePermitted = "direct_message_permission_group"
+	SettingMoveBetweenTopics      = "can_move_messages_between_topics_group"
+	SettingInviteUsers            = "can_invite_users_group"
+)
+
+// Settings of a stream.
+const (
+	SettingRemoveSubscribers = "can_remove_subscribers_group"
 )
 
 var nobodyForSystemGroups = store.NobodyGroup
@@ -57,9 +64,16 @@ var (
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_initiator_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_permission_group_id", AllowedSystemGroups: []string{}},
+		// Administrators by default, not Zulip's everyone: Lanchat's rule
+		// lets only a message's sender and administrators move its topic.
+		{Name: SettingMoveBetweenTopics, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_move_messages_between_topics_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingInviteUsers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_invite_users_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
-		{Name: "can_remove_subscribers_group", RequireSystemGroup: true, AllowEveryoneGroup: true,
+		// Any group-setting value since level 320.
+		{Name: SettingRemoveSubscribers, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_remove_subscribers_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{
