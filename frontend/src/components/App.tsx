@@ -13,7 +13,6 @@ import { BuddyList } from './BuddyList'
 import { DraftStore, recipients } from '../state/drafts'
 import { Compose, useComposeDraft } from './Compose'
 import { Drafts } from './Drafts'
-import { HostPanel } from './HostPanel'
 import { Join, Login, Setup } from './Login'
 import { MessageList } from './MessageList'
 import { NotificationBanner } from './NotificationBanner'
@@ -325,7 +324,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       {panel === 'status' && <StatusEditor chat={chat} onClose={() => setPanel(null)} />}
       {panel === 'scheduled' && <ScheduledMessages chat={chat} onClose={() => setPanel(null)} />}
       {lightbox && <Lightbox images={lightbox} onClose={() => setLightbox(null)} />}
-      {panel === 'host' && <HostPanel onClose={() => setPanel(null)} />}
+      {panel === 'host' && <Lazy load={() => import('./HostPanel')} render={(m) => <m.HostPanel onClose={() => setPanel(null)} />} />}
       {streamPanel === 'browse' && <Lazy load={() => import('./StreamBrowser')} render={(m) => <m.StreamBrowser chat={chat} onClose={() => setStreamPanel(null)} onSettings={setStreamPanel} />} />}
       {typeof streamPanel === 'number' && <Lazy load={() => import('./StreamSettings')} render={(m) => <m.StreamSettings chat={chat} streamId={streamPanel} onClose={() => setStreamPanel(null)} />} />}
       <UserCards chat={chat} />
