@@ -51,7 +51,9 @@ function useTheme(): [Theme, (t: Theme) => void] {
 export function App() {
   const [screen, setScreen] = useState<Screen>({ kind: 'loading' })
   const [theme, setTheme] = useTheme()
-  useEffect(() => {
+  // A layout effect, which runs as the first render ends: an effect would
+  // wait for the next frame, and the answers are often already here.
+  useLayoutEffect(() => {
     (async () => {
       // Both at once, started as the script ran (startup.ts).
       const session = takeSession()
@@ -111,7 +113,9 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   const [streamPanel, setStreamPanel] = useState<'browse' | number | null>(null) // the stream browser, or one stream's settings
   useAccountTheme(chat, ready, p.setTheme)
 
-  useEffect(() => {
+  // A layout effect, so the first messages' arrival is heard at once, not
+  // after the next frame.
+  useLayoutEffect(() => {
     // The outbox sends what waits in it once the server is back.
     let wasConnected = chat.connected
     const off = chat.onChange(() => {
