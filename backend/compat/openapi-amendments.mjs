@@ -4,8 +4,7 @@
 //
 // CHANGELOG: Zulip's API changelog entries from 219 to 277 (Zulip 9.0, the
 // level Lanchat announces) that touch an endpoint or event Lanchat serves.
-// Entries about things Lanchat does not serve (drafts, custom profile
-// fields...) or that this yaml does
+// Entries about things Lanchat does not serve (drafts...) or that this yaml does
 // not describe (invites, push devices: backend/api/changelog_test.go checks
 // those) are left out.
 //
@@ -86,6 +85,15 @@ export const CHANGELOG = [
     change: 'subscription objects lose email_address',
     apply(doc) {
       for (const s of streams(doc)) delete s.properties.email_address;
+    },
+  },
+  {
+    level: 244,
+    change: 'custom profile fields gain required',
+    apply(doc) {
+      const field = doc.components.schemas.CustomProfileField;
+      field.properties.required = { type: 'boolean' };
+      field.required = [...(field.required ?? []), 'required'];
     },
   },
   {
