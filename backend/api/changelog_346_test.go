@@ -1,7 +1,164 @@
 package api_test
 
+import (
+	"fmt"
+	"testing"
+
+	"lanchat/backend/apitest"
+)
+
 // changelog346Cases are the rows for Zulip's changelog entries at levels
 // 346–371, on the climb from 9.0 (277) to 10.0 (371).
 func changelog346Cases() []changelogCase {
-	return []changelogCase{}
+	return []changelogCase{
+		{"level 348: enable_guest_user_dm_warning is a realm setting", checkRealmSettingChange("enable_guest_user_dm_warning", true, false, "sometimes")},
+		{"level 350: server_can_summarize_topics (no model configured)", checkRegisterFields("realm", map[string]any{"server_can_summarize_topics": false})},
+		{"level 350: can_summarize_topics_group is a realm group setting", checkRealmGroupSetting("can_summarize_topics_group", "role:everyone")},
+		{"level 350: hide_ai_features is a user setting", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"hide_ai_features": {false, true}})
+		}},
+		{"level 352: can_mention_many_users_group replaces wildcard_mention_policy, which register approximates", checkMentionManyUsersGroup},
+		{"level 358: message_edit_history_visibility_policy replaces allow_edit_history, and limits GET /messages/{id}/history", checkEditHistoryVisibility},
+		{"level 363: can_manage_billing_group and realm_billing; is_billing_admin is gone from user objects", checkManageBilling},
+		{"level 364: dense_mode is no user setting", checkRegisterFields("user_settings", map[string]any{"dense_mode": notSent{}})},
+		{"level 367: can_resolve_topics_group says who may resolve topics", checkResolveTopicsGroup},
+		{"level 369: navigation_tour_video_url (none: null)", checkRegisterFields("onboarding_steps", map[string]any{"navigation_tour_video_url": nil})},
+	}
+}
+
+// checkRealmGroupSetting returns a check of a realm group setting added
+// after 9.0: register's realm_<name> is its default group, it is listed in
+// server_supported_permission_settings, and an administrator (only)
+// changes it with {"new", "old"}, announced as a realm update_dict.
+func checkRealmGroupSetting(name, defaultGroup string) func(t *testing.T, s *apitest.Server) {
+	return func(t *testing.T, s *apitest.Server) {
+		admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+		sys := systemGroups(t, bob)
+		state := registerState(t, bob, "realm")
+		if got := state["realm_"+name]; got != float64(sys[defaultGroup]) {
+			t.Errorf("register's realm_%s = %v, want %s (%d)", name, got, defaultGroup, sys[defaultGroup])
+		}
+		rule, _ := state["server_supported_permission_settings"].(map[string]any)["realm"].(map[string]any)[name].(map[string]any)
+		if rule["default_group_name"] != defaultGroup {
+			t.Errorf("server_supported_permission_settings: %v", rule)
+		}
+		q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm"}})
+		change := fmt.Sprintf(`{"new":%d,"old":%d}`, sys["role:moderators"], sys[defaultGroup])
+		bob.Patch("/api/v1/realm", apitest.Form{name: change}).Fails(400, "BAD_REQUEST")
+		admin.Patch("/api/v1/realm", apitest.Form{name: fmt.Sprintf(`{"new":%d,"old":%d}`, sys["role:moderators"], sys["role:owners"])}).Fails(400, "EXPECTATION_MISMATCH")
+		admin.Patch("/api/v1/realm", apitest.Form{name: change}).OK()
+		checkRealmUpdateDict(t, q, name, sys["role:moderators"])
+		if got := realmSetting(t, bob, name); got != float64(sys["role:moderators"]) {
+			t.Errorf("after the change: %v", got)
+		}
+	}
+}
+
+func checkMentionManyUsersGroup(t *testing.T, s *apitest.Server) {
+	checkRealmGroupSetting("can_mention_many_users_group", "role:everyone")(t, s)
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	sys := systemGroups(t, alice)
+	// Moderators (set above) give policy 7; a set of people, 1 (everyone).
+	if got := realmSetting(t, alice, "wildcard_mention_policy"); got != float64(7) {
+		t.Errorf("realm_wildcard_mention_policy for role:moderators: %v", got)
+	}
+	// The old setting is no longer taken.
+	admin.Patch("/api/v1/realm", apitest.Form{"wildcard_mention_policy": 6, "name": "Renamed"}).OK()
+	if got := realmSetting(t, alice, "can_mention_many_users_group"); got != float64(sys["role:moderators"]) {
+		t.Errorf("wildcard_mention_policy still changed the setting: %v", got)
+	}
+	set := fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[%d]}}`, userID(alice), sys["role:administrators"])
+	admin.Patch("/api/v1/realm", apitest.Form{"can_mention_many_users_group": set}).OK()
+	if got := realmSetting(t, alice, "wildcard_mention_policy"); got != float64(1) {
+		t.Errorf("realm_wildcard_mention_policy for a set: %v", got)
+	}
+	// Enforced in a channel of more than 15 people.
+	admin.Patch("/api/v1/realm", apitest.Form{"can_mention_many_users_group": fmt.Sprintf(`{"new":%d}`, sys["role:administrators"])}).OK()
+	for i := 0; i < 16; i++ {
+		admin.Post("/api/v1/users", apitest.Form{"email": fmt.Sprintf("crowd%d@example.com", i), "password": "crowd-pass-1", "full_name": fmt.Sprintf("Crowd %d", i)}).OK()
+	}
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"crowded"}]`,
+		"principals": `["alice@example.com","crowd0@example.com","crowd1@example.com","crowd2@example.com","crowd3@example.com","crowd4@example.com","crowd5@example.com","crowd6@example.com","crowd7@example.com","crowd8@example.com","crowd9@example.com","crowd10@example.com","crowd11@example.com","crowd12@example.com","crowd13@example.com","crowd14@example.com","crowd15@example.com"]`}).OK()
+	alice.Post("/api/v1/messages", streamMsg("crowded", "all", "hello @**all**")).Fails(400, "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+	send(t, admin, streamMsg("crowded", "all", "hello @**all**"))
+	admin.Patch("/api/v1/realm", apitest.Form{"can_mention_many_users_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, userID(alice))}).OK()
+	send(t, alice, streamMsg("crowded", "all", "hello @**all**"))
+}
+
+func checkEditHistoryVisibility(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	state := registerState(t, bob, "realm")
+	if state["realm_message_edit_history_visibility_policy"] != "all" || state["realm_allow_edit_history"] != true {
+		t.Errorf("defaults: %v, %v", state["realm_message_edit_history_visibility_policy"], state["realm_allow_edit_history"])
+	}
+	id := send(t, alice, streamMsg("general", "before", "first words"))
+	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", id), apitest.Form{"content": "second words"}).OK()
+	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", id), apitest.Form{"topic": "after", "propagate_mode": "change_one"}).OK()
+	history := func() *apitest.Response { return bob.Get(fmt.Sprintf("/api/v1/messages/%d/history", id), nil) }
+	if got := history().OK().List("message_history"); len(got) != 3 {
+		t.Errorf("all: %v", got)
+	}
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm"}})
+	bob.Patch("/api/v1/realm", apitest.Form{"message_edit_history_visibility_policy": "none"}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", apitest.Form{"message_edit_history_visibility_policy": "sometimes"}).Fails(400, "REQUEST_VARIABLE_INVALID")
+	admin.Patch("/api/v1/realm", apitest.Form{"message_edit_history_visibility_policy": "moves"}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["property"] != "message_edit_history_visibility_policy" || evs[0]["value"] != "moves" {
+		t.Errorf("events %v", evs)
+	}
+	moves := history().OK().List("message_history")
+	if len(moves) != 2 {
+		t.Fatalf("moves only: %v", moves)
+	}
+	if last := moves[1].(map[string]any); last["prev_topic"] != "before" || last["topic"] != "after" || last["prev_content"] != nil || last["content"] != "second words" {
+		t.Errorf("the move: %v", last)
+	}
+	if registerState(t, bob, "realm")["realm_allow_edit_history"] != true {
+		t.Errorf("allow_edit_history is true for moves")
+	}
+	admin.Patch("/api/v1/realm", apitest.Form{"message_edit_history_visibility_policy": "none"}).OK()
+	if r := history().Fails(400, "BAD_REQUEST"); r.Msg() != "Message edit history is disabled in this organization" {
+		t.Errorf("none: %q", r.Msg())
+	}
+	if registerState(t, bob, "realm")["realm_allow_edit_history"] != false {
+		t.Errorf("allow_edit_history is false for none")
+	}
+}
+
+func checkManageBilling(t *testing.T, s *apitest.Server) {
+	checkRealmGroupSetting("can_manage_billing_group", "role:administrators")(t, s)
+	bob := s.Login("bob@example.com")
+	state := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm_billing", "realm_user"}}).OK().Body
+	if fmt.Sprint(state["realm_billing"]) != "map[has_pending_sponsorship_request:false]" {
+		t.Errorf("realm_billing %v", state["realm_billing"])
+	}
+	if _, ok := state["is_billing_admin"]; ok {
+		t.Errorf("register still has is_billing_admin")
+	}
+	for _, u := range state["realm_users"].([]any) {
+		if _, ok := u.(map[string]any)["is_billing_admin"]; ok {
+			t.Errorf("a user object has is_billing_admin: %v", u)
+		}
+	}
+	if _, ok := bob.Get("/api/v1/users/me", nil).OK().Body["is_billing_admin"]; ok {
+		t.Errorf("GET /users/me has is_billing_admin")
+	}
+}
+
+func checkResolveTopicsGroup(t *testing.T, s *apitest.Server) {
+	checkRealmGroupSetting("can_resolve_topics_group", "role:members")(t, s)
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	id := send(t, bob, streamMsg("general", "broken build", "it broke"))
+	resolve := func(c *apitest.Client, topic string) *apitest.Response {
+		return c.Patch(fmt.Sprintf("/api/v1/messages/%d", id), apitest.Form{"topic": topic, "propagate_mode": "change_all"})
+	}
+	// Moderators only (set above): alice, a member, may not.
+	if r := resolve(alice, "✔ broken build").Fails(400, "BAD_REQUEST"); r.Msg() != "You don't have permission to resolve topics." {
+		t.Errorf("alice: %q", r.Msg())
+	}
+	resolve(admin, "✔ broken build").OK()
+	admin.Patch("/api/v1/realm", apitest.Form{"can_resolve_topics_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, userID(alice))}).OK()
+	resolve(alice, "broken build").OK()
+	admin.Patch("/api/v1/realm", apitest.Form{"can_resolve_topics_group": fmt.Sprintf(`{"new":%d}`, sys["role:nobody"])}).OK()
+	resolve(admin, "✔ broken build").Fails(400, "BAD_REQUEST")
 }

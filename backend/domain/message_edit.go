@@ -166,8 +166,14 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		topic = m.Topic
 	}
 	_, resolveOnly := resolveToggle(m.Topic, topic)
-	resolveOnly = resolveOnly && (e.StreamID == 0 || e.StreamID == m.StreamID) && mayResolve(actor)
-	if !resolveOnly && !mayMove(actor, m) {
+	resolveOnly = resolveOnly && (e.StreamID == 0 || e.StreamID == m.StreamID)
+	if resolveOnly {
+		if allowed, err := realmAllows(tx, actor, SettingResolveTopics); err != nil {
+			return nil, 0, err
+		} else if !allowed {
+			return nil, 0, BadRequest("You don't have permission to resolve topics.")
+		}
+	} else if !mayMove(actor, m) {
 		return nil, 0, errMayNotMove
 	}
 	dest, err := tx.Stream(m.StreamID)

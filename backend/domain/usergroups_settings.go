@@ -35,6 +35,10 @@ const (
 	SettingCreatePrivateChannel   = "can_create_private_channel_group"
 	SettingDirectMessageInitiator = "direct_message_initiator_group"
 	SettingDirectMessagePermitted = "direct_message_permission_group"
+	SettingMentionManyUsers       = "can_mention_many_users_group"
+	SettingSummarizeTopics        = "can_summarize_topics_group"
+	SettingManageBilling          = "can_manage_billing_group"
+	SettingResolveTopics          = "can_resolve_topics_group"
 )
 
 var nobodyForSystemGroups = store.NobodyGroup
@@ -57,6 +61,16 @@ var (
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_initiator_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_permission_group_id", AllowedSystemGroups: []string{}},
+		// Levels 350, 352, 363 and 367 (Zulip 10.0). Wildcard mentions in
+		// large channels default to everyone, Lanchat's policy before 352.
+		{Name: SettingMentionManyUsers, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_many_users_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingSummarizeTopics, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_summarize_topics_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingManageBilling, AnyGroup: true, AllowOwnersGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_manage_billing_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingResolveTopics, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_resolve_topics_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		{Name: "can_remove_subscribers_group", RequireSystemGroup: true, AllowEveryoneGroup: true,
@@ -120,6 +134,10 @@ func settingValue(s store.GroupSetting) GroupSettingValue {
 func realmSetting(ix *groupIndex, r store.Realm, name string) store.GroupSetting {
 	if s, ok := r.GroupSettings[name]; ok {
 		return s
+	}
+	if name == SettingMentionManyUsers && r.WildcardMentionPolicy != 0 {
+		// Set before level 352 as wildcard_mention_policy.
+		return store.GroupSetting{Group: ix.system(wildcardPolicyGroups[r.WildcardMentionPolicy])}
 	}
 	return store.GroupSetting{Group: ix.system(realmRule(name).DefaultGroupName)}
 }
