@@ -17,7 +17,9 @@ func changelog346Cases() []changelogCase {
 		{"level 350: hide_ai_features is a user setting", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"hide_ai_features": {false, true}})
 		}},
+		{"level 351 and 361: POST /message_edit_typing and POST /messages/{id}/typing send typing_edit_message", checkEditTyping},
 		{"level 352: can_mention_many_users_group replaces wildcard_mention_policy, which register approximates", checkMentionManyUsersGroup},
+		{"level 355: marking unread skips unsubscribed channels and lists them in ignored_because_not_subscribed_channels", checkUnreadIgnoresUnsubscribed},
 		{"level 358: message_edit_history_visibility_policy replaces allow_edit_history, and limits GET /messages/{id}/history", checkEditHistoryVisibility},
 		{"level 363: can_manage_billing_group and realm_billing; is_billing_admin is gone from user objects", checkManageBilling},
 		{"level 364: dense_mode is no user setting", checkRegisterFields("user_settings", map[string]any{"dense_mode": notSent{}})},
@@ -161,4 +163,53 @@ func checkResolveTopicsGroup(t *testing.T, s *apitest.Server) {
 	resolve(alice, "broken build").OK()
 	admin.Patch("/api/v1/realm", apitest.Form{"can_resolve_topics_group": fmt.Sprintf(`{"new":%d}`, sys["role:nobody"])}).OK()
 	resolve(admin, "✔ broken build").Fails(400, "BAD_REQUEST")
+}
+
+func checkEditTyping(t *testing.T, s *apitest.Server) {
+	alice, bob, admin := s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("admin@example.com")
+	aliceID, bobID := userID(alice), userID(bob)
+	kinds := apitest.Form{"event_types": []string{"typing_edit_message"}}
+	bq, aq := registerQueue(t, bob, kinds), registerQueue(t, admin, kinds)
+	inGeneral := send(t, alice, streamMsg("general", "plans", "draft"))
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	alice.Post("/api/v1/message_edit_typing", apitest.Form{"message_id": inGeneral, "op": "start"}).OK()
+	evs := bq.next()
+	if len(evs) != 1 || evs[0]["type"] != "typing_edit_message" || evs[0]["op"] != "start" || evs[0]["sender_id"] != float64(aliceID) ||
+		evs[0]["message_id"] != float64(inGeneral) || fmt.Sprint(evs[0]["recipient"]) != fmt.Sprintf("map[channel_id:%d topic:plans type:channel]", general) {
+		t.Errorf("bob's events for a channel message: %v", evs)
+	}
+	aq.next()
+	dm := send(t, alice, apitest.Form{"type": "direct", "to": `["bob@example.com"]`, "content": "psst"})
+	alice.Post(fmt.Sprintf("/api/v1/messages/%d/typing", dm), apitest.Form{"op": "stop"}).OK()
+	evs = bq.next()
+	if len(evs) != 1 || evs[0]["op"] != "stop" || fmt.Sprint(evs[0]["recipient"]) != fmt.Sprintf("map[type:direct user_ids:[%d %d]]", min(aliceID, bobID), max(aliceID, bobID)) {
+		t.Errorf("bob's events for a direct message: %v", evs)
+	}
+	if evs := aq.next(); len(evs) != 0 {
+		t.Errorf("the administrator is not in the conversation but got %v", evs)
+	}
+	alice.Post(fmt.Sprintf("/api/v1/messages/%d/typing", dm), apitest.Form{"op": "pause"}).Fails(400, "BAD_REQUEST")
+	s.Login("guest@example.com").Post(fmt.Sprintf("/api/v1/messages/%d/typing", dm), apitest.Form{"op": "start"}).Fails(400, "BAD_REQUEST")
+	alice.Post("/api/v1/message_edit_typing", apitest.Form{"op": "start"}).Fails(400, "REQUEST_VARIABLE_MISSING")
+}
+
+func checkUnreadIgnoresUnsubscribed(t *testing.T, s *apitest.Server) {
+	alice, admin := s.Login("alice@example.com"), s.Login("admin@example.com")
+	random := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "random"}).OK().Int("stream_id")
+	inRandom := send(t, admin, streamMsg("random", "news", "one"))
+	inGeneral := send(t, admin, streamMsg("general", "news", "two"))
+	alice.Post("/api/v1/mark_all_as_read", nil).OK()
+	alice.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `["random"]`}).OK()
+	r := alice.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{inRandom, inGeneral}, "op": "remove", "flag": "read"}).OK()
+	if fmt.Sprint(r.List("messages")) != fmt.Sprintf("[%d]", inGeneral) || fmt.Sprint(r.List("ignored_because_not_subscribed_channels")) != fmt.Sprintf("[%d]", random) {
+		t.Errorf("POST /messages/flags: %s", r.Raw)
+	}
+	if _, ok := alice.Post("/api/v1/messages/flags", apitest.Form{"messages": []int64{inGeneral}, "op": "add", "flag": "starred"}).OK().Body["ignored_because_not_subscribed_channels"]; ok {
+		t.Errorf("present when not marking unread")
+	}
+	n := alice.Post("/api/v1/messages/flags/narrow", apitest.Form{"anchor": "oldest", "num_before": 0, "num_after": 100,
+		"narrow": `[{"operator":"channel","operand":"random"}]`, "op": "remove", "flag": "read"}).OK()
+	if n.Int("updated_count") != 0 || fmt.Sprint(n.List("ignored_because_not_subscribed_channels")) != fmt.Sprintf("[%d]", random) {
+		t.Errorf("POST /messages/flags/narrow: %s", n.Raw)
+	}
 }
