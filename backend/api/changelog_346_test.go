@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"lanchat/backend/apitest"
@@ -21,6 +22,7 @@ func changelog346Cases() []changelogCase {
 		{"level 352: can_mention_many_users_group replaces wildcard_mention_policy, which register approximates", checkMentionManyUsersGroup},
 		{"level 355: marking unread skips unsubscribed channels and lists them in ignored_because_not_subscribed_channels", checkUnreadIgnoresUnsubscribed},
 		{"level 358: message_edit_history_visibility_policy replaces allow_edit_history, and limits GET /messages/{id}/history", checkEditHistoryVisibility},
+		{"level 359: a bot given to another owner keeps its subscriptions", checkBotOwnerChange},
 		{"level 363: can_manage_billing_group and realm_billing; is_billing_admin is gone from user objects", checkManageBilling},
 		{"level 364: dense_mode is no user setting", checkRegisterFields("user_settings", map[string]any{"dense_mode": notSent{}})},
 		{"level 367: can_resolve_topics_group says who may resolve topics", checkResolveTopicsGroup},
@@ -211,5 +213,33 @@ func checkUnreadIgnoresUnsubscribed(t *testing.T, s *apitest.Server) {
 		"narrow": `[{"operator":"channel","operand":"random"}]`, "op": "remove", "flag": "read"}).OK()
 	if n.Int("updated_count") != 0 || fmt.Sprint(n.List("ignored_because_not_subscribed_channels")) != fmt.Sprintf("[%d]", random) {
 		t.Errorf("POST /messages/flags/narrow: %s", n.Raw)
+	}
+}
+
+func checkBotOwnerChange(t *testing.T, s *apitest.Server) {
+	alice, bob, admin := s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("admin@example.com")
+	bot := alice.Post("/api/v1/bots", apitest.Form{"full_name": "Reader", "short_name": "reader"}).OK()
+	botID, bobID := bot.Int("user_id"), userID(bob)
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"random"}]`, "principals": fmt.Sprintf("[%d]", botID)}).OK()
+	random := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "random"}).OK().Int("stream_id")
+	q := registerQueue(t, admin, apitest.Form{"event_types": []string{"realm_user"}})
+	path := fmt.Sprintf("/api/v1/bots/%d", botID)
+	bob.Patch(path, apitest.Form{"bot_owner_id": bobID}).Fails(400, "BAD_REQUEST") // not bob's to take
+	for bad, msg := range map[int64]string{99999: "Failed to change owner, no such user", botID: "Failed to change owner, bots can't own other bots"} {
+		if r := alice.Patch(path, apitest.Form{"bot_owner_id": bad}).Fails(400, "BAD_REQUEST"); r.Msg() != msg {
+			t.Errorf("owner %d: %q", bad, r.Msg())
+		}
+	}
+	alice.Patch(path, apitest.Form{"bot_owner_id": bobID}).OK()
+	if evs := q.next(); len(evs) != 1 || fmt.Sprint(evs[0]["person"]) != fmt.Sprintf("map[bot_owner_id:%d user_id:%d]", bobID, botID) {
+		t.Errorf("realm_user events %v", evs)
+	}
+	// bob is not in random; the bot stays there.
+	members := admin.Get(fmt.Sprintf("/api/v1/streams/%d/members", random), nil).OK().List("subscribers")
+	if !slices.Contains(members, any(float64(botID))) {
+		t.Errorf("the bot left random when given to bob: %v", members)
+	}
+	if got := bob.Get("/api/v1/bots", nil).OK().List("bots"); len(got) != 1 || got[0].(map[string]any)["user_id"] != float64(botID) {
+		t.Errorf("bob's bots %v", got)
 	}
 }

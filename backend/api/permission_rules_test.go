@@ -113,6 +113,12 @@ func permissions() map[string]rule {
 				{who: scoped, insider: "admin@example.com", path: msgPath(w.spareMsg, "")},
 			}
 		}},
+		"POST /api/v1/message_edit_typing": {scoped, func(w world) []probe {
+			return []probe{{form: apitest.Form{"message_id": w.msg, "op": "start"}}}
+		}},
+		"POST /api/v1/messages/{message_id}/typing": {scoped, func(w world) []probe {
+			return []probe{{path: msgPath(w.msg, "/typing"), form: apitest.Form{"op": "start"}}}
+		}},
 		"GET /api/v1/messages/{message_id}/history": {scoped, func(w world) []probe { return []probe{{path: msgPath(w.msg, "/history")}} }},
 		"GET /api/v1/messages/{message_id}/read_receipts": {scoped, func(w world) []probe {
 			return []probe{{path: msgPath(w.msg, "/read_receipts")}}
