@@ -25,6 +25,7 @@ func changelog346Cases() []changelogCase {
 		{"level 359: a bot given to another owner keeps its subscriptions", checkBotOwnerChange},
 		{"level 363: can_manage_billing_group and realm_billing; is_billing_admin is gone from user objects", checkManageBilling},
 		{"level 364: dense_mode is no user setting", checkRegisterFields("user_settings", map[string]any{"dense_mode": notSent{}})},
+		{"level 365: last_moved_timestamp for moves (not resolving); last_edit_timestamp only for content edits", checkMovedTimestamp},
 		{"level 367: can_resolve_topics_group says who may resolve topics", checkResolveTopicsGroup},
 		{"level 369: navigation_tour_video_url (none: null)", checkRegisterFields("onboarding_steps", map[string]any{"navigation_tour_video_url": nil})},
 	}
@@ -241,5 +242,34 @@ func checkBotOwnerChange(t *testing.T, s *apitest.Server) {
 	}
 	if got := bob.Get("/api/v1/bots", nil).OK().List("bots"); len(got) != 1 || got[0].(map[string]any)["user_id"] != float64(botID) {
 		t.Errorf("bob's bots %v", got)
+	}
+}
+
+func checkMovedTimestamp(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	stamps := func(id int64) (edited, moved any) {
+		m := alice.Get(fmt.Sprintf("/api/v1/messages/%d", id), nil).OK().Body["message"].(map[string]any)
+		var fromList map[string]any
+		for _, l := range alice.Get("/api/v1/messages", apitest.Form{"anchor": id, "num_before": 0, "num_after": 0}).OK().List("messages") {
+			fromList = l.(map[string]any)
+		}
+		if fromList["last_edit_timestamp"] != m["last_edit_timestamp"] || fromList["last_moved_timestamp"] != m["last_moved_timestamp"] {
+			t.Errorf("GET /messages and GET /messages/{id} differ: %v / %v", fromList, m)
+		}
+		return m["last_edit_timestamp"], m["last_moved_timestamp"]
+	}
+	moved := send(t, alice, streamMsg("general", "old name", "moved only"))
+	edited := send(t, alice, streamMsg("general", "stays", "edited only"))
+	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", edited), apitest.Form{"content": "edited, once"}).OK()
+	if e, m := stamps(edited); e == nil || m != nil {
+		t.Errorf("a content edit: last_edit_timestamp %v, last_moved_timestamp %v", e, m)
+	}
+	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", edited), apitest.Form{"topic": "✔ stays", "propagate_mode": "change_all"}).OK()
+	if _, m := stamps(edited); m != nil {
+		t.Errorf("resolving moved the message: %v", m)
+	}
+	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", moved), apitest.Form{"topic": "new name", "propagate_mode": "change_one"}).OK()
+	if e, m := stamps(moved); e != nil || m == nil {
+		t.Errorf("a move: last_edit_timestamp %v, last_moved_timestamp %v", e, m)
 	}
 }
