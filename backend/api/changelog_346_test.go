@@ -26,6 +26,7 @@ func changelog346Cases() []changelogCase {
 		{"level 363: can_manage_billing_group and realm_billing; is_billing_admin is gone from user objects", checkManageBilling},
 		{"level 364: dense_mode is no user setting", checkRegisterFields("user_settings", map[string]any{"dense_mode": notSent{}})},
 		{"level 365: last_moved_timestamp for moves (not resolving); last_edit_timestamp only for content edits", checkMovedTimestamp},
+		{"level 366: is:muted matches muted topics and muted channels' other topics", checkIsMuted},
 		{"level 367: can_resolve_topics_group says who may resolve topics", checkResolveTopicsGroup},
 		{"level 369: navigation_tour_video_url (none: null)", checkRegisterFields("onboarding_steps", map[string]any{"navigation_tour_video_url": nil})},
 	}
@@ -271,5 +272,40 @@ func checkMovedTimestamp(t *testing.T, s *apitest.Server) {
 	alice.Patch(fmt.Sprintf("/api/v1/messages/%d", moved), apitest.Form{"topic": "new name", "propagate_mode": "change_one"}).OK()
 	if e, m := stamps(moved); e != nil || m == nil {
 		t.Errorf("a move: last_edit_timestamp %v, last_moved_timestamp %v", e, m)
+	}
+}
+
+func checkIsMuted(t *testing.T, s *apitest.Server) {
+	alice, admin := s.Login("alice@example.com"), s.Login("admin@example.com")
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	random := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "random"}).OK().Int("stream_id")
+	alice.Post("/api/v1/user_topics", apitest.Form{"stream_id": general, "topic": "noise", "visibility_policy": 1}).OK()
+	alice.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{"subscription_data": fmt.Sprintf(`[{"stream_id":%d,"property":"is_muted","value":true}]`, random)}).OK()
+	alice.Post("/api/v1/user_topics", apitest.Form{"stream_id": random, "topic": "kept", "visibility_policy": 2}).OK()
+	const isMuted = `[{"operator":"is","operand":"muted"}]`
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"message"}, "narrow": `[["is","muted"]]`})
+	noise := send(t, admin, streamMsg("general", "noise", "a muted topic"))
+	chatter := send(t, admin, streamMsg("random", "chatter", "a muted channel"))
+	kept := send(t, admin, streamMsg("random", "kept", "unmuted in a muted channel"))
+	plans := send(t, admin, streamMsg("general", "plans", "not muted"))
+	dm := send(t, admin, apitest.Form{"type": "direct", "to": `["alice@example.com"]`, "content": "never muted"})
+	got := slices.DeleteFunc(narrowIDs(t, alice, isMuted), func(id int64) bool { return id < noise })
+	if !slices.Equal(got, []int64{noise, chatter}) {
+		t.Errorf("GET /messages is:muted %v, want %v", got, []int64{noise, chatter})
+	}
+	matches := alice.Get("/api/v1/messages/matches_narrow", apitest.Form{"msg_ids": []int64{noise, chatter, kept, plans, dm}, "narrow": isMuted}).OK().Body["messages"].(map[string]any)
+	if len(matches) != 2 || matches[fmt.Sprint(noise)] == nil || matches[fmt.Sprint(chatter)] == nil {
+		t.Errorf("matches_narrow %v", matches)
+	}
+	var ids []int64
+	for _, e := range q.next() {
+		ids = append(ids, int64(e["message"].(map[string]any)["id"].(float64)))
+	}
+	if !slices.Equal(ids, []int64{noise, chatter}) {
+		t.Errorf("a queue narrowed to is:muted got %v", ids)
+	}
+	n := alice.Post("/api/v1/messages/flags/narrow", apitest.Form{"anchor": noise, "num_before": 0, "num_after": 100, "narrow": isMuted, "op": "add", "flag": "starred"}).OK()
+	if n.Int("processed_count") != 2 {
+		t.Errorf("flags/narrow is:muted: %s", n.Raw)
 	}
 }
