@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"lanchat/backend/apitest"
@@ -12,6 +13,7 @@ import (
 // 346–371, on the climb from 9.0 (277) to 10.0 (371).
 func changelog346Cases() []changelogCase {
 	return []changelogCase{
+		{"level 347: a topic link without a message carries with/<a message of the topic>", checkTopicLinkWith},
 		{"level 348: enable_guest_user_dm_warning is a realm setting", checkRealmSettingChange("enable_guest_user_dm_warning", true, false, "sometimes")},
 		{"level 350: server_can_summarize_topics (no model configured)", checkRegisterFields("realm", map[string]any{"server_can_summarize_topics": false})},
 		{"level 350: can_summarize_topics_group is a realm group setting", checkRealmGroupSetting("can_summarize_topics_group", "role:everyone")},
@@ -307,5 +309,25 @@ func checkIsMuted(t *testing.T, s *apitest.Server) {
 	n := alice.Post("/api/v1/messages/flags/narrow", apitest.Form{"anchor": noise, "num_before": 0, "num_after": 100, "narrow": isMuted, "op": "add", "flag": "starred"}).OK()
 	if n.Int("processed_count") != 2 {
 		t.Errorf("flags/narrow is:muted: %s", n.Raw)
+	}
+}
+
+func checkTopicLinkWith(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	send(t, alice, streamMsg("general", "plans", "first"))
+	latest := send(t, alice, streamMsg("general", "plans", "second"))
+	rendered := func(content string) string {
+		return alice.Post("/api/v1/messages/render", apitest.Form{"content": content}).OK().Str("rendered")
+	}
+	want := fmt.Sprintf(`href="/#narrow/channel/%d-general/topic/plans/with/%d"`, general, latest)
+	if html := rendered("see #**general>plans**"); !strings.Contains(html, want) {
+		t.Errorf("topic link %s, want %s", html, want)
+	}
+	if html := rendered("see #**general>empty**"); !strings.Contains(html, fmt.Sprintf(`href="/#narrow/channel/%d-general/topic/empty"`, general)) {
+		t.Errorf("a topic without messages: %s", html)
+	}
+	if html := rendered(fmt.Sprintf("see #**general>plans@%d**", latest)); strings.Contains(html, "/with/") {
+		t.Errorf("a message link: %s", html)
 	}
 }
