@@ -23,6 +23,8 @@ func changelog346Cases() []changelogCase {
 		{"level 351 and 361: POST /message_edit_typing and POST /messages/{id}/typing send typing_edit_message", checkEditTyping},
 		{"level 352: can_mention_many_users_group replaces wildcard_mention_policy, which register approximates", checkMentionManyUsersGroup},
 		{"level 355: marking unread skips unsubscribed channels and lists them in ignored_because_not_subscribed_channels", checkUnreadIgnoresUnsubscribed},
+		{"level 356: GET /streams include_all for everyone and include_can_access_content", checkStreamListFilters},
+		{"level 357: can_subscribe_group on streams: set at creation and by PATCH, shown, announced, and enforced", checkCanSubscribeGroup},
 		{"level 358: message_edit_history_visibility_policy replaces allow_edit_history, and limits GET /messages/{id}/history", checkEditHistoryVisibility},
 		{"level 359: a bot given to another owner keeps its subscriptions", checkBotOwnerChange},
 		{"level 363: can_manage_billing_group and realm_billing; is_billing_admin is gone from user objects", checkManageBilling},
@@ -330,4 +332,86 @@ func checkTopicLinkWith(t *testing.T, s *apitest.Server) {
 	if html := rendered(fmt.Sprintf("see #**general>plans@%d**", latest)); strings.Contains(html, "/with/") {
 		t.Errorf("a message link: %s", html)
 	}
+}
+
+func streamNames(t *testing.T, c *apitest.Client, f apitest.Form) []string {
+	t.Helper()
+	var out []string
+	for _, st := range c.Get("/api/v1/streams", f).OK().List("streams") {
+		out = append(out, st.(map[string]any)["name"].(string))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func checkStreamListFilters(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"vault"}]`, "invite_only": true}).OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"club"}]`, "invite_only": true,
+		"can_subscribe_group": fmt.Sprint(sys["role:members"])}).OK()
+	content := apitest.Form{"include_public": false, "include_subscribed": false, "include_can_access_content": true}
+	if got := streamNames(t, bob, content); !slices.Equal(got, []string{"club", "general", "random"}) {
+		t.Errorf("bob's include_can_access_content %v", got)
+	}
+	if got := streamNames(t, bob, apitest.Form{"include_all": true}); !slices.Equal(got, []string{"club", "general", "random"}) {
+		t.Errorf("bob's include_all %v", got)
+	}
+	if got := streamNames(t, admin, apitest.Form{"include_all": true}); !slices.Contains(got, "vault") || !slices.Contains(got, "club") {
+		t.Errorf("the administrator's include_all %v", got)
+	}
+	if got := streamNames(t, s.Login("guest@example.com"), content); !slices.Equal(got, []string{"general"}) {
+		t.Errorf("the guest's include_can_access_content %v", got)
+	}
+}
+
+func checkCanSubscribeGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"vault"}]`, "invite_only": true}).OK()
+	vault := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "vault"}).OK().Int("stream_id")
+	objectOf := func(c *apitest.Client) map[string]any {
+		for _, st := range c.Get("/api/v1/streams", apitest.Form{"include_all": true}).OK().List("streams") {
+			if st.(map[string]any)["name"] == "vault" {
+				return st.(map[string]any)
+			}
+		}
+		return nil
+	}
+	if got := objectOf(admin)["can_subscribe_group"]; got != float64(sys["role:nobody"]) {
+		t.Errorf("default can_subscribe_group %v", got)
+	}
+	join := func(c *apitest.Client) *apitest.Response {
+		return c.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"vault"}]`})
+	}
+	join(alice).Fails(400, "BAD_REQUEST")
+	path := fmt.Sprintf("/api/v1/streams/%d", vault)
+	set := fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]},"old":%d}`, userID(alice), sys["role:nobody"])
+	alice.Patch(path, apitest.Form{"can_subscribe_group": set}).Fails(400, "BAD_REQUEST")
+	admin.Patch(path, apitest.Form{"can_subscribe_group": fmt.Sprintf(`{"new":%d}`, sys["role:everyone"])}).Fails(400, "BAD_REQUEST")
+	aq := registerQueue(t, admin, apitest.Form{"event_types": []string{"stream"}})
+	admin.Patch(path, apitest.Form{"can_subscribe_group": set}).OK()
+	if evs := aq.next(); len(evs) != 1 || evs[0]["property"] != "can_subscribe_group" || fmt.Sprint(evs[0]["value"]) != fmt.Sprintf("map[direct_members:[%d] direct_subgroups:[]]", userID(alice)) {
+		t.Errorf("events %v", evs)
+	}
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"stream", "subscription"}})
+	join(bob).Fails(400, "BAD_REQUEST")
+	// Only oneself: alice may not bring bob in.
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"vault"}]`, "principals": `["bob@example.com"]`}).Fails(400, "BAD_REQUEST")
+	join(alice).OK()
+	if got := types(q.next()); !slices.Contains(got, "stream:create") || !slices.Contains(got, "subscription:add") {
+		t.Errorf("alice's events on joining %v", got)
+	}
+	var sub map[string]any
+	for _, x := range alice.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions") {
+		if x.(map[string]any)["name"] == "vault" {
+			sub = x.(map[string]any)
+		}
+	}
+	if sub == nil || sub["can_subscribe_group"] == nil {
+		t.Errorf("alice's subscription %v", sub)
+	}
+	// A guest never holds it.
+	admin.Patch(path, apitest.Form{"can_subscribe_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, userID(s.Login("guest@example.com")))}).OK()
+	join(s.Login("guest@example.com")).Fails(400, "BAD_REQUEST")
 }

@@ -14,6 +14,11 @@ func subscribe(c *call) (J, error) {
 		CanRemoveSubscribersGroup: c.p.optInt("can_remove_subscribers_group", 0),
 	}
 	c.p.json("subscriptions", &req.Streams)
+	var canSubscribe groupSettingParam
+	if c.p.optJSON("can_subscribe_group", &canSubscribe) {
+		v := domain.GroupSettingValue(canSubscribe)
+		req.CanSubscribeGroup = &v
+	}
 	var refs userRefs
 	c.p.optJSON("principals", &refs)
 	req.Principals = refs
@@ -89,9 +94,10 @@ func setUserTopic(c *call) (J, error) {
 
 func listStreams(c *call) (J, error) {
 	f := domain.StreamFilter{
-		IncludePublic:     c.p.optBool("include_public", true),
-		IncludeSubscribed: c.p.optBool("include_subscribed", true),
-		IncludeAllActive:  c.p.optBool("include_all_active", false),
+		IncludePublic:           c.p.optBool("include_public", true),
+		IncludeSubscribed:       c.p.optBool("include_subscribed", true),
+		IncludeAll:              c.p.optBool("include_all", false) || c.p.optBool("include_all_active", false),
+		IncludeCanAccessContent: c.p.optBool("include_can_access_content", false),
 	}
 	if err := c.p.err(); err != nil {
 		return nil, err
@@ -213,6 +219,11 @@ func updateStream(c *call) (J, error) {
 	if c.p.has("can_remove_subscribers_group") {
 		group := c.p.int("can_remove_subscribers_group")
 		ch.CanRemoveSubscribersGroup = &group
+	}
+	var canSubscribe groupSettingChangeParam
+	if c.p.optJSON("can_subscribe_group", &canSubscribe) {
+		change := domain.GroupSettingChange(canSubscribe)
+		ch.CanSubscribeGroup = &change
 	}
 	if err := c.p.err(); err != nil {
 		return nil, err

@@ -50,7 +50,7 @@ func permissions() map[string]rule {
 		}},
 
 		"GET /api/v1/streams": {scoped, func(w world) []probe {
-			return []probe{{hides: w.hides()}, {who: admin, name: "list all streams", form: apitest.Form{"include_all_active": true}}}
+			return []probe{{hides: w.hides()}, {name: "list all streams", form: apitest.Form{"include_all": true}, hides: w.hides()}}
 		}},
 		"GET /api/v1/get_stream_id": {scoped, func(w world) []probe { return []probe{{form: apitest.Form{"stream": w.stream}}} }},
 		"PATCH /api/v1/streams/{stream_id}": {admin, func(w world) []probe {

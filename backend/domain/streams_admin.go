@@ -19,6 +19,7 @@ type StreamChange struct {
 	InviteOnly                *bool
 	IsDefault                 *bool
 	CanRemoveSubscribersGroup *int64
+	CanSubscribeGroup         *GroupSettingChange // level 357
 }
 
 // UpdateStream renames, redescribes or changes the privacy of a stream
@@ -28,7 +29,7 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.IsDefault == nil && ch.CanRemoveSubscribersGroup == nil {
+	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.IsDefault == nil && ch.CanRemoveSubscribersGroup == nil && ch.CanSubscribeGroup == nil {
 		return BadRequest("No new data supplied")
 	}
 	err := s.update(func(tx *store.Tx) (func(), error) {
@@ -79,6 +80,13 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 			} else if current != group {
 				st.CanRemoveSubscribersGroup = group
 				changes = append(changes, events.Event{"property": "can_remove_subscribers_group", "value": group})
+			}
+		}
+		if ch.CanSubscribeGroup != nil {
+			if changed, err := changeStreamSetting(tx, &st, SettingCanSubscribe, *ch.CanSubscribeGroup); err != nil {
+				return nil, err
+			} else if changed {
+				changes = append(changes, events.Event{"property": SettingCanSubscribe, "value": settingValue(st.GroupSettings[SettingCanSubscribe])})
 			}
 		}
 		isDefault, err := isDefaultStream(tx, st)

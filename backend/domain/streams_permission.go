@@ -24,6 +24,56 @@ func checkCanCreateStream(tx *store.Tx, actor store.User, inviteOnly bool) error
 	return nil
 }
 
+// streamSetting is a stream's value of a group setting, its default when
+// never set.
+func streamSetting(tx *store.Tx, st store.Stream, name string) (store.GroupSetting, error) {
+	if s, ok := st.GroupSettings[name]; ok {
+		return s, nil
+	}
+	id, err := tx.SystemGroupID(streamRule(name).DefaultGroupName)
+	return store.GroupSetting{Group: id}, err
+}
+
+// streamAllows is a stream's permission gate for its group settings:
+// whether u holds the named one. A setting that may not be role:everyone
+// is never held by guests, as in Zulip.
+func streamAllows(tx *store.Tx, u store.User, st store.Stream, name string) (bool, error) {
+	setting, err := streamSetting(tx, st, name)
+	if err != nil {
+		return false, err
+	}
+	if isGuest(u) && !streamRule(name).AllowEveryoneGroup {
+		return false, nil
+	}
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return false, err
+	}
+	return ix.holds(setting, u), nil
+}
+
+// changeStreamSetting applies a change of a stream's group setting to st
+// and reports whether the value changed.
+func changeStreamSetting(tx *store.Tx, st *store.Stream, name string, ch GroupSettingChange) (bool, error) {
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return false, err
+	}
+	current, err := streamSetting(tx, *st, name)
+	if err != nil {
+		return false, err
+	}
+	setting, err := applyChange(tx, ix, streamRule(name), current, ch)
+	if err != nil || sameSetting(setting, current) {
+		return false, err
+	}
+	if st.GroupSettings == nil {
+		st.GroupSettings = map[string]store.GroupSetting{}
+	}
+	st.GroupSettings[name] = setting
+	return true, nil
+}
+
 // removeSubscribersGroup is the stream's can_remove_subscribers_group.
 func removeSubscribersGroup(tx *store.Tx, st store.Stream) (int64, error) {
 	if st.CanRemoveSubscribersGroup != 0 {

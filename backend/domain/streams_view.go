@@ -25,6 +25,8 @@ type StreamProperties struct {
 	// CanRemoveSubscribersGroup is the system group whose members may
 	// remove others from the stream (administrators by default).
 	CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group"`
+	// CanSubscribeGroup may subscribe themselves (level 357).
+	CanSubscribeGroup GroupSettingValue `json:"can_subscribe_group"`
 }
 
 // StreamObject is a stream as GET /streams and register show it.
@@ -81,6 +83,8 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 	}
 	// Every store has the system groups from its migrations.
 	o.CanRemoveSubscribersGroup, _ = removeSubscribersGroup(tx, st)
+	subscribeSetting, _ := streamSetting(tx, st, SettingCanSubscribe)
+	o.CanSubscribeGroup = settingValue(subscribeSetting)
 	if st.Description == "" {
 		o.RenderedDescription = ""
 	}
@@ -123,15 +127,19 @@ func (s *Service) subscriptionObject(tx *store.Tx, st store.Stream, sub store.Su
 
 // StreamFilter chooses which streams GET /streams lists.
 type StreamFilter struct {
-	IncludePublic, IncludeSubscribed, IncludeAllActive bool
+	IncludePublic, IncludeSubscribed bool
+	// IncludeAll adds every stream the viewer knows of: all of them for an
+	// administrator (level 356: include_all, which include_all_active was,
+	// for everyone).
+	IncludeAll bool
+	// IncludeCanAccessContent adds the streams whose messages the viewer
+	// may read: public ones (not for guests), subscribed ones, and those
+	// whose can_subscribe_group holds them (level 356).
+	IncludeCanAccessContent bool
 }
 
-// Streams lists the streams the viewer may see that match the filter;
-// IncludeAllActive needs an administrator.
+// Streams lists the streams the viewer may see that match the filter.
 func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, error) {
-	if f.IncludeAllActive && !isAdmin(viewer) {
-		return nil, BadRequest("User not authorized for this query")
-	}
 	out := []StreamObject{}
 	err := s.store.View(func(tx *store.Tx) error {
 		streams, err := tx.Streams()
@@ -141,7 +149,13 @@ func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, er
 		for _, st := range streams {
 			subscribed := tx.IsSubscribed(viewer.ID, st.ID)
 			public := openTo(viewer, st)
-			if f.IncludeAllActive || (f.IncludeSubscribed && subscribed) || (f.IncludePublic && public) {
+			joinable, err := streamAllows(tx, viewer, st, SettingCanSubscribe)
+			if err != nil {
+				return err
+			}
+			known := subscribed || public || joinable || isAdmin(viewer)
+			if (f.IncludeAll && known) || (f.IncludeCanAccessContent && (subscribed || public || joinable)) ||
+				(f.IncludeSubscribed && subscribed) || (f.IncludePublic && public) {
 				out = append(out, s.streamObject(tx, st))
 			}
 		}

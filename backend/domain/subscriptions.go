@@ -30,6 +30,8 @@ type SubscribeRequest struct {
 	// CanRemoveSubscribersGroup is the system group that may remove others
 	// from the streams this request creates; 0 is the default.
 	CanRemoveSubscribersGroup int64
+	// CanSubscribeGroup, when given, is the new streams' can_subscribe_group.
+	CanSubscribeGroup *GroupSettingValue
 }
 
 // SubscribeResult lists, by email, what changed.
@@ -72,6 +74,14 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
 				}
+				if req.CanSubscribeGroup != nil {
+					if _, err := changeStreamSetting(tx, &st, SettingCanSubscribe, GroupSettingChange{New: *req.CanSubscribeGroup}); err != nil {
+						return nil, err
+					}
+					if err := tx.PutStream(st); err != nil {
+						return nil, err
+					}
+				}
 				if req.CanRemoveSubscribersGroup != 0 {
 					if st.CanRemoveSubscribersGroup, err = checkRemoveSubscribersGroup(tx, req.CanRemoveSubscribersGroup); err != nil {
 						return nil, err
@@ -88,7 +98,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				}
 			case err != nil:
 				return nil, err
-			case !canSeeStream(tx, actor, st):
+			case !canSeeStream(tx, actor, st) && !mayJoin(tx, actor, st, users):
 				if req.AuthorizationErrorsFatal {
 					return nil, BadRequest("Unable to access channel (%s).", spec.Name)
 				}
@@ -115,6 +125,16 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 		return out.publish, nil
 	})
 	return res, internal("subscribe", err)
+}
+
+// mayJoin tells whether the actor may subscribe themselves alone to a
+// stream they cannot see: as a member of its can_subscribe_group.
+func mayJoin(tx *store.Tx, actor store.User, st store.Stream, users []store.User) bool {
+	if len(users) != 1 || users[0].ID != actor.ID {
+		return false
+	}
+	allowed, err := streamAllows(tx, actor, st, SettingCanSubscribe)
+	return err == nil && allowed
 }
 
 // subscriptionEvents announces a (possibly new) stream and its new

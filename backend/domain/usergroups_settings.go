@@ -41,6 +41,9 @@ const (
 	SettingResolveTopics          = "can_resolve_topics_group"
 )
 
+// Settings of a stream.
+const SettingCanSubscribe = "can_subscribe_group"
+
 var nobodyForSystemGroups = store.NobodyGroup
 
 // realmGroupSettings, streamGroupSettings and userGroupSettings are every
@@ -75,6 +78,9 @@ var (
 	streamGroupSettings = []groupSettingRule{
 		{Name: "can_remove_subscribers_group", RequireSystemGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_remove_subscribers_group_id", AllowedSystemGroups: []string{}},
+		// Level 357: who may subscribe themselves, private streams too.
+		{Name: SettingCanSubscribe, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_subscribe_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
@@ -87,6 +93,12 @@ var (
 func realmRule(name string) groupSettingRule {
 	i := slices.IndexFunc(realmGroupSettings, func(r groupSettingRule) bool { return r.Name == name })
 	return realmGroupSettings[i]
+}
+
+// streamRule is a stream's setting by name.
+func streamRule(name string) groupSettingRule {
+	i := slices.IndexFunc(streamGroupSettings, func(r groupSettingRule) bool { return r.Name == name })
+	return streamGroupSettings[i]
 }
 
 // permissionSettingsState is register's server_supported_permission_settings.

@@ -21,6 +21,9 @@ type Stream struct {
 	// CanRemoveSubscribersGroup is the system group allowed to remove others
 	// from the stream (since schema 8); 0 is the default, administrators.
 	CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group,omitempty"`
+	// GroupSettings are the stream's other group-based permissions by
+	// Zulip's setting name; an absent one is its default.
+	GroupSettings map[string]GroupSetting `json:"group_settings,omitempty"`
 }
 
 func streamNameKey(name string) []byte { return []byte(strings.ToLower(strings.TrimSpace(name))) }
