@@ -246,6 +246,38 @@ export const CHANGELOG = [
       closed(success(doc, 'POST /register')).properties.server_thumbnail_formats = { type: 'array', items: { type: 'object' } };
     },
   },
+  {
+    level: 346,
+    change: 'Zulip 10.0 levels 346-371 Lanchat serves: the realm settings of 348, 350, 352, 358, 363 and 367 (register and update_dict), server_can_summarize_topics and hide_ai_features (350), ignored_because_not_subscribed_channels (355), can_subscribe_group on streams (357), realm_billing and is_billing_admin gone (363), last_moved_timestamp (365), navigation_tour_video_url (369)',
+    apply(doc) {
+      const register = closed(success(doc, 'POST /register')).properties;
+      Object.assign(register, {
+        realm_enable_guest_user_dm_warning: { type: 'boolean' },
+        server_can_summarize_topics: { type: 'boolean' },
+        realm_can_summarize_topics_group: groupSetting,
+        realm_can_mention_many_users_group: groupSetting,
+        realm_message_edit_history_visibility_policy: { type: 'string', enum: ['all', 'moves', 'none'] },
+        realm_can_manage_billing_group: groupSetting,
+        realm_billing: { type: 'object', additionalProperties: false, properties: { has_pending_sponsorship_request: { type: 'boolean' } } },
+        realm_can_resolve_topics_group: groupSetting,
+        navigation_tour_video_url: { type: 'string', nullable: true },
+      });
+      delete register.is_billing_admin;
+      for (const u of [...objects(doc, ['is_billing_admin', 'is_guest'])]) delete u.properties.is_billing_admin;
+      register.user_settings.properties.hide_ai_features = { type: 'boolean' };
+      Object.assign(event(doc, 'realm', 'update_dict').properties.data.properties, {
+        can_summarize_topics_group: groupSetting,
+        can_mention_many_users_group: groupSetting,
+        can_manage_billing_group: groupSetting,
+        can_resolve_topics_group: groupSetting,
+      });
+      for (const op of ['POST /messages/flags', 'POST /messages/flags/narrow']) {
+        closed(success(doc, op)).properties.ignored_because_not_subscribed_channels = { type: 'array', items: { type: 'integer' } };
+      }
+      for (const st of streams(doc)) st.properties.can_subscribe_group = groupSetting;
+      for (const m of [...objects(doc, ['last_edit_timestamp'])]) m.properties.last_moved_timestamp = { type: 'integer' };
+    },
+  },
 ];
 
 export const LANCHAT = [

@@ -24,32 +24,29 @@ func checkCanCreateStream(tx *store.Tx, actor store.User, inviteOnly bool) error
 	return nil
 }
 
-// streamSetting is a stream's value of a group setting, its default when
-// never set.
-func streamSetting(tx *store.Tx, st store.Stream, name string) (store.GroupSetting, error) {
-	if s, ok := st.GroupSettings[name]; ok {
-		return s, nil
-	}
-	id, err := tx.SystemGroupID(streamRule(name).DefaultGroupName)
-	return store.GroupSetting{Group: id}, err
+// streamRule is a stream's setting by name.
+func streamRule(name string) groupSettingRule {
+	i := slices.IndexFunc(streamGroupSettings, func(r groupSettingRule) bool { return r.Name == name })
+	return streamGroupSettings[i]
 }
 
-// streamAllows is a stream's permission gate for its group settings:
-// whether u holds the named one. A setting that may not be role:everyone
-// is never held by guests, as in Zulip.
+// streamSetting is a stream's value of a setting, its default when never
+// set.
+func streamSetting(ix *groupIndex, st store.Stream, name string) store.GroupSetting {
+	if s, ok := st.GroupSettings[name]; ok {
+		return s
+	}
+	return store.GroupSetting{Group: ix.system(streamRule(name).DefaultGroupName)}
+}
+
+// streamAllows is the stream's permission gate: whether u holds the named
+// group setting of st.
 func streamAllows(tx *store.Tx, u store.User, st store.Stream, name string) (bool, error) {
-	setting, err := streamSetting(tx, st, name)
-	if err != nil {
-		return false, err
-	}
-	if isGuest(u) && !streamRule(name).AllowEveryoneGroup {
-		return false, nil
-	}
 	ix, err := loadGroups(tx)
 	if err != nil {
 		return false, err
 	}
-	return ix.holds(setting, u), nil
+	return ix.holds(streamSetting(ix, st, name), u), nil
 }
 
 // changeStreamSetting applies a change of a stream's group setting to st
@@ -59,10 +56,7 @@ func changeStreamSetting(tx *store.Tx, st *store.Stream, name string, ch GroupSe
 	if err != nil {
 		return false, err
 	}
-	current, err := streamSetting(tx, *st, name)
-	if err != nil {
-		return false, err
-	}
+	current := streamSetting(ix, *st, name)
 	setting, err := applyChange(tx, ix, streamRule(name), current, ch)
 	if err != nil || sameSetting(setting, current) {
 		return false, err

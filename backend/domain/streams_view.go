@@ -83,8 +83,9 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 	}
 	// Every store has the system groups from its migrations.
 	o.CanRemoveSubscribersGroup, _ = removeSubscribersGroup(tx, st)
-	subscribeSetting, _ := streamSetting(tx, st, SettingCanSubscribe)
-	o.CanSubscribeGroup = settingValue(subscribeSetting)
+	if ix, err := loadGroups(tx); err == nil {
+		o.CanSubscribeGroup = settingValue(streamSetting(ix, st, SettingCanSubscribe))
+	}
 	if st.Description == "" {
 		o.RenderedDescription = ""
 	}
@@ -149,10 +150,7 @@ func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, er
 		for _, st := range streams {
 			subscribed := tx.IsSubscribed(viewer.ID, st.ID)
 			public := openTo(viewer, st)
-			joinable, err := streamAllows(tx, viewer, st, SettingCanSubscribe)
-			if err != nil {
-				return err
-			}
+			joinable := holdsSubscribeGroup(tx, viewer, st)
 			known := subscribed || public || joinable || isAdmin(viewer)
 			if (f.IncludeAll && known) || (f.IncludeCanAccessContent && (subscribed || public || joinable)) ||
 				(f.IncludeSubscribed && subscribed) || (f.IncludePublic && public) {

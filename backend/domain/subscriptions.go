@@ -133,8 +133,15 @@ func mayJoin(tx *store.Tx, actor store.User, st store.Stream, users []store.User
 	if len(users) != 1 || users[0].ID != actor.ID {
 		return false
 	}
-	allowed, err := streamAllows(tx, actor, st, SettingCanSubscribe)
-	return err == nil && allowed
+	return holdsSubscribeGroup(tx, actor, st)
+}
+
+// holdsSubscribeGroup tells whether u is in a stream's
+// can_subscribe_group, which never holds guests (the setting may not be
+// role:everyone, as in Zulip).
+func holdsSubscribeGroup(tx *store.Tx, u store.User, st store.Stream) bool {
+	allowed, err := streamAllows(tx, u, st, SettingCanSubscribe)
+	return err == nil && allowed && !isGuest(u)
 }
 
 // subscriptionEvents announces a (possibly new) stream and its new

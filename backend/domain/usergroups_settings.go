@@ -95,12 +95,6 @@ func realmRule(name string) groupSettingRule {
 	return realmGroupSettings[i]
 }
 
-// streamRule is a stream's setting by name.
-func streamRule(name string) groupSettingRule {
-	i := slices.IndexFunc(streamGroupSettings, func(r groupSettingRule) bool { return r.Name == name })
-	return streamGroupSettings[i]
-}
-
 // permissionSettingsState is register's server_supported_permission_settings.
 func permissionSettingsState() map[string]any {
 	byName := func(rules []groupSettingRule) map[string]groupSettingRule {
