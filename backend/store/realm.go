@@ -26,6 +26,12 @@ type Realm struct {
 	// HideGuestUserIndicator turns off "(guest)" after guests' names
 	// (stored inverted so older records read as Zulip's default, shown).
 	HideGuestUserIndicator bool `json:"hide_guest_user_indicator,omitempty"`
+	// HideGuestUserDMWarning turns off the warning shown when writing to a
+	// guest (inverted like HideGuestUserIndicator).
+	HideGuestUserDMWarning bool `json:"hide_guest_user_dm_warning,omitempty"`
+	// EditHistoryVisibility is message_edit_history_visibility_policy:
+	// "moves" or "none"; "" is Zulip's default, "all".
+	EditHistoryVisibility string `json:"edit_history_visibility,omitempty"`
 }
 
 var keyRealm = []byte("realm")

@@ -69,9 +69,10 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   const act = (f: () => Promise<unknown>) => f().catch((e) => setError(explain(e)))
   const startEdit = async () => setEditing(await zulip.rawContent(m.id))
   const saveEdit = () => act(async () => { await zulip.editMessage(m.id, editing!); setEditing(null) })
-  // As in Zulip, a message only moved to another topic or stream says so, not "edited".
-  const movedOnly = !!m.edit_history?.length && m.edit_history.every((e) => e.prev_content === undefined)
-  const edited = m.last_edit_timestamp ? <span class="edited" data-testid="message-edited">{movedOnly ? '(moved)' : '(edited)'}</span> : null
+  // As in Zulip, a message only moved to another topic or stream says so,
+  // not "edited" (level 365: last_edit_timestamp is for content edits).
+  const mark = m.last_edit_timestamp ? '(edited)' : m.last_moved_timestamp ? '(moved)' : null
+  const edited = mark ? <span class="edited" data-testid="message-edited">{mark}</span> : null
   // A click on a spoiler's header opens it; one on an image preview opens
   // the lightbox, not the file.
   const onContentClick = (e: MouseEvent) => {

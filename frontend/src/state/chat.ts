@@ -464,6 +464,8 @@ export class Chat {
           m.last_edit_timestamp = e.edit_timestamp
           m.edit_history = [{ timestamp: e.edit_timestamp ?? 0, prev_content: e.orig_content ?? '' }, ...(m.edit_history ?? [])]
         }
+        const resolving = topic !== undefined && (topic === '✔ ' + m.subject || m.subject === '✔ ' + topic)
+        if ((topic !== undefined && !resolving) || e.new_stream_id !== undefined) m.last_moved_timestamp = e.edit_timestamp
         if (topic !== undefined) m.subject = topic
         if (e.new_stream_id !== undefined) { m.stream_id = e.new_stream_id; m.display_recipient = this.subs.get(e.new_stream_id)?.name ?? m.display_recipient }
       }

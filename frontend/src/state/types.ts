@@ -26,6 +26,7 @@ export interface Message {
   submessages?: Submessage[]
   flags: string[]
   last_edit_timestamp?: number
+  last_moved_timestamp?: number
   // edit_history: newest first; an entry without prev_content only moved it.
   edit_history?: { timestamp: number; prev_content?: string; prev_topic?: string; prev_stream?: number }[]
   is_me_message?: boolean
