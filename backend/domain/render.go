@@ -2,8 +2,8 @@ package domain
 
 import (
 	"log/slog"
-	"net/url"
 	"math"
+	"net/url"
 	"strings"
 
 	"lanchat/backend/store"
