@@ -556,7 +556,7 @@ func checkInviteLinks(t *testing.T, s *apitest.Server) {
 }
 
 // checkEmailInvites checks email invitations: who may send them (the
-// realm's invite_to_realm_policy, and the role they give), the addresses
+// realm's can_invite_users_group, and the role they give), the addresses
 // already in use reported as Zulip reports them, GET /invites with
 // notify_referrer_on_join, DELETE /invites/{id}, and the invitations to an
 // address ending when it joins.
@@ -605,10 +605,9 @@ func checkEmailInvites(t *testing.T, s *apitest.Server) {
 	alice.Delete(fmt.Sprintf("/api/v1/invites/%d", int64(lee["id"].(float64))), nil).OK()
 	alice.Delete(fmt.Sprintf("/api/v1/invites/%d", int64(lee["id"].(float64))), nil).Fails(400, "BAD_REQUEST")
 
-	admin.Patch("/api/v1/realm", apitest.Form{"invite_to_realm_policy": 2}).OK()
-	if p := alice.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm"}}).OK().Int("realm_invite_to_realm_policy"); p != 2 {
-		t.Errorf("realm_invite_to_realm_policy %d", p)
-	}
+	// Who may invite: invite_to_realm_policy until level 321, then
+	// can_invite_users_group.
+	admin.Patch("/api/v1/realm", apitest.Form{"can_invite_users_group": fmt.Sprintf(`{"new":%d}`, systemGroups(t, admin)["role:administrators"])}).OK()
 	if r := alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "max@example.com", "stream_ids": noStreams}).Fails(400, "BAD_REQUEST"); r.Msg() != "Insufficient permission" {
 		t.Errorf("a member under an administrators-only policy: %q", r.Msg())
 	}

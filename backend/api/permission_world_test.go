@@ -134,7 +134,8 @@ func (w *world) setUpRoles(t *testing.T, s *apitest.Server) {
 	w.filterID = admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `#(?P<id>[0-9]+)`, "url_template": "https://x.lan/{id}"}).OK().Int("id")
 	w.profileFieldID = admin.Post("/api/v1/realm/profile_fields", apitest.Form{"name": "Office", "field_type": 1}).OK().Int("id")
 	group := func(name string) int64 {
-		return alice.Post("/api/v1/user_groups/create", apitest.Form{"name": name, "members": []int64{ids["alice@example.com"]}}).OK().Int("group_id")
+		alice.Post("/api/v1/user_groups/create", apitest.Form{"name": name, "members": []int64{ids["alice@example.com"]}}).OK()
+		return int64(groupNamed(t, alice, name)["id"].(float64))
 	}
 	w.groupID, w.spareGroupID, w.subgroupID = group("design"), group("spare"), group("subteam")
 	bot := func(short string) (int64, *apitest.Client) {

@@ -214,7 +214,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		if err != nil {
 			return err
 		}
-		state["realm_default_streams"] = list
+		state["realm_default_streams"] = defaultStreamsWire(list)
 	}
 	if want("muted_topics") {
 		list, err := mutedTopicsList(tx, actor.ID)
@@ -298,6 +298,9 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 	}
 	if want("user_settings") {
 		state["user_settings"] = userSettings(actor)
+	}
+	if want("realm_incoming_webhook_bots") {
+		state["realm_incoming_webhook_bots"] = incomingWebhookBots()
 	}
 	if want("onboarding_steps") {
 		state["onboarding_steps"] = onboardingSteps(actor)

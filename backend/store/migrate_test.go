@@ -328,3 +328,50 @@ func TestOpenAddsProfileFieldsToOlderStore(t *testing.T) {
 		t.Errorf("values %+v", got)
 	}
 }
+
+// A schema-8 stream's can_remove_subscribers_group (a system group's ID)
+// becomes one of its group settings; streams without one keep none.
+func TestOpenMovesStreamSettingsOfSchema8(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		for id, record := range map[int64]string{
+			1: `{"id":1,"name":"general","description":"","invite_only":false,"date_created":5,"can_remove_subscribers_group":7}`,
+			2: `{"id":2,"name":"random","description":"","invite_only":true,"date_created":6}`,
+		} {
+			if err := tx.bucket(bucketStreams).Put(itob(id), []byte(record)); err != nil {
+				return err
+			}
+		}
+		return writeSchemaVersion(tx.btx, 8)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	streams := viewed(t, s, func(tx *Tx) ([]Stream, error) { return tx.AllStreams() })
+	if len(streams) != 2 || streams[0].Name != "general" || streams[0].GroupSettings["can_remove_subscribers_group"].Group != 7 ||
+		streams[1].GroupSettings != nil || !streams[1].InviteOnly {
+		t.Errorf("streams after migration %+v", streams)
+	}
+}
+
+// A schema-9 organization's invite_to_realm_policy becomes its
+// can_invite_users_group.
+func TestOpenTurnsInvitePolicyOfSchema9IntoAGroup(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		if err := tx.bucket(bucketMeta).Put(keyRealm, []byte(`{"name":"Acme","invite_to_realm_policy":4,"group_settings":{"can_create_public_channel_group":{"group":3}}}`)); err != nil {
+			return err
+		}
+		return writeSchemaVersion(tx.btx, 9)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	r := viewed(t, s, func(tx *Tx) (Realm, error) { return tx.Realm() })
+	moderators := viewed(t, s, func(tx *Tx) (int64, error) { return tx.SystemGroupID(ModeratorsGroup) })
+	if r.Name != "Acme" || r.GroupSettings["can_invite_users_group"].Group != moderators || r.GroupSettings["can_create_public_channel_group"].Group != 3 {
+		t.Errorf("realm after migration %+v (moderators %d)", r, moderators)
+	}
+}
