@@ -89,7 +89,9 @@ const idleCheck = 500 * time.Millisecond
 // 16 MB meant a full collection every few messages, each of them seconds of
 // CPU, which tripled a delivery's CPU (docs/performance.md, "The idle
 // release at 10,000 pollers"). Waiting for garbage as large as what is kept
-// makes a release cost at most about as much as the spell that earned it.
+// makes a release cost at most about as much as the spell that earned it;
+// a host that has gone quiet for quietRelease hands back any busy spell's
+// garbage all the same, as an idle host should.
 const (
 	idleAllocs = 1 << 20
 	busyAllocs = 16 << 20
@@ -102,6 +104,10 @@ const (
 // tenth of a delivery's CPU at 10,000 pollers. A host whose activity has
 // stopped still hands its garbage back within seconds.
 const minReleaseGap = 5 * time.Second
+
+// quietRelease is how long a host stays idle before its garbage goes back
+// however small it is beside what is kept.
+const quietRelease = 20 * time.Second
 
 // releaseWhenIdle collects and hands freed pages back to the system
 // once allocation pauses after a busy spell, at a tick at least
@@ -118,13 +124,14 @@ func releaseWhenIdle(ticks <-chan time.Time) {
 }
 
 // idleRelease is releaseWhenIdle's state: the allocation counter at the
-// last check and at the last release, and when that was.
+// last check and at the last release, when that was, and since when the
+// host has been idle (zero while busy).
 type idleRelease struct {
-	release           func()
-	kept              func() uint64
-	allocs            []metrics.Sample
-	checked, released uint64
-	releasedAt        time.Time
+	release                func()
+	kept                   func() uint64
+	allocs                 []metrics.Sample
+	checked, released      uint64
+	releasedAt, quietSince time.Time
 }
 
 func newIdleRelease(release func(), kept func() uint64) *idleRelease {
@@ -142,7 +149,16 @@ func (r *idleRelease) allocated() uint64 {
 // check looks at the window since the last check, at time at.
 func (r *idleRelease) check(at time.Time) {
 	now := r.allocated()
-	if now-r.checked < idleAllocs && at.Sub(r.releasedAt) >= minReleaseGap && now-r.released >= max(busyAllocs, r.kept()) {
+	idle := now-r.checked < idleAllocs
+	switch {
+	case !idle:
+		r.quietSince = time.Time{}
+	case r.quietSince.IsZero():
+		r.quietSince = at
+	}
+	garbage := now - r.released
+	if idle && at.Sub(r.releasedAt) >= minReleaseGap && garbage >= busyAllocs &&
+		(at.Sub(r.quietSince) >= quietRelease || garbage >= r.kept()) {
 		r.release()
 		now = r.allocated()
 		r.released, r.releasedAt = now, at

@@ -191,6 +191,17 @@ func TestReleasesWaitForGarbageAsLargeAsWhatIsKept(t *testing.T) {
 	spell(busyAllocs+idleAllocs, false, "garbage of a quarter of what is kept")
 	at = at.Add(minReleaseGap)
 	spell(len(held)+busyAllocs, true, "garbage past what is kept")
+	// A small spell's garbage goes back once the host has been quiet for
+	// quietRelease, not before.
+	at = at.Add(minReleaseGap)
+	spell(busyAllocs+idleAllocs, false, "a small spell, just paused")
+	for quiet := time.Duration(0); quiet < quietRelease; quiet += idleCheck {
+		at = at.Add(idleCheck)
+		r.check(at)
+	}
+	if !released {
+		t.Errorf("a small spell's garbage kept after %v of quiet", quietRelease)
+	}
 	runtime.KeepAlive(held)
 }
 
