@@ -87,7 +87,7 @@ const idleCheck = 500 * time.Millisecond
 // are faulted in again by the next busy spell: with ten thousand long-polls
 // (some 200 MB of connection buffers and stacks), releasing after every
 // 16 MB meant a full collection every few messages, each of them seconds of
-// CPU, which tripled a delivery's CPU (docs/performance.md, "The idle
+// CPU, which tripled a delivery's CPU (docs/performance.md, "the idle
 // release at 10,000 pollers"). Waiting for garbage as large as what is kept
 // makes a release cost at most about as much as the spell that earned it;
 // a host that has gone quiet for quietRelease hands back any busy spell's
@@ -105,8 +105,8 @@ const (
 // stopped still hands its garbage back within seconds.
 const minReleaseGap = 5 * time.Second
 
-// quietRelease is how long a host stays idle before its garbage goes back
-// however small it is beside what is kept.
+// quietRelease is how long after its last busy window (or release) a host's
+// garbage goes back however small it is beside what is kept.
 const quietRelease = 20 * time.Second
 
 // releaseWhenIdle collects and hands freed pages back to the system
@@ -124,8 +124,9 @@ func releaseWhenIdle(ticks <-chan time.Time) {
 }
 
 // idleRelease is releaseWhenIdle's state: the allocation counter at the
-// last check and at the last release, when that was, and since when the
-// host has been idle (zero while busy).
+// last check and at the last release, when that was, and when the last
+// window that allocated a busy spell's worth (or the last release) ended:
+// a host's own periodic work, a megabyte here and there, does not count.
 type idleRelease struct {
 	release                func()
 	kept                   func() uint64
@@ -149,19 +150,16 @@ func (r *idleRelease) allocated() uint64 {
 // check looks at the window since the last check, at time at.
 func (r *idleRelease) check(at time.Time) {
 	now := r.allocated()
-	idle := now-r.checked < idleAllocs
-	switch {
-	case !idle:
-		r.quietSince = time.Time{}
-	case r.quietSince.IsZero():
-		r.quietSince = at
+	window := now - r.checked
+	if window >= busyAllocs || r.quietSince.IsZero() {
+		r.quietSince = at // a busy spell: quiet from here
 	}
 	garbage := now - r.released
-	if idle && at.Sub(r.releasedAt) >= minReleaseGap && garbage >= busyAllocs &&
+	if window < idleAllocs && at.Sub(r.releasedAt) >= minReleaseGap && garbage >= busyAllocs &&
 		(at.Sub(r.quietSince) >= quietRelease || garbage >= r.kept()) {
 		r.release()
 		now = r.allocated()
-		r.released, r.releasedAt = now, at
+		r.released, r.releasedAt, r.quietSince = now, at, at
 	}
 	r.checked = now
 }
