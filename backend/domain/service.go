@@ -23,8 +23,8 @@ const Version = "0.1.0"
 // The Zulip release and API feature level we answer like. Clients gate
 // behaviour on the level, so we claim only one whose fields we emit.
 const (
-	ZulipVersion      = "9.0"
-	ZulipFeatureLevel = 277
+	ZulipVersion      = "10.0"
+	ZulipFeatureLevel = 371
 )
 
 // Announces says whether the announced feature level includes Zulip's
