@@ -208,7 +208,7 @@ func checkSupportedPermissionSettings(t *testing.T, s *apitest.Server) {
 		got, _ := settings[object].(map[string]any)
 		for _, name := range names {
 			c, _ := got[name].(map[string]any)
-			if _, ok := c["allowed_system_groups"].([]any); !ok || c["default_group_name"] == nil || c["id_field_name"] == nil {
+			if _, ok := c["allowed_system_groups"].([]any); !ok || c["default_group_name"] == nil {
 				t.Errorf("%s.%s: %v", object, name, c)
 			}
 		}

@@ -18,11 +18,7 @@ func uploadFile(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := J{"uri": up.URI, "url": up.URI}
-	if domain.Announces(286) {
-		res["filename"] = up.FileName
-	}
-	return res, nil
+	return J{"uri": up.URI, "url": up.URI, "filename": up.FileName}, nil
 }
 
 // Policies for served uploads. Everything is sandboxed, except PDFs:

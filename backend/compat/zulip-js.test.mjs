@@ -134,7 +134,7 @@ test('registers a queue and receives a message event by long-polling', async () 
 test('POSTs without parameters (an empty multipart body) are answered', async () => {
   const reg = await alice.queues.register({});
   assert.equal(reg.result, 'success', JSON.stringify(reg));
-  assert.equal(reg.zulip_feature_level, 277);
+  assert.equal(reg.zulip_feature_level, 371);
   const read = await alice.callEndpoint('/mark_all_as_read', 'POST', {});
   assert.equal(read.result, 'success', JSON.stringify(read));
 });

@@ -46,12 +46,8 @@ func (s *Service) defaultStreams(tx *store.Tx) ([]DefaultStreamObject, error) {
 }
 
 // defaultStreamsWire is how register's realm_default_streams and the
-// default_streams event list the default streams: as stream objects, or
-// from level 330 by ID.
-func defaultStreamsWire(list []DefaultStreamObject) any {
-	if !Announces(330) {
-		return list
-	}
+// default_streams event list the default streams: by ID, since level 330.
+func defaultStreamsWire(list []DefaultStreamObject) []int64 {
 	ids := make([]int64, len(list))
 	for i, d := range list {
 		ids[i] = d.StreamID

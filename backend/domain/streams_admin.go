@@ -99,7 +99,7 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 		gone := slices.DeleteFunc(slices.Clone(before), func(id int64) bool { return slices.Contains(after, id) })
 		arrived := slices.DeleteFunc(slices.Clone(after), func(id int64) bool { return slices.Contains(before, id) })
 		if len(gone) > 0 {
-			out.add(s, s.streamDeleteEvent(tx, st), gone)
+			out.add(s, streamDeleteEvent(st), gone)
 		}
 		if len(arrived) > 0 {
 			out.add(s, events.Event{"type": "stream", "op": "create", "streams": []StreamObject{s.streamObject(tx, st)}}, arrived)
@@ -115,14 +115,10 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 	return internal("update stream", err)
 }
 
-// streamDeleteEvent carries the whole stream object, as Zulip's does at
-// feature level 277; from level 343 it lists stream_ids, and its deprecated
-// streams keep only each stream's ID.
-func (s *Service) streamDeleteEvent(tx *store.Tx, st store.Stream) events.Event {
-	if Announces(343) {
-		return events.Event{"type": "stream", "op": "delete", "stream_ids": []int64{st.ID}, "streams": []map[string]int64{{"stream_id": st.ID}}}
-	}
-	return events.Event{"type": "stream", "op": "delete", "streams": []StreamObject{s.streamObject(tx, st)}}
+// streamDeleteEvent lists stream_ids, as Zulip's does since level 343; its
+// deprecated streams keep only each stream's ID.
+func streamDeleteEvent(st store.Stream) events.Event {
+	return events.Event{"type": "stream", "op": "delete", "stream_ids": []int64{st.ID}, "streams": []map[string]int64{{"stream_id": st.ID}}}
 }
 
 // DeleteStream deactivates a stream (administrators only): everyone is
@@ -164,7 +160,7 @@ func (s *Service) DeleteStream(actor store.User, streamID int64) error {
 		if err := tx.PutStream(st); err != nil {
 			return nil, err
 		}
-		out.add(s, s.streamDeleteEvent(tx, st), audience)
+		out.add(s, streamDeleteEvent(st), audience)
 		return out.publish, nil
 	})
 	return internal("delete stream", err)

@@ -18,11 +18,11 @@ type groupSettingRule struct {
 	AnyGroup               bool     `json:"-"`
 	RequireSystemGroup     bool     `json:"require_system_group"`
 	AllowInternetGroup     bool     `json:"allow_internet_group"`
-	AllowOwnersGroup       bool     `json:"allow_owners_group"`
+	AllowOwnersGroup       bool     `json:"-"`
 	AllowNobodyGroup       bool     `json:"allow_nobody_group"`
 	AllowEveryoneGroup     bool     `json:"allow_everyone_group"`
 	DefaultGroupName       string   `json:"default_group_name"`
-	IDFieldName            string   `json:"id_field_name"`
+	IDFieldName            string   `json:"-"`
 	DefaultForSystemGroups *string  `json:"default_for_system_groups"`
 	AllowedSystemGroups    []string `json:"allowed_system_groups"`
 }
@@ -108,7 +108,8 @@ func realmRule(name string) groupSettingRule {
 }
 
 // permissionSettingsState is register's server_supported_permission_settings.
-// Level 326 took allow_owners_group and id_field_name out of each rule.
+// Level 326 took allow_owners_group and id_field_name out of each rule, so
+// those stay internal.
 func permissionSettingsState() (map[string]any, error) {
 	out := map[string]any{}
 	for object, rules := range map[string][]groupSettingRule{"realm": realmGroupSettings, "stream": streamGroupSettings, "group": userGroupSettings} {
@@ -117,10 +118,6 @@ func permissionSettingsState() (map[string]any, error) {
 			m, err := ToMap(r)
 			if err != nil {
 				return nil, err
-			}
-			if Announces(326) {
-				delete(m, "allow_owners_group")
-				delete(m, "id_field_name")
 			}
 			byName[r.Name] = m
 		}
