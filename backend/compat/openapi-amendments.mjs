@@ -276,6 +276,14 @@ export const CHANGELOG = [
       }
       for (const st of streams(doc)) st.properties.can_subscribe_group = groupSetting;
       for (const m of [...objects(doc, ['last_edit_timestamp'])]) m.properties.last_moved_timestamp = { type: 'integer' };
+      // 356: include_all is everyone's, so GET /streams has no error left.
+      delete doc.paths['/streams'].get.responses['400'];
+      // 351: typing_edit_message.
+      const recipient = { type: 'object', additionalProperties: false, properties: { type: { type: 'string', enum: ['direct', 'channel'] }, channel_id: { type: 'integer' }, topic: { type: 'string' }, user_ids: { type: 'array', items: { type: 'integer' } } } };
+      success(doc, 'GET /events').allOf.find((x) => x.properties?.events).properties.events.items.oneOf.push({
+        type: 'object', additionalProperties: false,
+        properties: { id: { type: 'integer' }, type: { type: 'string', enum: ['typing_edit_message'] }, op: { type: 'string', enum: ['start', 'stop'] }, sender_id: { type: 'integer' }, message_id: { type: 'integer' }, recipient },
+      });
     },
   },
 ];
