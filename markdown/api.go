@@ -36,7 +36,13 @@ type Lookup interface {
 	StreamByName(name string) (Stream, bool)                  // only streams the sender may see; others are not found
 	LatestInTopic(streamID int64, topic string) (int64, bool) // the topic's newest message, if it has one
 	CustomEmoji(name string) (CustomEmoji, bool)              // active custom emoji by name
+	// ImageDimensions is an uploaded image's size, read when it was
+	// uploaded, by its /user_uploads/ path; not found when unknown.
+	ImageDimensions(uploadPath string) (ImageSize, bool)
 }
+
+// ImageSize is an image's width and height in pixels.
+type ImageSize struct{ Width, Height int }
 
 // TopicLink is a link found in a topic.
 type TopicLink struct {

@@ -8,17 +8,12 @@ import (
 
 func subscribe(c *call) (J, error) {
 	req := domain.SubscribeRequest{
-		InviteOnly:                c.p.optBool("invite_only", false),
-		IsDefault:                 c.p.optBool("is_default_stream", false),
-		AuthorizationErrorsFatal:  c.p.optBool("authorization_errors_fatal", true),
-		CanRemoveSubscribersGroup: c.p.optInt("can_remove_subscribers_group", 0),
+		InviteOnly:               c.p.optBool("invite_only", false),
+		IsDefault:                c.p.optBool("is_default_stream", false),
+		AuthorizationErrorsFatal: c.p.optBool("authorization_errors_fatal", true),
+		GroupSettings:            streamGroupSettingValues(c.p),
 	}
 	c.p.json("subscriptions", &req.Streams)
-	var canSubscribe groupSettingParam
-	if c.p.optJSON("can_subscribe_group", &canSubscribe) {
-		v := domain.GroupSettingValue(canSubscribe)
-		req.CanSubscribeGroup = &v
-	}
 	var refs userRefs
 	c.p.optJSON("principals", &refs)
 	req.Principals = refs
@@ -216,15 +211,7 @@ func updateStream(c *call) (J, error) {
 		isDefault := c.p.optBool("is_default_stream", false)
 		ch.IsDefault = &isDefault
 	}
-	if c.p.has("can_remove_subscribers_group") {
-		group := c.p.int("can_remove_subscribers_group")
-		ch.CanRemoveSubscribersGroup = &group
-	}
-	var canSubscribe groupSettingChangeParam
-	if c.p.optJSON("can_subscribe_group", &canSubscribe) {
-		change := domain.GroupSettingChange(canSubscribe)
-		ch.CanSubscribeGroup = &change
-	}
+	ch.GroupSettings = streamGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

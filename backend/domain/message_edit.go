@@ -167,13 +167,27 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	}
 	_, resolveOnly := resolveToggle(m.Topic, topic)
 	resolveOnly = resolveOnly && (e.StreamID == 0 || e.StreamID == m.StreamID)
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return nil, 0, err
+	}
+	r, err := tx.Realm()
+	if err != nil {
+		return nil, 0, err
+	}
+	// Renaming a topic is for each message's sender and for
+	// can_move_messages_between_topics_group, checked for every message the
+	// move takes along; moving to another stream is for administrators.
+	// Resolving is for can_resolve_topics_group (level 367).
+	movers := realmSetting(ix, r, SettingMoveBetweenTopics)
+	mayMove := func(m store.Message) bool {
+		return topic == m.Topic || m.SenderID == actor.ID || ix.holds(movers, actor)
+	}
 	if resolveOnly {
-		if allowed, err := realmAllows(tx, actor, SettingResolveTopics); err != nil {
-			return nil, 0, err
-		} else if !allowed {
+		if !ix.holds(realmSetting(ix, r, SettingResolveTopics), actor) {
 			return nil, 0, BadRequest("You don't have permission to resolve topics.")
 		}
-	} else if !mayMove(actor, m) {
+	} else if !mayMove(m) {
 		return nil, 0, errMayNotMove
 	}
 	dest, err := tx.Stream(m.StreamID)
@@ -212,7 +226,7 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		if err != nil {
 			continue
 		}
-		if !resolveOnly && !mayMove(actor, old) {
+		if !resolveOnly && !mayMove(old) {
 			return nil, 0, errMayNotMove
 		}
 		moved := old
@@ -235,12 +249,6 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		}
 	}
 	return ids, dest.ID, nil
-}
-
-// mayMove is the rule for moving a message, checked for every message a
-// move takes along: its sender or an administrator.
-func mayMove(actor store.User, m store.Message) bool {
-	return m.SenderID == actor.ID || isAdmin(actor)
 }
 
 var errMayNotMove = BadRequest("You don't have permission to edit this message")

@@ -68,3 +68,18 @@ func (s *Service) Webhook(bot store.User, call WebhookCall) error {
 	}
 	return nil
 }
+
+// incomingWebhookBots is register's realm_incoming_webhook_bots: the
+// integrations this server takes, none filtering events by type.
+func incomingWebhookBots() []map[string]any {
+	out := []map[string]any{}
+	for _, i := range integrations.All() {
+		options := i.Options
+		if options == nil {
+			options = []integrations.ConfigOption{}
+		}
+		out = append(out, map[string]any{"name": i.Name, "display_name": cmp.Or(i.DisplayName, i.Client),
+			"all_event_types": nil, "config_options": options})
+	}
+	return out
+}

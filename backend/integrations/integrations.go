@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 )
 
 // Request is what an integration sees of an incoming webhook call.
@@ -36,6 +38,12 @@ type Integration struct {
 	// Zulip<Client>Webhook.
 	Client       string
 	DefaultTopic string
+	// DisplayName names the integration in menus (register's
+	// realm_incoming_webhook_bots); Client when empty.
+	DisplayName string
+	// Options are the URL parameters the integration reads, offered when
+	// a URL for it is made.
+	Options []ConfigOption
 	// Convert returns the messages for one delivery: usually one, more
 	// when the sender's items belong in different topics.
 	Convert func(Request) ([]Message, error)
@@ -72,6 +80,14 @@ func UnsupportedEvent(err error) (event string, ok bool) {
 	return "", false
 }
 
+// ConfigOption is a URL parameter of an integration, as Zulip's
+// config_options: its key, a label, and check_string or check_bool.
+type ConfigOption struct {
+	Key       string `json:"key"`
+	Label     string `json:"label"`
+	Validator string `json:"validator"`
+}
+
 var registry = map[string]Integration{}
 
 func register(i Integration) { registry[i.Name] = i }
@@ -80,6 +96,15 @@ func register(i Integration) { registry[i.Name] = i }
 func Lookup(name string) (Integration, bool) {
 	i, ok := registry[name]
 	return i, ok
+}
+
+// All are the registered integrations, by name.
+func All() []Integration {
+	out := make([]Integration, 0, len(registry))
+	for _, name := range slices.Sorted(maps.Keys(registry)) {
+		out = append(out, registry[name])
+	}
+	return out
 }
 
 // decode reads a JSON body into v.

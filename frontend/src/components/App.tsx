@@ -13,7 +13,6 @@ import { BuddyList } from './BuddyList'
 import { DraftStore, recipients } from '../state/drafts'
 import { Compose, useComposeDraft } from './Compose'
 import { Drafts } from './Drafts'
-import { HostPanel } from './HostPanel'
 import { Join, Login, Setup } from './Login'
 import { MessageList } from './MessageList'
 import { NotificationBanner } from './NotificationBanner'
@@ -31,7 +30,6 @@ import { OutboxEcho } from './OutboxEcho'
 import { ScheduledMessages } from './Scheduled'
 import { StatusEditor, StatusEmoji } from './UserStatus'
 import { Outbox } from '../state/outbox'
-import { sendMessage } from '../api/workflows'
 import '../workflows.css'
 
 // Inbox is the home view, as in Zulip (since 8.0); Recent conversations the other.
@@ -41,8 +39,8 @@ type Screen = { kind: 'loading' } | { kind: 'setup' } | { kind: 'login'; realm: 
   | { kind: 'chat'; me: Me }
 
 function useTheme(): [Theme, (t: Theme) => void] {
-  const initial = (localStorage.getItem('lanchat.theme') as Theme | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')
-  const [theme, setTheme] = useState<Theme>(initial)
+  // Read once, not at every render of the app.
+  const [theme, setTheme] = useState<Theme>(() => (localStorage.getItem('lanchat.theme') as Theme | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'))
   useEffect(() => {
     document.documentElement.dataset.theme = theme
     localStorage.setItem('lanchat.theme', theme)
@@ -53,7 +51,9 @@ function useTheme(): [Theme, (t: Theme) => void] {
 export function App() {
   const [screen, setScreen] = useState<Screen>({ kind: 'loading' })
   const [theme, setTheme] = useTheme()
-  useEffect(() => {
+  // A layout effect, which runs as the first render ends: an effect would
+  // wait for the next frame, and the answers are often already here.
+  useLayoutEffect(() => {
     (async () => {
       // Both at once, started as the script ran (startup.ts).
       const session = takeSession()
@@ -88,7 +88,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   const [, setVersion] = useState(0)
   // Each account's outbox is its own: a message is sent only as who wrote it.
   const outbox = useMemo(() => new Outbox(localStorage, `lanchat.outbox.${p.me.user_id}`,
-    (i) => sendMessage(i, i.queueId || chat.queueId, i.localId), explain, () => setVersion((v) => v + 1)), [])
+    (i) => zulip.sendMessage(i, i.queueId || chat.queueId, i.localId), explain, () => setVersion((v) => v + 1)), [])
   const [ready, setReady] = useState(false)
   const [failed, setFailed] = useState('')
   // In a member's window (an app that joined a team hosted elsewhere) the
@@ -113,7 +113,9 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   const [streamPanel, setStreamPanel] = useState<'browse' | number | null>(null) // the stream browser, or one stream's settings
   useAccountTheme(chat, ready, p.setTheme)
 
-  useEffect(() => {
+  // A layout effect, so the first messages' arrival is heard at once, not
+  // after the next frame.
+  useLayoutEffect(() => {
     // The outbox sends what waits in it once the server is back.
     let wasConnected = chat.connected
     const off = chat.onChange(() => {
@@ -150,7 +152,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   useEffect(() => {
     if (!ready) return
     const report = () => zulip.reportPresence(document.visibilityState === 'visible' ? 'active' : 'idle')
-      .then((r) => { for (const [email, pr] of Object.entries(r.presences ?? {})) chat.apply({ type: 'presence', email, presence: pr as Record<string, unknown> }); chat.changed() }).catch(() => {})
+      .then((r) => { for (const [email, pr] of Object.entries(r.presences ?? {})) chat.apply({ type: 'presence', email, presence: pr }); chat.changed() }).catch(() => {})
     report()
     const timer = setInterval(report, 60000)
     document.addEventListener('visibilitychange', report)
@@ -319,14 +321,14 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         </>}
         <Compose chat={chat} compose={compose} focus={focus} conversation={hash} outbox={outbox} />
       </main>
-      <BuddyList chat={chat} />
+      <BuddyList chat={chat} onSetStatus={() => { setDrawer(null); setPanel('status') }} />
       {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}
       {panel === 'settings' && <Lazy load={() => import('./Settings')} render={(m) => <m.Settings chat={chat} theme={p.theme} setTheme={p.setTheme} onClose={() => setPanel(null)} />} />}
       {panel === 'shortcuts' && <ShortcutsHelp onClose={() => setPanel(null)} />}
       {panel === 'status' && <StatusEditor chat={chat} onClose={() => setPanel(null)} />}
       {panel === 'scheduled' && <ScheduledMessages chat={chat} onClose={() => setPanel(null)} />}
       {lightbox && <Lightbox images={lightbox} onClose={() => setLightbox(null)} />}
-      {panel === 'host' && <HostPanel onClose={() => setPanel(null)} />}
+      {panel === 'host' && <Lazy load={() => import('./HostPanel')} render={(m) => <m.HostPanel onClose={() => setPanel(null)} />} />}
       {streamPanel === 'browse' && <Lazy load={() => import('./StreamBrowser')} render={(m) => <m.StreamBrowser chat={chat} onClose={() => setStreamPanel(null)} onSettings={setStreamPanel} />} />}
       {typeof streamPanel === 'number' && <Lazy load={() => import('./StreamSettings')} render={(m) => <m.StreamSettings chat={chat} streamId={streamPanel} onClose={() => setStreamPanel(null)} />} />}
       <UserCards chat={chat} />

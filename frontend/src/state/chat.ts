@@ -11,8 +11,7 @@ import { personResolver } from './search'
 import type { ServerEvent } from './events'
 import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings, type TopicState } from './notify'
 import { placeOf, Unreads } from './unread'
-import type { Message, Presence, Subscription, User, UserStatus } from './types'
-import { messagesByID, TopicPolicy, type ScheduledMessage } from '../api/workflows'
+import type { Message, Presence, ProfileField, Subscription, User, UserStatus } from './types'
 
 const pageSize = 50
 const recentPageSize = 400
@@ -36,7 +35,7 @@ export class Chat {
   subs = new Map<number, Subscription>()
   mutedTopics = new Set<string>()
   statuses = new Map<number, UserStatus>() // people's status (emoji, text, away)
-  scheduled: ScheduledMessage[] = [] // my scheduled messages, soonest first
+  scheduled: zulip.ScheduledMessage[] = [] // my scheduled messages, soonest first
   readReceiptsEnabled = false
   // guestDMWarning: the organization warns those writing to a guest (level 348).
   guestDMWarning = true
@@ -49,12 +48,13 @@ export class Chat {
   mutedUsers = new Set<number>() // IDs of the people and bots I muted
   // followedTopics is the topicKey of each topic I follow.
   get followedTopics(): Set<string> {
-    return new Set([...this.topicPolicies].filter(([, p]) => p === TopicPolicy.followed).map(([key]) => key))
+    return new Set([...this.topicPolicies].filter(([, p]) => p === zulip.TopicPolicy.followed).map(([key]) => key))
   }
   unreads = new Unreads()
   presence = new Map<string, { status: Presence; ts: number }>()
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
   realmEmoji: Record<string, zulip.RealmEmoji> = {}
+  profileFields: ProfileField[] = [] // the organization's custom profile fields, in their order
   userSettings: Json = {} // the account's user_settings (theme, notification defaults)
   messages = new Map<number, Message>()
   topics = new Map<number, { name: string; max_id: number }[]>()
@@ -109,26 +109,27 @@ export class Chat {
     this.deleteOwnMessagePolicy = s.realm_delete_own_message_policy ?? 2
     this.realmName = s.realm_name ?? 'Lanchat'
     this.subs = new Map(s.subscriptions.map((x: Subscription) => [x.stream_id, x]))
-    this.mutedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === TopicPolicy.muted).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
+    this.mutedTopics = new Set((s.user_topics ?? []).filter((t) => t.visibility_policy === zulip.TopicPolicy.muted).map((t) => topicKey(t.stream_id, t.topic_name)))
     this.statuses = new Map(Object.entries(s.user_status ?? {}).map(([id, st]) => [Number(id), st as UserStatus]))
     this.scheduled = s.scheduled_messages ?? []
     this.readReceiptsEnabled = !!s.realm_enable_read_receipts
     this.guestDMWarning = s.realm_enable_guest_user_dm_warning ?? true
     this.queueId = s.queue_id
-    this.mutedUsers = new Set((s.muted_users ?? []).map((u: Json) => u.id))
-    this.topicPolicies = new Map((s.user_topics ?? []).map((t: Json) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]))
+    this.mutedUsers = new Set((s.muted_users ?? []).map((u) => u.id))
+    this.topicPolicies = new Map((s.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]))
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
-    this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
+    this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
-    this.groups = new Map((s.realm_user_groups ?? []).map((g: Json) => [g.id, { name: g.name, members: g.members ?? [], subgroups: g.direct_subgroup_ids ?? [] }]))
-    this.systemGroups = new Map((s.realm_user_groups ?? []).filter((g: Json) => g.is_system_group).map((g: Json) => [g.id, g.name]))
+    this.profileFields = s.custom_profile_fields ?? []
+    this.groups = new Map((s.realm_user_groups ?? []).map((g) => [g.id, { name: g.name, members: g.members ?? [], subgroups: g.direct_subgroup_ids ?? [] }]))
+    this.systemGroups = new Map((s.realm_user_groups ?? []).filter((g) => g.is_system_group).map((g) => [g.id, g.name]))
     this.groupSettings = Object.fromEntries(realmGroupSettings.map((name) => [name, s[`realm_${name}`]]))
     for (const key of Object.keys(defaultNotifySettings) as (keyof NotifySettings)[]) {
       if (typeof s.user_settings?.[key] === 'boolean') this.notifySettings[key] = s.user_settings[key]
     }
     this.userSettings = s.user_settings ?? {}
     this.presence.clear()
-    for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p as Json)
+    for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p)
     this.stream?.stop()
     this.stream = new EventStream(s.queue_id, s.last_event_id, {
       onEvents: (evs) => { for (const e of evs) this.apply(e as ServerEvent); this.changed() },
@@ -161,12 +162,11 @@ export class Chat {
     this.byEmail.set(u.email, u)
   }
 
-  private setPresence(email: string, clients: Json) {
+  private setPresence(email: string, clients: zulip.PresenceClients) {
     let newest = { status: 'offline' as Presence, ts: 0 }
     for (const [name, c] of Object.entries(clients)) {
       if (name === 'aggregated') continue
-      const cp = c as Json
-      if (cp.timestamp > newest.ts || (cp.timestamp === newest.ts && cp.status === 'active')) newest = { status: cp.status, ts: cp.timestamp }
+      if (c.timestamp > newest.ts || (c.timestamp === newest.ts && c.status === 'active')) newest = { status: c.status, ts: c.timestamp }
     }
     const prev = this.presence.get(email)
     if (!prev || newest.ts >= prev.ts) this.presence.set(email, newest)
@@ -194,7 +194,7 @@ export class Chat {
     }
     for (const [emails, id] of this.recentDMs) newest.set(emails, Math.max(id, newest.get(emails) ?? 0))
     const missing = [...newest.values()].filter((id) => !this.messages.has(id))
-    this.remember((await messagesByID(missing)) as Message[])
+    this.remember(await zulip.messagesByID(missing))
     this.changed()
   }
 
@@ -369,16 +369,18 @@ export class Chat {
       case 'realm_user': {
         const known = this.users.get(e.person.user_id)
         if (e.op === 'add') this.putUser(e.person as User)
-        if (e.op === 'update' && known) this.putUser({ ...known, ...e.person })
+        const { custom_profile_field: field, ...person } = e.person
+        if (e.op === 'update' && known) this.putUser({ ...known, ...person, profile_data: withProfileValue(known.profile_data, field) })
         // The server keeps a queue across a role change and says so here.
         if (e.op === 'update' && e.person.user_id === this.me.user_id) {
-          this.me = { ...this.me, ...e.person }
+          this.me = { ...this.me, ...person }
           if (e.person.role !== undefined) this.isAdmin = e.person.role === 100 || e.person.role === 200
         }
         if (e.op === 'remove' && known) known.is_active = false
         return
       }
       case 'realm_emoji': this.realmEmoji = e.realm_emoji; return
+      case 'custom_profile_fields': this.profileFields = e.fields; return
       case 'user_group': return this.onGroup(e)
       case 'realm':
         if (e.op === 'update' && e.property === 'name') this.realmName = String(e.value)
@@ -392,7 +394,7 @@ export class Chat {
         return
       case 'user_topic': {
         const key = topicKey(e.stream_id, e.topic_name)
-        if (e.visibility_policy === TopicPolicy.muted) this.mutedTopics.add(key)
+        if (e.visibility_policy === zulip.TopicPolicy.muted) this.mutedTopics.add(key)
         else this.mutedTopics.delete(key)
         if (e.visibility_policy) this.topicPolicies.set(key, e.visibility_policy)
         else this.topicPolicies.delete(key)
@@ -568,4 +570,13 @@ export class Chat {
     for (const [id, until] of this.typing.get(key) ?? []) if (until > now && id !== this.me.user_id) { const u = this.users.get(id); if (u) out.push(u) }
     return out
   }
+}
+
+// withProfileValue is profile data with one field's new value (null: cleared).
+function withProfileValue(data: User['profile_data'], field?: { id: number; value: string | null; rendered_value?: string }): User['profile_data'] {
+  if (!field) return data
+  const out = { ...data }
+  if (field.value === null) delete out[field.id]
+  else out[field.id] = { value: field.value, rendered_value: field.rendered_value }
+  return out
 }

@@ -1,10 +1,8 @@
 // The server's events as the UI reads them (Zulip's shapes), one type per
 // event, so the reducer (Chat.apply) is checked against what it handles.
-import type { RealmEmoji } from '../api/zulip'
-import type { Message, Reaction, Subscription, User, UserStatus } from './types'
-import type { ScheduledMessage } from '../api/workflows'
+import type { PresenceClients, RealmEmoji, ScheduledMessage } from '../api/zulip'
+import type { Message, ProfileField, Reaction, Subscription, User, UserStatus } from './types'
 
-type PresenceClients = Record<string, unknown> // client name → { status, timestamp }
 
 export type ServerEvent =
   | { type: 'heartbeat'; id?: number }
@@ -25,13 +23,15 @@ export type ServerEvent =
   | { type: 'stream'; id?: number; op: 'delete'; streams: { stream_id: number }[] }
   | { type: 'stream'; id?: number; op: 'update'; stream_id: number; property: string; value: unknown }
   | { type: 'stream'; id?: number; op: 'create' }
-  | { type: 'realm_user'; id?: number; op: 'add' | 'update' | 'remove'; person: Partial<User> & { user_id: number } }
+  | { type: 'realm_user'; id?: number; op: 'add' | 'update' | 'remove'
+      person: Partial<User> & { user_id: number; custom_profile_field?: { id: number; value: string | null; rendered_value?: string } } }
   | { type: 'user_group'; id?: number; op: 'add'; group: { id: number; name: string; members?: number[]; direct_subgroup_ids?: number[] } }
   | { type: 'user_group'; id?: number; op: 'remove'; group_id: number }
   | { type: 'user_group'; id?: number; op: 'update'; group_id: number; data: { name?: string } }
   | { type: 'user_group'; id?: number; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'user_group'; id?: number; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
   | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, RealmEmoji> }
+  | { type: 'custom_profile_fields'; id?: number; fields: ProfileField[] }
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }
   | { type: 'user_topic'; id?: number; stream_id: number; topic_name: string; visibility_policy: number }
