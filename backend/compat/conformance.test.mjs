@@ -25,8 +25,8 @@ const UNCAUSABLE = [
   { op: 'PATCH /messages/{message_id}', status: 400, code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', why: 'Lanchat sets no time limit on moving messages' },
   { op: 'PATCH /streams/{stream_id}', status: 400, code: 'BAD_REQUEST', why: '"Invalid parameters" needs is_web_public; Lanchat has no web-public streams and ignores the parameter' },
   { op: 'POST /mobile_push/test_notification', status: 400, code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN', why: "the push bouncer's answer: Lanchat reaches no push bouncer" },
-  { op: 'POST /invites', status: 400, code: 'BAD_REQUEST', why: '"You do not have permission to subscribe other users to channels." needs invite_to_stream_policy, which Lanchat does not enforce (it answers 1, members)' },
-  { op: 'POST /invites/multiuse', status: 400, code: 'BAD_REQUEST', why: 'the same invite_to_stream_policy refusal' },
+  { op: 'POST /invites', status: 400, code: 'BAD_REQUEST', why: '"You do not have permission to subscribe other users to channels." needs can_add_subscribers_group (level 341, which replaced invite_to_stream_policy) applied to invitations, which Lanchat does not do' },
+  { op: 'POST /invites/multiuse', status: 400, code: 'BAD_REQUEST', why: 'the same can_add_subscribers_group refusal' },
 ];
 
 let api; // Zulip's description at the level the server announces (before())
@@ -306,8 +306,13 @@ async function runEndpoints() {
   await check('GET /user_groups/{user_group_id}/subgroups', 'alice', 'GET', `/user_groups/${design}/subgroups`, {});
   await check('GET /user_groups/{user_group_id}/members/{user_id}', 'alice', 'GET', `/user_groups/${design}/members/${ids.alice}`, {});
   await check('POST /user_groups/{user_group_id}/subgroups', 'alice', 'POST', `/user_groups/${design}/subgroups`, { delete: [engineering] });
-  await check('DELETE /user_groups/{user_group_id}', 'alice', 'DELETE', `/user_groups/${design}`, {});
-  await check('DELETE /user_groups/{user_group_id}', 'alice', 'DELETE', `/user_groups/${design}`, {}, 400);
+  // Groups are deactivated, not deleted (levels 290, 294), and not while a setting names them (298).
+  const everyone = groups.body.user_groups.find((g) => g.name === 'role:everyone').id;
+  await call('alice', 'PATCH', `/user_groups/${engineering}`, { can_mention_group: { new: design } });
+  await check('POST /user_groups/{user_group_id}/deactivate', 'alice', 'POST', `/user_groups/${design}/deactivate`, {}, 400);
+  await call('alice', 'PATCH', `/user_groups/${engineering}`, { can_mention_group: { new: everyone } });
+  await check('POST /user_groups/{user_group_id}/deactivate', 'alice', 'POST', `/user_groups/${design}/deactivate`, {});
+  await check('POST /user_groups/{user_group_id}/deactivate', 'alice', 'POST', '/user_groups/9999/deactivate', {}, 400);
 
   // Streams and subscriptions.
   await check('GET /streams', 'alice', 'GET', '/streams', {});
@@ -471,9 +476,12 @@ async function invitations() {
   await check('POST /invites', 'alice', 'POST', '/invites', { invitee_emails: 'bob@example.com, erin@example.com', stream_ids: [] }, 400);
   await check('POST /invites', 'alice', 'POST', '/invites', { invitee_emails: '', stream_ids: [] }, 400);
   await check('POST /invites', 'alice', 'POST', '/invites', { invitee_emails: 'fay@example.com', stream_ids: [9999] }, 400);
-  await call('admin', 'PATCH', '/realm', { invite_to_realm_policy: 2 });
+  // can_invite_users_group replaced invite_to_realm_policy (level 321).
+  const groups = (await call('admin', 'GET', '/user_groups')).body.user_groups;
+  const groupID = (name) => groups.find((g) => g.name === name).id;
+  await call('admin', 'PATCH', '/realm', { can_invite_users_group: { new: groupID('role:administrators') } });
   await check('POST /invites', 'alice', 'POST', '/invites', { invitee_emails: 'gil@example.com', stream_ids: [] }, 400);
-  await call('admin', 'PATCH', '/realm', { invite_to_realm_policy: 1 });
+  await call('admin', 'PATCH', '/realm', { can_invite_users_group: { new: groupID('role:members') } });
   await check('POST /invites/multiuse', 'admin', 'POST', '/invites/multiuse', { stream_ids: [ids.general] });
   await check('POST /invites/multiuse', 'alice', 'POST', '/invites/multiuse', { stream_ids: [] }, 400);
   await check('POST /invites/multiuse', 'admin', 'POST', '/invites/multiuse', { stream_ids: [9999] }, 400);
