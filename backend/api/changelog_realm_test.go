@@ -527,3 +527,33 @@ func checkProfileFieldPartialUpdate(t *testing.T, s *apitest.Server) {
 	admin.Patch(path, apitest.Form{"name": ""}).Fails(400, "BAD_REQUEST")
 	admin.Patch("/api/v1/realm/profile_fields/999999", apitest.Form{"name": "X"}).Fails(400, "BAD_REQUEST")
 }
+
+// checkEditableByUser: level 296: a field not editable_by_user keeps people
+// from changing their own value (administrators still do); shown in GET
+// /realm/profile_fields, register and custom_profile_fields events.
+func checkEditableByUser(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"custom_profile_fields"}})
+	id := admin.Post("/api/v1/realm/profile_fields", apitest.Form{"name": "Badge", "field_type": 1, "editable_by_user": false}).OK().Int("id")
+	if f := profileFields(t, bob)["Badge"]; f["editable_by_user"] != false {
+		t.Errorf("Badge %v", f)
+	}
+	evs := q.next()
+	if len(evs) != 1 || !strings.Contains(fmt.Sprint(evs[0]["fields"]), "editable_by_user:false") {
+		t.Errorf("custom_profile_fields events %v", evs)
+	}
+	if r := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"custom_profile_fields"}}).OK(); !strings.Contains(fmt.Sprint(r.Body["custom_profile_fields"]), "editable_by_user:false") {
+		t.Errorf("register %v", r.Body["custom_profile_fields"])
+	}
+	value := apitest.Form{"data": fmt.Sprintf(`[{"id":%d,"value":"B-12"}]`, id)}
+	if r := bob.Patch("/api/v1/users/me/profile_data", value).Fails(400, "BAD_REQUEST"); r.Msg() != "You are not allowed to change this field. Contact an administrator to update it." {
+		t.Errorf("bob sets a field not editable by users: %s", r.Raw)
+	}
+	bob.Delete("/api/v1/users/me/profile_data", apitest.Form{"data": fmt.Sprintf("[%d]", id)}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/users/me/profile_data", value).OK()
+	admin.Patch(fmt.Sprintf("/api/v1/realm/profile_fields/%d", id), apitest.Form{"editable_by_user": true}).OK()
+	if f := profileFields(t, bob)["Badge"]; f["editable_by_user"] != true {
+		t.Errorf("Badge made editable %v", f)
+	}
+	bob.Patch("/api/v1/users/me/profile_data", value).OK()
+}

@@ -230,6 +230,7 @@ func changelogCases() []changelogCase {
 		{"level 250: channel and channels operators", checkNarrowOperators("channel (250)", "channels:public (250)")},
 		{"level 251: realm_upload_quota_mib (no quota: null)", checkRegisterFields("realm", map[string]any{"realm_upload_quota_mib": nil})},
 		{"level 252: PATCH /realm/profile_fields/{id} takes each field alone", checkProfileFieldPartialUpdate},
+		{"level 296: editable_by_user on custom profile fields, enforced on people's own values", checkEditableByUser},
 		{"level 253: receives_typing_notifications, and no typing events for those who turned it off", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"receives_typing_notifications": {true, false}})
 			// bob turned it off in checkNewSettings; alice still receives.
@@ -280,8 +281,9 @@ func checkDefaultStreams(t *testing.T, s *apitest.Server) {
 	admin, alice, guest := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("guest@example.com")
 	defaults := func(c *apitest.Client) []string {
 		var names []string
-		for _, d := range c.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"default_streams"}}).OK().List("realm_default_streams") {
-			names = append(names, d.(map[string]any)["name"].(string))
+		// Stream IDs since level 330.
+		for _, id := range c.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"default_streams"}}).OK().List("realm_default_streams") {
+			names = append(names, admin.Get(fmt.Sprintf("/api/v1/streams/%d", int64(id.(float64))), nil).OK().Body["stream"].(map[string]any)["name"].(string))
 		}
 		return names
 	}

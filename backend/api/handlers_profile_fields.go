@@ -25,7 +25,7 @@ func profileFieldChange(c *call) domain.ProfileFieldChange {
 	if v, ok := c.p.typed("field_data"); ok {
 		ch.FieldData = &v
 	}
-	for name, dst := range map[string]**bool{"display_in_profile_summary": &ch.DisplayInProfileSummary, "required": &ch.Required} {
+	for name, dst := range map[string]**bool{"display_in_profile_summary": &ch.DisplayInProfileSummary, "required": &ch.Required, "editable_by_user": &ch.EditableByUser} {
 		if c.p.has(name) {
 			v := c.p.optBool(name, false)
 			*dst = &v

@@ -199,7 +199,7 @@ func TestMobileAppStart(t *testing.T) {
 	anon := s.Anonymous()
 	settings := anon.Get("/api/v1/server_settings", nil).OK()
 	checkShape(t, "server_settings", settings.Body, mobileServerSettings)
-	if level := settings.Int("zulip_feature_level"); level < 277 || settings.Str("zulip_version") != "9.0" || settings.Str("chat_version") == "" {
+	if level := settings.Int("zulip_feature_level"); level < 277 || settings.Str("zulip_version") != domain.ZulipVersion || settings.Str("chat_version") == "" {
 		t.Errorf("the app refuses feature levels below 277: %s", settings.Raw)
 	}
 

@@ -65,13 +65,14 @@ type ProfileFieldObject struct {
 	FieldData               string `json:"field_data"`
 	DisplayInProfileSummary bool   `json:"display_in_profile_summary,omitempty"` // only when true, as in Zulip
 	Required                bool   `json:"required"`
+	EditableByUser          bool   `json:"editable_by_user"` // level 296
 }
 
 func profileFieldObjects(list []store.ProfileField) []ProfileFieldObject {
 	out := make([]ProfileFieldObject, len(list))
 	for i, f := range list {
 		out[i] = ProfileFieldObject{ID: f.ID, Type: f.Type, Order: f.Order, Name: f.Name, Hint: f.Hint, FieldData: f.FieldData,
-			DisplayInProfileSummary: f.DisplayInProfileSummary, Required: f.Required}
+			DisplayInProfileSummary: f.DisplayInProfileSummary, Required: f.Required, EditableByUser: !f.NotEditableByUser}
 	}
 	return out
 }
@@ -103,6 +104,7 @@ type ProfileFieldChange struct {
 	Name, Hint, FieldData   *string
 	DisplayInProfileSummary *bool
 	Required                *bool
+	EditableByUser          *bool
 }
 
 // AddProfileField creates a custom profile field (administrators only).
@@ -236,6 +238,9 @@ func applyProfileFieldChange(tx *store.Tx, f *store.ProfileField, ch ProfileFiel
 	if ch.Hint != nil && !(f.Type == fieldExternalAccount && isKnownExternalAccount(f.FieldData)) {
 		f.Hint = strings.TrimSpace(*ch.Hint)
 	}
+	if ch.EditableByUser != nil {
+		f.NotEditableByUser = !*ch.EditableByUser
+	}
 	if ch.Required != nil {
 		f.Required = *ch.Required
 	}
@@ -347,9 +352,19 @@ type ProfileDataChange struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// SetProfileData sets the actor's values for the fields named.
+// errNotEditableByUser is Zulip's answer to someone changing their value of
+// a field that is not editable_by_user.
+var errNotEditableByUser = BadRequest("You are not allowed to change this field. Contact an administrator to update it.")
+
+// SetProfileData sets the actor's values for the fields named; only
+// administrators change their own value of a field not editable by users.
 func (s *Service) SetProfileData(actor store.User, changes []ProfileDataChange) error {
 	return internal("set profile data", s.update(func(tx *store.Tx) (func(), error) {
+		for _, ch := range changes {
+			if f, err := tx.ProfileField(ch.ID); err == nil && f.NotEditableByUser && !isAdmin(actor) {
+				return nil, errNotEditableByUser
+			}
+		}
 		out, err := s.setProfileValues(tx, actor, changes)
 		return out.publish, err
 	}))

@@ -15,7 +15,11 @@ type ProfileField struct {
 	FieldData               string `json:"field_data,omitempty"` // JSON: a list's options, an external account's subtype
 	DisplayInProfileSummary bool   `json:"display_in_profile_summary,omitempty"`
 	Required                bool   `json:"required,omitempty"`
-	Order                   int64  `json:"order"`
+	// NotEditableByUser keeps people from changing their own value (level
+	// 296's editable_by_user, inverted so fields stored before it stay
+	// editable, as Zulip's default).
+	NotEditableByUser bool  `json:"not_editable_by_user,omitempty"`
+	Order             int64 `json:"order"`
 }
 
 // ProfileValue is one person's value for one field, with its rendering for

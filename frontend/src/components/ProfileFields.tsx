@@ -72,10 +72,12 @@ export function ProfileFacts(p: { chat: Chat; user: User }) {
   )
 }
 
-// FieldInput edits one value; a person field takes one person here.
+// FieldInput edits one value; a person field takes one person here. A field
+// not editable by users is read-only, except for administrators.
 function FieldInput(p: { chat: Chat; field: ProfileField; value: string; onInput: (v: string) => void }) {
   const { field, value } = p
-  const common = { 'data-testid': `profile-field-${field.id}`, placeholder: field.hint, value }
+  const disabled = field.editable_by_user === false && !p.chat.isAdmin
+  const common = { 'data-testid': `profile-field-${field.id}`, placeholder: field.hint, value, disabled }
   const set = (e: Event) => p.onInput((e.target as HTMLInputElement).value)
   switch (field.type) {
     case 2: return <textarea {...common} rows={3} onInput={set} />

@@ -46,6 +46,7 @@ export interface User {
 export interface ProfileField {
   id: number; type: number; order: number; name: string; hint: string; field_data: string
   display_in_profile_summary?: boolean; required: boolean
+  editable_by_user?: boolean // false: only administrators change their own value (level 296)
 }
 // ProfileValue is a person's value for a field; rendered_value is its HTML
 // for the text types.
