@@ -360,3 +360,50 @@ func checkRealmSettingChange(name string, def, changed, bad any) func(t *testing
 		}
 	}
 }
+
+// checkPlaygrounds: level 196. Administrators add code playgrounds with an
+// RFC 6570 url_template whose one variable is {code} (the old url_prefix
+// is refused), and remove them; register's realm_playgrounds lists them and
+// realm_playgrounds events announce each change.
+func checkPlaygrounds(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm_playgrounds"}})
+	if got := q.state.List("realm_playgrounds"); len(got) != 0 {
+		t.Errorf("register's realm_playgrounds before any: %v", got)
+	}
+	python := apitest.Form{"name": "Python playground", "pygments_language": "Python", "url_template": "https://python.lan/?code={code}"}
+	bob.Post("/api/v1/realm/playgrounds", python).Fails(400, "BAD_REQUEST")
+	for _, tc := range []struct {
+		form apitest.Form
+		msg  string
+	}{
+		{apitest.Form{"name": "Old", "pygments_language": "Python", "url_prefix": "https://python.lan/?code="}, "Missing 'url_template' argument"},
+		{apitest.Form{"name": "Prefix", "pygments_language": "Python", "url_template": "https://python.lan/?code="}, `"code" should be the only variable present in the URL template`},
+		{apitest.Form{"name": "Two", "pygments_language": "Python", "url_template": "https://python.lan/{lang}?code={code}"}, `"code" should be the only variable present in the URL template`},
+		{apitest.Form{"name": "Broken", "pygments_language": "Python", "url_template": "https://python.lan/?code={code"}, "Invalid URL template."},
+		{apitest.Form{"name": "Script", "pygments_language": "Python", "url_template": "javascript:{code}"}, "Invalid URL template."},
+		{apitest.Form{"name": "Odd", "pygments_language": "Py<th>on", "url_template": "https://python.lan/?code={code}"}, "Invalid characters in pygments language"},
+	} {
+		if r := admin.Post("/api/v1/realm/playgrounds", tc.form); r.Status != 400 || r.Msg() != tc.msg {
+			t.Errorf("%v: want %q, got %s", tc.form, tc.msg, r)
+		}
+	}
+	id := admin.Post("/api/v1/realm/playgrounds", python).OK().Int("id")
+	admin.Post("/api/v1/realm/playgrounds", python).Fails(400, "BAD_REQUEST")
+	want := map[string]any{"id": float64(id), "name": "Python playground", "pygments_language": "Python", "url_template": "https://python.lan/?code={code}"}
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["type"] != "realm_playgrounds" || fmt.Sprint(evs[0]["realm_playgrounds"]) != fmt.Sprint([]any{want}) {
+		t.Errorf("events after adding: %v", evs)
+	}
+	if got := registerState(t, bob, "realm_playgrounds")["realm_playgrounds"]; fmt.Sprint(got) != fmt.Sprint([]any{want}) {
+		t.Errorf("register's realm_playgrounds: %v", got)
+	}
+	bob.Delete(fmt.Sprintf("/api/v1/realm/playgrounds/%d", id), nil).Fails(400, "BAD_REQUEST")
+	admin.Delete(fmt.Sprintf("/api/v1/realm/playgrounds/%d", id), nil).OK()
+	if evs := q.next(); len(evs) != 1 || len(evs[0]["realm_playgrounds"].([]any)) != 0 {
+		t.Errorf("events after removing: %v", evs)
+	}
+	if r := admin.Delete(fmt.Sprintf("/api/v1/realm/playgrounds/%d", id), nil).Fails(400, "BAD_REQUEST"); r.Msg() != "Invalid playground" {
+		t.Errorf("removing again: %q", r.Msg())
+	}
+}

@@ -124,6 +124,7 @@ func changelogCases() []changelogCase {
 		{"level 193: REACTION_ALREADY_EXISTS and REACTION_DOES_NOT_EXIST", checkReactionErrorCodes},
 		{"level 194: the id operand may be an integer", checkNarrowOperators("id as an integer (194)", "id as a string (194)")},
 		{"level 195: realm_default_code_block_language is an empty string when unset", checkRegisterFields("realm", map[string]any{"realm_default_code_block_language": ""})},
+		{"level 196: code playgrounds with url_template, in register and events", checkPlaygrounds},
 		{"level 199: stream_weekly_traffic in stream objects", checkWeeklyTraffic},
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
 		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},

@@ -76,6 +76,8 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/realm/filters", auth: authUser, handle: addLinkifier},
 		{method: "PATCH", path: "/api/v1/realm/filters/{filter_id}", auth: authUser, handle: updateLinkifier},
 		{method: "DELETE", path: "/api/v1/realm/filters/{filter_id}", auth: authUser, handle: deleteLinkifier},
+		{method: "POST", path: "/api/v1/realm/playgrounds", auth: authUser, handle: addPlayground},
+		{method: "DELETE", path: "/api/v1/realm/playgrounds/{playground_id}", auth: authUser, handle: removePlayground},
 		{method: "POST", path: "/api/v1/mark_all_as_read", auth: authUser, handle: markAllAsRead},
 		{method: "POST", path: "/api/v1/mark_stream_as_read", auth: authUser, handle: markStreamAsRead},
 		{method: "POST", path: "/api/v1/mark_topic_as_read", auth: authUser, handle: markTopicAsRead},

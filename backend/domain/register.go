@@ -288,6 +288,13 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 			return err
 		}
 	}
+	if want("realm_playgrounds") {
+		list, err := playgroundObjects(tx)
+		if err != nil {
+			return err
+		}
+		state["realm_playgrounds"] = list
+	}
 	if want("alert_words") {
 		state["alert_words"] = s.AlertWords(actor)
 	}
