@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -405,5 +406,34 @@ func checkPlaygrounds(t *testing.T, s *apitest.Server) {
 	}
 	if r := admin.Delete(fmt.Sprintf("/api/v1/realm/playgrounds/%d", id), nil).Fails(400, "BAD_REQUEST"); r.Msg() != "Invalid playground" {
 		t.Errorf("removing again: %q", r.Msg())
+	}
+}
+
+// checkIncomingWebhookBots: level 207. register's
+// realm_incoming_webhook_bots names each integration this server takes
+// (each answers at /api/v1/external/{name}) with its display_name, and
+// all_event_types for those that tell events apart (null for the others).
+func checkIncomingWebhookBots(t *testing.T, s *apitest.Server) {
+	bob, bot := s.Login("bob@example.com"), s.Login("echo-bot@example.com")
+	bots := registerState(t, bob, "realm_incoming_webhook_bots")["realm_incoming_webhook_bots"].([]any)
+	byName := map[string]map[string]any{}
+	for _, b := range bots {
+		b := b.(map[string]any)
+		byName[b["name"].(string)] = b
+		if r := bot.Do("POST", "/api/v1/external/"+b["name"].(string)+"?stream=general", "application/json", strings.NewReader("{")); r.Status == 404 {
+			t.Errorf("%s is listed but not served: %s", b["name"], r)
+		}
+		if _, ok := b["config"].(map[string]any); !ok || b["display_name"] == "" {
+			t.Errorf("bot %v", b)
+		}
+	}
+	if g := byName["gitea"]; g == nil || g["display_name"] != "Gitea" || !slices.Contains(g["all_event_types"].([]any), any("push")) {
+		t.Errorf("gitea: %v", g)
+	}
+	if a, listed := byName["alertmanager"]; !listed || a["all_event_types"] != nil {
+		t.Errorf("alertmanager: %v", a)
+	}
+	if len(bots) < 5 {
+		t.Errorf("realm_incoming_webhook_bots %v", bots)
 	}
 }

@@ -135,6 +135,7 @@ func changelogCases() []changelogCase {
 			"server_typing_started_expiry_period_milliseconds": 15000,
 		})},
 		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
+		{"level 207: display_name and all_event_types in register's realm_incoming_webhook_bots", checkIncomingWebhookBots},
 		{"level 208: unknown or deactivated principals are BAD_REQUEST", checkPrincipalErrors},
 		{"level 210: web_stream_unreads_count_display_policy is a user setting", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_stream_unreads_count_display_policy": {float64(2), float64(3)}})

@@ -295,6 +295,9 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		}
 		state["realm_playgrounds"] = list
 	}
+	if want("realm_incoming_webhook_bots") {
+		state["realm_incoming_webhook_bots"] = incomingWebhookBots()
+	}
 	if want("alert_words") {
 		state["alert_words"] = s.AlertWords(actor)
 	}

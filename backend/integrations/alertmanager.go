@@ -22,7 +22,7 @@ import (
 // else annotation, whose value is each alert's topic (alerts are posted
 // per topic), and `desc` the one whose value is each alert's line.
 func init() {
-	register(Integration{Name: "alertmanager", Client: "Alertmanager", DefaultTopic: "Alertmanager", Convert: alertGroup("Alertmanager")})
+	register(Integration{Name: "alertmanager", DisplayName: "Alertmanager", Client: "Alertmanager", DefaultTopic: "Alertmanager", Convert: alertGroup("Alertmanager")})
 }
 
 type amAlert struct {

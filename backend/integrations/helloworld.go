@@ -4,7 +4,7 @@ import "fmt"
 
 // helloworld is the example integration of spec 4.23.
 func init() {
-	register(Integration{Name: "helloworld", Client: "HelloWorld", DefaultTopic: "Hello World", Convert: helloWorld})
+	register(Integration{Name: "helloworld", DisplayName: "Hello World", Client: "HelloWorld", DefaultTopic: "Hello World", Convert: helloWorld})
 }
 
 func helloWorld(r Request) ([]Message, error) {

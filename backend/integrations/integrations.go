@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 )
 
 // Request is what an integration sees of an incoming webhook call.
@@ -32,6 +34,12 @@ type Message struct {
 // Integration is one registered webhook.
 type Integration struct {
 	Name string // the URL's last segment
+	// DisplayName names it in menus (register's
+	// realm_incoming_webhook_bots).
+	DisplayName string
+	// EventTypes are the sender's event types it posts, for those told
+	// apart by event; nil for the others.
+	EventTypes []string
 	// Client names the sender in messages, as Zulip does:
 	// Zulip<Client>Webhook.
 	Client       string
@@ -80,6 +88,16 @@ func register(i Integration) { registry[i.Name] = i }
 func Lookup(name string) (Integration, bool) {
 	i, ok := registry[name]
 	return i, ok
+}
+
+// All lists every integration, by name.
+func All() []Integration {
+	out := make([]Integration, 0, len(registry))
+	for _, i := range registry {
+		out = append(out, i)
+	}
+	slices.SortFunc(out, func(a, b Integration) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // decode reads a JSON body into v.

@@ -11,7 +11,7 @@ import (
 // jsonPayload posts any JSON document, pretty-printed in a code block, for
 // tools without an integration of their own.
 func init() {
-	register(Integration{Name: "json", Client: "JSON", DefaultTopic: "JSON", Convert: jsonPayload})
+	register(Integration{Name: "json", DisplayName: "JSON formatter", Client: "JSON", DefaultTopic: "JSON", Convert: jsonPayload})
 }
 
 func jsonPayload(r Request) ([]Message, error) {
