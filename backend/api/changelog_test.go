@@ -154,6 +154,7 @@ func changelogCases() []changelogCase {
 		{"level 215 and 248: stream typing by stream_id and topic, type channel, message_type direct", checkStreamTyping},
 		{"level 216: enable_guest_user_indicator is a realm setting", checkRealmSettingChange("enable_guest_user_indicator", true, false, "sometimes")},
 		{"level 217 and 234: POST /mobile_push/test_notification, answered as a Zulip server without push notifications configured", checkTestPushNotification},
+		{"level 214, 218 and 235: sending and mentions follow or unmute topics as the policies say; automatic_new_visibility_policy", checkAutomaticVisibility},
 		{"level 219: web_home_view and web_escape_navigates_to_home_view", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_home_view": {"inbox", "recent_topics"}, "web_escape_navigates_to_home_view": {true, false}})
 		}},
@@ -214,6 +215,7 @@ func changelogCases() []changelogCase {
 			"realm_notifications_stream_id":              notSent{},
 			"realm_signup_notifications_stream_id":       notSent{},
 		})},
+		{"level 241 and 242: PATCH /realm sets the announcement streams; new streams and signups are announced there", checkAnnouncementStreams},
 		{"level 243: realm_authentication_methods maps each method to enabled and available", checkRegisterFields("realm", map[string]any{
 			// The test server runs with --dev, which adds the dev log-in.
 			"realm_authentication_methods": map[string]any{"Email": map[string]any{"enabled": true, "available": true}, "Dev": map[string]any{"enabled": true, "available": true}},
@@ -226,6 +228,7 @@ func changelogCases() []changelogCase {
 			}
 		}},
 		{"level 246: realm_require_unique_names", checkRegisterFields("realm", map[string]any{"realm_require_unique_names": false})},
+		{"level 246: require_unique_names is a realm setting, enforced on names", checkUniqueNames},
 		{"level 248: type channel on POST /messages and POST/PATCH /scheduled_messages", checkChannelMessageType},
 		{"level 249: has:reaction", checkNarrowOperators("has:reaction (249)")},
 		{"level 250: channel and channels operators", checkNarrowOperators("channel (250)", "channels:public (250)")},

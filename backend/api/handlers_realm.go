@@ -38,6 +38,18 @@ func updateRealm(c *call) (J, error) {
 		policy := int(c.p.optInt("wildcard_mention_policy", 0))
 		ch.WildcardMentionPolicyNo = &policy
 	}
+	for _, setting := range domain.AnnouncementSettings {
+		if c.p.has(setting) {
+			if ch.AnnouncementStreams == nil {
+				ch.AnnouncementStreams = map[string]int64{}
+			}
+			ch.AnnouncementStreams[setting] = c.p.optInt(setting, -1)
+		}
+	}
+	if c.p.has("require_unique_names") {
+		unique := c.p.optBool("require_unique_names", false)
+		ch.RequireUniqueNames = &unique
+	}
 	ch.GroupSettings = realmGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err

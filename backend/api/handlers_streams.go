@@ -12,6 +12,7 @@ func subscribe(c *call) (J, error) {
 		IsDefault:                 c.p.optBool("is_default_stream", false),
 		AuthorizationErrorsFatal:  c.p.optBool("authorization_errors_fatal", true),
 		CanRemoveSubscribersGroup: c.p.optInt("can_remove_subscribers_group", 0),
+		Announce:                  c.p.optBool("announce", false),
 	}
 	c.p.json("subscriptions", &req.Streams)
 	var refs userRefs

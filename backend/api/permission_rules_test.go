@@ -164,6 +164,11 @@ func permissions() map[string]rule {
 		"DELETE /api/v1/realm/filters/{filter_id}": {admin, func(w world) []probe {
 			return []probe{{name: "delete linkifier", path: id("/api/v1/realm/filters/%d", w.filterID)}}
 		}},
+		"POST /api/v1/realm/playgrounds": {admin, fixed(probe{name: "add code playground",
+			form: apitest.Form{"name": "Rust", "pygments_language": "Rust", "url_template": "https://rust.lan/?c={code}"}})},
+		"DELETE /api/v1/realm/playgrounds/{playground_id}": {admin, func(w world) []probe {
+			return []probe{{name: "remove code playground", path: id("/api/v1/realm/playgrounds/%d", w.playgroundID)}}
+		}},
 		"POST /api/v1/mark_all_as_read": {anyone, fixed(probe{})},
 		"POST /api/v1/mark_stream_as_read": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"stream_id": w.streamID}}}

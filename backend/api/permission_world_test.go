@@ -37,6 +37,7 @@ type world struct {
 	moveMsg                   int64 // alice's, in general
 	adminID, bobID, carolID   int64 // carol is deactivated
 	filterID                  int64
+	playgroundID              int64
 	groupID, spareGroupID     int64
 	subgroupID                int64 // for groupID to take as a subgroup
 	botID, botID2             int64 // alice's bots
@@ -131,6 +132,7 @@ func (w *world) setUpRoles(t *testing.T, s *apitest.Server) {
 	w.carolID = admin.Post("/api/v1/users", apitest.Form{"email": "carol@example.com", "password": "carol-pass", "full_name": "Carol Cole"}).OK().Int("user_id")
 	admin.Delete(fmt.Sprintf("/api/v1/users/%d", w.carolID), nil).OK()
 	w.filterID = admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `#(?P<id>[0-9]+)`, "url_template": "https://x.lan/{id}"}).OK().Int("id")
+	w.playgroundID = admin.Post("/api/v1/realm/playgrounds", apitest.Form{"name": "Go", "pygments_language": "Go", "url_template": "https://go.lan/?c={code}"}).OK().Int("id")
 	group := func(name string) int64 {
 		return alice.Post("/api/v1/user_groups/create", apitest.Form{"name": name, "members": []int64{ids["alice@example.com"]}}).OK().Int("group_id")
 	}
@@ -232,6 +234,7 @@ func fakeWorld() world {
 	w.generalMsg, w.editMsg, w.topicMsg, w.topicMsg2, w.moveMsg, w.adminID, w.bobID, w.carolID = 17, 18, 19, 20, 29, 21, 22, 23
 	w.filterID, w.groupID, w.spareGroupID, w.botID, w.botID2 = 24, 25, 26, 27, 28
 	w.inviteID, w.inviteID2, w.inviteLinkID = 30, 31, 32
+	w.playgroundID = 33
 	return w
 }
 

@@ -130,6 +130,11 @@ type RealmChange struct {
 	JitsiServerURL *string
 	// GuestUserIndicator is enable_guest_user_indicator.
 	GuestUserIndicator *bool
+	// AnnouncementStreams are the announcement streams' settings asked
+	// for, by name (AnnouncementSettings): a stream ID or -1 for none.
+	AnnouncementStreams map[string]int64
+	// RequireUniqueNames is require_unique_names.
+	RequireUniqueNames *bool
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -197,6 +202,12 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		}
 		if ch.GuestUserIndicator != nil {
 			r.HideGuestUserIndicator, changed["enable_guest_user_indicator"] = !*ch.GuestUserIndicator, *ch.GuestUserIndicator
+		}
+		if err := changeAnnouncementStreams(tx, actor, &r, ch.AnnouncementStreams, changed); err != nil {
+			return nil, err
+		}
+		if ch.RequireUniqueNames != nil {
+			r.RequireUniqueNames, changed["require_unique_names"] = *ch.RequireUniqueNames, *ch.RequireUniqueNames
 		}
 		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")

@@ -54,12 +54,12 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		// internet (level 212).
 		"realm_jitsi_server_url":  optionalString(r.JitsiServerURL),
 		"server_jitsi_server_url": nil,
-		// No automated announcements are sent (levels 241, 242).
-		"realm_new_stream_announcements_stream_id":         -1,
-		"realm_signup_announcements_stream_id":             -1,
-		"realm_zulip_update_announcements_stream_id":       -1,
+		// Where automated announcements go (levels 241, 242).
+		"realm_new_stream_announcements_stream_id":         announcementStreamID(tx, r, newStreamAnnouncements),
+		"realm_signup_announcements_stream_id":             announcementStreamID(tx, r, signupAnnouncements),
+		"realm_zulip_update_announcements_stream_id":       announcementStreamID(tx, r, zulipUpdateAnnouncements),
 		"realm_enable_guest_user_indicator":                !r.HideGuestUserIndicator, // level 216
-		"realm_require_unique_names":                       false,                     // level 246
+		"realm_require_unique_names":                       r.RequireUniqueNames,      // level 246
 		"realm_upload_quota_mib":                           nil,                       // level 251: no quota
 		"server_thumbnail_formats":                         []any{},                   // level 273: no thumbnails are made
 		"realm_inline_image_preview":                       true,

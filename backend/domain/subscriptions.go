@@ -30,6 +30,9 @@ type SubscribeRequest struct {
 	// CanRemoveSubscribersGroup is the system group that may remove others
 	// from the streams this request creates; 0 is the default.
 	CanRemoveSubscribersGroup int64
+	// Announce posts the public streams this request creates to the
+	// new stream announcements stream.
+	Announce bool
 }
 
 // SubscribeResult lists, by email, what changed.
@@ -52,8 +55,10 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 	if req.IsDefault && req.InviteOnly {
 		return res, errPrivateDefault
 	}
+	var newStreams []store.Stream
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		var out deliveries
+		newStreams = nil
 		users, err := principals(tx, actor, req.Principals)
 		if err != nil {
 			return nil, err
@@ -81,6 +86,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 					}
 				}
 				created = true
+				newStreams = append(newStreams, st)
 				if req.IsDefault {
 					if err := s.setDefaultStream(tx, &out, st, true); err != nil {
 						return nil, err
@@ -114,6 +120,9 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 		}
 		return out.publish, nil
 	})
+	if err == nil && req.Announce {
+		s.announceNewStreams(actor, newStreams)
+	}
 	return res, internal("subscribe", err)
 }
 

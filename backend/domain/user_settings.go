@@ -55,8 +55,8 @@ func defaultUserSettings(u store.User) map[string]any {
 		"web_stream_unreads_count_display_policy":        2, // level 210: unmuted channels and topics
 		// Which topics are followed and unmuted on their own (level 214; 1
 		// participate, 2 send, 3 start, 4 never), and when mentioned (235).
-		"automatically_follow_topics_policy":                  3,
-		"automatically_unmute_topics_in_muted_streams_policy": 2,
+		"automatically_follow_topics_policy":                  defaultAutoFollowPolicy,
+		"automatically_unmute_topics_in_muted_streams_policy": defaultAutoUnmutePolicy,
 		"automatically_follow_topics_where_mentioned":         true,
 		"web_home_view":                     "inbox", // level 219
 		"web_escape_navigates_to_home_view": true,
@@ -248,6 +248,9 @@ func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
 		if ch.FullName != nil {
 			name := strings.TrimSpace(*ch.FullName)
 			if err := validateFullName(name); err != nil {
+				return nil, err
+			}
+			if err := checkUniqueName(tx, name, u.ID); err != nil {
 				return nil, err
 			}
 			u.FullName = name

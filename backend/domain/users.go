@@ -193,6 +193,11 @@ func (s *Service) createUser(tx *store.Tx, n NewUser) (store.User, error) {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return store.User{}, err
 	}
+	if n.BotType == 0 {
+		if err := checkUniqueName(tx, n.FullName, 0); err != nil {
+			return store.User{}, err
+		}
+	}
 	u := store.User{
 		Email:      n.Email,
 		FullName:   n.FullName,
@@ -238,6 +243,7 @@ func (s *Service) CreateUserAsHost(n NewUser) (store.User, error) {
 	if err != nil {
 		return store.User{}, internal("add user", err)
 	}
+	s.announceSignup(u)
 	return u, nil
 }
 

@@ -94,6 +94,11 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 			if err := validateFullName(name); err != nil {
 				return nil, err
 			}
+			if !u.IsBot() {
+				if err := checkUniqueName(tx, name, u.ID); err != nil {
+					return nil, err
+				}
+			}
 			u.FullName = name
 			publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, "full_name": name})
 			if err != nil {

@@ -27,6 +27,13 @@ type Realm struct {
 	// HideGuestUserIndicator turns off "(guest)" after guests' names
 	// (stored inverted so older records read as Zulip's default, shown).
 	HideGuestUserIndicator bool `json:"hide_guest_user_indicator,omitempty"`
+	// AnnouncementStreams are the streams automated messages go to, by
+	// Zulip's setting name (new_stream_announcements_stream_id…); an
+	// absent one is none.
+	AnnouncementStreams map[string]int64 `json:"announcement_streams,omitempty"`
+	// RequireUniqueNames refuses a person's name that another account
+	// has, ignoring case.
+	RequireUniqueNames bool `json:"require_unique_names,omitempty"`
 }
 
 var keyRealm = []byte("realm")
