@@ -38,6 +38,8 @@ func narrowIDs(t *testing.T, c *apitest.Client, narrow string) []int64 {
 func checkNarrowOperators(ops ...string) func(t *testing.T, s *apitest.Server) {
 	return func(t *testing.T, s *apitest.Server) {
 		alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+		// Only the topic followed below is followed: not those alice starts (level 214).
+		alice.Patch("/api/v1/settings", apitest.Form{"automatically_follow_topics_policy": 4}).OK()
 		first := send(t, alice, streamMsg("general", "plans", "first"))
 		reacted := send(t, alice, streamMsg("general", "plans", "second"))
 		bob.Post(fmt.Sprintf("/api/v1/messages/%d/reactions", reacted), apitest.Form{"emoji_name": "smile"}).OK()

@@ -144,6 +144,8 @@ func checkPrincipalErrors(t *testing.T, s *apitest.Server) {
 // personal mention counts anywhere, as in Zulip).
 func checkUnreadCountsInMutedStreams(t *testing.T, s *apitest.Server) {
 	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	// The mention below would otherwise follow "muted" for bob (level 235).
+	bob.Patch("/api/v1/settings", apitest.Form{"automatically_follow_topics_where_mentioned": false}).OK()
 	bob.Post("/api/v1/mark_all_as_read", nil).OK()
 	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
 	bob.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{"subscription_data": fmt.Sprintf(`[{"stream_id":%d,"property":"is_muted","value":true}]`, general)}).OK()

@@ -5,6 +5,7 @@
 import { api, upload, uploadBody } from './transport'
 import type { Message, NarrowTerm, Subscription, User, UserStatus } from '../state/types'
 import type { ScheduledMessage } from './workflows'
+import type { Playground } from '../state/rendered'
 
 // ---- shapes ----
 
@@ -31,6 +32,7 @@ export interface RegisterState {
   unread_msgs: UnreadMsgs
   recent_private_conversations?: { user_ids: number[]; max_message_id: number }[]
   realm_emoji?: Record<string, RealmEmoji>
+  realm_playgrounds?: Playground[]
   realm_user_groups?: UserGroup[]
   user_settings?: Record<string, unknown>
   presences?: Presences

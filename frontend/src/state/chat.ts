@@ -9,6 +9,7 @@ import { explain } from './errors'
 import { matchesLocally, narrowToApi, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
 import type { ServerEvent } from './events'
+import type { Playground } from './rendered'
 import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings, type TopicState } from './notify'
 import { placeOf, Unreads } from './unread'
 import type { Message, Presence, Subscription, User, UserStatus } from './types'
@@ -53,6 +54,7 @@ export class Chat {
   presence = new Map<string, { status: Presence; ts: number }>()
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
   realmEmoji: Record<string, zulip.RealmEmoji> = {}
+  playgrounds: Playground[] = []
   userSettings: Json = {} // the account's user_settings (theme, notification defaults)
   messages = new Map<number, Message>()
   topics = new Map<number, { name: string; max_id: number }[]>()
@@ -117,6 +119,7 @@ export class Chat {
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
+    this.playgrounds = s.realm_playgrounds ?? []
     this.groups = new Map((s.realm_user_groups ?? []).map((g: Json) => [g.id, { name: g.name, members: g.members ?? [], subgroups: g.direct_subgroup_ids ?? [] }]))
     this.systemGroups = new Map((s.realm_user_groups ?? []).filter((g: Json) => g.is_system_group).map((g: Json) => [g.id, g.name]))
     this.groupSettings = Object.fromEntries(realmGroupSettings.map((name) => [name, s[`realm_${name}`]]))
@@ -376,6 +379,7 @@ export class Chat {
         return
       }
       case 'realm_emoji': this.realmEmoji = e.realm_emoji; return
+      case 'realm_playgrounds': this.playgrounds = e.realm_playgrounds; return
       case 'user_group': return this.onGroup(e)
       case 'realm':
         if (e.op === 'update' && e.property === 'name') this.realmName = String(e.value)

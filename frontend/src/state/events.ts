@@ -3,6 +3,7 @@
 import type { RealmEmoji } from '../api/zulip'
 import type { Message, Reaction, Subscription, User, UserStatus } from './types'
 import type { ScheduledMessage } from '../api/workflows'
+import type { Playground } from './rendered'
 
 type PresenceClients = Record<string, unknown> // client name → { status, timestamp }
 
@@ -32,6 +33,7 @@ export type ServerEvent =
   | { type: 'user_group'; id?: number; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'user_group'; id?: number; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
   | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, RealmEmoji> }
+  | { type: 'realm_playgrounds'; id?: number; realm_playgrounds: Playground[] }
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }
   | { type: 'user_topic'; id?: number; stream_id: number; topic_name: string; visibility_policy: number }
