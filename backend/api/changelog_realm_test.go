@@ -482,6 +482,10 @@ func checkAnnouncementStreams(t *testing.T, s *apitest.Server) {
 	if got := topic("new channels"); !slices.Equal(got, []string{want}) {
 		t.Errorf("new channel announcements %q, want %q", got, want)
 	}
+	// Said for Zulip's Notification Bot, it follows no topic for its sender.
+	if topics := registerState(t, admin, "user_topic")["user_topics"].([]any); len(topics) != 0 {
+		t.Errorf("the announcement changed its sender's topics: %v", topics)
+	}
 
 	newcomer := admin.Post("/api/v1/users", apitest.Form{"email": "newcomer@example.com", "password": "newcomer-1", "full_name": "New Comer"}).OK().Int("user_id")
 	if got := topic("signups"); !slices.Equal(got, []string{fmt.Sprintf("@_**New Comer|%d** joined this organization.", newcomer)}) {

@@ -33,6 +33,10 @@ type OutgoingMessage struct {
 	// together they also name the send, so that the same send repeated
 	// within sentLocalIDMemory is stored once and answered with the same ID.
 	QueueID, LocalID string
+	// Notice marks what Zulip's Notification Bot would say, which Lanchat
+	// posts in the name of the person it is about: their automatic topic
+	// policies do not apply to it.
+	Notice bool
 }
 
 // sentLocalIDMemory is how long a send's queue and local ID are remembered
@@ -156,7 +160,7 @@ func (s *Service) Send(actor store.User, out OutgoingMessage) (SentMessage, erro
 			return nil, err
 		}
 		var topicChanges deliveries
-		if !m.IsPrivate() {
+		if !m.IsPrivate() && !out.Notice {
 			acts := []int{autoOnParticipation, autoOnSend}
 			if started {
 				acts = append(acts, autoOnInitiation)

@@ -84,7 +84,7 @@ func (s *Service) announce(sender store.User, setting, topic, content string) {
 	}
 	read := true
 	_, err = s.SendMessage(sender, OutgoingMessage{Type: "stream", Stream: strconv.FormatInt(streamID, 10), Topic: topic,
-		Content: content, Client: "Lanchat", ReadBySender: &read})
+		Content: content, Client: "Lanchat", ReadBySender: &read, Notice: true})
 	if err != nil {
 		slog.Warn("post announcement", "setting", setting, "sender", sender.ID, "err", err)
 	}
