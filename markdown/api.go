@@ -35,7 +35,13 @@ type Lookup interface {
 	GroupByName(name string) (Group, bool)
 	StreamByName(name string) (Stream, bool)     // only streams the sender may see; others are not found
 	CustomEmoji(name string) (CustomEmoji, bool) // active custom emoji by name
+	// ImageDimensions is an uploaded image's size, read when it was
+	// uploaded, by its /user_uploads/ path; not found when unknown.
+	ImageDimensions(uploadPath string) (ImageSize, bool)
 }
+
+// ImageSize is an image's width and height in pixels.
+type ImageSize struct{ Width, Height int }
 
 // TopicLink is a link found in a topic.
 type TopicLink struct {

@@ -15,8 +15,9 @@ type finishTransformer struct{}
 
 func (*finishTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
 	source := reader.Source()
-	res := &envOf(pc).result
-	previews := inlinePreviews{doc: doc}
+	e := envOf(pc)
+	res := &e.result
+	previews := inlinePreviews{doc: doc, lookup: e.lookup}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil

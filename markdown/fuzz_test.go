@@ -19,7 +19,7 @@ var allowed = map[string]map[string]bool{
 	"div":  {"class": true, "data-code-language": true, "aria-hidden": true},
 	"span": {"class": true, "data-user-id": true, "data-user-group-id": true, "aria-label": true, "role": true, "title": true},
 	"a":    {"href": true, "class": true, "data-stream-id": true, "title": true},
-	"img":  {"alt": true, "class": true, "src": true, "title": true},
+	"img":  {"alt": true, "class": true, "data-original-dimensions": true, "src": true, "title": true},
 	"time": {"datetime": true},
 	"math": {"xmlns": true, "display": true}, "semantics": {}, "annotation": {"encoding": true},
 	"mrow": {}, "mi": {"mathvariant": true}, "mn": {}, "mo": {"movablelimits": true, "form": true, "fence": true, "minsize": true, "maxsize": true},

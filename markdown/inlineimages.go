@@ -3,6 +3,7 @@ package markdown
 import (
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -18,6 +19,7 @@ import (
 type inlineImage struct {
 	ast.BaseBlock
 	href, title string
+	size        ImageSize // zero when unknown
 }
 
 var kindInlineImage = ast.NewNodeKind("InlineImage")
@@ -40,8 +42,9 @@ func previewedImage(dest string) bool {
 // inlinePreviews adds the previews after their top-level blocks, in the
 // order of their links.
 type inlinePreviews struct {
-	doc  *ast.Document
-	last map[ast.Node]ast.Node // a top-level block → the last preview after it
+	doc    *ast.Document
+	lookup Lookup                // the uploads' sizes (level 276)
+	last   map[ast.Node]ast.Node // a top-level block → the last preview after it
 }
 
 func (p *inlinePreviews) add(link *ast.Link, source []byte) {
@@ -57,6 +60,9 @@ func (p *inlinePreviews) add(link *ast.Link, source []byte) {
 		after = block
 	}
 	preview := &inlineImage{href: string(link.Destination), title: plainText(link, source)}
+	if p.lookup != nil {
+		preview.size, _ = p.lookup.ImageDimensions(preview.href)
+	}
 	p.doc.InsertAfter(p.doc, after, preview)
 	if p.last == nil {
 		p.last = map[ast.Node]ast.Node{}
@@ -99,8 +105,13 @@ func (inlineImageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer
 		if entering {
 			n := node.(*inlineImage)
 			href := escapeAttr(n.href)
-			_, _ = w.WriteString(`<div class="message_inline_image"><a href="` + href + `" title="` + escapeAttr(n.title) + `"><img src="` + href +
-				`" alt="` + escapeAttr(fileName(n.href)) + `"></a></div>` + "\n")
+			_, _ = w.WriteString(`<div class="message_inline_image"><a href="` + href + `" title="` + escapeAttr(n.title) + `"><img`)
+			if n.size.Width > 0 && n.size.Height > 0 {
+				// Zulip 9.0 (level 276): the original's size, so clients can
+				// lay the preview out before it loads.
+				_, _ = w.WriteString(` data-original-dimensions="` + strconv.Itoa(n.size.Width) + "x" + strconv.Itoa(n.size.Height) + `"`)
+			}
+			_, _ = w.WriteString(` src="` + href + `" alt="` + escapeAttr(fileName(n.href)) + `"></a></div>` + "\n")
 		}
 		return ast.WalkContinue, nil
 	})

@@ -58,3 +58,11 @@ func (fakeLookup) CustomEmoji(name string) (CustomEmoji, bool) {
 	}
 	return CustomEmoji{}, false
 }
+
+// ImageDimensions knows one upload's size.
+func (fakeLookup) ImageDimensions(uploadPath string) (ImageSize, bool) {
+	if uploadPath == "/user_uploads/1/ab/c/sized.png" {
+		return ImageSize{640, 480}, true
+	}
+	return ImageSize{}, false
+}

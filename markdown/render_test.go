@@ -124,6 +124,8 @@ var linkCases = []renderCase{
 		"<ul>\n<li><a href=\"/user_uploads/1/a.JPG\">a</a> and <a href=\"/user_uploads/1/b.gif\">b</a></li>\n</ul>\n<div class=\"message_inline_image\"><a href=\"/user_uploads/1/a.JPG\" title=\"a\"><img src=\"/user_uploads/1/a.JPG\" alt=\"a.JPG\"></a></div>\n<div class=\"message_inline_image\"><a href=\"/user_uploads/1/b.gif\" title=\"b\"><img src=\"/user_uploads/1/b.gif\" alt=\"b.gif\"></a></div>\n<p>after</p>"},
 	{"a preview's text alternative is its file name", "[team photo](/user_uploads/1/ab/team%20photo.png)",
 		"<p><a href=\"/user_uploads/1/ab/team%20photo.png\">team photo</a></p>\n<div class=\"message_inline_image\"><a href=\"/user_uploads/1/ab/team%20photo.png\" title=\"team photo\"><img src=\"/user_uploads/1/ab/team%20photo.png\" alt=\"team photo.png\"></a></div>"},
+	{"an upload's known size is data-original-dimensions (level 276)", "[sized](/user_uploads/1/ab/c/sized.png)",
+		"<p><a href=\"/user_uploads/1/ab/c/sized.png\">sized</a></p>\n<div class=\"message_inline_image\"><a href=\"/user_uploads/1/ab/c/sized.png\" title=\"sized\"><img data-original-dimensions=\"640x480\" src=\"/user_uploads/1/ab/c/sized.png\" alt=\"sized.png\"></a></div>"},
 	{"images elsewhere are not previewed", "[cat](https://x.org/cat.png)", `<p><a href="https://x.org/cat.png">cat</a></p>`},
 	{"narrow link", "[n](#narrow/channel/5-Verona)", `<p><a href="#narrow/channel/5-Verona">n</a></p>`},
 	{"other relative path", "[x](/etc/passwd)", "<p>[x](/etc/passwd)</p>"},

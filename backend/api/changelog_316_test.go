@@ -1,7 +1,208 @@
 package api_test
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"lanchat/backend/apitest"
+)
+
 // changelog316Cases are the rows for Zulip's changelog entries at levels
 // 316–345, on the climb from 9.0 (277) to 10.0 (371).
 func changelog316Cases() []changelogCase {
-	return []changelogCase{}
+	return []changelogCase{
+		{"level 316: can_move_messages_between_topics_group replaces edit_topic_policy, enforced", checkMoveBetweenTopicsGroup},
+		{"level 317: POST /user_groups/create answers group_id", checkCreateGroupAnswersID},
+		{"level 207 and 318: realm_incoming_webhook_bots with display_name, all_event_types and config_options", checkIncomingWebhookBots},
+		{"level 319: #**channel>topic@id** renders as a message-link", checkMessageLink},
+		{"level 320: can_remove_subscribers_group takes any group-setting value, and {new, old} on PATCH", checkRemoveSubscribersAnyGroup},
+		{"level 321: can_invite_users_group replaces invite_to_realm_policy, enforced", checkInviteUsersGroup},
+		{"level 322: group_ids on invitations: the invitee joins the groups", checkInviteGroupIDs},
+		{"level 323: is_recently_active in stream objects", checkRecentlyActive},
+	}
+}
+
+// checkRealmGroupSettingSet checks a realm group setting's default (a
+// system group), that only administrators change it (as {"new", "old"}),
+// and the update_dict event that tells everyone.
+func checkRealmGroupSettingSet(t *testing.T, s *apitest.Server, name, def, changed string) {
+	t.Helper()
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, bob)
+	if got := realmSetting(t, bob, name); got != float64(sys[def]) {
+		t.Errorf("realm_%s default %v, want %s", name, got, def)
+	}
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm"}})
+	change := fmt.Sprintf(`{"new":%d,"old":%d}`, sys[changed], sys[def])
+	bob.Patch("/api/v1/realm", apitest.Form{name: change}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", apitest.Form{name: change}).OK()
+	checkRealmUpdateDict(t, q, name, sys[changed])
+}
+
+func checkMoveBetweenTopicsGroup(t *testing.T, s *apitest.Server) {
+	alice, bob, guest := s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("guest@example.com")
+	if _, ok := registerState(t, bob, "realm")["realm_edit_topic_policy"]; ok {
+		t.Error("register still has realm_edit_topic_policy")
+	}
+	id := send(t, alice, streamMsg("general", "plans", "alice's"))
+	rename := func(c *apitest.Client, topic string) *apitest.Response {
+		return c.Patch(msgPath(id, ""), apitest.Form{"topic": topic, "propagate_mode": "change_one"})
+	}
+	rename(bob, "bob's idea").Fails(400, "BAD_REQUEST")
+	rename(alice, "alice's own").OK() // the sender may
+	checkRealmGroupSettingSet(t, s, "can_move_messages_between_topics_group", "role:administrators", "role:members")
+	rename(bob, "bob's idea").OK()
+	rename(guest, "the guest's idea").Fails(400, "BAD_REQUEST")
+}
+
+func checkCreateGroupAnswersID(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	id := alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "pilots", "description": "", "members": []int64{userID(alice)}}).OK().Int("group_id")
+	if got := groupNamed(t, alice, "pilots")["id"]; got != float64(id) {
+		t.Errorf("group_id %d, the group's id %v", id, got)
+	}
+}
+
+func checkIncomingWebhookBots(t *testing.T, s *apitest.Server) {
+	bots, _ := registerState(t, s.Login("bob@example.com"), "realm_incoming_webhook_bots")["realm_incoming_webhook_bots"].([]any)
+	byName := map[string]map[string]any{}
+	for _, b := range bots {
+		byName[b.(map[string]any)["name"].(string)] = b.(map[string]any)
+	}
+	hello, alerts := byName["helloworld"], byName["alertmanager"]
+	if hello == nil || hello["display_name"] != "Hello World" || hello["all_event_types"] != nil || fmt.Sprint(hello["config_options"]) != "[]" {
+		t.Errorf("helloworld %v", hello)
+	}
+	if options, _ := alerts["config_options"].([]any); len(options) != 2 ||
+		fmt.Sprint(options[0]) != "map[key:name label:Alert field whose value is the topic validator:check_string]" {
+		t.Errorf("alertmanager %v", alerts)
+	}
+}
+
+func checkMessageLink(t *testing.T, s *apitest.Server) {
+	bob := s.Login("bob@example.com")
+	target := send(t, bob, streamMsg("general", "plans", "the plan"))
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	id := send(t, bob, streamMsg("general", "plans", fmt.Sprintf("see #**general>plans@%d**", target)))
+	got := bob.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)["content"]
+	want := fmt.Sprintf(`<p>see <a class="message-link" href="/#narrow/channel/%d-general/topic/plans/near/%d">#general &gt; plans @ 💬</a></p>`, general, target)
+	if got != want {
+		t.Errorf("content %q, want %q", got, want)
+	}
+}
+
+// streamNamed is GET /streams's entry for a name.
+func streamNamed(t *testing.T, c *apitest.Client, name string) map[string]any {
+	t.Helper()
+	for _, st := range c.Get("/api/v1/streams", nil).OK().List("streams") {
+		if st.(map[string]any)["name"] == name {
+			return st.(map[string]any)
+		}
+	}
+	t.Fatalf("no stream %s", name)
+	return nil
+}
+
+func checkRemoveSubscribersAnyGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	aliceID := userID(alice)
+	path := fmt.Sprintf("/api/v1/streams/%d", int64(streamNamed(t, alice, "general")["stream_id"].(float64)))
+	remove := func(c *apitest.Client) *apitest.Response {
+		return c.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `["general"]`, "principals": `["bob@example.com"]`})
+	}
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	set := fmt.Sprintf(`{"direct_members":[%d],"direct_subgroups":[%d]}`, aliceID, sys["role:moderators"])
+	admin.Patch(path, apitest.Form{"can_remove_subscribers_group": fmt.Sprintf(`{"new":%s,"old":%d}`, set, sys["role:members"])}).Fails(400, "EXPECTATION_MISMATCH")
+	admin.Patch(path, apitest.Form{"can_remove_subscribers_group": fmt.Sprintf(`{"new":%s,"old":%d}`, set, sys["role:administrators"])}).OK()
+	want := fmt.Sprintf("map[direct_members:[%d] direct_subgroups:[%d]]", aliceID, sys["role:moderators"])
+	if evs := q.next(); len(evs) != 1 || fmt.Sprint(evs[0]["value"]) != want {
+		t.Errorf("events %v", evs)
+	}
+	if got := fmt.Sprint(streamNamed(t, bob, "general")["can_remove_subscribers_group"]); got != want {
+		t.Errorf("GET /streams: %s", got)
+	}
+	remove(alice).OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"pairs"}]`, "can_remove_subscribers_group": set}).OK()
+	if got := fmt.Sprint(streamNamed(t, bob, "pairs")["can_remove_subscribers_group"]); got != want {
+		t.Errorf("created with a set: %s", got)
+	}
+}
+
+func checkInviteUsersGroup(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	if _, ok := registerState(t, alice, "realm")["realm_invite_to_realm_policy"]; ok {
+		t.Error("register still has realm_invite_to_realm_policy")
+	}
+	invite := func(c *apitest.Client, email string) *apitest.Response {
+		return c.Post("/api/v1/invites", apitest.Form{"invitee_emails": email, "stream_ids": []int64{}})
+	}
+	invite(alice, "kim@example.com").OK()
+	checkRealmGroupSettingSet(t, s, "can_invite_users_group", "role:members", "role:administrators")
+	invite(alice, "lee@example.com").Fails(400, "BAD_REQUEST")
+	invite(admin, "lee@example.com").OK()
+	sys := systemGroups(t, admin)
+	admin.Patch("/api/v1/realm", apitest.Form{"can_invite_users_group": fmt.Sprintf(`{"new":%d}`, sys["role:everyone"])}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", apitest.Form{"can_invite_users_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, userID(alice))}).OK()
+	invite(alice, "max@example.com").OK()
+}
+
+func checkInviteGroupIDs(t *testing.T, s *apitest.Server) {
+	admin, guest := s.Login("admin@example.com"), s.Login("guest@example.com")
+	sys := systemGroups(t, admin)
+	engineering := int64(groupNamed(t, admin, "engineering")["id"].(float64))
+	link := func(groups ...int64) *apitest.Response {
+		return admin.Post("/api/v1/invites/multiuse", apitest.Form{"group_ids": groups})
+	}
+	link(sys["role:members"]).Fails(400, "BAD_REQUEST")
+	link(99999).Fails(400, "BAD_REQUEST")
+	url := link(engineering).OK().Str("invite_link")
+	key := strings.TrimSuffix(url[strings.Index(url, "/join/")+len("/join/"):], "/")
+	q := registerQueue(t, guest, apitest.Form{"event_types": []string{"user_group"}})
+	s.Anonymous().Post("/accounts/invite", apitest.Form{"key": key, "email": "kim@example.com", "full_name": "Kim", "password": "kim-pass-1"}).OK()
+	kim := userID(s.Login("kim@example.com"))
+	var members []int64
+	for _, m := range groupNamed(t, admin, "engineering")["members"].([]any) {
+		members = append(members, int64(m.(float64)))
+	}
+	if !slices.Contains(members, kim) {
+		t.Errorf("engineering's members %v lack kim %d", members, kim)
+	}
+	evs := slices.DeleteFunc(q.next(), func(e map[string]any) bool { return e["group_id"] != float64(engineering) })
+	if len(evs) != 1 || evs[0]["op"] != "add_members" || fmt.Sprint(evs[0]["user_ids"]) != fmt.Sprint([]any{float64(kim)}) {
+		t.Errorf("engineering's events %v", evs)
+	}
+}
+
+// checkRecentlyActive: a stream is recently active for 180 days after its
+// creation or its newest message.
+func checkRecentlyActive(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"quiet"},{"name":"busy"}]`}).OK()
+	active := func(name string) map[string]any {
+		got := map[string]any{"GET /streams": streamNamed(t, bob, name)["is_recently_active"]}
+		id := int64(streamNamed(t, bob, name)["stream_id"].(float64))
+		got["GET /streams/{id}"] = bob.Get(fmt.Sprintf("/api/v1/streams/%d", id), nil).OK().Body["stream"].(map[string]any)["is_recently_active"]
+		for _, st := range registerState(t, bob, "stream")["streams"].([]any) {
+			if st.(map[string]any)["name"] == name {
+				got["register"] = st.(map[string]any)["is_recently_active"]
+			}
+		}
+		return got
+	}
+	if got := fmt.Sprint(active("quiet")); got != "map[GET /streams:true GET /streams/{id}:true register:true]" {
+		t.Errorf("a new stream: %s", got)
+	}
+	s.Service().SetClock(func() time.Time { return time.Now().Add(2 * 24 * time.Hour) })
+	send(t, admin, streamMsg("busy", "news", "still here"))
+	s.Service().SetClock(func() time.Time { return time.Now().Add(181 * 24 * time.Hour) })
+	if got := fmt.Sprint(active("quiet")); got != "map[GET /streams:false GET /streams/{id}:false register:false]" {
+		t.Errorf("a stream silent 181 days since its creation: %s", got)
+	}
+	if got := active("busy")["GET /streams"]; got != true {
+		t.Errorf("a stream written in 179 days ago: %v", got)
+	}
 }

@@ -149,9 +149,10 @@ func checkCanRemoveSubscribersGroup(t *testing.T, s *apitest.Server) {
 	path := fmt.Sprintf("/api/v1/streams/%d", general)
 	alice.Patch(path, apitest.Form{"can_remove_subscribers_group": sys["role:members"]}).Fails(400, "BAD_REQUEST")
 	engineering := int64(groupNamed(t, alice, "engineering")["id"].(float64))
-	for _, bad := range []int64{engineering, sys["role:nobody"], sys["role:internet"]} {
+	for _, bad := range []int64{sys["role:internet"], 99999} { // named groups are allowed since level 320
 		admin.Patch(path, apitest.Form{"can_remove_subscribers_group": bad}).Fails(400, "BAD_REQUEST")
 	}
+	admin.Patch(path, apitest.Form{"can_remove_subscribers_group": engineering}).OK()
 	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
 	admin.Patch(path, apitest.Form{"can_remove_subscribers_group": sys["role:members"]}).OK()
 	evs := q.next()
@@ -168,7 +169,7 @@ func checkCanRemoveSubscribersGroup(t *testing.T, s *apitest.Server) {
 	create := func(name string, group int64) *apitest.Response {
 		return admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"` + name + `"}]`, "can_remove_subscribers_group": group})
 	}
-	create("moderated", sys["role:nobody"]).Fails(400, "BAD_REQUEST")
+	create("moderated", sys["role:internet"]).Fails(400, "BAD_REQUEST")
 	create("moderated", sys["role:moderators"]).OK()
 	for _, st := range alice.Get("/api/v1/streams", nil).OK().List("streams") {
 		if m := st.(map[string]any); m["name"] == "moderated" && m["can_remove_subscribers_group"] != float64(sys["role:moderators"]) {

@@ -1,7 +1,13 @@
 package api_test
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -281,6 +287,37 @@ func checkDeleteTopic(t *testing.T, s *apitest.Server) {
 	}
 	if got := narrowIDs(t, admin, `[{"operator":"channel","operand":"fresh"}]`); !slices.Equal(got, []int64{kept}) {
 		t.Errorf("left in the stream: %v", got)
+	}
+}
+
+// checkImageDimensions: level 276: an uploaded PNG, JPEG or GIF's preview
+// carries its size as data-original-dimensions; a file that only calls
+// itself an image gets a preview without one.
+func checkImageDimensions(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	picture := image.NewRGBA(image.Rect(0, 0, 7, 3))
+	encoded := map[string]func(io.Writer) error{
+		"a.png": func(w io.Writer) error { return png.Encode(w, picture) },
+		"b.jpg": func(w io.Writer) error { return jpeg.Encode(w, picture, nil) },
+		"c.gif": func(w io.Writer) error { return gif.Encode(w, picture, nil) },
+	}
+	var links []string
+	for _, name := range []string{"a.png", "b.jpg", "c.gif"} {
+		var buf bytes.Buffer
+		if err := encoded[name](&buf); err != nil {
+			t.Fatal(err)
+		}
+		url := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"file": {name, buf.String()}}).OK().Str("url")
+		links = append(links, fmt.Sprintf("[%s](%s)", name, url))
+	}
+	fake := alice.PostMultipart("/api/v1/user_uploads", nil, map[string][2]string{"file": {"fake.png", "not an image"}}).OK().Str("url")
+	id := send(t, alice, streamMsg("general", "pictures", strings.Join(links, "\n")+"\n\n[fake.png]("+fake+")"))
+	content := alice.Get(fmt.Sprintf("/api/v1/messages/%d", id), nil).OK().Body["message"].(map[string]any)["content"].(string)
+	if got := strings.Count(content, `<img data-original-dimensions="7x3" src="/user_uploads/`); got != 3 {
+		t.Errorf("%d previews with the size in %s", got, content)
+	}
+	if !strings.Contains(content, `<img src="`+fake+`"`) {
+		t.Errorf("the fake image's preview: %s", content)
 	}
 }
 

@@ -364,6 +364,165 @@ func checkRealmSettingChange(name string, def, changed, bad any) func(t *testing
 	}
 }
 
+// profileFields is GET /realm/profile_fields as c sees it, by name.
+func profileFields(t *testing.T, c *apitest.Client) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	for _, f := range c.Get("/api/v1/realm/profile_fields", nil).OK().List("custom_fields") {
+		out[f.(map[string]any)["name"].(string)] = f.(map[string]any)
+	}
+	return out
+}
+
+// checkProfileFields: level 244: custom profile fields carry required, in
+// GET /realm/profile_fields, register and custom_profile_fields events;
+// and what fields need to hold: administrators make them of every type,
+// people fill them in (each value checked against its type), and
+// profile_data and realm_user events show the values.
+func checkProfileFields(t *testing.T, s *apitest.Server) {
+	admin, bob, alice := s.Login("admin@example.com"), s.Login("bob@example.com"), s.Login("alice@example.com")
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"custom_profile_fields", "realm_user"}})
+	if types := q.state.Body["custom_profile_field_types"].(map[string]any); len(types) != 8 || types["SELECT"].(map[string]any)["id"] != float64(3) {
+		t.Errorf("custom_profile_field_types %v", types)
+	}
+	bob.Post("/api/v1/realm/profile_fields", apitest.Form{"name": "Phone", "field_type": 1}).Fails(400, "BAD_REQUEST")
+	fields := []apitest.Form{
+		{"name": "Phone", "field_type": 1, "hint": "With the country code", "required": true, "display_in_profile_summary": true},
+		{"name": "About", "field_type": 2},
+		{"name": "Editor", "field_type": 3, "field_data": `{"vim":{"text":"Vim","order":"1"},"emacs":{"text":"Emacs","order":"2"}}`, "display_in_profile_summary": true},
+		{"name": "Birthday", "field_type": 4},
+		{"name": "Website", "field_type": 5},
+		{"name": "Mentor", "field_type": 6},
+		{"field_type": 7, "field_data": `{"subtype":"github"}`}, // named by its service
+	}
+	ids := map[string]int64{}
+	name := func(f apitest.Form) string {
+		if f["name"] == nil {
+			return "GitHub"
+		}
+		return fmt.Sprint(f["name"])
+	}
+	for _, f := range fields {
+		ids[name(f)] = admin.Post("/api/v1/realm/profile_fields", f).OK().Int("id")
+	}
+	for _, bad := range []apitest.Form{
+		{"name": "Phone", "field_type": 1},
+		{"name": "", "field_type": 1},
+		{"name": "Odd", "field_type": 42},
+		{"name": "Empty list", "field_type": 3, "field_data": `{}`},
+		{"name": "Long", "field_type": 2, "display_in_profile_summary": true},
+		{"name": "Third summary", "field_type": 1, "display_in_profile_summary": true},
+	} {
+		if r := admin.Post("/api/v1/realm/profile_fields", bad); r.Status != 400 || r.Body["result"] != "error" || r.Msg() == "" {
+			t.Errorf("%v: %s", bad, r)
+		}
+	}
+	byName := profileFields(t, bob)
+	if phone := byName["Phone"]; phone["required"] != true || phone["display_in_profile_summary"] != true || phone["hint"] != "With the country code" || phone["type"] != float64(1) {
+		t.Errorf("Phone %v", phone)
+	}
+	if about := byName["About"]; about["required"] != false || about["field_data"] != "" {
+		t.Errorf("About %v", about)
+	}
+	if gh := byName["GitHub"]; gh == nil || gh["field_data"] != `{"subtype":"github"}` {
+		t.Errorf("the GitHub account field %v", byName)
+	}
+	evs := q.next()
+	if len(evs) != len(fields) || evs[0]["type"] != "custom_profile_fields" || len(evs[len(evs)-1]["fields"].([]any)) != len(fields) {
+		t.Errorf("custom_profile_fields events %v", evs)
+	}
+	if got := registerState(t, bob, "custom_profile_fields")["custom_profile_fields"].([]any); len(got) != len(fields) || got[0].(map[string]any)["required"] != true {
+		t.Errorf("register's custom_profile_fields %v", got)
+	}
+
+	aliceID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	value := func(name string, v string) string { return fmt.Sprintf(`{"id":%d,"value":%s}`, ids[name], v) }
+	bob.Patch("/api/v1/users/me/profile_data", apitest.Form{"data": "[" + strings.Join([]string{
+		value("Phone", `"+1 555 0100"`), value("About", `"I like **bold** claims"`), value("Editor", `"vim"`),
+		value("Birthday", `"1990-02-03"`), value("Website", `"https://bob.lan/"`), value("Mentor", fmt.Sprintf("[%d]", aliceID)),
+		value("GitHub", `"bob"`),
+	}, ",") + "]"}).OK()
+	for _, bad := range []string{
+		value("Editor", `"nano"`), value("Birthday", `"3 Feb"`), value("Website", `"bob.lan"`), value("Mentor", "[999999]"),
+		value("Phone", `"`+strings.Repeat("9", 51)+`"`), value("Phone", "[1]"), `{"id":999999,"value":"x"}`,
+	} {
+		if r := bob.Patch("/api/v1/users/me/profile_data", apitest.Form{"data": "[" + bad + "]"}); r.Status != 400 || r.Msg() == "" {
+			t.Errorf("%s: %s", bad, r)
+		}
+	}
+	bobID := bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	data := alice.Get(fmt.Sprintf("/api/v1/users/%d", bobID), apitest.Form{"include_custom_profile_fields": true}).OK().Body["user"].(map[string]any)["profile_data"].(map[string]any)
+	entry := func(name string) map[string]any { e, _ := data[fmt.Sprint(ids[name])].(map[string]any); return e }
+	if len(data) != len(fields) || entry("Editor")["value"] != "vim" || entry("Mentor")["value"] != fmt.Sprintf("[%d]", aliceID) {
+		t.Errorf("profile_data %v", data)
+	}
+	if about := entry("About"); about["rendered_value"] != "<p>I like <strong>bold</strong> claims</p>" {
+		t.Errorf("About %v", about)
+	}
+	if _, rendered := entry("Birthday")["rendered_value"]; rendered {
+		t.Errorf("a date has a rendering: %v", entry("Birthday"))
+	}
+	for _, u := range alice.Get("/api/v1/users", apitest.Form{"include_custom_profile_fields": true}).OK().List("members") {
+		if u := u.(map[string]any); u["user_id"] == float64(bobID) && len(u["profile_data"].(map[string]any)) != len(fields) {
+			t.Errorf("GET /users: %v", u)
+		}
+	}
+	for _, u := range registerState(t, alice, "realm_user")["realm_users"].([]any) {
+		if u := u.(map[string]any); u["user_id"] == float64(bobID) && len(u["profile_data"].(map[string]any)) != len(fields) {
+			t.Errorf("register's realm_users: %v", u)
+		}
+	}
+	evs = q.next()
+	if len(evs) != len(fields) {
+		t.Fatalf("realm_user events %v", evs)
+	}
+	if person := evs[0]["person"].(map[string]any); evs[0]["op"] != "update" || person["user_id"] != float64(bobID) ||
+		person["custom_profile_field"].(map[string]any)["value"] != "+1 555 0100" {
+		t.Errorf("event %v", evs[0])
+	}
+
+	bob.Delete("/api/v1/users/me/profile_data", apitest.Form{"data": fmt.Sprintf("[%d]", ids["Phone"])}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["person"].(map[string]any)["custom_profile_field"].(map[string]any)["value"] != nil {
+		t.Errorf("clearing: %v", evs)
+	}
+	admin.Patch("/api/v1/realm/profile_fields", apitest.Form{"order": fmt.Sprintf("[%d]", ids["Phone"])}).Fails(400, "BAD_REQUEST")
+	order := []string{}
+	for i := len(fields) - 1; i >= 0; i-- {
+		order = append(order, fmt.Sprint(ids[name(fields[i])]))
+	}
+	admin.Patch("/api/v1/realm/profile_fields", apitest.Form{"order": "[" + strings.Join(order, ",") + "]"}).OK()
+	if got := bob.Get("/api/v1/realm/profile_fields", nil).OK().List("custom_fields"); got[0].(map[string]any)["name"] != "GitHub" || got[len(got)-1].(map[string]any)["name"] != "Phone" {
+		t.Errorf("after reordering %v", got)
+	}
+	admin.Delete(fmt.Sprintf("/api/v1/realm/profile_fields/%d", ids["Editor"]), nil).OK()
+	data = alice.Get(fmt.Sprintf("/api/v1/users/%d", bobID), nil).OK().Body["user"].(map[string]any)["profile_data"].(map[string]any)
+	if _, kept := data[fmt.Sprint(ids["Editor"])]; kept || len(profileFields(t, bob)) != len(fields)-1 {
+		t.Errorf("after deleting Editor: %v", data)
+	}
+}
+
+// checkProfileFieldPartialUpdate: level 252: PATCH
+// /realm/profile_fields/{id} changes what it is given and keeps the rest.
+func checkProfileFieldPartialUpdate(t *testing.T, s *apitest.Server) {
+	admin := s.Login("admin@example.com")
+	id := admin.Post("/api/v1/realm/profile_fields", apitest.Form{"name": "Editor", "hint": "Which one", "field_type": 3,
+		"field_data": `{"vim":{"text":"Vim","order":"1"}}`}).OK().Int("id")
+	path := fmt.Sprintf("/api/v1/realm/profile_fields/%d", id)
+	for _, change := range []apitest.Form{{"required": true}, {"hint": "Your editor"}, {"display_in_profile_summary": true}} {
+		admin.Patch(path, change).OK()
+	}
+	f := profileFields(t, admin)["Editor"]
+	if f["required"] != true || f["hint"] != "Your editor" || f["display_in_profile_summary"] != true || f["field_data"] != `{"vim":{"text":"Vim","order":"1"}}` {
+		t.Errorf("after three partial updates: %v", f)
+	}
+	admin.Patch(path, apitest.Form{"name": "IDE", "field_data": `{"code":{"text":"VS Code","order":"1"}}`}).OK()
+	if f := profileFields(t, admin)["IDE"]; f == nil || f["hint"] != "Your editor" || f["required"] != true {
+		t.Errorf("after renaming: %v", profileFields(t, admin))
+	}
+	admin.Patch(path, apitest.Form{"name": ""}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm/profile_fields/999999", apitest.Form{"name": "X"}).Fails(400, "BAD_REQUEST")
+}
+
 // checkPlaygrounds: level 196. Administrators add code playgrounds with an
 // RFC 6570 url_template whose one variable is {code} (the old url_prefix
 // is refused), and remove them; register's realm_playgrounds lists them and
@@ -408,35 +567,6 @@ func checkPlaygrounds(t *testing.T, s *apitest.Server) {
 	}
 	if r := admin.Delete(fmt.Sprintf("/api/v1/realm/playgrounds/%d", id), nil).Fails(400, "BAD_REQUEST"); r.Msg() != "Invalid playground" {
 		t.Errorf("removing again: %q", r.Msg())
-	}
-}
-
-// checkIncomingWebhookBots: level 207. register's
-// realm_incoming_webhook_bots names each integration this server takes
-// (each answers at /api/v1/external/{name}) with its display_name, and
-// all_event_types for those that tell events apart (null for the others).
-func checkIncomingWebhookBots(t *testing.T, s *apitest.Server) {
-	bob, bot := s.Login("bob@example.com"), s.Login("echo-bot@example.com")
-	bots := registerState(t, bob, "realm_incoming_webhook_bots")["realm_incoming_webhook_bots"].([]any)
-	byName := map[string]map[string]any{}
-	for _, b := range bots {
-		b := b.(map[string]any)
-		byName[b["name"].(string)] = b
-		if r := bot.Do("POST", "/api/v1/external/"+b["name"].(string)+"?stream=general", "application/json", strings.NewReader("{")); r.Status == 404 {
-			t.Errorf("%s is listed but not served: %s", b["name"], r)
-		}
-		if _, ok := b["config"].(map[string]any); !ok || b["display_name"] == "" {
-			t.Errorf("bot %v", b)
-		}
-	}
-	if g := byName["gitea"]; g == nil || g["display_name"] != "Gitea" || !slices.Contains(g["all_event_types"].([]any), any("push")) {
-		t.Errorf("gitea: %v", g)
-	}
-	if a, listed := byName["alertmanager"]; !listed || a["all_event_types"] != nil {
-		t.Errorf("alertmanager: %v", a)
-	}
-	if len(bots) < 5 {
-		t.Errorf("realm_incoming_webhook_bots %v", bots)
 	}
 }
 

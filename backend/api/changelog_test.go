@@ -135,7 +135,6 @@ func changelogCases() []changelogCase {
 			"server_typing_started_expiry_period_milliseconds": 15000,
 		})},
 		{"level 205: a role change sends stream create/delete and peer_add for the streams the person gains or loses", checkRoleChangeEvents},
-		{"level 207: display_name and all_event_types in register's realm_incoming_webhook_bots", checkIncomingWebhookBots},
 		{"level 208: unknown or deactivated principals are BAD_REQUEST", checkPrincipalErrors},
 		{"level 210: web_stream_unreads_count_display_policy is a user setting", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_stream_unreads_count_display_policy": {float64(2), float64(3)}})
@@ -220,6 +219,7 @@ func changelogCases() []changelogCase {
 			// The test server runs with --dev, which adds the dev log-in.
 			"realm_authentication_methods": map[string]any{"Email": map[string]any{"enabled": true, "available": true}, "Dev": map[string]any{"enabled": true, "available": true}},
 		})},
+		{"level 244: required in custom profile fields; the fields, their values and events", checkProfileFields},
 		{"level 245: web_font_size_px and web_line_height_percent are user settings", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_font_size_px": {float64(14), float64(20)}, "web_line_height_percent": {float64(122), float64(150)}})
 			bob := s.Login("bob@example.com")
@@ -233,6 +233,7 @@ func changelogCases() []changelogCase {
 		{"level 249: has:reaction", checkNarrowOperators("has:reaction (249)")},
 		{"level 250: channel and channels operators", checkNarrowOperators("channel (250)", "channels:public (250)")},
 		{"level 251: realm_upload_quota_mib (no quota: null)", checkRegisterFields("realm", map[string]any{"realm_upload_quota_mib": nil})},
+		{"level 252: PATCH /realm/profile_fields/{id} takes each field alone", checkProfileFieldPartialUpdate},
 		{"level 253: receives_typing_notifications, and no typing events for those who turned it off", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"receives_typing_notifications": {true, false}})
 			// bob turned it off in checkNewSettings; alice still receives.
@@ -267,6 +268,7 @@ func changelogCases() []changelogCase {
 		{"level 272: url in POST /user_uploads, uri its alias", checkUploadURL},
 		{"level 273: server_thumbnail_formats", checkRegisterFields("realm", map[string]any{"server_thumbnail_formats": []any{}})},
 		{"level 274: delete_message goes to the deleter", checkDeleteToDeleter},
+		{"level 276: data-original-dimensions on the previews of uploaded images", checkImageDimensions},
 		{"level 275: web_animate_image_previews", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_animate_image_previews": {"on_hover", "never"}})
 		}},
@@ -558,7 +560,7 @@ func checkInviteLinks(t *testing.T, s *apitest.Server) {
 }
 
 // checkEmailInvites checks email invitations: who may send them (the
-// realm's invite_to_realm_policy, and the role they give), the addresses
+// realm's can_invite_users_group, and the role they give), the addresses
 // already in use reported as Zulip reports them, GET /invites with
 // notify_referrer_on_join, DELETE /invites/{id}, and the invitations to an
 // address ending when it joins.
@@ -607,10 +609,9 @@ func checkEmailInvites(t *testing.T, s *apitest.Server) {
 	alice.Delete(fmt.Sprintf("/api/v1/invites/%d", int64(lee["id"].(float64))), nil).OK()
 	alice.Delete(fmt.Sprintf("/api/v1/invites/%d", int64(lee["id"].(float64))), nil).Fails(400, "BAD_REQUEST")
 
-	admin.Patch("/api/v1/realm", apitest.Form{"invite_to_realm_policy": 2}).OK()
-	if p := alice.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm"}}).OK().Int("realm_invite_to_realm_policy"); p != 2 {
-		t.Errorf("realm_invite_to_realm_policy %d", p)
-	}
+	// Who may invite: invite_to_realm_policy until level 321, then
+	// can_invite_users_group.
+	admin.Patch("/api/v1/realm", apitest.Form{"can_invite_users_group": fmt.Sprintf(`{"new":%d}`, systemGroups(t, admin)["role:administrators"])}).OK()
 	if r := alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "max@example.com", "stream_ids": noStreams}).Fails(400, "BAD_REQUEST"); r.Msg() != "Insufficient permission" {
 		t.Errorf("a member under an administrators-only policy: %q", r.Msg())
 	}

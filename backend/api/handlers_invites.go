@@ -12,6 +12,7 @@ func inviteRequest(c *call) domain.InviteRequest {
 		InviteAs:              int(c.p.optInt("invite_as", 400)),
 		IncludeDefaultStreams: c.p.optBool("include_realm_default_subscriptions", false),
 	}
+	c.p.optJSON("group_ids", &req.GroupIDs)
 	// An explicit null asks for an invitation that never expires; absent
 	// means Zulip's default validity.
 	if raw, given := c.p.raw("invite_expires_in_minutes"); !given || strings.TrimSpace(raw) != "null" {

@@ -18,10 +18,6 @@ func updateRealm(c *call) (J, error) {
 		policy := int(c.p.optInt("add_custom_emoji_policy", 0))
 		ch.EmojiAddPolicyNo = &policy
 	}
-	if c.p.has("invite_to_realm_policy") {
-		policy := int(c.p.optInt("invite_to_realm_policy", 0))
-		ch.InvitePolicyNo = &policy
-	}
 	if c.p.has("enable_read_receipts") {
 		enable := c.p.optBool("enable_read_receipts", false)
 		ch.EnableReadReceipts = &enable

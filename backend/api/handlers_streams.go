@@ -8,11 +8,11 @@ import (
 
 func subscribe(c *call) (J, error) {
 	req := domain.SubscribeRequest{
-		InviteOnly:                c.p.optBool("invite_only", false),
-		IsDefault:                 c.p.optBool("is_default_stream", false),
-		AuthorizationErrorsFatal:  c.p.optBool("authorization_errors_fatal", true),
-		CanRemoveSubscribersGroup: c.p.optInt("can_remove_subscribers_group", 0),
-		Announce:                  c.p.optBool("announce", false),
+		InviteOnly:               c.p.optBool("invite_only", false),
+		IsDefault:                c.p.optBool("is_default_stream", false),
+		AuthorizationErrorsFatal: c.p.optBool("authorization_errors_fatal", true),
+		GroupSettings:            streamGroupSettingValues(c.p),
+		Announce:                 c.p.optBool("announce", false),
 	}
 	c.p.json("subscriptions", &req.Streams)
 	var refs userRefs
@@ -211,10 +211,7 @@ func updateStream(c *call) (J, error) {
 		isDefault := c.p.optBool("is_default_stream", false)
 		ch.IsDefault = &isDefault
 	}
-	if c.p.has("can_remove_subscribers_group") {
-		group := c.p.int("can_remove_subscribers_group")
-		ch.CanRemoveSubscribersGroup = &group
-	}
+	ch.GroupSettings = streamGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -18,7 +18,11 @@ func uploadFile(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
-	return J{"uri": up.URI, "url": up.URI, "filename": up.FileName}, nil
+	res := J{"uri": up.URI, "url": up.URI}
+	if domain.Announces(286) {
+		res["filename"] = up.FileName
+	}
+	return res, nil
 }
 
 // Policies for served uploads. Everything is sandboxed, except PDFs:

@@ -17,6 +17,9 @@ func createUserGroup(c *call) (J, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !domain.Announces(317) {
+		return J{}, nil
+	}
 	return J{"group_id": id}, nil
 }
 

@@ -80,3 +80,47 @@ func realmGroupSettingChanges(p *params) map[string]domain.GroupSettingChange {
 	}
 	return out
 }
+
+// groupSettingUpdateParam is a stream's group setting in PATCH
+// /streams/{id}: Zulip 10.0's {"new", "old"}, or a plain group-setting
+// value as Zulip 9.0 took it.
+type groupSettingUpdateParam domain.GroupSettingChange
+
+func (u *groupSettingUpdateParam) UnmarshalJSON(b []byte) error {
+	var ch groupSettingChangeParam
+	if ch.UnmarshalJSON(b) == nil {
+		*u = groupSettingUpdateParam(ch)
+		return nil
+	}
+	var v groupSettingParam
+	if err := v.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	*u = groupSettingUpdateParam{New: domain.GroupSettingValue(v)}
+	return nil
+}
+
+// streamGroupSettingChanges reads PATCH /streams/{id}'s group settings.
+func streamGroupSettingChanges(p *params) map[string]domain.GroupSettingChange {
+	out := map[string]domain.GroupSettingChange{}
+	for _, name := range domain.StreamGroupSettingNames() {
+		var u groupSettingUpdateParam
+		if p.optJSON(name, &u) {
+			out[name] = domain.GroupSettingChange(u)
+		}
+	}
+	return out
+}
+
+// streamGroupSettingValues reads the group settings of the streams POST
+// /users/me/subscriptions creates.
+func streamGroupSettingValues(p *params) map[string]domain.GroupSettingValue {
+	out := map[string]domain.GroupSettingValue{}
+	for _, name := range domain.StreamGroupSettingNames() {
+		var v groupSettingParam
+		if p.optJSON(name, &v) {
+			out[name] = domain.GroupSettingValue(v)
+		}
+	}
+	return out
+}

@@ -134,7 +134,8 @@ func TestUserGroupManagement(t *testing.T) {
 	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_group"}})
 	aliceID, bobID := alice.Get("/api/v1/users/me", nil).OK().Int("user_id"), bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
 
-	id := alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "design", "description": "Pixels", "members": []int64{aliceID}}).OK().Int("group_id")
+	alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "design", "description": "Pixels", "members": []int64{aliceID}}).OK()
+	id := int64(groupNamed(t, alice, "design")["id"].(float64))
 	path := fmt.Sprintf("/api/v1/user_groups/%d", id)
 	refusals := []struct {
 		who          *apitest.Client

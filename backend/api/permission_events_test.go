@@ -60,6 +60,8 @@ var eventTypes = map[string]string{
 	"attachment":           "the user's own uploads (an ID and the space used), sent to that user alone",
 	"heartbeat":            "keeps a long poll alive; carries nothing",
 	"scheduled_messages":   "the sender's own scheduled messages, sent to that user alone",
+
+	"custom_profile_fields": "organization settings",
 }
 
 // TestEveryEventTypeIsClassified compares eventTypes with the types the

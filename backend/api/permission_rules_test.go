@@ -169,6 +169,21 @@ func permissions() map[string]rule {
 		"DELETE /api/v1/realm/playgrounds/{playground_id}": {admin, func(w world) []probe {
 			return []probe{{name: "remove code playground", path: id("/api/v1/realm/playgrounds/%d", w.playgroundID)}}
 		}},
+		"GET /api/v1/realm/profile_fields": {anyone, fixed(probe{})},
+		// Its route comes before POST /realm/profile_fields: w.profileFieldID is then the only field.
+		"PATCH /api/v1/realm/profile_fields": {admin, func(w world) []probe {
+			return []probe{{name: "reorder profile fields", form: apitest.Form{"order": []int64{w.profileFieldID}}}}
+		}},
+		"POST /api/v1/realm/profile_fields": {admin, fixed(probe{name: "add profile field", form: apitest.Form{"name": "Desk", "field_type": 1}})},
+		"PATCH /api/v1/realm/profile_fields/{field_id}": {admin, func(w world) []probe {
+			return []probe{{name: "edit profile field", path: id("/api/v1/realm/profile_fields/%d", w.profileFieldID), form: apitest.Form{"hint": "Floor and room"}}}
+		}},
+		"DELETE /api/v1/realm/profile_fields/{field_id}": {admin, func(w world) []probe {
+			return []probe{{name: "delete profile field", path: id("/api/v1/realm/profile_fields/%d", w.profileFieldID)}}
+		}},
+		"PATCH /api/v1/users/me/profile_data":  {humans, fixed(probe{name: "set one's profile data", form: apitest.Form{"data": "[]"}})},
+		"DELETE /api/v1/users/me/profile_data": {humans, fixed(probe{name: "clear one's profile data", form: apitest.Form{"data": "[]"}})},
+
 		"POST /api/v1/mark_all_as_read": {anyone, fixed(probe{})},
 		"POST /api/v1/mark_stream_as_read": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"stream_id": w.streamID}}}

@@ -37,6 +37,7 @@ type world struct {
 	moveMsg                   int64 // alice's, in general
 	adminID, bobID, carolID   int64 // carol is deactivated
 	filterID                  int64
+	profileFieldID            int64
 	playgroundID              int64
 	groupID, spareGroupID     int64
 	subgroupID                int64 // for groupID to take as a subgroup
@@ -132,9 +133,11 @@ func (w *world) setUpRoles(t *testing.T, s *apitest.Server) {
 	w.carolID = admin.Post("/api/v1/users", apitest.Form{"email": "carol@example.com", "password": "carol-pass", "full_name": "Carol Cole"}).OK().Int("user_id")
 	admin.Delete(fmt.Sprintf("/api/v1/users/%d", w.carolID), nil).OK()
 	w.filterID = admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `#(?P<id>[0-9]+)`, "url_template": "https://x.lan/{id}"}).OK().Int("id")
+	w.profileFieldID = admin.Post("/api/v1/realm/profile_fields", apitest.Form{"name": "Office", "field_type": 1}).OK().Int("id")
 	w.playgroundID = admin.Post("/api/v1/realm/playgrounds", apitest.Form{"name": "Go", "pygments_language": "Go", "url_template": "https://go.lan/?c={code}"}).OK().Int("id")
 	group := func(name string) int64 {
-		return alice.Post("/api/v1/user_groups/create", apitest.Form{"name": name, "members": []int64{ids["alice@example.com"]}}).OK().Int("group_id")
+		alice.Post("/api/v1/user_groups/create", apitest.Form{"name": name, "members": []int64{ids["alice@example.com"]}}).OK()
+		return int64(groupNamed(t, alice, name)["id"].(float64))
 	}
 	w.groupID, w.spareGroupID, w.subgroupID = group("design"), group("spare"), group("subteam")
 	bot := func(short string) (int64, *apitest.Client) {
@@ -234,7 +237,8 @@ func fakeWorld() world {
 	w.generalMsg, w.editMsg, w.topicMsg, w.topicMsg2, w.moveMsg, w.adminID, w.bobID, w.carolID = 17, 18, 19, 20, 29, 21, 22, 23
 	w.filterID, w.groupID, w.spareGroupID, w.botID, w.botID2 = 24, 25, 26, 27, 28
 	w.inviteID, w.inviteID2, w.inviteLinkID = 30, 31, 32
-	w.playgroundID = 33
+	w.profileFieldID = 33
+	w.playgroundID = 34
 	return w
 }
 

@@ -96,7 +96,8 @@ func TestSubgroups(t *testing.T) {
 	sys := systemGroups(t, alice)
 	bobID := userID(bob)
 	create := func(name string, members ...int64) int64 {
-		return alice.Post("/api/v1/user_groups/create", apitest.Form{"name": name, "description": "", "members": append([]int64{}, members...)}).OK().Int("group_id")
+		alice.Post("/api/v1/user_groups/create", apitest.Form{"name": name, "description": "", "members": append([]int64{}, members...)}).OK()
+		return int64(groupNamed(t, alice, name)["id"].(float64))
 	}
 	outer, inner := create("outer"), create("inner", bobID)
 	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_group"}})

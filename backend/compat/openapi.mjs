@@ -1,8 +1,10 @@
 // Zulip's OpenAPI description as a validator for Lanchat's answers and events.
 //
-// The description is ../shared/openapi/zulip-8.0-dev-fl218.yaml beside the
-// repository (CI clones shared/ there). It is read unchanged; the amendments
-// in openapi-amendments.mjs are applied to this process's parsed copy only.
+// The description is the yaml of the feature level the server announces, in
+// ../shared/openapi/ beside the repository (CI clones shared/ there); see
+// yamlFor. It is read unchanged; the amendments in openapi-amendments.mjs
+// (the product spec's own fields, and the yaml's errata) are applied to this
+// process's parsed copy only.
 //
 // Validator: Ajv (https://ajv.js.org), the most used and maintained JSON
 // Schema validator for JavaScript; it runs here, beside the zulip-js tests,
@@ -24,7 +26,22 @@ import { parse } from 'yaml';
 import { amend } from './openapi-amendments.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const yamlPath = resolve(repoRoot, '../shared/openapi/zulip-8.0-dev-fl218.yaml');
+
+// Zulip's descriptions by the feature level they describe, lowest first.
+const YAMLS = [
+  { level: 277, file: 'zulip-9.0-fl277.yaml' },
+  { level: 371, file: 'zulip-10.0-fl371.yaml' },
+];
+
+// yamlFor names the description a server announcing `level` is held to: the
+// first one at or above it (a level between two releases owes some of the
+// next one's changes, and a client written against that release parses its
+// answers by its schema). A level past the newest known one has no yaml.
+export function yamlFor(level) {
+  const found = YAMLS.find((y) => y.level >= level);
+  if (!found) throw new Error(`no Zulip OpenAPI description for feature level ${level} in ../shared/openapi`);
+  return resolve(repoRoot, '../shared/openapi', found.file);
+}
 
 const dropped = new Set(['example', 'examples', 'deprecated']);
 
@@ -48,9 +65,11 @@ export function translate(node) {
 
 const pointer = (parts) => '#/' + parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
-// The parsed, amended description and an Ajv instance holding it as "zulip".
-export function loadZulipOpenAPI() {
-  const doc = parse(readFileSync(yamlPath, 'utf8'));
+// The parsed, amended description for a feature level and an Ajv instance
+// holding it as "zulip".
+export function loadZulipOpenAPI(level) {
+  const path = yamlFor(level);
+  const doc = parse(readFileSync(path, 'utf8'));
   amend(doc);
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
   ajv.addSchema(translate(doc), 'zulip');
@@ -63,6 +82,7 @@ export function loadZulipOpenAPI() {
 
   return {
     doc,
+    path,
     // The operation "METHOD /path" (the yaml's path, without /api/v1), or undefined.
     operation(op) {
       const [method, path] = op.split(' ');

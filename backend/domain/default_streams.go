@@ -45,6 +45,20 @@ func (s *Service) defaultStreams(tx *store.Tx) ([]DefaultStreamObject, error) {
 	return out, nil
 }
 
+// defaultStreamsWire is how register's realm_default_streams and the
+// default_streams event list the default streams: as stream objects, or
+// from level 330 by ID.
+func defaultStreamsWire(list []DefaultStreamObject) any {
+	if !Announces(330) {
+		return list
+	}
+	ids := make([]int64, len(list))
+	for i, d := range list {
+		ids[i] = d.StreamID
+	}
+	return ids
+}
+
 // defaultStreamsState is register's realm_default_streams: empty for a
 // guest, as in Zulip (guests join no stream unasked and see only theirs).
 func (s *Service) defaultStreamsState(tx *store.Tx, viewer store.User) ([]DefaultStreamObject, error) {
@@ -93,7 +107,7 @@ func (s *Service) setDefaultStream(tx *store.Tx, out *deliveries, st store.Strea
 			audience = append(audience, u.ID)
 		}
 	}
-	out.add(s, events.Event{"type": "default_streams", "default_streams": list}, audience)
+	out.add(s, events.Event{"type": "default_streams", "default_streams": defaultStreamsWire(list)}, audience)
 	return nil
 }
 

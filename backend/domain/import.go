@@ -553,6 +553,7 @@ func (im *Importer) File(f archive.File) (string, error) {
 	}
 	u := store.Upload{Path: fmt.Sprintf("1/%s/%s/%s", dir, token, name), Token: token, FileName: name,
 		ContentType: ctype, Size: size, OwnerID: owner[0], Created: created, Stored: stored}
+	u.Width, u.Height = imageSize(file, ctype)
 	if err := im.s.store.Update(func(tx *store.Tx) error { return tx.CreateUpload(&u) }); err != nil {
 		return "", recordError(record, err)
 	}

@@ -17,16 +17,6 @@ import (
 // does not say: Zulip's INVITATION_LINK_VALIDITY_DAYS, 10 days.
 const InviteValidityMinutes = 10 * 24 * 60
 
-// Who may send email invitations (the realm's invite_to_realm_policy, with
-// Zulip's numbers; Zulip's default is members).
-const (
-	invitePolicyMembers     = 1
-	invitePolicyAdmins      = 2
-	invitePolicyFullMembers = 3
-	invitePolicyModerators  = 4
-	invitePolicyNobody      = 6
-)
-
 // errGuestRequest is Zulip's refusal of a guest where only members and
 // administrators may act.
 var errGuestRequest = BadRequest("Not allowed for guest users")
@@ -46,6 +36,9 @@ type InviteRequest struct {
 	StreamIDs             []int64
 	IncludeDefaultStreams bool
 	NotifyReferrerOnJoin  bool
+	// GroupIDs are user groups the invitee joins (level 322): each one
+	// whose members the inviter may change.
+	GroupIDs []int64
 }
 
 // InviteObject is an invitation as GET /invites lists it (Zulip's Invite).
@@ -59,29 +52,6 @@ type InviteObject struct {
 	NotifyReferrerOnJoin *bool  `json:"notify_referrer_on_join,omitempty"`
 	LinkURL              string `json:"link_url,omitempty"`
 	IsMultiuse           bool   `json:"is_multiuse"`
-}
-
-// invitePolicy is the realm's invite_to_realm_policy.
-func invitePolicy(r store.Realm) int {
-	if r.InviteToRealmPolicy == 0 {
-		return invitePolicyMembers
-	}
-	return r.InviteToRealmPolicy
-}
-
-// canInviteByEmail is Zulip's can_invite_users_by_email over the realm's
-// policy (every member is a full member: Lanchat has no waiting period).
-func canInviteByEmail(r store.Realm, u store.User) bool {
-	switch invitePolicy(r) {
-	case invitePolicyNobody:
-		return false
-	case invitePolicyAdmins:
-		return isAdmin(u)
-	case invitePolicyModerators:
-		return isAdmin(u) || isModerator(u)
-	default:
-		return !isGuest(u)
-	}
 }
 
 // checkInviter refuses guests and bots (Zulip's require_member_or_admin).
@@ -118,8 +88,13 @@ func (s *Service) newInvite(tx *store.Tx, actor store.User, req InviteRequest) (
 			return store.Invite{}, BadRequest("Invalid channel ID %d. No invites were sent.", id)
 		}
 	}
+	for _, id := range req.GroupIDs {
+		if _, _, err := groupAction(tx, actor, id); err != nil {
+			return store.Invite{}, err
+		}
+	}
 	now := s.now().Unix()
-	inv := store.Invite{Key: randomString(24, apiKeyAlphabet), InvitedBy: actor.ID, InvitedAt: now, InvitedAs: req.InviteAs,
+	inv := store.Invite{GroupIDs: sortedUnique(req.GroupIDs), Key: randomString(24, apiKeyAlphabet), InvitedBy: actor.ID, InvitedAt: now, InvitedAs: req.InviteAs,
 		StreamIDs: sortedUnique(req.StreamIDs), IncludeDefaultStreams: req.IncludeDefaultStreams}
 	if req.ExpiresInMinutes != nil {
 		if *req.ExpiresInMinutes < 1 {
@@ -168,11 +143,9 @@ func (s *Service) InviteByEmail(actor store.User, req InviteRequest) error {
 	}
 	var skipped [][3]any
 	err := s.update(func(tx *store.Tx) (func(), error) {
-		realm, err := tx.Realm()
-		if err != nil {
+		if allowed, err := realmAllows(tx, actor, SettingInviteUsers); err != nil {
 			return nil, err
-		}
-		if !canInviteByEmail(realm, actor) {
+		} else if !allowed {
 			return nil, BadRequest("Insufficient permission")
 		}
 		if err := checkInvitedRole(actor, req.InviteAs); err != nil {
@@ -482,6 +455,10 @@ func (s *Service) AcceptInvitation(key string, n NewUser) (store.User, error) {
 				return nil, err
 			}
 		}
+		joined, err := s.joinInvitedGroups(tx, u, inv.GroupIDs)
+		if err != nil {
+			return nil, err
+		}
 		all, err := tx.Invites()
 		if err != nil {
 			return nil, err
@@ -499,6 +476,7 @@ func (s *Service) AcceptInvitation(key string, n NewUser) (store.User, error) {
 		if err != nil {
 			return nil, err
 		}
+		out = append(out, joined...)
 		if changed {
 			publish, err := s.invitesChanged(tx, inv.InvitedBy)
 			if err != nil {
@@ -512,4 +490,29 @@ func (s *Service) AcceptInvitation(key string, n NewUser) (store.User, error) {
 		s.announceSignup(u)
 	}
 	return u, internal("accept invitation", err)
+}
+
+// joinInvitedGroups adds a new account to the groups its invitation names
+// that still exist, returning the add_members events.
+func (s *Service) joinInvitedGroups(tx *store.Tx, u store.User, ids []int64) (deliveries, error) {
+	var out deliveries
+	for _, id := range ids {
+		g, err := tx.UserGroup(id)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && g.System) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		g.Members = sortedUnique(append(g.Members, u.ID))
+		if err := tx.PutUserGroup(g); err != nil {
+			return nil, err
+		}
+		publish, err := s.memberChange(tx, id, "user_ids", [2]string{"add_members", "remove_members"}, []int64{u.ID}, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, publish)
+	}
+	return out, nil
 }

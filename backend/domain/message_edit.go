@@ -167,7 +167,22 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	}
 	_, resolveOnly := resolveToggle(m.Topic, topic)
 	resolveOnly = resolveOnly && (e.StreamID == 0 || e.StreamID == m.StreamID) && mayResolve(actor)
-	if !resolveOnly && !mayMove(actor, m) {
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return nil, 0, err
+	}
+	r, err := tx.Realm()
+	if err != nil {
+		return nil, 0, err
+	}
+	// Renaming a topic is for each message's sender and for
+	// can_move_messages_between_topics_group, checked for every message the
+	// move takes along; moving to another stream is for administrators.
+	movers := realmSetting(ix, r, SettingMoveBetweenTopics)
+	mayMove := func(m store.Message) bool {
+		return topic == m.Topic || m.SenderID == actor.ID || ix.holds(movers, actor)
+	}
+	if !resolveOnly && !mayMove(m) {
 		return nil, 0, errMayNotMove
 	}
 	dest, err := tx.Stream(m.StreamID)
@@ -206,7 +221,7 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		if err != nil {
 			continue
 		}
-		if !resolveOnly && !mayMove(actor, old) {
+		if !resolveOnly && !mayMove(old) {
 			return nil, 0, errMayNotMove
 		}
 		moved := old
@@ -229,12 +244,6 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		}
 	}
 	return ids, dest.ID, nil
-}
-
-// mayMove is the rule for moving a message, checked for every message a
-// move takes along: its sender or an administrator.
-func mayMove(actor store.User, m store.Message) bool {
-	return m.SenderID == actor.ID || isAdmin(actor)
 }
 
 var errMayNotMove = BadRequest("You don't have permission to edit this message")

@@ -109,15 +109,20 @@ func (s *Service) UpdatePresence(actor store.User, u PresenceUpdate) (map[string
 }
 
 // RealmPresence is everyone's presence: legacy maps keyed by email, or
-// with slim presence {user_id: {active_timestamp, idle_timestamp}}.
+// with slim presence {user_id: {active_timestamp, idle_timestamp}}. GET
+// /realm/presence answers only these two fields (no update ID: Zulip gives
+// that to POST /users/me/presence and register).
 func (s *Service) RealmPresence(slim bool) (map[string]any, error) {
-	var out map[string]any
+	var all map[string]any
 	err := s.store.View(func(tx *store.Tx) error {
 		var err error
-		out, err = s.realmPresence(tx, slim, nil)
+		all, err = s.realmPresence(tx, slim, nil)
 		return err
 	})
-	return out, internal("realm presence", err)
+	if err != nil {
+		return nil, internal("realm presence", err)
+	}
+	return map[string]any{"presences": all["presences"], "server_timestamp": all["server_timestamp"]}, nil
 }
 
 // realmPresence is the presence of everyone seen in the last two weeks, or,

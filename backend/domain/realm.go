@@ -116,9 +116,6 @@ type RealmChange struct {
 	Name             *string
 	Description      *string
 	EmojiAddPolicyNo *int
-	// InvitePolicyNo is invite_to_realm_policy: 1 members, 2 administrators,
-	// 3 full members, 4 moderators, 6 nobody.
-	InvitePolicyNo *int
 	// EnableReadReceipts is enable_read_receipts.
 	EnableReadReceipts *bool
 	// GroupSettings change the organization's group settings by name.
@@ -169,15 +166,6 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 				return nil, InvalidArgument("add_custom_emoji_policy", "must be 1 (members) or 2 (administrators)")
 			}
 			changed["add_custom_emoji_policy"] = *ch.EmojiAddPolicyNo
-		}
-		if ch.InvitePolicyNo != nil {
-			switch *ch.InvitePolicyNo {
-			case invitePolicyMembers, invitePolicyAdmins, invitePolicyFullMembers, invitePolicyModerators, invitePolicyNobody:
-				r.InviteToRealmPolicy = *ch.InvitePolicyNo
-			default:
-				return nil, InvalidArgument("invite_to_realm_policy", "must be 1, 2, 3, 4 or 6")
-			}
-			changed["invite_to_realm_policy"] = *ch.InvitePolicyNo
 		}
 		if ch.EnableReadReceipts != nil {
 			r.EnableReadReceipts, changed["enable_read_receipts"] = *ch.EnableReadReceipts, *ch.EnableReadReceipts

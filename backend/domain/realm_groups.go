@@ -65,8 +65,8 @@ func realmGroupSettingsState(tx *store.Tx, r store.Realm, state map[string]any) 
 	}
 	state["realm_create_public_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePublicChannel))
 	state["realm_create_private_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePrivateChannel))
-	state["server_supported_permission_settings"] = permissionSettingsState()
-	return nil
+	state["server_supported_permission_settings"], err = permissionSettingsState()
+	return err
 }
 
 // approximatePolicy is the policy number (1 members, 2 administrators,

@@ -214,7 +214,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		if err != nil {
 			return err
 		}
-		state["realm_default_streams"] = list
+		state["realm_default_streams"] = defaultStreamsWire(list)
 	}
 	if want("muted_topics") {
 		list, err := mutedTopicsList(tx, actor.ID)
@@ -295,17 +295,19 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		}
 		state["realm_playgrounds"] = list
 	}
-	if want("realm_incoming_webhook_bots") {
-		state["realm_incoming_webhook_bots"] = incomingWebhookBots()
-	}
 	if want("alert_words") {
 		state["alert_words"] = s.AlertWords(actor)
 	}
 	if want("custom_profile_fields") {
-		state["custom_profile_fields"] = []any{}
+		if err := profileFieldState(tx, state); err != nil {
+			return err
+		}
 	}
 	if want("user_settings") {
 		state["user_settings"] = userSettings(actor)
+	}
+	if want("realm_incoming_webhook_bots") {
+		state["realm_incoming_webhook_bots"] = incomingWebhookBots()
 	}
 	if want("onboarding_steps") {
 		state["onboarding_steps"] = onboardingSteps(actor)
@@ -348,6 +350,12 @@ func realmUsersState(tx *store.Tx, actor store.User, state map[string]any) error
 			inactive = append(inactive, o)
 		}
 	}
+	values, err := tx.ProfileValues()
+	if err != nil {
+		return err
+	}
+	addProfileData(values, active)
+	addProfileData(values, inactive)
 	me := userObject(actor, actor, emails)
 	state["realm_users"], state["realm_non_active_users"], state["cross_realm_bots"] = active, inactive, []any{}
 	state["user_id"], state["email"], state["delivery_email"], state["full_name"] = actor.ID, actor.Email, actor.Email, actor.FullName

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"log/slog"
+	"net/url"
 	"strings"
 
 	"lanchat/backend/store"
@@ -118,6 +119,19 @@ func (l *realmLookup) StreamByName(name string) (markdown.Stream, bool) {
 // CustomEmoji finds an active custom emoji by name.
 func (l *realmLookup) CustomEmoji(name string) (markdown.CustomEmoji, bool) {
 	return customEmoji(l.tx, name)
+}
+
+// ImageDimensions is the size an uploaded image was found to have.
+func (l *realmLookup) ImageDimensions(uploadPath string) (markdown.ImageSize, bool) {
+	path, ok := strings.CutPrefix(uploadPath, "/user_uploads/")
+	if unescaped, err := url.PathUnescape(path); err == nil {
+		path = unescaped
+	}
+	u, err := l.tx.Upload(path)
+	if !ok || err != nil || u.Width == 0 || u.Height == 0 {
+		return markdown.ImageSize{}, false
+	}
+	return markdown.ImageSize{Width: u.Width, Height: u.Height}, true
 }
 
 // RenderPreview renders content as the actor would send it, storing nothing.

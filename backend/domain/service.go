@@ -27,6 +27,12 @@ const (
 	ZulipFeatureLevel = 277
 )
 
+// Announces says whether the announced feature level includes Zulip's
+// change at `level`. A field a later level adds stays off the wire until the
+// announcement reaches it: clients parse answers by the level they are told,
+// and the conformance test holds every answer to that level's OpenAPI yaml.
+func Announces(level int) bool { return ZulipFeatureLevel >= level }
+
 // Config is what the host decides about the organization.
 type Config struct {
 	// Dev enables the development-only login endpoint.

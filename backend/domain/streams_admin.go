@@ -12,13 +12,13 @@ import (
 
 // StreamChange is PATCH /streams/{id}: any of a new name, description,
 // privacy, whether new people join it (is_default_stream, level 200) and
-// the system group that may remove others from it.
+// its group settings by name.
 type StreamChange struct {
-	NewName                   *string
-	Description               *string
-	InviteOnly                *bool
-	IsDefault                 *bool
-	CanRemoveSubscribersGroup *int64
+	NewName       *string
+	Description   *string
+	InviteOnly    *bool
+	IsDefault     *bool
+	GroupSettings map[string]GroupSettingChange
 }
 
 // UpdateStream renames, redescribes or changes the privacy of a stream
@@ -28,7 +28,7 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.IsDefault == nil && ch.CanRemoveSubscribersGroup == nil {
+	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.IsDefault == nil && len(ch.GroupSettings) == 0 {
 		return BadRequest("No new data supplied")
 	}
 	err := s.update(func(tx *store.Tx) (func(), error) {
@@ -69,18 +69,11 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 			changes = append(changes, events.Event{"property": "invite_only", "value": st.InviteOnly,
 				"history_public_to_subscribers": true, "is_web_public": false})
 		}
-		if ch.CanRemoveSubscribersGroup != nil {
-			group, err := checkRemoveSubscribersGroup(tx, *ch.CanRemoveSubscribersGroup)
-			if err != nil {
-				return nil, err
-			}
-			if current, err := removeSubscribersGroup(tx, st); err != nil {
-				return nil, err
-			} else if current != group {
-				st.CanRemoveSubscribersGroup = group
-				changes = append(changes, events.Event{"property": "can_remove_subscribers_group", "value": group})
-			}
+		settings, err := changeStreamGroupSettings(tx, &st, ch.GroupSettings)
+		if err != nil {
+			return nil, err
 		}
+		changes = append(changes, settings...)
 		isDefault, err := isDefaultStream(tx, st)
 		if err != nil {
 			return nil, err
@@ -123,8 +116,12 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 }
 
 // streamDeleteEvent carries the whole stream object, as Zulip's does at
-// feature level 277 (its stream_ids list came with Zulip 10).
+// feature level 277; from level 343 it lists stream_ids, and its deprecated
+// streams keep only each stream's ID.
 func (s *Service) streamDeleteEvent(tx *store.Tx, st store.Stream) events.Event {
+	if Announces(343) {
+		return events.Event{"type": "stream", "op": "delete", "stream_ids": []int64{st.ID}, "streams": []map[string]int64{{"stream_id": st.ID}}}
+	}
 	return events.Event{"type": "stream", "op": "delete", "streams": []StreamObject{s.streamObject(tx, st)}}
 }
 

@@ -1,8 +1,10 @@
 package domain
 
 import (
+	"maps"
 	"slices"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -24,23 +26,68 @@ func checkCanCreateStream(tx *store.Tx, actor store.User, inviteOnly bool) error
 	return nil
 }
 
-// removeSubscribersGroup is the stream's can_remove_subscribers_group.
-func removeSubscribersGroup(tx *store.Tx, st store.Stream) (int64, error) {
-	if st.CanRemoveSubscribersGroup != 0 {
-		return st.CanRemoveSubscribersGroup, nil
-	}
-	return tx.SystemGroupID(streamGroupSettings[0].DefaultGroupName)
+// streamRule is a stream's setting by name.
+func streamRule(name string) groupSettingRule {
+	i := slices.IndexFunc(streamGroupSettings, func(r groupSettingRule) bool { return r.Name == name })
+	return streamGroupSettings[i]
 }
 
-// checkRemoveSubscribersGroup checks a new can_remove_subscribers_group
-// against the setting's rule.
-func checkRemoveSubscribersGroup(tx *store.Tx, id int64) (int64, error) {
+// streamSetting is a stream's value of a setting, its default when never
+// set.
+func streamSetting(ix *groupIndex, st store.Stream, name string) store.GroupSetting {
+	if s, ok := st.GroupSettings[name]; ok {
+		return s
+	}
+	return store.GroupSetting{Group: ix.system(streamRule(name).DefaultGroupName)}
+}
+
+// streamAllows is the stream's permission gate: whether u holds the named
+// group setting of st.
+func streamAllows(tx *store.Tx, u store.User, st store.Stream, name string) (bool, error) {
 	ix, err := loadGroups(tx)
 	if err != nil {
-		return 0, err
+		return false, err
 	}
-	setting, err := checkSetting(tx, ix, streamGroupSettings[0], GroupSettingValue{Group: id})
-	return setting.Group, err
+	return ix.holds(streamSetting(ix, st, name), u), nil
+}
+
+// changeStreamGroupSettings applies group-setting changes to st and returns
+// each changed one as a stream update event's property and value.
+func changeStreamGroupSettings(tx *store.Tx, st *store.Stream, changes map[string]GroupSettingChange) ([]events.Event, error) {
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return nil, err
+	}
+	var out []events.Event
+	for _, name := range slices.Sorted(maps.Keys(changes)) {
+		current := streamSetting(ix, *st, name)
+		setting, err := applyChange(tx, ix, streamRule(name), current, changes[name])
+		if err != nil {
+			return nil, err
+		}
+		if sameSetting(setting, current) {
+			continue
+		}
+		if st.GroupSettings == nil {
+			st.GroupSettings = map[string]store.GroupSetting{}
+		}
+		st.GroupSettings[name] = setting
+		out = append(out, events.Event{"property": name, "value": settingValue(setting)})
+	}
+	return out, nil
+}
+
+// StreamGroupSettingNames are the group settings a stream has, which
+// creating and changing a stream take by name.
+func StreamGroupSettingNames() []string {
+	out := make([]string, 0, len(streamGroupSettings))
+	for _, r := range streamGroupSettings {
+		out = append(out, r.Name)
+	}
+	return out
 }
 
 // checkCanRemoveSubscribers is the stream's gate for unsubscribing users:
@@ -49,15 +96,11 @@ func checkCanRemoveSubscribers(tx *store.Tx, actor store.User, st store.Stream, 
 	if !slices.ContainsFunc(users, func(u store.User) bool { return u.ID != actor.ID }) {
 		return nil
 	}
-	id, err := removeSubscribersGroup(tx, st)
+	allowed, err := streamAllows(tx, actor, st, SettingRemoveSubscribers)
 	if err != nil {
 		return err
 	}
-	ix, err := loadGroups(tx)
-	if err != nil {
-		return err
-	}
-	if !ix.contains(id, actor) {
+	if !allowed {
 		return BadRequest("Insufficient permission")
 	}
 	return nil

@@ -22,17 +22,23 @@ type StreamProperties struct {
 	MessageRetentionDays       *int   `json:"message_retention_days"`
 	StreamPostPolicy           int    `json:"stream_post_policy"`
 	IsAnnouncementOnly         bool   `json:"is_announcement_only"`
-	// CanRemoveSubscribersGroup is the system group whose members may
-	// remove others from the stream (administrators by default).
-	CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group"`
+	// CanRemoveSubscribersGroup may remove others from the stream
+	// (administrators by default).
+	CanRemoveSubscribersGroup GroupSettingValue `json:"can_remove_subscribers_group"`
+	// IsRecentlyActive (level 323): created or written in within
+	// recentActivityDays.
+	IsRecentlyActive bool `json:"is_recently_active"`
 }
+
+// recentActivityDays is how long a stream counts as recently active after
+// its creation or its newest message (Zulip's demote_inactive_streams
+// window).
+const recentActivityDays = 180
 
 // StreamObject is a stream as GET /streams and register show it.
 type StreamObject struct {
 	StreamProperties
-	IsArchived          bool `json:"is_archived"`
 	StreamWeeklyTraffic *int `json:"stream_weekly_traffic"`
-	SubscriberCount     int  `json:"subscriber_count"`
 }
 
 // SubscriptionObject is a stream with the viewer's settings for it (spec
@@ -74,19 +80,29 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		HistoryPublicToSubscribers: true,
 		DateCreated:                st.DateCreated,
 		StreamPostPolicy:           1,
-	}, SubscriberCount: len(tx.StreamSubscriberIDs(st.ID))}
+	}}
 	if st.CreatorID != 0 {
 		creator := st.CreatorID
 		o.CreatorID = &creator
 	}
 	// Every store has the system groups from its migrations.
-	o.CanRemoveSubscribersGroup, _ = removeSubscribersGroup(tx, st)
+	if ix, err := loadGroups(tx); err == nil {
+		o.CanRemoveSubscribersGroup = settingValue(streamSetting(ix, st, SettingRemoveSubscribers))
+	}
 	if st.Description == "" {
 		o.RenderedDescription = ""
 	}
+	since := s.now().Unix() - recentActivityDays*24*3600
+	o.IsRecentlyActive = st.DateCreated >= since
 	if rid, ok := tx.LookupRecipientID(st.ID, nil); ok {
 		tx.Scan(store.RecipientRange(rid), 0, false, func(id int64) bool {
 			o.FirstMessageID = &id
+			return false
+		})
+		tx.Scan(store.RecipientRange(rid), AnchorNewest, true, func(id int64) bool {
+			if m, err := tx.Message(id); err == nil && m.Timestamp >= since {
+				o.IsRecentlyActive = true
+			}
 			return false
 		})
 	}

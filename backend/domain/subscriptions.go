@@ -27,9 +27,9 @@ type SubscribeRequest struct {
 	// AuthorizationErrorsFatal makes an inaccessible private stream an error
 	// instead of an entry in Unauthorized.
 	AuthorizationErrorsFatal bool
-	// CanRemoveSubscribersGroup is the system group that may remove others
-	// from the streams this request creates; 0 is the default.
-	CanRemoveSubscribersGroup int64
+	// GroupSettings are the group settings, by name, of the streams this
+	// request creates; an absent one is its default.
+	GroupSettings map[string]GroupSettingValue
 	// Announce posts the public streams this request creates to the
 	// new stream announcements stream.
 	Announce bool
@@ -77,8 +77,12 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
 				}
-				if req.CanRemoveSubscribersGroup != 0 {
-					if st.CanRemoveSubscribersGroup, err = checkRemoveSubscribersGroup(tx, req.CanRemoveSubscribersGroup); err != nil {
+				if len(req.GroupSettings) > 0 {
+					changes := map[string]GroupSettingChange{}
+					for name, v := range req.GroupSettings {
+						changes[name] = GroupSettingChange{New: v}
+					}
+					if _, err := changeStreamGroupSettings(tx, &st, changes); err != nil {
 						return nil, err
 					}
 					if err := tx.PutStream(st); err != nil {

@@ -87,6 +87,7 @@ func (s *Service) SaveUpload(actor store.User, files UploadedFiles) (Upload, err
 		ContentType: http.DetectContentType(head), Size: size, OwnerID: actor.ID,
 		Created: s.now().Unix(), Stored: stored,
 	}
+	u.Width, u.Height = imageSize(file, u.ContentType)
 	err = s.store.Update(func(tx *store.Tx) error {
 		if err := s.checkUploadQuota(tx, actor.ID, size); err != nil {
 			return err

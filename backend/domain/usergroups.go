@@ -17,7 +17,6 @@ type UserGroupObject struct {
 	DirectSubgroupIDs []int64           `json:"direct_subgroup_ids"`
 	IsSystemGroup     bool              `json:"is_system_group"`
 	CanMentionGroup   GroupSettingValue `json:"can_mention_group"`
-	Deactivated       bool              `json:"deactivated"`
 }
 
 func userGroupObject(ix *groupIndex, g store.UserGroup) (UserGroupObject, error) {

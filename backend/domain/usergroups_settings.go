@@ -35,6 +35,13 @@ const (
 	SettingCreatePrivateChannel   = "can_create_private_channel_group"
 	SettingDirectMessageInitiator = "direct_message_initiator_group"
 	SettingDirectMessagePermitted = "direct_message_permission_group"
+	SettingMoveBetweenTopics      = "can_move_messages_between_topics_group"
+	SettingInviteUsers            = "can_invite_users_group"
+)
+
+// Settings of a stream.
+const (
+	SettingRemoveSubscribers = "can_remove_subscribers_group"
 )
 
 var nobodyForSystemGroups = store.NobodyGroup
@@ -57,9 +64,16 @@ var (
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_initiator_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_permission_group_id", AllowedSystemGroups: []string{}},
+		// Administrators by default, not Zulip's everyone: Lanchat's rule
+		// lets only a message's sender and administrators move its topic.
+		{Name: SettingMoveBetweenTopics, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_move_messages_between_topics_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingInviteUsers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_invite_users_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
-		{Name: "can_remove_subscribers_group", RequireSystemGroup: true, AllowEveryoneGroup: true,
+		// Any group-setting value since level 320.
+		{Name: SettingRemoveSubscribers, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_remove_subscribers_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{
@@ -76,15 +90,25 @@ func realmRule(name string) groupSettingRule {
 }
 
 // permissionSettingsState is register's server_supported_permission_settings.
-func permissionSettingsState() map[string]any {
-	byName := func(rules []groupSettingRule) map[string]groupSettingRule {
-		out := map[string]groupSettingRule{}
+// Level 326 took allow_owners_group and id_field_name out of each rule.
+func permissionSettingsState() (map[string]any, error) {
+	out := map[string]any{}
+	for object, rules := range map[string][]groupSettingRule{"realm": realmGroupSettings, "stream": streamGroupSettings, "group": userGroupSettings} {
+		byName := map[string]map[string]any{}
 		for _, r := range rules {
-			out[r.Name] = r
+			m, err := ToMap(r)
+			if err != nil {
+				return nil, err
+			}
+			if Announces(326) {
+				delete(m, "allow_owners_group")
+				delete(m, "id_field_name")
+			}
+			byName[r.Name] = m
 		}
-		return out
+		out[object] = byName
 	}
-	return map[string]any{"realm": byName(realmGroupSettings), "stream": byName(streamGroupSettings), "group": byName(userGroupSettings)}
+	return out, nil
 }
 
 // GroupSettingValue is a group-setting value as the API shows it: a

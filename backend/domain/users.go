@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -92,9 +93,13 @@ func isGuest(u store.User) bool { return u.Role == store.RoleGuest }
 // Users lists every account, deactivated ones included, as GET /users does.
 func (s *Service) Users(viewer store.User) ([]UserObject, error) {
 	var users []store.User
+	var values map[int64]map[int64]store.ProfileValue
 	err := s.store.View(func(tx *store.Tx) error {
 		var err error
-		users, err = tx.Users()
+		if users, err = tx.Users(); err != nil {
+			return err
+		}
+		values, err = tx.ProfileValues()
 		return err
 	})
 	if err != nil {
@@ -108,12 +113,14 @@ func (s *Service) Users(viewer store.User) ([]UserObject, error) {
 	for _, u := range users {
 		out = append(out, userObject(u, viewer, emails))
 	}
+	addProfileData(values, out)
 	return out, nil
 }
 
 // User shows one account.
 func (s *Service) User(viewer store.User, id int64) (UserObject, error) {
 	var u, owner store.User
+	var values []store.ProfileValue
 	err := s.store.View(func(tx *store.Tx) error {
 		var err error
 		if u, err = tx.User(id); err != nil {
@@ -122,7 +129,8 @@ func (s *Service) User(viewer store.User, id int64) (UserObject, error) {
 		if u.IsBot() {
 			owner, _ = tx.User(u.BotOwnerID)
 		}
-		return nil
+		values, err = tx.UserProfileValues(id)
+		return err
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return UserObject{}, BadRequest("No such user")
@@ -130,7 +138,14 @@ func (s *Service) User(viewer store.User, id int64) (UserObject, error) {
 	if err != nil {
 		return UserObject{}, internal("get user", err)
 	}
-	return userObject(u, viewer, map[int64]string{owner.ID: owner.Email}), nil
+	o := userObject(u, viewer, map[int64]string{owner.ID: owner.Email})
+	for _, v := range values {
+		if o.ProfileData == nil {
+			break // a bot's: bots have no profile data
+		}
+		o.ProfileData[strconv.FormatInt(v.FieldID, 10)] = profileDataEntry(v, map[string]any{})
+	}
+	return o, nil
 }
 
 // NewUser describes an account to create.

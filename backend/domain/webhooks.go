@@ -69,22 +69,17 @@ func (s *Service) Webhook(bot store.User, call WebhookCall) error {
 	return nil
 }
 
-// IncomingWebhookBot is an integration as register's
-// realm_incoming_webhook_bots shows it (level 207).
-type IncomingWebhookBot struct {
-	Name        string `json:"name"`
-	DisplayName string `json:"display_name"`
-	// AllEventTypes is null for integrations that do not filter events.
-	AllEventTypes []string `json:"all_event_types"`
-	// Config is the settings a bot of the integration needs: none here.
-	Config map[string]string `json:"config"`
-}
-
-// incomingWebhookBots lists the integrations this server has.
-func incomingWebhookBots() []IncomingWebhookBot {
-	var out []IncomingWebhookBot
+// incomingWebhookBots is register's realm_incoming_webhook_bots: the
+// integrations this server takes, none filtering events by type.
+func incomingWebhookBots() []map[string]any {
+	out := []map[string]any{}
 	for _, i := range integrations.All() {
-		out = append(out, IncomingWebhookBot{Name: i.Name, DisplayName: i.DisplayName, AllEventTypes: i.EventTypes, Config: map[string]string{}})
+		options := i.Options
+		if options == nil {
+			options = []integrations.ConfigOption{}
+		}
+		out = append(out, map[string]any{"name": i.Name, "display_name": cmp.Or(i.DisplayName, i.Client),
+			"all_event_types": nil, "config_options": options})
 	}
 	return out
 }

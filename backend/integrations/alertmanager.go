@@ -22,7 +22,11 @@ import (
 // else annotation, whose value is each alert's topic (alerts are posted
 // per topic), and `desc` the one whose value is each alert's line.
 func init() {
-	register(Integration{Name: "alertmanager", DisplayName: "Alertmanager", Client: "Alertmanager", DefaultTopic: "Alertmanager", Convert: alertGroup("Alertmanager")})
+	register(Integration{Name: "alertmanager", Client: "Alertmanager", DefaultTopic: "Alertmanager", Convert: alertGroup("Alertmanager"),
+		DisplayName: "Prometheus Alertmanager", Options: []ConfigOption{
+			{Key: "name", Label: "Alert field whose value is the topic", Validator: "check_string"},
+			{Key: "desc", Label: "Alert field that describes it", Validator: "check_string"},
+		}})
 }
 
 type amAlert struct {

@@ -10,12 +10,8 @@ import (
 // their reviews, comments and releases. An issue's or pull request's
 // comments and reviews share its topic.
 func init() {
-	register(Integration{Name: "gitea", DisplayName: "Gitea", EventTypes: giteaEvents, Client: "Gitea", DefaultTopic: "Gitea", Convert: gitea})
+	register(Integration{Name: "gitea", Client: "Gitea", DefaultTopic: "Gitea", Convert: gitea})
 }
-
-// giteaEvents are the X-Gitea-Event values gitea posts.
-var giteaEvents = []string{"push", "create", "delete", "issues", "issue_comment", "pull_request",
-	"pull_request_approved", "pull_request_rejected", "pull_request_comment", "release"}
 
 type giteaRepo struct {
 	FullName string `json:"full_name"`

@@ -122,21 +122,3 @@ func TestGiteaLargePushFits(t *testing.T) {
 		t.Errorf("headline %q", content[:80])
 	}
 }
-
-// The event types gitea lists (register's realm_incoming_webhook_bots) are
-// those it posts: none is ignored as unsupported.
-func TestGiteaListsTheEventsItPosts(t *testing.T) {
-	i, _ := Lookup("gitea")
-	for _, event := range i.EventTypes {
-		header := http.Header{}
-		header.Set("X-Gitea-Event", event)
-		if _, err := i.Convert(Request{Body: []byte(`{}`), Header: header, MaxContent: serverLimit}); err != nil {
-			if _, ignored := UnsupportedEvent(err); ignored {
-				t.Errorf("gitea lists %q but ignores it", event)
-			}
-		}
-	}
-	if len(i.EventTypes) == 0 {
-		t.Error("gitea lists no event types")
-	}
-}

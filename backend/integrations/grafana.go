@@ -10,7 +10,7 @@ import (
 // Alertmanager's notification with more on each alert (the query values,
 // the dashboard), so the message is Alertmanager's, with those added.
 func init() {
-	register(Integration{Name: "grafana", DisplayName: "Grafana", Client: "Grafana", DefaultTopic: "Grafana alerts", Convert: alertGroup("Grafana")})
+	register(Integration{Name: "grafana", Client: "Grafana", DefaultTopic: "Grafana alerts", Convert: alertGroup("Grafana")})
 }
 
 // value is what Grafana's queries measured: values by query (Grafana 10

@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 )
 
 // Request is what an integration sees of an incoming webhook call.
@@ -34,16 +34,16 @@ type Message struct {
 // Integration is one registered webhook.
 type Integration struct {
 	Name string // the URL's last segment
-	// DisplayName names it in menus (register's
-	// realm_incoming_webhook_bots).
-	DisplayName string
-	// EventTypes are the sender's event types it posts, for those told
-	// apart by event; nil for the others.
-	EventTypes []string
 	// Client names the sender in messages, as Zulip does:
 	// Zulip<Client>Webhook.
 	Client       string
 	DefaultTopic string
+	// DisplayName names the integration in menus (register's
+	// realm_incoming_webhook_bots); Client when empty.
+	DisplayName string
+	// Options are the URL parameters the integration reads, offered when
+	// a URL for it is made.
+	Options []ConfigOption
 	// Convert returns the messages for one delivery: usually one, more
 	// when the sender's items belong in different topics.
 	Convert func(Request) ([]Message, error)
@@ -80,6 +80,14 @@ func UnsupportedEvent(err error) (event string, ok bool) {
 	return "", false
 }
 
+// ConfigOption is a URL parameter of an integration, as Zulip's
+// config_options: its key, a label, and check_string or check_bool.
+type ConfigOption struct {
+	Key       string `json:"key"`
+	Label     string `json:"label"`
+	Validator string `json:"validator"`
+}
+
 var registry = map[string]Integration{}
 
 func register(i Integration) { registry[i.Name] = i }
@@ -90,13 +98,12 @@ func Lookup(name string) (Integration, bool) {
 	return i, ok
 }
 
-// All lists every integration, by name.
+// All are the registered integrations, by name.
 func All() []Integration {
 	out := make([]Integration, 0, len(registry))
-	for _, i := range registry {
-		out = append(out, i)
+	for _, name := range slices.Sorted(maps.Keys(registry)) {
+		out = append(out, registry[name])
 	}
-	slices.SortFunc(out, func(a, b Integration) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

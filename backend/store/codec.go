@@ -20,6 +20,8 @@ var (
 	bucketSubscriptions = []byte("subscriptions")      // user ID + stream ID → Subscription
 	bucketSubscribers   = []byte("stream_subscribers") // stream ID + user ID → nothing
 	bucketUserGroups    = []byte("user_groups")
+	// field ID → ProfileField; user ID + field ID → ProfileValue (profile_fields.go)
+	bucketProfileFields, bucketProfileValues = []byte("profile_fields"), []byte("profile_values")
 
 	bucketMessages       = []byte("messages")      // message ID → Message
 	bucketUserMessages   = []byte("user_messages") // user ID + message ID → flags, exceptions only (flags.go)
@@ -55,6 +57,7 @@ var (
 var allBuckets = [][]byte{
 	bucketMeta, bucketUsers, bucketUserByEmail, bucketStreams, bucketStreamByName,
 	bucketSubscriptions, bucketSubscribers, bucketUserGroups,
+	bucketProfileFields, bucketProfileValues,
 	bucketMessages, bucketUserMessages, bucketMsgByRecipient, bucketMsgByTopic, bucketMsgBySender,
 	bucketUserSpans, bucketReadRuns, bucketSearchPostings, bucketRecipients, bucketTopics, bucketUserTopics,
 	bucketRealmEmoji, bucketLinkifiers, bucketUploads, bucketPresence, bucketBotStorage, bucketSessions,

@@ -17,6 +17,8 @@ type Invite struct {
 	StreamIDs             []int64 `json:"stream_ids,omitempty"`
 	IncludeDefaultStreams bool    `json:"include_default_streams,omitempty"`
 	NotifyReferrerOnJoin  bool    `json:"notify_referrer_on_join,omitempty"`
+	// GroupIDs are the user groups joined on arrival.
+	GroupIDs []int64 `json:"group_ids,omitempty"`
 	// Revoked marks a reusable link that was revoked: kept, so that
 	// revoking it again is told apart from an unknown one.
 	Revoked bool `json:"revoked,omitempty"`

@@ -23,6 +23,8 @@ var migrations = []func(*bolt.Tx) error{
 	searchPostings,       // 5 → 6: the full-text index as posting lists per term and ID block
 	streamCreators,       // 6 → 7: streams record their creator; role:administrators gets a group ID
 	systemGroups,         // 7 → 8: a record for each of Zulip's system groups; groups get subgroups and settings
+	streamGroupSettings,  // 8 → 9: streams keep any group-setting value of any group setting
+	inviteUsersGroup,     // 9 → 10: who may invite by email is a group setting, not a policy number
 }
 
 // SchemaVersion is the version a store has once opened by this build.
@@ -175,6 +177,78 @@ func streamCreators(btx *bolt.Tx) error {
 // drop when it rewrites a group, so it must refuse this store.
 func systemGroups(btx *bolt.Tx) error {
 	return (&Tx{btx: btx}).createSystemGroups()
+}
+
+// streamGroupSettings (schema 8 → 9) moves a stream's
+// can_remove_subscribers_group (a system group's ID) among its group
+// settings, which may hold any group-setting value and which an older build
+// would drop when it rewrites a stream.
+func streamGroupSettings(btx *bolt.Tx) error {
+	b := btx.Bucket(bucketStreams)
+	if b == nil {
+		return nil
+	}
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		var old struct {
+			CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group"`
+		}
+		if err := json.Unmarshal(v, &old); err != nil {
+			return fmt.Errorf("stream %d: %w", btoi(k), err)
+		}
+		if old.CanRemoveSubscribersGroup == 0 {
+			continue
+		}
+		var st Stream
+		if err := json.Unmarshal(v, &st); err != nil {
+			return fmt.Errorf("stream %d: %w", btoi(k), err)
+		}
+		st.GroupSettings = map[string]GroupSetting{"can_remove_subscribers_group": {Group: old.CanRemoveSubscribersGroup}}
+		data, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
+		key := append([]byte(nil), k...)
+		if err := b.Put(key, data); err != nil {
+			return err
+		}
+		c.Seek(key)
+	}
+	return nil
+}
+
+// inviteUsersGroup (schema 9 → 10) turns the organization's
+// invite_to_realm_policy (Zulip's numbers: 1 members, 2 administrators,
+// 3 full members, 4 moderators, 6 nobody) into its can_invite_users_group.
+func inviteUsersGroup(btx *bolt.Tx) error {
+	tx := &Tx{btx: btx}
+	raw := btx.Bucket(bucketMeta).Get(keyRealm)
+	if raw == nil {
+		return nil
+	}
+	var old struct {
+		Policy int `json:"invite_to_realm_policy"`
+	}
+	if err := json.Unmarshal(raw, &old); err != nil {
+		return fmt.Errorf("realm: %w", err)
+	}
+	group, ok := map[int]string{2: AdministratorsGroup, 3: FullMembersGroup, 4: ModeratorsGroup, 6: NobodyGroup}[old.Policy]
+	if !ok {
+		return nil // members, the default
+	}
+	r, err := tx.Realm()
+	if err != nil {
+		return err
+	}
+	id, err := tx.SystemGroupID(group)
+	if err != nil {
+		return err
+	}
+	if r.GroupSettings == nil {
+		r.GroupSettings = map[string]GroupSetting{}
+	}
+	r.GroupSettings["can_invite_users_group"] = GroupSetting{Group: id}
+	return tx.PutRealm(r)
 }
 
 // migrate runs the pending steps, each in its own transaction together with

@@ -294,6 +294,93 @@ func TestOpenCreatesSystemGroupsOfSchema7(t *testing.T) {
 	}
 }
 
+// A store written before custom profile fields has neither of their
+// buckets; opening it adds both, with no version step (old builds ignore
+// buckets they do not know). Deleting a field takes its values along.
+func TestOpenAddsProfileFieldsToOlderStore(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		for _, b := range [][]byte{bucketProfileFields, bucketProfileValues} {
+			if err := tx.btx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	phone, pet := ProfileField{Type: 1, Name: "Phone"}, ProfileField{Type: 1, Name: "Pet"}
+	err = s.Update(func(tx *Tx) error {
+		for _, f := range []*ProfileField{&phone, &pet} {
+			if err := tx.CreateProfileField(f); err != nil {
+				return err
+			}
+			if err := tx.PutProfileValue(3, ProfileValue{FieldID: f.ID, Value: f.Name + " of 3"}); err != nil {
+				return err
+			}
+		}
+		return tx.DeleteProfileField(phone.ID)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := viewed(t, s, func(tx *Tx) ([]ProfileField, error) { return tx.ProfileFields() }); len(got) != 1 || got[0].Name != "Pet" || got[0].Order != 2 {
+		t.Errorf("fields %+v", got)
+	}
+	if got := viewed(t, s, func(tx *Tx) ([]ProfileValue, error) { return tx.UserProfileValues(3) }); len(got) != 1 || got[0].Value != "Pet of 3" {
+		t.Errorf("values %+v", got)
+	}
+}
+
+// A schema-8 stream's can_remove_subscribers_group (a system group's ID)
+// becomes one of its group settings; streams without one keep none.
+func TestOpenMovesStreamSettingsOfSchema8(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		for id, record := range map[int64]string{
+			1: `{"id":1,"name":"general","description":"","invite_only":false,"date_created":5,"can_remove_subscribers_group":7}`,
+			2: `{"id":2,"name":"random","description":"","invite_only":true,"date_created":6}`,
+		} {
+			if err := tx.bucket(bucketStreams).Put(itob(id), []byte(record)); err != nil {
+				return err
+			}
+		}
+		return writeSchemaVersion(tx.btx, 8)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	streams := viewed(t, s, func(tx *Tx) ([]Stream, error) { return tx.AllStreams() })
+	if len(streams) != 2 || streams[0].Name != "general" || streams[0].GroupSettings["can_remove_subscribers_group"].Group != 7 ||
+		streams[1].GroupSettings != nil || !streams[1].InviteOnly {
+		t.Errorf("streams after migration %+v", streams)
+	}
+}
+
+// A schema-9 organization's invite_to_realm_policy becomes its
+// can_invite_users_group.
+func TestOpenTurnsInvitePolicyOfSchema9IntoAGroup(t *testing.T) {
+	s, dir := openTemp(t)
+	err := s.Update(func(tx *Tx) error {
+		if err := tx.bucket(bucketMeta).Put(keyRealm, []byte(`{"name":"Acme","invite_to_realm_policy":4,"group_settings":{"can_create_public_channel_group":{"group":3}}}`)); err != nil {
+			return err
+		}
+		return writeSchemaVersion(tx.btx, 9)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	r := viewed(t, s, func(tx *Tx) (Realm, error) { return tx.Realm() })
+	moderators := viewed(t, s, func(tx *Tx) (int64, error) { return tx.SystemGroupID(ModeratorsGroup) })
+	if r.Name != "Acme" || r.GroupSettings["can_invite_users_group"].Group != moderators || r.GroupSettings["can_create_public_channel_group"].Group != 3 {
+		t.Errorf("realm after migration %+v (moderators %d)", r, moderators)
+	}
+}
+
 // A store written before code playgrounds has no bucket for them; opening
 // it adds one, with no version step, and the first playground gets ID 1.
 func TestOpenAddsPlaygroundsToOlderStore(t *testing.T) {

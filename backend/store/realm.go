@@ -9,14 +9,13 @@ type Realm struct {
 	EmojiAddPolicy string `json:"emoji_add_policy"`
 	// DefaultStreamIDs are the streams every new person joins.
 	DefaultStreamIDs []int64 `json:"default_stream_ids,omitempty"`
-	// InviteToRealmPolicy says who may send email invitations, with
-	// Zulip's numbers; 0 is Zulip's default (1, members).
-	InviteToRealmPolicy int `json:"invite_to_realm_policy,omitempty"`
 	// EnableReadReceipts lets people see who has read a message (off
 	// unless an administrator turns it on).
 	EnableReadReceipts bool `json:"enable_read_receipts,omitempty"`
 	// GroupSettings are the organization's group-based permissions by
-	// Zulip's setting name (since schema 8); an absent one is its default.
+	// Zulip's setting name (since schema 8; since schema 10 also who may
+	// send email invitations, which schema 9 kept as Zulip's
+	// invite_to_realm_policy number); an absent one is its default.
 	GroupSettings map[string]GroupSetting `json:"group_settings,omitempty"`
 	// WildcardMentionPolicy says who may mention everyone in a stream or
 	// topic of more than 15 people, with Zulip's numbers; 0 is Zulip's

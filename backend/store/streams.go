@@ -18,9 +18,11 @@ type Stream struct {
 	// Deactivated streams are deleted for every purpose but keep their
 	// record, so their ID is never reused; their name is free again.
 	Deactivated bool `json:"deactivated,omitempty"`
-	// CanRemoveSubscribersGroup is the system group allowed to remove others
-	// from the stream (since schema 8); 0 is the default, administrators.
-	CanRemoveSubscribersGroup int64 `json:"can_remove_subscribers_group,omitempty"`
+	// GroupSettings are the stream's group-based permissions by Zulip's
+	// setting name (since schema 9; schema 8 kept only
+	// can_remove_subscribers_group, as a system group's ID); an absent one
+	// is its default.
+	GroupSettings map[string]GroupSetting `json:"group_settings,omitempty"`
 }
 
 func streamNameKey(name string) []byte { return []byte(strings.ToLower(strings.TrimSpace(name))) }

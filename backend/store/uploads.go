@@ -12,6 +12,12 @@ type Upload struct {
 	OwnerID     int64  `json:"owner_id"`
 	Created     int64  `json:"created"`
 	Stored      string `json:"stored"`
+	// Width and Height are an image's size in pixels, read when it was
+	// uploaded; zero for other files and images stored before sizes were
+	// read. Upload records are never rewritten, so an older build cannot
+	// drop them: no schema step.
+	Width  int `json:"width,omitempty"`
+	Height int `json:"height,omitempty"`
 }
 
 // CreateUpload records a new upload under its path with the next ID.

@@ -91,6 +91,36 @@ test('the emoji picker in compose puts the emoji at the caret, by category or se
   await picker.waitFor({ state: 'detached' })
 })
 
+test('the emoji picker has the organization\'s custom emoji, under their own category, live', async () => {
+  // Uploaded while the page is open: the realm_emoji event brings it.
+  const key = (await (await fetch(`${server.url}/api/v1/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: 'alice@example.com', password: 'lanchat-dev' }) })).json()).api_key
+  const form = new FormData()
+  form.append('file', new Blob([Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')], { type: 'image/png' }), 'team.png')
+  const added = await fetch(`${server.url}/api/v1/realm/emoji/team_spirit`, { method: 'POST', body: form, headers: { Authorization: 'Basic ' + Buffer.from(`alice@example.com:${key}`).toString('base64') } })
+  assert.equal(added.status, 200, await added.text())
+  await content().fill('Go')
+  const picker = page.getByTestId('emoji-picker')
+  await eventually(async () => {
+    await page.getByTestId('compose-emoji').click()
+    await picker.waitFor()
+    try {
+      await page.locator('[data-testid=emoji-category][title=Custom]').click({ timeout: 500 })
+    } catch (e) {
+      await page.keyboard.press('Escape')
+      throw e
+    }
+  })
+  const option = page.locator('[data-testid=emoji-option][data-emoji-name=team_spirit]')
+  assert.deepEqual(await page.getByTestId('emoji-option').evaluateAll((os) => os.map((o) => o.dataset.emojiName)), ['team_spirit'])
+  const listed = Object.values((await alice.call('GET', '/api/v1/realm/emoji')).emoji).find((e) => e.name === 'team_spirit')
+  assert.equal(await option.locator('img').getAttribute('src'), listed.source_url)
+  // Found by search too, beside the table's.
+  await page.getByTestId('emoji-search').fill('team_sp')
+  await option.click()
+  await picker.waitFor({ state: 'detached' })
+  assert.equal(await content().inputValue(), 'Go :team_spirit: ')
+})
+
 // tooSmall lists the visible controls narrower or lower than 40 px.
 const tooSmall = (phone) => phone.evaluate(() => [...document.querySelectorAll('.topbar button, .topbar a, .topbar input, .compose button, .compose select, .compose input, .compose label, .banner button')]
   .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 })

@@ -93,6 +93,36 @@ test('a message marked unread stays unread, and the counts stay changed, after a
   assert.equal(await total(), before)
 })
 
+test('what was drawn on screen is read, even when the reader leaves the topic before the next frame', async () => {
+  for (const n of [1, 2]) await bobApi.send('general', 'glance', `Glance ${n}`)
+  await alice.bringToFront()
+  await go(alice, '#inbox')
+  await eventually(async () => assert.equal(await countOf(inboxTopic(alice, 'glance')), 2))
+  await alice.evaluate(async (hash) => {
+    await new Promise((resolve) => {
+      const drawn = new MutationObserver(() => {
+        if ([...document.querySelectorAll('[data-testid=message]')].some((m) => m.textContent.includes('Glance 2'))) { drawn.disconnect(); resolve() }
+      })
+      drawn.observe(document.body, { childList: true, subtree: true, characterData: true })
+      location.hash = hash
+    })
+    location.hash = '#inbox'
+  }, `#narrow/channel/${general}-general/topic/glance`)
+  await eventually(async () => assert.equal(await inboxTopic(alice, 'glance').count(), 0))
+})
+
+test('a message taller than the screen is read once it fills the view', async () => {
+  await bobApi.send('general', 'long read', Array.from({ length: 150 }, (_, i) => `Line ${i + 1} of the minutes`).join('\n'))
+  await alice.bringToFront()
+  await go(alice, '#inbox')
+  await eventually(async () => assert.equal(await countOf(inboxTopic(alice, 'long read')), 1))
+  await openTopicAt(alice, general, 'general', 'long read')
+  await messages(alice).filter({ hasText: 'Line 150 of the minutes' }).waitFor()
+  await eventually(async () => assert.equal(await messages(alice).filter({ hasText: 'Line 150' }).evaluate((m) => m.classList.contains('unread')), false))
+  await go(alice, '#inbox')
+  await eventually(async () => assert.equal(await inboxTopic(alice, 'long read').count(), 0))
+})
+
 test('resolving a topic renames it with ✔ and says who did; unresolving takes it back; following and marking read', async () => {
   await bobApi.send('general', 'printer jam', 'The printer on 2 is jammed again')
   await aliceApi.send('general', 'printer jam', 'I will call the technician')

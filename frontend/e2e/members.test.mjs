@@ -181,6 +181,34 @@ test('on a phone: one column, drawers, compose at the bottom, no sideways scroll
   await phone.context().close()
 })
 
+test('on a phone one sets one\'s status from the people drawer', async () => {
+  const phone = await phonePage(browser, server.url, 'alice@example.com')
+  const me = (await phone.evaluate(() => fetch('/api/v1/users/me', { headers: { 'X-Requested-With': 'XMLHttpRequest' } }).then((r) => r.json()))).user_id
+  await phone.getByTestId('open-people').tap()
+  const button = phone.getByTestId('people-set-status')
+  await eventually(async () => assert.ok(await phone.locator('.buddies').evaluate((el) => el.getBoundingClientRect().right <= 391)))
+  const box = await button.boundingBox()
+  assert.ok(box && box.height >= 40 && box.x >= 0 && box.x + box.width <= 390, `the button at ${JSON.stringify(box)}`)
+  await button.tap()
+  const editor = phone.getByTestId('status-editor')
+  await editor.waitFor()
+  const shown = await editor.boundingBox()
+  assert.ok(shown && shown.x >= 0 && shown.x + shown.width <= 390, `the editor at ${JSON.stringify(shown)}`)
+  await eventually(async () => assert.ok(await phone.locator('.buddies').evaluate((el) => el.getBoundingClientRect().left >= 390), 'the drawer closed'))
+  await phone.getByTestId('status-suggestion').filter({ hasText: 'Commuting' }).tap()
+  await phone.getByTestId('status-save').tap()
+  await editor.waitFor({ state: 'detached' })
+  await eventually(async () => assert.equal((await bobApi.call('GET', `/api/v1/users/${me}/status`)).status.status_text, 'Commuting'))
+  // The drawer shows it, and clears it the same way.
+  await phone.getByTestId('open-people').tap()
+  await eventually(async () => assert.match(await button.textContent(), /Commuting/))
+  await button.tap()
+  await phone.getByTestId('status-clear').tap()
+  await editor.waitFor({ state: 'detached' })
+  await eventually(async () => assert.equal((await bobApi.call('GET', `/api/v1/users/${me}/status`)).status.status_text ?? '', ''))
+  await phone.context().close()
+})
+
 test('the page can be added to a home screen: a manifest with icons', async () => {
   const manifest = await (await fetch(`${server.url}/manifest.webmanifest`)).json()
   assert.equal(manifest.display, 'standalone')

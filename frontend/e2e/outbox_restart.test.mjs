@@ -63,6 +63,7 @@ test('a message sent while the server is killed waits in the outbox and is deliv
   // Shown at once, waiting; the compose box is free; kept in local storage.
   const echo = alice.getByTestId('outbox-message').filter({ hasText: 'Words that must not be lost' })
   await echo.waitFor()
+  assert.match(await echo.getByTestId('outbox-sending').textContent(), /^(sending…|waiting for the server…)$/) // Zulip's local echo
   assert.equal(await alice.getByTestId('compose-content').inputValue(), '')
   const kept = await alice.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith('lanchat.outbox.')).map(([, v]) => JSON.parse(v)).flat())
   assert.deepEqual(kept.map((i) => i.content), ['Words that must not be lost'])

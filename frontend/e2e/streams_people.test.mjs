@@ -40,6 +40,10 @@ test('the stream browser lists every visible stream; subscribe, unsubscribe and 
   await browser.waitFor()
   assert.equal(await browsed(bob, 'random').getAttribute('data-subscribed'), 'false')
   assert.equal(await browsed(bob, 'general').getAttribute('data-subscribed'), 'true')
+  // Each stream's subscriber count (Zulip 9.0's stream objects have none: GET /streams/{id}/members).
+  const general = (await bobApi.call('GET', '/api/v1/streams')).streams.find((s) => s.name === 'general').stream_id
+  const members = (await bobApi.call('GET', `/api/v1/streams/${general}/members`)).subscribers.length
+  await eventually(async () => assert.equal(await browsed(bob, 'general').getByTestId('browse-count').textContent(), `${members} subscribers`))
   assert.deepEqual(await seriousViolations(bob), [])
   await shot(bob, 'stream-browser.png')
 

@@ -1,22 +1,26 @@
 // Every call the UI makes to the server, typed with the shapes of Zulip's
-// answers, so a component cannot get a path, a parameter or a field wrong.
+// answers, so a component cannot get a path, a parameter or a field wrong:
+// the organization, messages (sending with a local ID, scheduling, read
+// receipts), topic workflows (resolve, read, follow), streams and people.
 // Components call these; only this module (and session.ts, for signing in)
 // speaks to transport.ts.
 import { api, upload, uploadBody } from './transport'
 import type { Message, NarrowTerm, Subscription, User, UserStatus } from '../state/types'
-import type { ScheduledMessage } from './workflows'
 import type { Playground } from '../state/rendered'
 
 // ---- shapes ----
 
 export interface RealmEmoji { name: string; source_url: string; deactivated: boolean }
-export interface UserGroup { id: number; name: string; members?: number[] }
+export interface UserGroup { id: number; name: string; members?: number[]; direct_subgroup_ids?: number[]; is_system_group?: boolean }
 export interface UserTopic { stream_id: number; topic_name: string; visibility_policy: number }
 export interface PresenceClient { status: 'active' | 'idle'; timestamp: number }
-export type Presences = Record<string, Record<string, PresenceClient>>
+// PresenceClients is one person's presence: by client name, plus (in
+// Zulip's answers) an "aggregated" entry.
+export type PresenceClients = Record<string, PresenceClient>
+export type Presences = Record<string, PresenceClients>
 export interface UnreadMsgs {
   streams?: { stream_id: number; topic: string; unread_message_ids: number[] }[]
-  pms?: { other_user_id?: number; sender_id?: number; unread_message_ids: number[] }[]
+  pms?: { other_user_id: number; unread_message_ids: number[] }[]
   huddles?: { user_ids_string: string; unread_message_ids: number[] }[]
   mentions?: number[]
 }
@@ -54,7 +58,7 @@ export type GroupSettingValue = number | { direct_members: number[]; direct_subg
 
 export interface MessagesPage { messages: Message[]; found_oldest: boolean; found_newest: boolean }
 export interface Topic { name: string; max_id: number }
-export interface Stream { stream_id: number; name: string; description: string; invite_only: boolean; subscriber_count?: number }
+export interface Stream { stream_id: number; name: string; description: string; invite_only: boolean }
 export interface Linkifier { id: number; pattern: string; url_template: string }
 export interface Bot { user_id: number; full_name: string; email: string; api_key?: string; is_active?: boolean }
 export interface ServerSettings { realm_name: string; realm_description?: string }
@@ -70,6 +74,18 @@ export interface ImportStatus {
 
 // PageQuery asks for one page of a narrow's messages around an anchor.
 export interface PageQuery { anchor: number | 'newest' | 'oldest' | 'first_unread'; num_before: number; num_after: number; include_anchor?: boolean; narrow: NarrowTerm[] }
+
+// OutgoingMessage is a message as compose and the outbox hand it to the
+// server: a stream name and topic, or recipients' emails.
+export interface OutgoingMessage { kind: 'stream' | 'pm'; stream: string; topic: string; to: string[]; content: string }
+
+export interface ScheduledMessage {
+  scheduled_message_id: number; type: 'stream' | 'private'; to: number | number[]; topic?: string
+  content: string; rendered_content: string; scheduled_delivery_timestamp: number; failed: boolean
+}
+
+// StatusChange is what POST /users/me/status sets (absent fields stay).
+export interface StatusChange { status_text?: string; away?: boolean; emoji_name?: string }
 
 export type TypingTarget = { type: 'stream'; stream_id: number; topic: string } | { type: 'direct'; to: number[] }
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all'
@@ -91,6 +107,19 @@ export const updateRealm = (change: { name?: string; description?: string } & Re
 
 export const fetchMessages = (q: PageQuery): Promise<MessagesPage> =>
   api.get('/api/v1/messages', { ...q, apply_markdown: true }) as Promise<MessagesPage>
+// sendMessage sends with Zulip's queue_id and local_id: the server stores
+// a send repeated with the same pair once, and answers with its ID.
+export async function sendMessage(m: OutgoingMessage, queueId: string, localId: string): Promise<number> {
+  const where = m.kind === 'stream' ? { type: 'stream', to: m.stream, topic: m.topic } : { type: 'private', to: m.to }
+  const r = await api.post('/api/v1/messages', { ...where, content: m.content, queue_id: queueId, local_id: localId })
+  return r.id
+}
+// messagesByID fetches the named messages in one request (newest of each
+// conversation, for the rows of Recent conversations).
+export async function messagesByID(ids: number[]): Promise<Message[]> {
+  if (!ids.length) return []
+  return (await api.get('/api/v1/messages', { message_ids: ids, apply_markdown: true }) as MessagesPage).messages
+}
 export const renderMessage = async (content: string): Promise<string> => (await api.post('/api/v1/messages/render', { content })).rendered
 // rawContent is a message's markdown, for editing and quoting.
 export const rawContent = async (id: number): Promise<string> => {
@@ -108,11 +137,43 @@ export const setReaction = (id: number, emojiName: string, on: boolean) =>
 export const sendSubmessage = (id: number, content: unknown) =>
   api.post('/api/v1/submessage', { message_id: id, msg_type: 'widget', content: JSON.stringify(content) })
 export const setTyping = (to: TypingTarget, op: 'start' | 'stop') => api.post('/api/v1/typing', { ...to, op })
+export const readReceipts = async (messageId: number): Promise<number[]> => (await api.get(`/api/v1/messages/${messageId}/read_receipts`)).user_ids
 export const uploadFile = async (file: File): Promise<string> => { const r = await upload('/api/v1/user_uploads', file); return r.url ?? r.uri }
+
+// ---- scheduled messages ----
+
+export async function scheduleMessage(m: OutgoingMessage, streamId: number | undefined, userIds: number[], at: number): Promise<number> {
+  const where = m.kind === 'stream' ? { type: 'stream', to: streamId ?? m.stream, topic: m.topic } : { type: 'direct', to: userIds }
+  const r = await api.post('/api/v1/scheduled_messages', { ...where, content: m.content, scheduled_delivery_timestamp: at })
+  return r.scheduled_message_id
+}
+export const cancelScheduledMessage = (id: number) => api.del(`/api/v1/scheduled_messages/${id}`)
+export const rescheduleMessage = (id: number, at: number) => api.patch(`/api/v1/scheduled_messages/${id}`, { scheduled_delivery_timestamp: at })
+
+// ---- topics: resolve, mark as read, follow or mute ----
+
+export const resolvedPrefix = '✔ '
+
+// Zulip's visibility policies of a topic (POST /user_topics).
+export const TopicPolicy = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const
+
+// setTopicResolved renames the whole topic with or without the ✔ prefix,
+// as Zulip's web app does; messageId is any message of the topic.
+export function setTopicResolved(messageId: number, topic: string, resolved: boolean) {
+  const bare = topic.startsWith(resolvedPrefix) ? topic.slice(resolvedPrefix.length) : topic
+  return moveMessages(messageId, resolved ? resolvedPrefix + bare : bare, 'change_all')
+}
+export const markTopicAsRead = (streamId: number, topic: string) => api.post('/api/v1/mark_topic_as_read', { stream_id: streamId, topic_name: topic })
+export const markStreamAsRead = (streamId: number) => api.post('/api/v1/mark_stream_as_read', { stream_id: streamId })
+export const setTopicPolicy = (streamId: number, topic: string, policy: number) =>
+  api.post('/api/v1/user_topics', { stream_id: streamId, topic, visibility_policy: policy })
 
 // ---- streams and subscriptions ----
 
 export const streams = async (): Promise<Stream[]> => (await api.get('/api/v1/streams')).streams
+// streamSubscribers are a stream's subscribers' IDs (Zulip 9.0 has no
+// subscriber_count in stream objects).
+export const streamSubscribers = async (streamId: number): Promise<number[]> => (await api.get(`/api/v1/streams/${streamId}/members`)).subscribers
 export const streamId = async (name: string): Promise<number> => (await api.get('/api/v1/get_stream_id', { stream: name })).stream_id
 export const topics = async (streamId: number): Promise<Topic[]> => (await api.get(`/api/v1/users/me/${streamId}/topics`)).topics
 export const subscribe = (subscriptions: { name: string; description?: string }[], options: { invite_only?: boolean; principals?: string[] } = {}) =>
@@ -127,6 +188,7 @@ export const archiveStream = (streamId: number) => api.del(`/api/v1/streams/${st
 
 // ---- people and settings ----
 
+export const setOwnStatus = (s: StatusChange) => api.post('/api/v1/users/me/status', s)
 export const updateSettings = (change: Record<string, unknown>) => api.patch('/api/v1/settings', change)
 export const uploadAvatar = (file: File) => upload('/api/v1/users/me/avatar', file)
 export const resetAvatar = () => api.del('/api/v1/users/me/avatar')

@@ -31,7 +31,6 @@ import { OutboxEcho } from './OutboxEcho'
 import { ScheduledMessages } from './Scheduled'
 import { StatusEditor, StatusEmoji } from './UserStatus'
 import { Outbox } from '../state/outbox'
-import { sendMessage } from '../api/workflows'
 import '../workflows.css'
 
 // Inbox is the home view, as in Zulip (since 8.0); Recent conversations the other.
@@ -41,8 +40,8 @@ type Screen = { kind: 'loading' } | { kind: 'setup' } | { kind: 'login'; realm: 
   | { kind: 'chat'; me: Me }
 
 function useTheme(): [Theme, (t: Theme) => void] {
-  const initial = (localStorage.getItem('lanchat.theme') as Theme | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')
-  const [theme, setTheme] = useState<Theme>(initial)
+  // Read once, not at every render of the app.
+  const [theme, setTheme] = useState<Theme>(() => (localStorage.getItem('lanchat.theme') as Theme | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'))
   useEffect(() => {
     document.documentElement.dataset.theme = theme
     localStorage.setItem('lanchat.theme', theme)
@@ -88,7 +87,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   const [, setVersion] = useState(0)
   // Each account's outbox is its own: a message is sent only as who wrote it.
   const outbox = useMemo(() => new Outbox(localStorage, `lanchat.outbox.${p.me.user_id}`,
-    (i) => sendMessage(i, i.queueId || chat.queueId, i.localId), explain, () => setVersion((v) => v + 1)), [])
+    (i) => zulip.sendMessage(i, i.queueId || chat.queueId, i.localId), explain, () => setVersion((v) => v + 1)), [])
   const [ready, setReady] = useState(false)
   const [failed, setFailed] = useState('')
   // In a member's window (an app that joined a team hosted elsewhere) the
@@ -150,7 +149,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   useEffect(() => {
     if (!ready) return
     const report = () => zulip.reportPresence(document.visibilityState === 'visible' ? 'active' : 'idle')
-      .then((r) => { for (const [email, pr] of Object.entries(r.presences ?? {})) chat.apply({ type: 'presence', email, presence: pr as Record<string, unknown> }); chat.changed() }).catch(() => {})
+      .then((r) => { for (const [email, pr] of Object.entries(r.presences ?? {})) chat.apply({ type: 'presence', email, presence: pr }); chat.changed() }).catch(() => {})
     report()
     const timer = setInterval(report, 60000)
     document.addEventListener('visibilitychange', report)
@@ -319,7 +318,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         </>}
         <Compose chat={chat} compose={compose} focus={focus} conversation={hash} outbox={outbox} />
       </main>
-      <BuddyList chat={chat} />
+      <BuddyList chat={chat} onSetStatus={() => { setDrawer(null); setPanel('status') }} />
       {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}
       {panel === 'settings' && <Lazy load={() => import('./Settings')} render={(m) => <m.Settings chat={chat} theme={p.theme} setTheme={p.setTheme} onClose={() => setPanel(null)} />} />}
       {panel === 'shortcuts' && <ShortcutsHelp onClose={() => setPanel(null)} />}

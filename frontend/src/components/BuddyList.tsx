@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
-import { StatusLine } from './UserStatus'
+import { StatusEmoji, StatusLine } from './UserStatus'
 
 const order = { active: 0, idle: 1, offline: 2 }
 
-export function BuddyList(p: { chat: Chat }) {
+// onSetStatus opens the status editor: on a phone the top bar has no room
+// for one's name, so one's status is set from here.
+export function BuddyList(p: { chat: Chat; onSetStatus: () => void }) {
   const { chat } = p
   const [find, setFind] = useState('')
   const words = find.trim().toLowerCase()
@@ -15,6 +17,10 @@ export function BuddyList(p: { chat: Chat }) {
   return (
     <aside class="buddies">
       <h3>People</h3>
+      <button class="set-status" data-testid="people-set-status" onClick={p.onSetStatus}>
+        <StatusEmoji chat={chat} status={chat.statuses.get(chat.me.user_id)} />
+        {chat.statuses.get(chat.me.user_id)?.status_text || 'Set status'}
+      </button>
       <input type="search" class="people-search" data-testid="people-search" aria-label="Search people" placeholder="Search people" value={find}
         onInput={(e) => setFind((e.target as HTMLInputElement).value)} />
       <ul data-testid="buddy-list">

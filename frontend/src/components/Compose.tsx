@@ -13,7 +13,6 @@ import { showLocalTimes, toggleSpoiler } from '../state/rendered'
 import { personResolver } from '../state/search'
 import type { User } from '../state/types'
 import type { Outbox } from '../state/outbox'
-import type { OutgoingMessage } from '../api/workflows'
 import { ScheduleButton } from './Scheduled'
 
 export interface ComposeDraft {
@@ -152,7 +151,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
 
   // outgoing is the draft as a message to send, or null (and the reason
   // shown) when it cannot be sent as it is.
-  const outgoing = (): OutgoingMessage | null => {
+  const outgoing = (): zulip.OutgoingMessage | null => {
     if (!draft.content.trim()) return null
     const missingTo = () => { setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' }))); return null }
     if (draft.kind === 'pm') return recipientEmails().length ? { kind: 'pm', stream: '', topic: '', to: recipientEmails(), content: draft.content } : missingTo()

@@ -5,7 +5,7 @@ import { textOn } from '../state/color'
 import { explain } from '../state/errors'
 import { inboxGroups } from '../state/inbox'
 import { narrowToHash } from '../state/narrow'
-import { markStreamAsRead, markTopicAsRead } from '../api/workflows'
+import { markStreamAsRead, markTopicAsRead } from '../api/zulip'
 
 const collapsedKey = 'lanchat.inbox.collapsed'
 

@@ -47,18 +47,6 @@ export function MessageList(p: { chat: Chat; selected: number; actions: MessageA
   const rows = groupRows(messages)
   const firstId = v.ids[0]
 
-  // Mark messages read as they come into view while the page is visible.
-  useEffect(() => {
-    const el = scroller.current
-    if (!el) return
-    const seen = new IntersectionObserver((entries) => {
-      if (document.visibilityState !== 'visible') return
-      for (const e of entries) if (e.isIntersecting) chat.seen(Number((e.target as HTMLElement).dataset.messageId))
-    }, { root: el, threshold: 0.6 })
-    el.querySelectorAll('.message.unread').forEach((m) => seen.observe(m))
-    return () => seen.disconnect()
-  })
-
   // A narrow opens at the linked message, else at its first unread one, else at the bottom.
   useLayoutEffect(() => {
     const el = scroller.current
@@ -81,18 +69,43 @@ export function MessageList(p: { chat: Chat; selected: number; actions: MessageA
     }
   }, [firstId, messages.length, v.loading])
 
+  // Unread messages on screen are read while the page is visible. Checked
+  // right after each render has placed the list, rather than by an
+  // IntersectionObserver, whose first report comes a frame later and was lost
+  // when the reader moved on within it; and a message taller than the view
+  // counts once it fills most of the view.
+  const readWhatShows = () => {
+    const el = scroller.current
+    if (!el || document.visibilityState !== 'visible') return
+    const view = el.getBoundingClientRect()
+    el.querySelectorAll<HTMLElement>('.message.unread').forEach((m) => {
+      const r = m.getBoundingClientRect()
+      const shown = Math.min(r.bottom, view.bottom) - Math.max(r.top, view.top)
+      if (shown > 0 && shown >= 0.6 * Math.min(r.height, view.height)) chat.seen(Number(m.dataset.messageId))
+    })
+  }
+  useLayoutEffect(readWhatShows)
+  useEffect(() => {
+    document.addEventListener('visibilitychange', readWhatShows)
+    return () => document.removeEventListener('visibilitychange', readWhatShows)
+  }, [])
+
   // A list that follows the bottom keeps following it as it shrinks: the
   // on-screen keyboard coming up, compose opening.
   useEffect(() => {
     const el = scroller.current
     if (!el) return
-    const resized = new ResizeObserver(() => { if (stick.current) el.scrollTop = el.scrollHeight })
+    const resized = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight
+      readWhatShows()
+    })
     resized.observe(el)
     return () => resized.disconnect()
   }, [])
 
   const onScroll = () => {
     const el = scroller.current!
+    readWhatShows()
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40
     if (el.scrollTop < 200 && !v.foundOldest && !v.loading) {
       beforeOlder.current = { height: el.scrollHeight, top: el.scrollTop }

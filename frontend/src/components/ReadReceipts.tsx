@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
-import { readReceipts } from '../api/workflows'
+import { readReceipts } from '../api/zulip'
 
 // ReadReceipts is Zulip's "Read receipts" dialog: who has read a message.
 export function ReadReceipts(p: { chat: Chat; messageId: number; onClose: () => void }) {

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
 import { showEmojiChars } from '../state/emoji'
-import { cancelScheduledMessage, scheduleMessage, type OutgoingMessage, type ScheduledMessage } from '../api/workflows'
+import { cancelScheduledMessage, scheduleMessage, type OutgoingMessage, type ScheduledMessage } from '../api/zulip'
 
 // localInputValue is a time as a datetime-local field shows it.
 function localInputValue(d: Date): string {

@@ -5,7 +5,6 @@ import { textOn } from '../state/color'
 import { narrowToHash, type Narrow } from '../state/narrow'
 import { topicKey } from '../state/conversation'
 import type { Subscription } from '../state/types'
-import { markStreamAsRead, markTopicAsRead, setTopicPolicy, TopicPolicy } from '../api/workflows'
 
 const collapsedTopics = 8
 const collapsedDMs = 8
@@ -90,7 +89,7 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: 'inbox' | 'recent
                 <span class="swatch" style={{ background: s.color, color: textOn(s.color) }}>{s.invite_only ? '🔒' : '#'}</span>
                 <span class="name">{s.name}</span>
                 <Count n={s.is_muted ? 0 : chat.unreads.inStream(s.stream_id, mute)} />
-                <RowMenu items={[['Mark all as read', 'stream-mark-read', () => markStreamAsRead(s.stream_id)],
+                <RowMenu items={[['Mark all as read', 'stream-mark-read', () => zulip.markStreamAsRead(s.stream_id)],
                   [s.is_muted ? 'Unmute stream' : 'Mute stream', 'mute-stream', () => muteStream(s.stream_id, !s.is_muted)],
                   ['Stream settings', 'stream-settings-open', () => p.onStreams(s.stream_id)]]} />
               </a>
@@ -106,8 +105,8 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: 'inbox' | 'recent
                   <a key={t} class={`topic-row ${active(n)} ${mutedTopic ? 'muted' : ''}`} data-testid="topic-row" data-topic={t} href={narrowToHash(n)}>
                     <span class="name">{t || '(no topic)'}</span>
                     <Count n={chat.unreads.inTopic(s.stream_id, t)} />
-                    <RowMenu items={[['Mark all as read', 'topic-mark-read', () => markTopicAsRead(s.stream_id, t)],
-                      [followed ? 'Unfollow topic' : 'Follow topic', 'topic-follow', () => setTopicPolicy(s.stream_id, t, followed ? TopicPolicy.inherit : TopicPolicy.followed)],
+                    <RowMenu items={[['Mark all as read', 'topic-mark-read', () => zulip.markTopicAsRead(s.stream_id, t)],
+                      [followed ? 'Unfollow topic' : 'Follow topic', 'topic-follow', () => zulip.setTopicPolicy(s.stream_id, t, followed ? zulip.TopicPolicy.inherit : zulip.TopicPolicy.followed)],
                       [mutedTopic ? 'Unmute topic' : 'Mute topic', 'mute-topic', () => muteTopic(s.stream_id, t, !mutedTopic)]]} />
                   </a>
                 )

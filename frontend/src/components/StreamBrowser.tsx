@@ -12,11 +12,17 @@ import { subscribeTo, unsubscribeFrom, useEscape } from './StreamPreview'
 export function StreamBrowser(p: { chat: Chat; onClose: () => void; onSettings: (streamId: number) => void }) {
   const { chat } = p
   const [streams, setStreams] = useState<zulip.Stream[]>([])
+  const [counts, setCounts] = useState<Map<number, number>>(new Map())
   const [filter, setFilter] = useState('')
   const [tab, setTab] = useState<'all' | 'subscribed' | 'create'>('all')
   const [error, setError] = useState('')
   useEscape(p.onClose)
-  const reload = () => zulip.streams().then(setStreams, (e) => setError(explain(e)))
+  // The subscriber counts follow the list, one request per stream.
+  const reload = () => zulip.streams().then((list) => {
+    setStreams(list)
+    Promise.all(list.map(async (s) => [s.stream_id, (await zulip.streamSubscribers(s.stream_id)).length] as const))
+      .then((pairs) => setCounts(new Map(pairs)), (e) => setError(explain(e)))
+  }, (e) => setError(explain(e)))
   useEffect(() => { reload() }, [chat.subs.size])
   const act = (f: () => Promise<unknown>) => { setError(''); f().catch((e) => setError(explain(e))) }
   const shown = streams
@@ -46,7 +52,7 @@ export function StreamBrowser(p: { chat: Chat; onClose: () => void; onSettings: 
                     <a href={narrowToHash({ kind: 'stream', streamId: s.stream_id, stream: s.name })} onClick={p.onClose}>{s.name}</a>
                     <span class="hint">{s.description || 'No description.'}</span>
                   </span>
-                  <span class="hint">{s.subscriber_count ?? ''} {s.subscriber_count === 1 ? 'subscriber' : 'subscribers'}</span>
+                  <span class="hint" data-testid="browse-count">{counts.get(s.stream_id) ?? ''} {counts.get(s.stream_id) === 1 ? 'subscriber' : 'subscribers'}</span>
                   {(sub || chat.isAdmin) && <button class="icon" data-testid="browse-settings" aria-label={`Settings for #${s.name}`} title="Stream settings" onClick={() => p.onSettings(s.stream_id)}>⚙</button>}
                   <button class={sub ? '' : 'primary'} data-testid="browse-toggle" aria-label={`${sub ? 'Unsubscribe from' : 'Subscribe to'} #${s.name}`}
                     onClick={() => act(() => (sub ? unsubscribeFrom(s.name) : subscribeTo(s.name)).then(reload))}>

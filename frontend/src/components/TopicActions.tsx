@@ -3,7 +3,7 @@ import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
 import type { Narrow } from '../state/narrow'
 import { topicKey } from '../state/conversation'
-import { markStreamAsRead, markTopicAsRead, resolvedPrefix, setTopicPolicy, setTopicResolved, TopicPolicy } from '../api/workflows'
+import { markStreamAsRead, markTopicAsRead, resolvedPrefix, setTopicPolicy, setTopicResolved, TopicPolicy } from '../api/zulip'
 
 // TopicActions are the buttons beside a stream's or topic's title: mark it
 // read; for a topic also resolve or unresolve it and follow or unfollow it,

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
 import type { UserStatus } from '../state/types'
-import { setOwnStatus } from '../api/workflows'
+import { setOwnStatus } from '../api/zulip'
 
 // Zulip's suggested statuses.
 const suggestions: [string, string, string][] = [

@@ -13,7 +13,6 @@ import type { Playground } from './rendered'
 import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings, type TopicState } from './notify'
 import { placeOf, Unreads } from './unread'
 import type { Message, Presence, Subscription, User, UserStatus } from './types'
-import { messagesByID, TopicPolicy, type ScheduledMessage } from '../api/workflows'
 
 const pageSize = 50
 const recentPageSize = 400
@@ -37,7 +36,7 @@ export class Chat {
   subs = new Map<number, Subscription>()
   mutedTopics = new Set<string>()
   statuses = new Map<number, UserStatus>() // people's status (emoji, text, away)
-  scheduled: ScheduledMessage[] = [] // my scheduled messages, soonest first
+  scheduled: zulip.ScheduledMessage[] = [] // my scheduled messages, soonest first
   readReceiptsEnabled = false
   // queueId is this page's event queue: sends name it (with a local ID) so
   // the server can tell a repeated send from a new one.
@@ -48,7 +47,7 @@ export class Chat {
   mutedUsers = new Set<number>() // IDs of the people and bots I muted
   // followedTopics is the topicKey of each topic I follow.
   get followedTopics(): Set<string> {
-    return new Set([...this.topicPolicies].filter(([, p]) => p === TopicPolicy.followed).map(([key]) => key))
+    return new Set([...this.topicPolicies].filter(([, p]) => p === zulip.TopicPolicy.followed).map(([key]) => key))
   }
   unreads = new Unreads()
   presence = new Map<string, { status: Presence; ts: number }>()
@@ -109,26 +108,26 @@ export class Chat {
     this.deleteOwnMessagePolicy = s.realm_delete_own_message_policy ?? 2
     this.realmName = s.realm_name ?? 'Lanchat'
     this.subs = new Map(s.subscriptions.map((x: Subscription) => [x.stream_id, x]))
-    this.mutedTopics = new Set((s.user_topics ?? []).filter((t: Json) => t.visibility_policy === TopicPolicy.muted).map((t: Json) => topicKey(t.stream_id, t.topic_name)))
+    this.mutedTopics = new Set((s.user_topics ?? []).filter((t) => t.visibility_policy === zulip.TopicPolicy.muted).map((t) => topicKey(t.stream_id, t.topic_name)))
     this.statuses = new Map(Object.entries(s.user_status ?? {}).map(([id, st]) => [Number(id), st as UserStatus]))
     this.scheduled = s.scheduled_messages ?? []
     this.readReceiptsEnabled = !!s.realm_enable_read_receipts
     this.queueId = s.queue_id
-    this.mutedUsers = new Set((s.muted_users ?? []).map((u: Json) => u.id))
-    this.topicPolicies = new Map((s.user_topics ?? []).map((t: Json) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]))
+    this.mutedUsers = new Set((s.muted_users ?? []).map((u) => u.id))
+    this.topicPolicies = new Map((s.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]))
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
-    this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c: Json) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
+    this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
     this.playgrounds = s.realm_playgrounds ?? []
-    this.groups = new Map((s.realm_user_groups ?? []).map((g: Json) => [g.id, { name: g.name, members: g.members ?? [], subgroups: g.direct_subgroup_ids ?? [] }]))
-    this.systemGroups = new Map((s.realm_user_groups ?? []).filter((g: Json) => g.is_system_group).map((g: Json) => [g.id, g.name]))
+    this.groups = new Map((s.realm_user_groups ?? []).map((g) => [g.id, { name: g.name, members: g.members ?? [], subgroups: g.direct_subgroup_ids ?? [] }]))
+    this.systemGroups = new Map((s.realm_user_groups ?? []).filter((g) => g.is_system_group).map((g) => [g.id, g.name]))
     this.groupSettings = Object.fromEntries(realmGroupSettings.map((name) => [name, s[`realm_${name}`]]))
     for (const key of Object.keys(defaultNotifySettings) as (keyof NotifySettings)[]) {
       if (typeof s.user_settings?.[key] === 'boolean') this.notifySettings[key] = s.user_settings[key]
     }
     this.userSettings = s.user_settings ?? {}
     this.presence.clear()
-    for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p as Json)
+    for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p)
     this.stream?.stop()
     this.stream = new EventStream(s.queue_id, s.last_event_id, {
       onEvents: (evs) => { for (const e of evs) this.apply(e as ServerEvent); this.changed() },
@@ -161,12 +160,11 @@ export class Chat {
     this.byEmail.set(u.email, u)
   }
 
-  private setPresence(email: string, clients: Json) {
+  private setPresence(email: string, clients: zulip.PresenceClients) {
     let newest = { status: 'offline' as Presence, ts: 0 }
     for (const [name, c] of Object.entries(clients)) {
       if (name === 'aggregated') continue
-      const cp = c as Json
-      if (cp.timestamp > newest.ts || (cp.timestamp === newest.ts && cp.status === 'active')) newest = { status: cp.status, ts: cp.timestamp }
+      if (c.timestamp > newest.ts || (c.timestamp === newest.ts && c.status === 'active')) newest = { status: c.status, ts: c.timestamp }
     }
     const prev = this.presence.get(email)
     if (!prev || newest.ts >= prev.ts) this.presence.set(email, newest)
@@ -194,7 +192,7 @@ export class Chat {
     }
     for (const [emails, id] of this.recentDMs) newest.set(emails, Math.max(id, newest.get(emails) ?? 0))
     const missing = [...newest.values()].filter((id) => !this.messages.has(id))
-    this.remember((await messagesByID(missing)) as Message[])
+    this.remember(await zulip.messagesByID(missing))
     this.changed()
   }
 
@@ -392,7 +390,7 @@ export class Chat {
         return
       case 'user_topic': {
         const key = topicKey(e.stream_id, e.topic_name)
-        if (e.visibility_policy === TopicPolicy.muted) this.mutedTopics.add(key)
+        if (e.visibility_policy === zulip.TopicPolicy.muted) this.mutedTopics.add(key)
         else this.mutedTopics.delete(key)
         if (e.visibility_policy) this.topicPolicies.set(key, e.visibility_policy)
         else this.topicPolicies.delete(key)

@@ -1,11 +1,8 @@
 // The server's events as the UI reads them (Zulip's shapes), one type per
 // event, so the reducer (Chat.apply) is checked against what it handles.
-import type { RealmEmoji } from '../api/zulip'
+import type { PresenceClients, RealmEmoji, ScheduledMessage } from '../api/zulip'
 import type { Message, Reaction, Subscription, User, UserStatus } from './types'
-import type { ScheduledMessage } from '../api/workflows'
 import type { Playground } from './rendered'
-
-type PresenceClients = Record<string, unknown> // client name → { status, timestamp }
 
 export type ServerEvent =
   | { type: 'heartbeat'; id?: number }

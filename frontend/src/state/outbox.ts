@@ -5,7 +5,7 @@
 // Never twice: every attempt carries the same queue_id and local_id, and
 // the server stores a repeated send once.
 import { ApiError } from '../api/transport'
-import type { OutgoingMessage } from '../api/workflows'
+import type { OutgoingMessage } from '../api/zulip'
 
 export interface OutboxItem extends OutgoingMessage {
   localId: string

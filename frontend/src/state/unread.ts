@@ -3,6 +3,7 @@
 // their own rows but not in the total, as in Zulip.
 import { mentionsMe } from './mentions'
 import { pmEmails, topicKey, type MuteState } from './conversation'
+import type { UnreadMsgs } from '../api/zulip'
 import type { Message } from './types'
 
 export interface UnreadPlace { streamId?: number; topic?: string; pm?: string; mentioned: boolean }
@@ -24,11 +25,11 @@ export class Unreads {
   has(id: number) { return this.places.has(id) }
 
   // fromRegister reads register's unread_msgs.
-  static fromRegister(u: any, emailsOf: (ids: number[]) => string): Unreads {
+  static fromRegister(u: UnreadMsgs | undefined, emailsOf: (ids: number[]) => string): Unreads {
     const out = new Unreads()
     const mentions = new Set<number>(u?.mentions ?? [])
     for (const s of u?.streams ?? []) for (const id of s.unread_message_ids) out.add(id, { streamId: s.stream_id, topic: s.topic, mentioned: mentions.has(id) })
-    for (const p of u?.pms ?? []) for (const id of p.unread_message_ids) out.add(id, { pm: emailsOf([p.other_user_id ?? p.sender_id]), mentioned: mentions.has(id) })
+    for (const p of u?.pms ?? []) for (const id of p.unread_message_ids) out.add(id, { pm: emailsOf([p.other_user_id]), mentioned: mentions.has(id) })
     for (const h of u?.huddles ?? []) {
       const ids = String(h.user_ids_string).split(',').map(Number)
       for (const id of h.unread_message_ids) out.add(id, { pm: emailsOf(ids), mentioned: mentions.has(id) })
