@@ -431,6 +431,8 @@ async function runEndpoints() {
   const second = await check('POST /realm/filters', 'admin', 'POST', '/realm/filters', { pattern: '!(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/b/{id}' });
   const third = await check('POST /realm/filters', 'admin', 'POST', '/realm/filters', { pattern: '~(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/c/{id}' });
   await check('PATCH /realm/linkifiers', 'admin', 'PATCH', '/realm/linkifiers', { ordered_linkifier_ids: [third.id, second.id] });
+  const playground = await check('POST /realm/playgrounds', 'admin', 'POST', '/realm/playgrounds', { name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}' });
+  await check('DELETE /realm/playgrounds/{playground_id}', 'admin', 'DELETE', `/realm/playgrounds/${playground.id}`, {});
 
   // Default streams (level 200).
   await check('POST /default_streams', 'admin', 'POST', '/default_streams', { stream_id: ids.general });
