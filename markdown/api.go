@@ -33,8 +33,9 @@ type Lookup interface {
 	UserByName(fullName string) (User, bool) // case-insensitive full name; if several match, not found
 	UserByID(id int64) (User, bool)
 	GroupByName(name string) (Group, bool)
-	StreamByName(name string) (Stream, bool)     // only streams the sender may see; others are not found
-	CustomEmoji(name string) (CustomEmoji, bool) // active custom emoji by name
+	StreamByName(name string) (Stream, bool)                  // only streams the sender may see; others are not found
+	LatestInTopic(streamID int64, topic string) (int64, bool) // the topic's newest message, if it has one
+	CustomEmoji(name string) (CustomEmoji, bool)              // active custom emoji by name
 	// ImageDimensions is an uploaded image's size, read when it was
 	// uploaded, by its /user_uploads/ path; not found when unknown.
 	ImageDimensions(uploadPath string) (ImageSize, bool)

@@ -49,6 +49,9 @@ func (fakeLookup) StreamByName(name string) (Stream, bool) {
 	return Stream{}, false // unknown, or hidden from the sender
 }
 
+// LatestInTopic: the fake organization's topics have no messages.
+func (fakeLookup) LatestInTopic(int64, string) (int64, bool) { return 0, false }
+
 func (fakeLookup) CustomEmoji(name string) (CustomEmoji, bool) {
 	switch name {
 	case "party_parrot":

@@ -19,6 +19,9 @@ type streamLinkNode struct {
 	Topic     string
 	HasTopic  bool
 	MessageID int64
+	// With is a message of the linked topic: the link follows it when the
+	// topic moves (Zulip's with operator, level 347).
+	With int64
 }
 
 // kindStreamLink is the node kind of stream links.
@@ -69,6 +72,9 @@ func resolveStreamLink(lookup Lookup, inside string) *streamLinkNode {
 					n.Topic, n.MessageID = topic[:at], id
 				}
 			}
+			if n.MessageID == 0 {
+				n.With, _ = lookup.LatestInTopic(st.ID, n.Topic)
+			}
 			return n
 		}
 	}
@@ -106,6 +112,9 @@ func (n *streamLinkNode) href() string {
 	}
 	if n.MessageID != 0 {
 		h += "/near/" + strconv.FormatInt(n.MessageID, 10)
+	}
+	if n.With != 0 {
+		h += "/with/" + strconv.FormatInt(n.With, 10)
 	}
 	return h
 }

@@ -173,7 +173,9 @@ func checkWildcardFlags(t *testing.T, s *apitest.Server) {
 // code, in a new message or an edit, a topic wildcard too.
 func checkWildcardPolicyCodes(t *testing.T, s *apitest.Server) {
 	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
-	admin.Patch("/api/v1/realm", apitest.Form{"wildcard_mention_policy": 5}).OK()
+	// Since level 352 can_mention_many_users_group says who may.
+	admins := systemGroups(t, admin)["role:administrators"]
+	admin.Patch("/api/v1/realm", apitest.Form{"can_mention_many_users_group": fmt.Sprintf(`{"new":%d}`, admins)}).OK()
 	if p := alice.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm"}}).OK().Int("realm_wildcard_mention_policy"); p != 5 {
 		t.Errorf("realm_wildcard_mention_policy %d", p)
 	}

@@ -481,6 +481,13 @@ func checkProfileFields(t *testing.T, s *apitest.Server) {
 		t.Errorf("event %v", evs[0])
 	}
 
+	// Administrators set others' values with PATCH /users/{id}; others may not.
+	bob.Patch(fmt.Sprintf("/api/v1/users/%d", aliceID), apitest.Form{"profile_data": "[" + value("Phone", `"1"`) + "]"}).Fails(400, "BAD_REQUEST")
+	admin.Patch(fmt.Sprintf("/api/v1/users/%d", aliceID), apitest.Form{"profile_data": "[" + value("Phone", `"+1 555 0199"`) + "]"}).OK()
+	evs = q.next()
+	if len(evs) != 1 || evs[0]["person"].(map[string]any)["user_id"] != float64(aliceID) {
+		t.Errorf("an administrator's change: %v", evs)
+	}
 	bob.Delete("/api/v1/users/me/profile_data", apitest.Form{"data": fmt.Sprintf("[%d]", ids["Phone"])}).OK()
 	if evs := q.next(); len(evs) != 1 || evs[0]["person"].(map[string]any)["custom_profile_field"].(map[string]any)["value"] != nil {
 		t.Errorf("clearing: %v", evs)

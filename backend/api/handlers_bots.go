@@ -1,6 +1,9 @@
 package api
 
-import "lanchat/backend/store"
+import (
+	"lanchat/backend/domain"
+	"lanchat/backend/store"
+)
 
 func listBots(c *call) (J, error) {
 	bots, err := c.api.svc.Bots(c.user)
@@ -24,11 +27,20 @@ func createBot(c *call) (J, error) {
 }
 
 func updateBot(c *call) (J, error) {
-	id, name := c.p.pathInt("bot_id"), c.p.str("full_name")
+	id := c.p.pathInt("bot_id")
+	var ch domain.BotChange
+	if c.p.has("full_name") {
+		name := c.p.str("full_name")
+		ch.FullName = &name
+	}
+	if c.p.has("bot_owner_id") {
+		owner := c.p.int("bot_owner_id")
+		ch.OwnerID = &owner
+	}
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	return nil, c.api.svc.UpdateBot(c.user, id, name)
+	return nil, c.api.svc.UpdateBot(c.user, id, ch)
 }
 
 func deactivateBot(c *call) (J, error) {

@@ -77,3 +77,22 @@ func setTyping(c *call) (J, error) {
 	}
 	return nil, c.api.svc.SetTyping(c.user, t)
 }
+
+// setEditTyping answers POST /messages/{message_id}/typing (level 361).
+func setEditTyping(c *call) (J, error) {
+	id, op := c.p.pathInt("message_id"), c.p.str("op")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.SetEditTyping(c.user, id, op)
+}
+
+// setEditTypingByBody answers POST /message_edit_typing, the message in
+// the body (level 351, before 361 moved it into the path).
+func setEditTypingByBody(c *call) (J, error) {
+	id, op := c.p.int("message_id"), c.p.str("op")
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.SetEditTyping(c.user, id, op)
+}

@@ -172,11 +172,15 @@ func updateFlags(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	changed, err := c.api.svc.UpdateFlags(c.user, ids, op, flag)
+	up, err := c.api.svc.UpdateFlags(c.user, ids, op, flag)
 	if err != nil {
 		return nil, err
 	}
-	return J{"messages": changed}, nil
+	out := J{"messages": up.Changed}
+	if up.IgnoredUnsubscribed != nil {
+		out["ignored_because_not_subscribed_channels"] = up.IgnoredUnsubscribed
+	}
+	return out, nil
 }
 
 func updateFlagsForNarrow(c *call) (J, error) {

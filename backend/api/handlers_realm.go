@@ -30,9 +30,13 @@ func updateRealm(c *call) (J, error) {
 		on := c.p.optBool("enable_guest_user_indicator", true)
 		ch.GuestUserIndicator = &on
 	}
-	if c.p.has("wildcard_mention_policy") {
-		policy := int(c.p.optInt("wildcard_mention_policy", 0))
-		ch.WildcardMentionPolicyNo = &policy
+	if c.p.has("enable_guest_user_dm_warning") {
+		on := c.p.optBool("enable_guest_user_dm_warning", true)
+		ch.GuestUserDMWarning = &on
+	}
+	if c.p.has("message_edit_history_visibility_policy") {
+		policy := c.p.optStr("message_edit_history_visibility_policy", "")
+		ch.EditHistoryVisibility = &policy
 	}
 	for _, setting := range domain.AnnouncementSettings {
 		if c.p.has(setting) {

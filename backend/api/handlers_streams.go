@@ -90,9 +90,10 @@ func setUserTopic(c *call) (J, error) {
 
 func listStreams(c *call) (J, error) {
 	f := domain.StreamFilter{
-		IncludePublic:     c.p.optBool("include_public", true),
-		IncludeSubscribed: c.p.optBool("include_subscribed", true),
-		IncludeAllActive:  c.p.optBool("include_all_active", false),
+		IncludePublic:           c.p.optBool("include_public", true),
+		IncludeSubscribed:       c.p.optBool("include_subscribed", true),
+		IncludeAll:              c.p.optBool("include_all", false) || c.p.optBool("include_all_active", false),
+		IncludeCanAccessContent: c.p.optBool("include_can_access_content", false),
 	}
 	if err := c.p.err(); err != nil {
 		return nil, err

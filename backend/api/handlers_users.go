@@ -64,6 +64,7 @@ func updateUser(c *call) (J, error) {
 		role := int(c.p.optInt("role", 0))
 		ch.Role = &role
 	}
+	c.p.optJSON("profile_data", &ch.ProfileData)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

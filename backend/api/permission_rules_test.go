@@ -50,7 +50,7 @@ func permissions() map[string]rule {
 		}},
 
 		"GET /api/v1/streams": {scoped, func(w world) []probe {
-			return []probe{{hides: w.hides()}, {who: admin, name: "list all streams", form: apitest.Form{"include_all_active": true}}}
+			return []probe{{hides: w.hides()}, {name: "list all streams", form: apitest.Form{"include_all": true}, hides: w.hides()}}
 		}},
 		"GET /api/v1/get_stream_id": {scoped, func(w world) []probe { return []probe{{form: apitest.Form{"stream": w.stream}}} }},
 		"PATCH /api/v1/streams/{stream_id}": {admin, func(w world) []probe {
@@ -112,6 +112,12 @@ func permissions() map[string]rule {
 				{name: "delete message", path: msgPath(w.generalMsg, "")},
 				{who: scoped, insider: "admin@example.com", path: msgPath(w.spareMsg, "")},
 			}
+		}},
+		"POST /api/v1/message_edit_typing": {scoped, func(w world) []probe {
+			return []probe{{form: apitest.Form{"message_id": w.msg, "op": "start"}}}
+		}},
+		"POST /api/v1/messages/{message_id}/typing": {scoped, func(w world) []probe {
+			return []probe{{path: msgPath(w.msg, "/typing"), form: apitest.Form{"op": "start"}}}
 		}},
 		"GET /api/v1/messages/{message_id}/history": {scoped, func(w world) []probe { return []probe{{path: msgPath(w.msg, "/history")}} }},
 		"GET /api/v1/messages/{message_id}/read_receipts": {scoped, func(w world) []probe {

@@ -22,6 +22,8 @@ func (a *API) routes() []route {
 		{method: "DELETE", path: "/api/v1/events", auth: authUser, handle: deleteQueue},
 		{method: "GET", path: "/api/v1/events/socket", auth: authUser, longLived: true, handle: eventSocket},
 		{method: "POST", path: "/api/v1/typing", auth: authUser, handle: setTyping},
+		{method: "POST", path: "/api/v1/message_edit_typing", auth: authUser, handle: setEditTypingByBody},
+		{method: "POST", path: "/api/v1/messages/{message_id}/typing", auth: authUser, handle: setEditTyping},
 
 		{method: "GET", path: "/api/v1/streams", auth: authUser, handle: listStreams},
 		{method: "GET", path: "/api/v1/get_stream_id", auth: authUser, handle: getStreamID},

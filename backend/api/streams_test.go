@@ -160,8 +160,11 @@ func TestStreamsStreamIDTopicsAndMembers(t *testing.T) {
 	if got := names(guest, nil); !slices.Equal(got, []string{"general"}) {
 		t.Errorf("guest streams %v", got)
 	}
-	bob.Get("/api/v1/streams", apitest.Form{"include_all_active": true}).Fails(400, "BAD_REQUEST")
-	if got := names(s.Login("admin@example.com"), apitest.Form{"include_all_active": true}); len(got) != 3 {
+	// include_all is everyone's since level 356: all a person knows of.
+	if got := names(bob, apitest.Form{"include_all": true}); !slices.Equal(got, []string{"general", "random"}) {
+		t.Errorf("bob's include_all %v", got)
+	}
+	if got := names(s.Login("admin@example.com"), apitest.Form{"include_all": true}); len(got) != 3 {
 		t.Errorf("admin all streams %v", got)
 	}
 

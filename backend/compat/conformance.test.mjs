@@ -434,6 +434,13 @@ async function runEndpoints() {
   const playground = await check('POST /realm/playgrounds', 'admin', 'POST', '/realm/playgrounds', { name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}' });
   await check('DELETE /realm/playgrounds/{playground_id}', 'admin', 'DELETE', `/realm/playgrounds/${playground.id}`, {});
 
+  // Custom profile fields (levels 244, 252), and a value, for its realm_user event.
+  const desk = await check('POST /realm/profile_fields', 'admin', 'POST', '/realm/profile_fields', { name: 'Desk', hint: 'Floor and room', field_type: 1, required: true });
+  const team = await check('POST /realm/profile_fields', 'admin', 'POST', '/realm/profile_fields', { name: 'Team', field_type: 3, field_data: { a: { text: 'Kitchen', order: '1' } }, display_in_profile_summary: true });
+  await check('PATCH /realm/profile_fields', 'admin', 'PATCH', '/realm/profile_fields', { order: [team.id, desk.id] });
+  await check('GET /realm/profile_fields', 'alice', 'GET', '/realm/profile_fields', {});
+  await call('alice', 'PATCH', '/users/me/profile_data', { data: [{ id: desk.id, value: '3rd floor' }] });
+
   // Default streams (level 200).
   await check('POST /default_streams', 'admin', 'POST', '/default_streams', { stream_id: ids.general });
   await check('POST /default_streams', 'admin', 'POST', '/default_streams', { stream_id: 9999 }, 400);

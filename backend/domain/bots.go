@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"lanchat/backend/events"
 	"lanchat/backend/store"
 )
 
@@ -114,22 +115,62 @@ func botAction(tx *store.Tx, actor store.User, id int64) (store.User, error) {
 	return bot, manageableBot(actor, bot)
 }
 
-// UpdateBot renames a bot.
-func (s *Service) UpdateBot(actor store.User, id int64, fullName string) error {
+// BotChange is PATCH /bots/{id}: a new name and/or a new owner.
+type BotChange struct {
+	FullName *string
+	OwnerID  *int64
+}
+
+// UpdateBot renames a bot or gives it to another owner. The bot keeps its
+// subscriptions when its owner changes (level 359): whoever gives it away
+// decides what it reads.
+func (s *Service) UpdateBot(actor store.User, id int64, ch BotChange) error {
 	return internal("update bot", s.update(func(tx *store.Tx) (func(), error) {
 		bot, err := botAction(tx, actor, id)
 		if err != nil {
 			return nil, err
 		}
-		name := strings.TrimSpace(fullName)
-		if err := validateFullName(name); err != nil {
-			return nil, err
+		person := map[string]any{"user_id": bot.ID}
+		var out deliveries
+		if ch.FullName != nil {
+			name := strings.TrimSpace(*ch.FullName)
+			if err := validateFullName(name); err != nil {
+				return nil, err
+			}
+			bot.FullName, person["full_name"] = name, name
 		}
-		bot.FullName = name
+		if ch.OwnerID != nil && *ch.OwnerID != bot.BotOwnerID {
+			owner, err := tx.User(*ch.OwnerID)
+			switch {
+			case err != nil:
+				return nil, BadRequest("Failed to change owner, no such user")
+			case !owner.IsActive:
+				return nil, BadRequest("Failed to change owner, user is deactivated")
+			case owner.IsBot():
+				return nil, BadRequest("Failed to change owner, bots can't own other bots")
+			}
+			// The previous owner stops managing it, unless an administrator.
+			if previous, err := tx.User(bot.BotOwnerID); err == nil && !isAdmin(previous) {
+				out.add(s, events.Event{"type": "realm_bot", "op": "delete", "bot": map[string]any{"user_id": bot.ID}}, []int64{previous.ID})
+			}
+			bot.BotOwnerID, person["bot_owner_id"] = owner.ID, owner.ID
+			changed, err := s.realmBotEvent(tx, bot, "update", map[string]any{"user_id": bot.ID, "owner_id": owner.ID})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, changed)
+		}
+		if len(person) == 1 {
+			return nil, BadRequest("No new data supplied")
+		}
 		if err := tx.PutUser(bot); err != nil {
 			return nil, err
 		}
-		return s.realmUserEvent(tx, "update", map[string]any{"user_id": bot.ID, "full_name": name})
+		publish, err := s.realmUserEvent(tx, "update", person)
+		if err != nil {
+			return nil, err
+		}
+		return append(out, publish).publish, nil
 	}))
 }
 

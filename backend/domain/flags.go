@@ -25,21 +25,34 @@ func parseFlag(name string) (store.Flags, error) {
 	return 0, BadRequest("Invalid flag: '%s'", name)
 }
 
-// UpdateFlags adds or removes a flag on messages for the actor and returns
-// the IDs whose flag actually changed. Messages the actor may see but never
-// received get a row (starring history, as Zulip does), except that unread
-// state is never created for them.
-func (s *Service) UpdateFlags(actor store.User, ids []int64, op, flagName string) ([]int64, error) {
+// FlagsUpdate is what UpdateFlags did: the IDs whose flag changed and,
+// when marking unread, the channels whose messages were left read because
+// the actor is not subscribed to them (nil otherwise; level 355).
+type FlagsUpdate struct {
+	Changed             []int64
+	IgnoredUnsubscribed []int64
+}
+
+// UpdateFlags adds or removes a flag on messages for the actor. Messages
+// the actor may see but never received get a row (starring history, as
+// Zulip does), except that unread state is never created for them, nor
+// in channels the actor is not subscribed to (Zulip's invariant).
+func (s *Service) UpdateFlags(actor store.User, ids []int64, op, flagName string) (FlagsUpdate, error) {
 	if op != "add" && op != "remove" {
-		return nil, BadRequest("Invalid message flag operation: '%s'", op)
+		return FlagsUpdate{}, BadRequest("Invalid message flag operation: '%s'", op)
 	}
 	flag, err := parseFlag(flagName)
 	if err != nil {
-		return nil, err
+		return FlagsUpdate{}, err
 	}
+	markUnread := op == "remove" && flag == store.FlagRead
 	changed := []int64{}
+	var ignored []int64
 	err = s.update(func(tx *store.Tx) (func(), error) {
-		changed = changed[:0]
+		changed, ignored = changed[:0], nil
+		if markUnread {
+			ignored = []int64{}
+		}
 		streams := streamCache{}
 		details := map[string]any{}
 		for _, id := range sortedUnique(ids) {
@@ -49,6 +62,12 @@ func (s *Service) UpdateFlags(actor store.User, ids []int64, op, flagName string
 			}
 			if _, received := tx.Flags(actor.ID, id); !received && flag == store.FlagRead {
 				continue // unread state exists only for received messages
+			}
+			if markUnread && !m.IsPrivate() && !tx.IsSubscribed(actor.ID, m.StreamID) {
+				if !slices.Contains(ignored, m.StreamID) {
+					ignored = append(ignored, m.StreamID)
+				}
+				continue
 			}
 			next := old | flag
 			if op == "remove" {
@@ -61,20 +80,20 @@ func (s *Service) UpdateFlags(actor store.User, ids []int64, op, flagName string
 				return nil, err
 			}
 			changed = append(changed, id)
-			if op == "remove" && flag == store.FlagRead {
+			if markUnread {
 				details[strconv.FormatInt(id, 10)] = messageDetails(m, next, actor.ID)
 			}
 		}
 		e := flagsEvent(op, flagName, slices.Clone(changed), false)
-		if op == "remove" && flag == store.FlagRead {
+		if markUnread {
 			e["message_details"] = details
 		}
 		return func() { s.events.Publish(e, []int64{actor.ID}) }, nil
 	})
 	if err != nil {
-		return nil, internal("update flags", err)
+		return FlagsUpdate{}, internal("update flags", err)
 	}
-	return changed, nil
+	return FlagsUpdate{Changed: changed, IgnoredUnsubscribed: ignored}, nil
 }
 
 // FlagsForNarrowResult is the answer of POST /messages/flags/narrow.
@@ -85,6 +104,8 @@ type FlagsForNarrowResult struct {
 	LastProcessedID  *int64 `json:"last_processed_id"`
 	FoundOldest      bool   `json:"found_oldest"`
 	FoundNewest      bool   `json:"found_newest"`
+	// IgnoredUnsubscribed: see FlagsUpdate.
+	IgnoredUnsubscribed *[]int64 `json:"ignored_because_not_subscribed_channels,omitempty"`
 }
 
 // UpdateFlagsForNarrow adds or removes a flag on the messages a history
@@ -108,12 +129,15 @@ func (s *Service) UpdateFlagsForNarrow(actor store.User, q HistoryQuery, op, fla
 	for i, h := range found {
 		ids[i] = h.msg.ID
 	}
-	changed, err := s.UpdateFlags(actor, ids, op, flagName)
+	up, err := s.UpdateFlags(actor, ids, op, flagName)
 	if err != nil {
 		return FlagsForNarrowResult{}, err
 	}
-	res := FlagsForNarrowResult{ProcessedCount: len(ids), UpdatedCount: len(changed),
+	res := FlagsForNarrowResult{ProcessedCount: len(ids), UpdatedCount: len(up.Changed),
 		FoundOldest: walked.FoundOldest, FoundNewest: walked.FoundNewest}
+	if up.IgnoredUnsubscribed != nil {
+		res.IgnoredUnsubscribed = &up.IgnoredUnsubscribed
+	}
 	if len(ids) > 0 {
 		res.FirstProcessedID, res.LastProcessedID = &ids[0], &ids[len(ids)-1]
 	}

@@ -166,7 +166,7 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		topic = m.Topic
 	}
 	_, resolveOnly := resolveToggle(m.Topic, topic)
-	resolveOnly = resolveOnly && (e.StreamID == 0 || e.StreamID == m.StreamID) && mayResolve(actor)
+	resolveOnly = resolveOnly && (e.StreamID == 0 || e.StreamID == m.StreamID)
 	ix, err := loadGroups(tx)
 	if err != nil {
 		return nil, 0, err
@@ -178,11 +178,16 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	// Renaming a topic is for each message's sender and for
 	// can_move_messages_between_topics_group, checked for every message the
 	// move takes along; moving to another stream is for administrators.
+	// Resolving is for can_resolve_topics_group (level 367).
 	movers := realmSetting(ix, r, SettingMoveBetweenTopics)
 	mayMove := func(m store.Message) bool {
 		return topic == m.Topic || m.SenderID == actor.ID || ix.holds(movers, actor)
 	}
-	if !resolveOnly && !mayMove(m) {
+	if resolveOnly {
+		if !ix.holds(realmSetting(ix, r, SettingResolveTopics), actor) {
+			return nil, 0, BadRequest("You don't have permission to resolve topics.")
+		}
+	} else if !mayMove(m) {
 		return nil, 0, errMayNotMove
 	}
 	dest, err := tx.Stream(m.StreamID)

@@ -1,6 +1,28 @@
 package domain
 
-import "lanchat/backend/store"
+import (
+	"slices"
+
+	"lanchat/backend/store"
+)
+
+// The organization's message_edit_history_visibility_policy values (level
+// 358): who sees what a message was before it was edited.
+const (
+	editHistoryAll   = "all"
+	editHistoryMoves = "moves" // only changes of topic or channel
+	editHistoryNone  = "none"
+)
+
+var editHistoryPolicies = []string{editHistoryAll, editHistoryMoves, editHistoryNone}
+
+// editHistoryVisibility is the organization's policy.
+func editHistoryVisibility(r store.Realm) string {
+	if r.EditHistoryVisibility == "" {
+		return editHistoryAll
+	}
+	return r.EditHistoryVisibility
+}
 
 // HistoryEntry is one version of a message, oldest first.
 type HistoryEntry struct {
@@ -16,16 +38,27 @@ type HistoryEntry struct {
 	PrevStream          *int64  `json:"prev_stream,omitempty"`
 }
 
-// MessageHistory rebuilds every version of a message from its edits.
+// MessageHistory rebuilds every version of a message from its edits, as
+// far as the organization's policy shows them.
 func (s *Service) MessageHistory(viewer store.User, id int64) ([]HistoryEntry, error) {
 	var m store.Message
+	var policy string
 	err := s.store.View(func(tx *store.Tx) error {
-		var err error
+		r, err := tx.Realm()
+		if err != nil {
+			return err
+		}
+		if policy = editHistoryVisibility(r); policy == editHistoryNone {
+			return BadRequest("Message edit history is disabled in this organization")
+		}
 		m, _, err = accessMessage(tx, viewer, id, streamCache{})
 		return err
 	})
 	if err != nil {
 		return nil, internal("message history", err)
+	}
+	if policy == editHistoryMoves {
+		return moveHistory(m), nil
 	}
 	// Walk back from the current state, undoing one edit at a time.
 	entries := make([]HistoryEntry, len(m.Edits)+1)
@@ -50,4 +83,32 @@ func (s *Service) MessageHistory(viewer store.User, id int64) ([]HistoryEntry, e
 	}
 	entries[0] = HistoryEntry{Topic: cur.Topic, Content: cur.Content, RenderedContent: cur.RenderedContent, UserID: m.SenderID, Timestamp: m.Timestamp}
 	return entries, nil
+}
+
+// moveHistory is a message's history showing only its moves: each version
+// with the current content.
+func moveHistory(m store.Message) []HistoryEntry {
+	topic := m.Topic
+	var moves []HistoryEntry
+	for i := len(m.Edits) - 1; i >= 0; i-- {
+		e := m.Edits[i]
+		if e.PrevTopic == "" && e.PrevStreamID == 0 {
+			continue
+		}
+		entry := HistoryEntry{Topic: topic, Content: m.Content, RenderedContent: m.Rendered, Timestamp: e.Timestamp, UserID: e.UserID}
+		if e.PrevTopic != "" {
+			entry.PrevTopic = &e.PrevTopic
+			topic = e.PrevTopic
+		}
+		if e.PrevStreamID != 0 {
+			entry.PrevStream = &e.PrevStreamID
+		}
+		moves = append(moves, entry)
+	}
+	first := HistoryEntry{Topic: topic, Content: m.Content, RenderedContent: m.Rendered, UserID: m.SenderID, Timestamp: m.Timestamp}
+	out := []HistoryEntry{first}
+	for _, e := range slices.Backward(moves) {
+		out = append(out, e)
+	}
+	return out
 }

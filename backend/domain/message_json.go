@@ -63,6 +63,9 @@ func (o *MessageObject) AppendJSON(b []byte) []byte {
 	if o.LastEditTimestamp != 0 {
 		b = appendInt(append(b, `,"last_edit_timestamp":`...), o.LastEditTimestamp)
 	}
+	if o.LastMovedTimestamp != 0 {
+		b = appendInt(append(b, `,"last_moved_timestamp":`...), o.LastMovedTimestamp)
+	}
 	if len(o.EditHistory) > 0 {
 		b = appendValue(append(b, `,"edit_history":`...), o.EditHistory)
 	}

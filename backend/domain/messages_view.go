@@ -36,11 +36,12 @@ type MessageObject struct {
 	Submessages      []SubmessageObject `json:"submessages"`
 	// Flags are always present in history (even empty) and absent from
 	// event messages, whose flags travel beside the message.
-	Flags             *[]string    `json:"flags,omitempty"`
-	LastEditTimestamp int64        `json:"last_edit_timestamp,omitempty"`
-	EditHistory       []EditObject `json:"edit_history,omitempty"`
-	MatchContent      *string      `json:"match_content,omitempty"`
-	MatchSubject      *string      `json:"match_subject,omitempty"`
+	Flags              *[]string    `json:"flags,omitempty"`
+	LastEditTimestamp  int64        `json:"last_edit_timestamp,omitempty"`
+	LastMovedTimestamp int64        `json:"last_moved_timestamp,omitempty"`
+	EditHistory        []EditObject `json:"edit_history,omitempty"`
+	MatchContent       *string      `json:"match_content,omitempty"`
+	MatchSubject       *string      `json:"match_subject,omitempty"`
 }
 
 // TopicLink is a link found in a topic by a linkifier or as a bare URL.
@@ -137,24 +138,24 @@ func (v *messageViewer) view(m store.Message) MessageObject {
 	sender := v.user(m.SenderID)
 	avatar := AvatarURL(sender)
 	o := MessageObject{
-		ID:                m.ID,
-		SenderID:          m.SenderID,
-		SenderEmail:       sender.Email,
-		SenderFullName:    sender.FullName,
-		SenderRealmStr:    "lanchat",
-		AvatarURL:         &avatar,
-		Client:            m.Client,
-		Content:           m.Rendered,
-		ContentType:       "text/html",
-		RecipientID:       m.RecipientID,
-		Subject:           m.Topic,
-		Timestamp:         m.Timestamp,
-		IsMeMessage:       m.IsMe,
-		Reactions:         v.reactions(m.Reactions),
-		Submessages:       submessages(m),
-		LastEditTimestamp: m.LastEditTimestamp,
-		EditHistory:       editHistory(m),
+		ID:             m.ID,
+		SenderID:       m.SenderID,
+		SenderEmail:    sender.Email,
+		SenderFullName: sender.FullName,
+		SenderRealmStr: "lanchat",
+		AvatarURL:      &avatar,
+		Client:         m.Client,
+		Content:        m.Rendered,
+		ContentType:    "text/html",
+		RecipientID:    m.RecipientID,
+		Subject:        m.Topic,
+		Timestamp:      m.Timestamp,
+		IsMeMessage:    m.IsMe,
+		Reactions:      v.reactions(m.Reactions),
+		Submessages:    submessages(m),
+		EditHistory:    editHistory(m),
 	}
+	o.LastEditTimestamp, o.LastMovedTimestamp = editTimestamps(m)
 	if !v.opts.applyMarkdown {
 		o = o.withSource(m)
 	}
@@ -205,6 +206,30 @@ func submessages(m store.Message) []SubmessageObject {
 		out = append(out, SubmessageObject{ID: s.ID, MessageID: m.ID, SenderID: s.SenderID, MsgType: s.MsgType, Content: s.Content})
 	}
 	return out
+}
+
+// editTimestamps are when a message's content was last edited and when it
+// was last moved to another topic or channel (level 365: marking its
+// topic resolved or unresolved is neither). A message imported without its
+// edits keeps the one time it came with, as an edit.
+func editTimestamps(m store.Message) (edited, moved int64) {
+	if len(m.Edits) == 0 {
+		return m.LastEditTimestamp, 0
+	}
+	topic := m.Topic
+	for _, e := range slices.Backward(m.Edits) {
+		if e.PrevRendered != "" && edited == 0 {
+			edited = e.Timestamp
+		}
+		_, resolving := resolveToggle(e.PrevTopic, topic)
+		if moved == 0 && (e.PrevStreamID != 0 || e.PrevTopic != "" && !resolving) {
+			moved = e.Timestamp
+		}
+		if e.PrevTopic != "" {
+			topic = e.PrevTopic
+		}
+	}
+	return edited, moved
 }
 
 // editHistory lists a message's edits newest first, as Zulip's

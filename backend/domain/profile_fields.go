@@ -349,44 +349,49 @@ type ProfileDataChange struct {
 
 // SetProfileData sets the actor's values for the fields named.
 func (s *Service) SetProfileData(actor store.User, changes []ProfileDataChange) error {
-	if actor.IsBot() {
-		return ErrBotRequest // bots have no custom profile data
-	}
 	return internal("set profile data", s.update(func(tx *store.Tx) (func(), error) {
-		var out deliveries
-		for _, ch := range changes {
-			f, err := tx.ProfileField(ch.ID)
-			if err != nil {
-				return nil, BadRequest("Field id %d not found.", ch.ID)
-			}
-			value, err := validateProfileValue(tx, f, ch.Value)
-			if err != nil {
-				return nil, err
-			}
-			person := map[string]any{"user_id": actor.ID}
-			if value == "" {
-				if err := tx.DeleteProfileValue(actor.ID, f.ID); err != nil {
-					return nil, err
-				}
-				person["custom_profile_field"] = map[string]any{"id": f.ID, "value": nil}
-			} else {
-				v := store.ProfileValue{FieldID: f.ID, Value: value}
-				if f.Type == fieldShortText || f.Type == fieldLongText {
-					v.Rendered = s.render(tx, actor, value).HTML
-				}
-				if err := tx.PutProfileValue(actor.ID, v); err != nil {
-					return nil, err
-				}
-				person["custom_profile_field"] = profileDataEntry(v, map[string]any{"id": f.ID})
-			}
-			publish, err := s.realmUserEvent(tx, "update", person)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, publish)
-		}
-		return out.publish, nil
+		out, err := s.setProfileValues(tx, actor, changes)
+		return out.publish, err
 	}))
+}
+
+// setProfileValues sets or clears person's values, each checked against its
+// field, and returns their realm_user update events.
+func (s *Service) setProfileValues(tx *store.Tx, person store.User, changes []ProfileDataChange) (deliveries, error) {
+	if person.IsBot() {
+		return nil, ErrBotRequest // bots have no custom profile data
+	}
+	var out deliveries
+	for _, ch := range changes {
+		f, err := tx.ProfileField(ch.ID)
+		if err != nil {
+			return nil, BadRequest("Field id %d not found.", ch.ID)
+		}
+		value, err := validateProfileValue(tx, f, ch.Value)
+		if err != nil {
+			return nil, err
+		}
+		change := map[string]any{"id": f.ID, "value": nil}
+		if value == "" {
+			err = tx.DeleteProfileValue(person.ID, f.ID)
+		} else {
+			v := store.ProfileValue{FieldID: f.ID, Value: value}
+			if f.Type == fieldShortText || f.Type == fieldLongText {
+				v.Rendered = s.render(tx, person, value).HTML
+			}
+			change = profileDataEntry(v, map[string]any{"id": f.ID})
+			err = tx.PutProfileValue(person.ID, v)
+		}
+		if err != nil {
+			return nil, err
+		}
+		publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": person.ID, "custom_profile_field": change})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, publish)
+	}
+	return out, nil
 }
 
 // ClearProfileData is DELETE /users/me/profile_data: the actor's values for

@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 
 	"lanchat/backend/events"
@@ -120,9 +121,6 @@ type RealmChange struct {
 	EnableReadReceipts *bool
 	// GroupSettings change the organization's group settings by name.
 	GroupSettings map[string]GroupSettingChange
-	// WildcardMentionPolicyNo is wildcard_mention_policy: 1 everyone, 2
-	// members, 3 full members, 5 administrators, 6 nobody, 7 moderators.
-	WildcardMentionPolicyNo *int
 	// JitsiServerURL is jitsi_server_url: a URL, or "default" for none.
 	JitsiServerURL *string
 	// GuestUserIndicator is enable_guest_user_indicator.
@@ -132,6 +130,11 @@ type RealmChange struct {
 	AnnouncementStreams map[string]int64
 	// RequireUniqueNames is require_unique_names.
 	RequireUniqueNames *bool
+	// GuestUserDMWarning is enable_guest_user_dm_warning (level 348).
+	GuestUserDMWarning *bool
+	// EditHistoryVisibility is message_edit_history_visibility_policy
+	// (level 358): "all", "moves" or "none".
+	EditHistoryVisibility *string
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -174,13 +177,6 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		if err != nil {
 			return nil, err
 		}
-		if ch.WildcardMentionPolicyNo != nil {
-			if _, ok := wildcardMentionPolicies[*ch.WildcardMentionPolicyNo]; !ok {
-				return nil, InvalidArgument("wildcard_mention_policy", "must be 1, 2, 3, 5, 6 or 7")
-			}
-			r.WildcardMentionPolicy = *ch.WildcardMentionPolicyNo
-			changed["wildcard_mention_policy"] = *ch.WildcardMentionPolicyNo
-		}
 		if ch.JitsiServerURL != nil {
 			u, err := jitsiServerURL(*ch.JitsiServerURL)
 			if err != nil {
@@ -196,6 +192,19 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		}
 		if ch.RequireUniqueNames != nil {
 			r.RequireUniqueNames, changed["require_unique_names"] = *ch.RequireUniqueNames, *ch.RequireUniqueNames
+		}
+		if ch.GuestUserDMWarning != nil {
+			r.HideGuestUserDMWarning, changed["enable_guest_user_dm_warning"] = !*ch.GuestUserDMWarning, *ch.GuestUserDMWarning
+		}
+		if ch.EditHistoryVisibility != nil {
+			policy := *ch.EditHistoryVisibility
+			if !slices.Contains(editHistoryPolicies, policy) {
+				return nil, InvalidArgument("message_edit_history_visibility_policy", "must be all, moves or none")
+			}
+			r.EditHistoryVisibility, changed["message_edit_history_visibility_policy"] = policy, policy
+			if policy == editHistoryAll {
+				r.EditHistoryVisibility = ""
+			}
 		}
 		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")

@@ -65,6 +65,7 @@ func realmGroupSettingsState(tx *store.Tx, r store.Realm, state map[string]any) 
 	}
 	state["realm_create_public_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePublicChannel))
 	state["realm_create_private_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePrivateChannel))
+	state["realm_wildcard_mention_policy"] = wildcardMentionPolicy(ix, realmSetting(ix, r, SettingMentionManyUsers))
 	state["server_supported_permission_settings"], err = permissionSettingsState()
 	return err
 }

@@ -14,36 +14,38 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		return err
 	}
 	settings := map[string]any{
-		"realm_name":                                 r.Name,
-		"realm_description":                          r.Description,
-		"realm_date_created":                         r.DateCreated,
-		"realm_icon_url":                             RealmIconPath,
-		"realm_icon_source":                          "D",
-		"realm_logo_url":                             RealmLogoPath,
-		"realm_night_logo_url":                       RealmLogoPath,
-		"realm_message_retention_days":               -1,
-		"realm_allow_message_editing":                true,
-		"realm_allow_edit_history":                   true,
-		"realm_message_content_edit_limit_seconds":   nil,
-		"realm_message_content_delete_limit_seconds": nil,
-		"realm_delete_own_message_policy":            2, // administrators
-		"realm_add_custom_emoji_policy":              emojiPolicyNumber(r.EmojiAddPolicy),
-		"realm_invite_to_stream_policy":              1,
-		"realm_invite_required":                      true, // no open sign-up
-		"realm_create_public_stream_policy":          1,
-		"realm_create_private_stream_policy":         1,
-		"realm_waiting_period_threshold":             0,
-		"realm_default_language":                     "en",
-		"realm_email_changes_disabled":               false,
-		"realm_name_changes_disabled":                false,
-		"realm_avatar_changes_disabled":              false,
-		"realm_mandatory_topics":                     true,
-		"realm_presence_disabled":                    false,
-		"realm_wildcard_mention_policy":              wildcardMentionPolicy(r),
-		"realm_enable_read_receipts":                 r.EnableReadReceipts,
-		"realm_default_external_accounts":            map[string]any{},
-		"realm_enable_spectator_access":              false,
-		"realm_push_notifications_enabled":           false,
+		"realm_name":                   r.Name,
+		"realm_description":            r.Description,
+		"realm_date_created":           r.DateCreated,
+		"realm_icon_url":               RealmIconPath,
+		"realm_icon_source":            "D",
+		"realm_logo_url":               RealmLogoPath,
+		"realm_night_logo_url":         RealmLogoPath,
+		"realm_message_retention_days": -1,
+		"realm_allow_message_editing":  true,
+		// Level 358: who sees which edits; the boolean it replaced is
+		// false only for "none".
+		"realm_message_edit_history_visibility_policy": editHistoryVisibility(r),
+		"realm_allow_edit_history":                     editHistoryVisibility(r) != editHistoryNone,
+		"realm_message_content_edit_limit_seconds":     nil,
+		"realm_message_content_delete_limit_seconds":   nil,
+		"realm_delete_own_message_policy":              2, // administrators
+		"realm_add_custom_emoji_policy":                emojiPolicyNumber(r.EmojiAddPolicy),
+		"realm_invite_to_stream_policy":                1,
+		"realm_invite_required":                        true, // no open sign-up
+		"realm_create_public_stream_policy":            1,
+		"realm_create_private_stream_policy":           1,
+		"realm_waiting_period_threshold":               0,
+		"realm_default_language":                       "en",
+		"realm_email_changes_disabled":                 false,
+		"realm_name_changes_disabled":                  false,
+		"realm_avatar_changes_disabled":                false,
+		"realm_mandatory_topics":                       true,
+		"realm_presence_disabled":                      false,
+		"realm_enable_read_receipts":                   r.EnableReadReceipts,
+		"realm_default_external_accounts":              map[string]any{},
+		"realm_enable_spectator_access":                false,
+		"realm_push_notifications_enabled":             false,
 		// No push service is reached, so no end is expected either (level 231).
 		"realm_push_notifications_enabled_end_timestamp": nil,
 		"realm_authentication_methods":                   authenticationMethods(s.cfg.Dev),
@@ -53,13 +55,16 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_jitsi_server_url":  optionalString(r.JitsiServerURL),
 		"server_jitsi_server_url": nil,
 		// Where automated announcements go (levels 241, 242).
-		"realm_new_stream_announcements_stream_id":         announcementStreamID(tx, r, newStreamAnnouncements),
-		"realm_signup_announcements_stream_id":             announcementStreamID(tx, r, signupAnnouncements),
-		"realm_zulip_update_announcements_stream_id":       announcementStreamID(tx, r, zulipUpdateAnnouncements),
-		"realm_enable_guest_user_indicator":                !r.HideGuestUserIndicator, // level 216
-		"realm_require_unique_names":                       r.RequireUniqueNames,      // level 246
-		"realm_upload_quota_mib":                           nil,                       // level 251: no quota
-		"server_thumbnail_formats":                         []any{},                   // level 273: no thumbnails are made
+		"realm_new_stream_announcements_stream_id":   announcementStreamID(tx, r, newStreamAnnouncements),
+		"realm_signup_announcements_stream_id":       announcementStreamID(tx, r, signupAnnouncements),
+		"realm_zulip_update_announcements_stream_id": announcementStreamID(tx, r, zulipUpdateAnnouncements),
+		"realm_enable_guest_user_indicator":          !r.HideGuestUserIndicator, // level 216
+		"realm_enable_guest_user_dm_warning":         !r.HideGuestUserDMWarning, // level 348
+		// No AI model is configured, so no topic summaries (level 350).
+		"server_can_summarize_topics":                      false,
+		"realm_require_unique_names":                       r.RequireUniqueNames, // level 246
+		"realm_upload_quota_mib":                           nil,                  // level 251: no quota
+		"server_thumbnail_formats":                         []any{},              // level 273: no thumbnails are made
 		"realm_inline_image_preview":                       true,
 		"realm_inline_url_embed_preview":                   false,
 		"realm_is_zephyr_mirror_realm":                     false,

@@ -311,6 +311,11 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 	}
 	if want("onboarding_steps") {
 		state["onboarding_steps"] = onboardingSteps(actor)
+		state["navigation_tour_video_url"] = nil // level 369: no video is served
+	}
+	if want("realm_billing") {
+		// Level 363: nobody pays for a Lanchat server, so nothing is pending.
+		state["realm_billing"] = map[string]any{"has_pending_sponsorship_request": false}
 	}
 	return nil
 }
@@ -360,7 +365,7 @@ func realmUsersState(tx *store.Tx, actor store.User, state map[string]any) error
 	state["realm_users"], state["realm_non_active_users"], state["cross_realm_bots"] = active, inactive, []any{}
 	state["user_id"], state["email"], state["delivery_email"], state["full_name"] = actor.ID, actor.Email, actor.Email, actor.FullName
 	state["is_admin"], state["is_owner"], state["is_guest"], state["is_moderator"] = me.IsAdmin, me.IsOwner, me.IsGuest, isModerator(actor)
-	state["is_billing_admin"], state["avatar_url"], state["avatar_source"] = false, me.AvatarURL, "U"
+	state["avatar_url"], state["avatar_source"] = me.AvatarURL, "U"
 	state["can_create_streams"] = !isGuest(actor)
 	return nil
 }

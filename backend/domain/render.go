@@ -2,6 +2,7 @@ package domain
 
 import (
 	"log/slog"
+	"math"
 	"net/url"
 	"strings"
 
@@ -114,6 +115,17 @@ func (l *realmLookup) StreamByName(name string) (markdown.Stream, bool) {
 		return markdown.Stream{}, false
 	}
 	return markdown.Stream{ID: st.ID, Name: st.Name}, true
+}
+
+// LatestInTopic is a topic's newest message, for topic links that follow
+// the topic when it moves.
+func (l *realmLookup) LatestInTopic(streamID int64, topic string) (int64, bool) {
+	var latest int64
+	l.tx.Scan(store.TopicRange(streamID, topic), math.MaxInt64, true, func(id int64) bool {
+		latest = id
+		return false
+	})
+	return latest, latest != 0
 }
 
 // CustomEmoji finds an active custom emoji by name.

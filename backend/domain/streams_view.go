@@ -28,6 +28,8 @@ type StreamProperties struct {
 	// IsRecentlyActive (level 323): created or written in within
 	// recentActivityDays.
 	IsRecentlyActive bool `json:"is_recently_active"`
+	// CanSubscribeGroup may subscribe themselves (level 357).
+	CanSubscribeGroup GroupSettingValue `json:"can_subscribe_group"`
 }
 
 // recentActivityDays is how long a stream counts as recently active after
@@ -88,6 +90,7 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 	// Every store has the system groups from its migrations.
 	if ix, err := loadGroups(tx); err == nil {
 		o.CanRemoveSubscribersGroup = settingValue(streamSetting(ix, st, SettingRemoveSubscribers))
+		o.CanSubscribeGroup = settingValue(streamSetting(ix, st, SettingCanSubscribe))
 	}
 	if st.Description == "" {
 		o.RenderedDescription = ""
@@ -139,15 +142,19 @@ func (s *Service) subscriptionObject(tx *store.Tx, st store.Stream, sub store.Su
 
 // StreamFilter chooses which streams GET /streams lists.
 type StreamFilter struct {
-	IncludePublic, IncludeSubscribed, IncludeAllActive bool
+	IncludePublic, IncludeSubscribed bool
+	// IncludeAll adds every stream the viewer knows of: all of them for an
+	// administrator (level 356: include_all, which include_all_active was,
+	// for everyone).
+	IncludeAll bool
+	// IncludeCanAccessContent adds the streams whose messages the viewer
+	// may read: public ones (not for guests), subscribed ones, and those
+	// whose can_subscribe_group holds them (level 356).
+	IncludeCanAccessContent bool
 }
 
-// Streams lists the streams the viewer may see that match the filter;
-// IncludeAllActive needs an administrator.
+// Streams lists the streams the viewer may see that match the filter.
 func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, error) {
-	if f.IncludeAllActive && !isAdmin(viewer) {
-		return nil, BadRequest("User not authorized for this query")
-	}
 	out := []StreamObject{}
 	err := s.store.View(func(tx *store.Tx) error {
 		streams, err := tx.Streams()
@@ -157,7 +164,10 @@ func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, er
 		for _, st := range streams {
 			subscribed := tx.IsSubscribed(viewer.ID, st.ID)
 			public := openTo(viewer, st)
-			if f.IncludeAllActive || (f.IncludeSubscribed && subscribed) || (f.IncludePublic && public) {
+			joinable := holdsSubscribeGroup(tx, viewer, st)
+			known := subscribed || public || joinable || isAdmin(viewer)
+			if (f.IncludeAll && known) || (f.IncludeCanAccessContent && (subscribed || public || joinable)) ||
+				(f.IncludeSubscribed && subscribed) || (f.IncludePublic && public) {
 				out = append(out, s.streamObject(tx, st))
 			}
 		}

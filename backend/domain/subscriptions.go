@@ -98,7 +98,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				}
 			case err != nil:
 				return nil, err
-			case !canSeeStream(tx, actor, st):
+			case !canSeeStream(tx, actor, st) && !mayJoin(tx, actor, st, users):
 				if req.AuthorizationErrorsFatal {
 					return nil, BadRequest("Unable to access channel (%s).", spec.Name)
 				}
@@ -128,6 +128,23 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 		s.announceNewStreams(actor, newStreams)
 	}
 	return res, internal("subscribe", err)
+}
+
+// mayJoin tells whether the actor may subscribe themselves alone to a
+// stream they cannot see: as a member of its can_subscribe_group.
+func mayJoin(tx *store.Tx, actor store.User, st store.Stream, users []store.User) bool {
+	if len(users) != 1 || users[0].ID != actor.ID {
+		return false
+	}
+	return holdsSubscribeGroup(tx, actor, st)
+}
+
+// holdsSubscribeGroup tells whether u is in a stream's
+// can_subscribe_group, which never holds guests (the setting may not be
+// role:everyone, as in Zulip).
+func holdsSubscribeGroup(tx *store.Tx, u store.User, st store.Stream) bool {
+	allowed, err := streamAllows(tx, u, st, SettingCanSubscribe)
+	return err == nil && allowed && !isGuest(u)
 }
 
 // subscriptionEvents announces a (possibly new) stream and its new

@@ -23,11 +23,6 @@ func resolveToggle(from, to string) (resolving, toggles bool) {
 	return false, false
 }
 
-// mayResolve is the rule for marking a topic resolved or unresolved: any
-// member who can see it (Zulip's can_resolve_topics_group defaults to
-// members), not only the senders of its messages.
-func mayResolve(actor store.User) bool { return !isGuest(actor) }
-
 // notifyResolved posts Zulip's notice of a topic marked resolved or
 // unresolved into the topic under its new name. Zulip's Notification Bot
 // says it; Lanchat has no system bot, so the person who did it does.

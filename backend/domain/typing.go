@@ -88,3 +88,34 @@ func typingReceivers(tx *store.Tx, actor store.User, participants []int64) ([]in
 	}
 	return out, nil
 }
+
+// SetEditTyping tells those who would see a message's edit that the actor
+// started or stopped editing it (levels 351, 361): the participants of a
+// direct message, the subscribers of a channel message.
+func (s *Service) SetEditTyping(actor store.User, messageID int64, op string) error {
+	if op != "start" && op != "stop" {
+		return BadRequest("Invalid op '%s'", op)
+	}
+	e := events.Event{"type": "typing_edit_message", "op": op, "sender_id": actor.ID, "message_id": messageID}
+	var audience []int64
+	err := s.store.View(func(tx *store.Tx) error {
+		m, _, err := accessMessage(tx, actor, messageID, streamCache{})
+		if err != nil {
+			return err
+		}
+		if m.IsPrivate() {
+			audience = sortedUnique(append([]int64{m.SenderID}, m.PrivateUserIDs...))
+			e["recipient"] = map[string]any{"type": "direct", "user_ids": audience}
+		} else {
+			audience = tx.StreamSubscriberIDs(m.StreamID)
+			e["recipient"] = map[string]any{"type": "channel", "channel_id": m.StreamID, "topic": m.Topic}
+		}
+		audience, err = typingReceivers(tx, actor, audience)
+		return err
+	})
+	if err != nil {
+		return internal("edit typing", err)
+	}
+	s.events.Publish(e, audience)
+	return nil
+}

@@ -191,8 +191,8 @@ func (s *Service) DeleteUserGroup(actor store.User, id int64) error {
 	}))
 }
 
-// settingsNaming tells whether any setting (the organization's or a
-// group's) holds group id.
+// settingsNaming tells whether any setting (the organization's, a group's
+// or a stream's) holds group id.
 func settingsNaming(tx *store.Tx, ix *groupIndex, id int64) (bool, error) {
 	names := func(s store.GroupSetting) bool { return s.Group == id || slices.Contains(s.Subgroups, id) }
 	r, err := tx.Realm()
@@ -207,6 +207,17 @@ func settingsNaming(tx *store.Tx, ix *groupIndex, id int64) (bool, error) {
 	for _, g := range ix.groups {
 		if g.ID != id && names(mentionSetting(ix, g)) {
 			return true, nil
+		}
+	}
+	streams, err := tx.Streams()
+	if err != nil {
+		return false, err
+	}
+	for _, st := range streams {
+		for _, setting := range st.GroupSettings {
+			if names(setting) {
+				return true, nil
+			}
 		}
 	}
 	return false, nil

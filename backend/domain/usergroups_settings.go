@@ -37,11 +37,16 @@ const (
 	SettingDirectMessagePermitted = "direct_message_permission_group"
 	SettingMoveBetweenTopics      = "can_move_messages_between_topics_group"
 	SettingInviteUsers            = "can_invite_users_group"
+	SettingMentionManyUsers       = "can_mention_many_users_group"
+	SettingSummarizeTopics        = "can_summarize_topics_group"
+	SettingManageBilling          = "can_manage_billing_group"
+	SettingResolveTopics          = "can_resolve_topics_group"
 )
 
 // Settings of a stream.
 const (
 	SettingRemoveSubscribers = "can_remove_subscribers_group"
+	SettingCanSubscribe      = "can_subscribe_group"
 )
 
 var nobodyForSystemGroups = store.NobodyGroup
@@ -70,11 +75,24 @@ var (
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_move_messages_between_topics_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingInviteUsers, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_invite_users_group_id", AllowedSystemGroups: []string{}},
+		// Levels 350, 352, 363 and 367 (Zulip 10.0). Wildcard mentions in
+		// large channels default to everyone, Lanchat's policy before 352.
+		{Name: SettingMentionManyUsers, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_many_users_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingSummarizeTopics, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_summarize_topics_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingManageBilling, AnyGroup: true, AllowOwnersGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_manage_billing_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingResolveTopics, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_resolve_topics_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		// Any group-setting value since level 320.
 		{Name: SettingRemoveSubscribers, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_remove_subscribers_group_id", AllowedSystemGroups: []string{}},
+		// Level 357: who may subscribe themselves, private streams too.
+		{Name: SettingCanSubscribe, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_subscribe_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
@@ -144,6 +162,10 @@ func settingValue(s store.GroupSetting) GroupSettingValue {
 func realmSetting(ix *groupIndex, r store.Realm, name string) store.GroupSetting {
 	if s, ok := r.GroupSettings[name]; ok {
 		return s
+	}
+	if name == SettingMentionManyUsers && r.WildcardMentionPolicy != 0 {
+		// Set before level 352 as wildcard_mention_policy.
+		return store.GroupSetting{Group: ix.system(wildcardPolicyGroups[r.WildcardMentionPolicy])}
 	}
 	return store.GroupSetting{Group: ix.system(realmRule(name).DefaultGroupName)}
 }

@@ -16,25 +16,24 @@ import (
 // UserObject is a user as the API shows it (spec 2.5 plus what Zulip
 // clients read).
 type UserObject struct {
-	UserID         int64          `json:"user_id"`
-	Email          string         `json:"email"`
-	DeliveryEmail  *string        `json:"delivery_email"`
-	FullName       string         `json:"full_name"`
-	AvatarURL      *string        `json:"avatar_url"`
-	AvatarVersion  int            `json:"avatar_version"`
-	IsAdmin        bool           `json:"is_admin"`
-	IsOwner        bool           `json:"is_owner"`
-	IsGuest        bool           `json:"is_guest"`
-	IsBillingAdmin bool           `json:"is_billing_admin"`
-	Role           int            `json:"role"`
-	IsBot          bool           `json:"is_bot"`
-	IsActive       bool           `json:"is_active"`
-	Timezone       string         `json:"timezone"`
-	DateJoined     string         `json:"date_joined"`
-	BotType        *int           `json:"bot_type"`
-	BotOwner       string         `json:"bot_owner,omitempty"`
-	BotOwnerID     *int64         `json:"bot_owner_id,omitempty"`
-	ProfileData    map[string]any `json:"profile_data,omitempty"`
+	UserID        int64          `json:"user_id"`
+	Email         string         `json:"email"`
+	DeliveryEmail *string        `json:"delivery_email"`
+	FullName      string         `json:"full_name"`
+	AvatarURL     *string        `json:"avatar_url"`
+	AvatarVersion int            `json:"avatar_version"`
+	IsAdmin       bool           `json:"is_admin"`
+	IsOwner       bool           `json:"is_owner"`
+	IsGuest       bool           `json:"is_guest"`
+	Role          int            `json:"role"`
+	IsBot         bool           `json:"is_bot"`
+	IsActive      bool           `json:"is_active"`
+	Timezone      string         `json:"timezone"`
+	DateJoined    string         `json:"date_joined"`
+	BotType       *int           `json:"bot_type"`
+	BotOwner      string         `json:"bot_owner,omitempty"`
+	BotOwnerID    *int64         `json:"bot_owner_id,omitempty"`
+	ProfileData   map[string]any `json:"profile_data,omitempty"`
 }
 
 // AvatarURL is where the server serves a user's avatar; it never points off

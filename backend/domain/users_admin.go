@@ -66,19 +66,21 @@ func keepsOne(tx *store.Tx, u store.User, hasRole func(store.User) bool, refusal
 	return BadRequest("%s", refusal)
 }
 
-// UserChange is PATCH /users/{id}: a new full name and/or role.
+// UserChange is PATCH /users/{id}: a new full name, role or profile data.
 type UserChange struct {
-	FullName *string
-	Role     *int
+	FullName    *string
+	Role        *int
+	ProfileData []ProfileDataChange // custom profile field values, set or cleared
 }
 
-// UpdateUser renames an account or changes its role (administrators only);
-// the last administrator keeps their role.
+// UpdateUser renames an account, changes its role or its custom profile
+// field values (administrators only); the last administrator keeps their
+// role.
 func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	if ch.FullName == nil && ch.Role == nil {
+	if ch.FullName == nil && ch.Role == nil && ch.ProfileData == nil {
 		return BadRequest("No new data supplied")
 	}
 	// A role change runs alone: nothing publishes between its commit and
@@ -128,6 +130,13 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 			}
 			u.Role = *ch.Role
 			out = append(out, announce...)
+		}
+		if ch.ProfileData != nil {
+			changed, err := s.setProfileValues(tx, u, ch.ProfileData)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, changed...)
 		}
 		if err := tx.PutUser(u); err != nil {
 			return nil, err

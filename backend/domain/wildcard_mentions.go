@@ -2,24 +2,31 @@ package domain
 
 import "lanchat/backend/store"
 
-// wildcardMentionPolicies are Zulip's wildcard_mention_policy numbers, each
-// with who may mention everyone under it (4, stream administrators, is
-// gone from Zulip).
-var wildcardMentionPolicies = map[int]func(store.User) bool{
-	1: func(store.User) bool { return true },
-	2: func(u store.User) bool { return !isGuest(u) },
-	3: func(u store.User) bool { return !isGuest(u) }, // every member is a full member: no waiting period
-	5: isAdmin,
-	6: func(store.User) bool { return false },
-	7: func(u store.User) bool { return isAdmin(u) || isModerator(u) },
+// wildcardPolicyGroups are the system groups Zulip's wildcard_mention_policy
+// numbers meant, before can_mention_many_users_group replaced it (level
+// 352); register still sends realm_wildcard_mention_policy, the smallest
+// policy that allows everyone the setting does.
+var wildcardPolicyGroups = map[int]string{
+	1: store.EveryoneGroup, 2: store.MembersGroup, 3: store.FullMembersGroup,
+	5: store.AdministratorsGroup, 6: store.NobodyGroup, 7: store.ModeratorsGroup,
 }
 
-// wildcardMentionPolicy is the realm's wildcard_mention_policy.
-func wildcardMentionPolicy(r store.Realm) int {
-	if r.WildcardMentionPolicy == 0 {
-		return 1
+// wildcardMentionPolicy is the deprecated realm_wildcard_mention_policy for
+// a can_mention_many_users_group value: a set of users or groups is
+// everyone.
+func wildcardMentionPolicy(ix *groupIndex, s store.GroupSetting) int {
+	if s.Group != 0 {
+		name := ix.groups[s.Group].Name
+		if name == store.OwnersGroup {
+			return 5
+		}
+		for n, g := range wildcardPolicyGroups {
+			if g == name {
+				return n
+			}
+		}
 	}
-	return r.WildcardMentionPolicy
+	return 1
 }
 
 // manyPeople is how many people a wildcard mention may reach before the
@@ -27,15 +34,15 @@ func wildcardMentionPolicy(r store.Realm) int {
 const manyPeople = 15
 
 // checkWildcardMentions refuses a stream or topic wildcard mention that
-// reaches more than manyPeople when the realm's policy does not let the
-// sender make it, with the codes Zulip uses since level 229.
+// reaches more than manyPeople when the
+// sender may not make it, with the codes Zulip uses since level 229.
+// can_mention_many_users_group says who may (level 352).
 func checkWildcardMentions(tx *store.Tx, sender store.User, target messageTarget, r rendered) error {
 	if target.stream.ID == 0 || !r.StreamWildcard && !r.TopicWildcard {
 		return nil
 	}
-	realm, err := tx.Realm()
-	if err != nil || wildcardMentionPolicies[wildcardMentionPolicy(realm)](sender) {
-		return nil
+	if allowed, err := realmAllows(tx, sender, SettingMentionManyUsers); err != nil || allowed {
+		return err
 	}
 	if r.StreamWildcard && len(tx.StreamSubscriberIDs(target.stream.ID)) > manyPeople {
 		return errorf(CodeStreamWildcardMentionNotAllowed, "You do not have permission to use channel wildcard mentions in this channel.")

@@ -51,10 +51,15 @@ func tuneGC() {
 // too: with the heap alone, a host whose connections hold more in stacks
 // than in the heap collected several times as often.
 func adjustMemoryLimit() {
+	debug.SetMemoryLimit(max(memoryLimit, liveHeadroom*int64(kept())))
+}
+
+// kept is what a collection cannot free: the live heap the last one found
+// and the goroutines' stacks.
+func kept() uint64 {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
 	metrics.Read(live)
-	kept := live[0].Value.Uint64() + live[1].Value.Uint64()
-	debug.SetMemoryLimit(max(memoryLimit, liveHeadroom*int64(kept)))
+	return live[0].Value.Uint64() + live[1].Value.Uint64()
 }
 
 // gcSentinel is garbage whose finalizer marks the end of a collection; it
@@ -73,9 +78,20 @@ func afterEachGC(f func()) {
 const idleCheck = 500 * time.Millisecond
 
 // A check window that allocated less than idleAllocs is idle; a spell that
-// allocated busyAllocs since the last release left garbage worth handing
-// back. At most one forced collection per busyAllocs allocated, less often
-// than GOGC=400 collects a heap of 4 MB live or more.
+// allocated busyAllocs since the last release, and at least as much as a
+// collection cannot free (kept), left garbage worth handing back. At most
+// one forced collection per busyAllocs allocated, less often than GOGC=400
+// collects a heap of 4 MB live or more.
+//
+// The forced collection marks all that is kept, and the pages it hands back
+// are faulted in again by the next busy spell: with ten thousand long-polls
+// (some 200 MB of connection buffers and stacks), releasing after every
+// 16 MB meant a full collection every few messages, each of them seconds of
+// CPU, which tripled a delivery's CPU (docs/performance.md, "the idle
+// release at 10,000 pollers"). Waiting for garbage as large as what is kept
+// makes a release cost at most about as much as the spell that earned it;
+// a host that has gone quiet for quietRelease hands back any busy spell's
+// garbage all the same, as an idle host should.
 const (
 	idleAllocs = 1 << 20
 	busyAllocs = 16 << 20
@@ -89,6 +105,10 @@ const (
 // stopped still hands its garbage back within seconds.
 const minReleaseGap = 5 * time.Second
 
+// quietRelease is how long after its last busy window (or release) a host's
+// garbage goes back however small it is beside what is kept.
+const quietRelease = 20 * time.Second
+
 // releaseWhenIdle collects and hands freed pages back to the system
 // once allocation pauses after a busy spell, at a tick at least
 // minReleaseGap after the last release. Between collections GOGC=400 and
@@ -97,23 +117,26 @@ const minReleaseGap = 5 * time.Second
 // after a burst (a thousand people signing in) kept the burst's garbage
 // resident; under steady load nothing is idle and nothing changes.
 func releaseWhenIdle(ticks <-chan time.Time) {
-	r := newIdleRelease(debug.FreeOSMemory)
+	r := newIdleRelease(debug.FreeOSMemory, kept)
 	for at := range ticks {
 		r.check(at)
 	}
 }
 
 // idleRelease is releaseWhenIdle's state: the allocation counter at the
-// last check and at the last release, and when that was.
+// last check and at the last release, when that was, and when the last
+// window that allocated a busy spell's worth (or the last release) ended:
+// a host's own periodic work, a megabyte here and there, does not count.
 type idleRelease struct {
-	release           func()
-	allocs            []metrics.Sample
-	checked, released uint64
-	releasedAt        time.Time
+	release                func()
+	kept                   func() uint64
+	allocs                 []metrics.Sample
+	checked, released      uint64
+	releasedAt, quietSince time.Time
 }
 
-func newIdleRelease(release func()) *idleRelease {
-	r := &idleRelease{release: release, allocs: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}}
+func newIdleRelease(release func(), kept func() uint64) *idleRelease {
+	r := &idleRelease{release: release, kept: kept, allocs: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}}
 	r.checked = r.allocated()
 	r.released = r.checked
 	return r
@@ -127,10 +150,16 @@ func (r *idleRelease) allocated() uint64 {
 // check looks at the window since the last check, at time at.
 func (r *idleRelease) check(at time.Time) {
 	now := r.allocated()
-	if now-r.checked < idleAllocs && now-r.released >= busyAllocs && at.Sub(r.releasedAt) >= minReleaseGap {
+	window := now - r.checked
+	if window >= busyAllocs || r.quietSince.IsZero() {
+		r.quietSince = at // a busy spell: quiet from here
+	}
+	garbage := now - r.released
+	if window < idleAllocs && at.Sub(r.releasedAt) >= minReleaseGap && garbage >= busyAllocs &&
+		(at.Sub(r.quietSince) >= quietRelease || garbage >= r.kept()) {
 		r.release()
 		now = r.allocated()
-		r.released, r.releasedAt = now, at
+		r.released, r.releasedAt, r.quietSince = now, at, at
 	}
 	r.checked = now
 }

@@ -106,20 +106,17 @@ func waitForLimit(ok func(int64) bool) bool {
 // collected and its pages handed back at once, not kept at the collector's
 // goal until the next busy spell.
 func TestIdleHostReturnsFreedMemory(t *testing.T) {
+	runtime.GC() // what is kept is this test's, not an earlier one's
 	ticks := make(chan time.Time)
 	done := make(chan struct{})
 	go func() { releaseWhenIdle(ticks); close(done) }()
 	at := time.Now()
 	tick := func() { at = at.Add(idleCheck); ticks <- at }
 	tick()
-	garbage := make([]byte, 64<<20) // a busy spell's garbage
-	for i := range garbage {
-		garbage[i] = 1
-	}
-	garbage = nil
-	tick() // busy
-	tick() // idle: release
-	tick() // the release has run
+	makeGarbage(64 << 20) // a busy spell's
+	tick()                // busy
+	tick()                // idle: release
+	tick()                // the release has run
 	close(ticks)
 	<-done
 	if held := heldHeap(); held > 32<<20 {
@@ -131,7 +128,7 @@ func TestIdleHostReturnsFreedMemory(t *testing.T) {
 // once per minReleaseGap: the first pause after the gap releases.
 func TestReleasesAreSpaced(t *testing.T) {
 	released := false
-	r := newIdleRelease(func() { released = true })
+	r := newIdleRelease(func() { released = true }, func() uint64 { return 0 })
 	at := time.Now()
 	// Each step is a check after a window that allocated busyAllocs of
 	// garbage (a burst) or nothing (a pause).
@@ -163,6 +160,60 @@ func TestReleasesAreSpaced(t *testing.T) {
 		if released != s.want {
 			t.Errorf("step %d: released %v, want %v", i, released, s.want)
 		}
+	}
+}
+
+// A host that keeps much (ten thousand long-polls' buffers and stacks)
+// releases only once its garbage is as large as what it keeps: the forced
+// collection marks all of that, and what it hands back the next busy spell
+// faults in again. Before, a release followed every 16 MB of garbage, a
+// collection of seconds every few messages at 10,000 pollers.
+func TestReleasesWaitForGarbageAsLargeAsWhatIsKept(t *testing.T) {
+	held := make([]byte, 4*busyAllocs)
+	for i := range held {
+		held[i] = 1
+	}
+	runtime.GC() // kept is what the last collection found live
+	released := false
+	r := newIdleRelease(func() { released = true }, kept)
+	at := time.Now()
+	spell := func(garbage int, want bool, what string) {
+		makeGarbage(garbage)
+		at = at.Add(idleCheck)
+		r.check(at) // busy
+		at = at.Add(idleCheck)
+		released = false
+		r.check(at) // paused
+		if released != want {
+			t.Errorf("%s: released %v, want %v", what, released, want)
+		}
+	}
+	spell(busyAllocs+idleAllocs, false, "garbage of a quarter of what is kept")
+	at = at.Add(minReleaseGap)
+	spell(len(held)+busyAllocs, true, "garbage past what is kept")
+	// A small spell's garbage goes back once the host has been quiet for
+	// quietRelease, not before.
+	at = at.Add(minReleaseGap)
+	spell(busyAllocs+idleAllocs, false, "a small spell, just paused")
+	for quiet := time.Duration(0); quiet < quietRelease; quiet += idleCheck {
+		at = at.Add(idleCheck)
+		r.check(at)
+	}
+	if !released {
+		t.Errorf("a small spell's garbage kept after %v of quiet", quietRelease)
+	}
+	runtime.KeepAlive(held)
+}
+
+// makeGarbage allocates n bytes that die at once, a megabyte at a time, as
+// a busy spell's requests do: a collection meanwhile finds none of it live.
+func makeGarbage(n int) {
+	for range n >> 20 {
+		b := make([]byte, 1<<20)
+		for i := range b {
+			b[i] = 1
+		}
+		runtime.KeepAlive(b)
 	}
 }
 

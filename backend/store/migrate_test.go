@@ -185,13 +185,13 @@ func TestOpenReservesAdministratorsGroupOfSchema6(t *testing.T) {
 	}
 }
 
-// A store written before sends were de-duplicated and messages scheduled
-// has neither bucket; opening it adds both, with no version step (old
-// builds ignore buckets they do not know).
-func TestOpenAddsSentLocalIDsAndScheduledMessagesToOlderStore(t *testing.T) {
+// olderStoreWithout is a store written before the buckets were added to the
+// layout, opened again.
+func olderStoreWithout(t *testing.T, buckets ...[]byte) *Store {
+	t.Helper()
 	s, dir := openTemp(t)
 	err := s.Update(func(tx *Tx) error {
-		for _, b := range [][]byte{bucketSentLocalIDs, bucketScheduledMessages} {
+		for _, b := range buckets {
 			if err := tx.btx.DeleteBucket(b); err != nil {
 				return err
 			}
@@ -201,8 +201,15 @@ func TestOpenAddsSentLocalIDsAndScheduledMessagesToOlderStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s = reopen(t, s, dir)
-	err = s.Update(func(tx *Tx) error {
+	return reopen(t, s, dir)
+}
+
+// A store written before sends were de-duplicated and messages scheduled
+// has neither bucket; opening it adds both, with no version step (old
+// builds ignore buckets they do not know).
+func TestOpenAddsSentLocalIDsAndScheduledMessagesToOlderStore(t *testing.T) {
+	s := olderStoreWithout(t, bucketSentLocalIDs, bucketScheduledMessages)
+	err := s.Update(func(tx *Tx) error {
 		if err := tx.PutSentLocalID(1, "q", "1.01", SentLocalID{MessageID: 7, SentAt: 100}, 0); err != nil {
 			return err
 		}
@@ -298,21 +305,9 @@ func TestOpenCreatesSystemGroupsOfSchema7(t *testing.T) {
 // buckets; opening it adds both, with no version step (old builds ignore
 // buckets they do not know). Deleting a field takes its values along.
 func TestOpenAddsProfileFieldsToOlderStore(t *testing.T) {
-	s, dir := openTemp(t)
-	err := s.Update(func(tx *Tx) error {
-		for _, b := range [][]byte{bucketProfileFields, bucketProfileValues} {
-			if err := tx.btx.DeleteBucket(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s = reopen(t, s, dir)
+	s := olderStoreWithout(t, bucketProfileFields, bucketProfileValues)
 	phone, pet := ProfileField{Type: 1, Name: "Phone"}, ProfileField{Type: 1, Name: "Pet"}
-	err = s.Update(func(tx *Tx) error {
+	err := s.Update(func(tx *Tx) error {
 		for _, f := range []*ProfileField{&phone, &pet} {
 			if err := tx.CreateProfileField(f); err != nil {
 				return err

@@ -33,6 +33,12 @@ type Realm struct {
 	// RequireUniqueNames refuses a person's name that another account
 	// has, ignoring case.
 	RequireUniqueNames bool `json:"require_unique_names,omitempty"`
+	// HideGuestUserDMWarning turns off the warning shown when writing to a
+	// guest (inverted like HideGuestUserIndicator).
+	HideGuestUserDMWarning bool `json:"hide_guest_user_dm_warning,omitempty"`
+	// EditHistoryVisibility is message_edit_history_visibility_policy:
+	// "moves" or "none"; "" is Zulip's default, "all".
+	EditHistoryVisibility string `json:"edit_history_visibility,omitempty"`
 }
 
 var keyRealm = []byte("realm")

@@ -5,7 +5,7 @@
 // Components call these; only this module (and session.ts, for signing in)
 // speaks to transport.ts.
 import { api, upload, uploadBody } from './transport'
-import type { Message, NarrowTerm, Subscription, User, UserStatus } from '../state/types'
+import type { Message, NarrowTerm, ProfileField, Subscription, User, UserStatus } from '../state/types'
 import type { Playground } from '../state/rendered'
 
 // ---- shapes ----
@@ -38,6 +38,7 @@ export interface RegisterState {
   realm_emoji?: Record<string, RealmEmoji>
   realm_playgrounds?: Playground[]
   realm_user_groups?: UserGroup[]
+  custom_profile_fields?: ProfileField[]
   user_settings?: Record<string, unknown>
   presences?: Presences
   user_status?: Record<string, UserStatus>
@@ -209,6 +210,18 @@ export const removeRealmEmoji = (name: string) => api.del(`/api/v1/realm/emoji/$
 export const linkifiers = async (): Promise<Linkifier[]> => (await api.get('/api/v1/realm/linkifiers')).linkifiers
 export const addLinkifier = (pattern: string, urlTemplate: string) => api.post('/api/v1/realm/filters', { pattern, url_template: urlTemplate })
 export const removeLinkifier = (id: number) => api.del(`/api/v1/realm/filters/${id}`)
+// ---- custom profile fields ----
+
+// ProfileFieldForm is what POST and PATCH /realm/profile_fields take.
+export type ProfileFieldForm = { name?: string; hint?: string; field_type?: number; field_data?: Record<string, unknown>; required?: boolean; display_in_profile_summary?: boolean }
+export const addProfileField = (f: ProfileFieldForm) => api.post('/api/v1/realm/profile_fields', f)
+export const updateProfileField = (id: number, f: ProfileFieldForm) => api.patch(`/api/v1/realm/profile_fields/${id}`, f)
+export const removeProfileField = (id: number) => api.del(`/api/v1/realm/profile_fields/${id}`)
+export const reorderProfileFields = (order: number[]) => api.patch('/api/v1/realm/profile_fields', { order })
+// setProfileData saves one's values (a string, or user IDs for a person
+// field); clearProfileData removes them.
+export const setProfileData = (data: { id: number; value: string | number[] }[]) => api.patch('/api/v1/users/me/profile_data', { data })
+export const clearProfileData = (ids: number[]) => api.del('/api/v1/users/me/profile_data', { data: ids })
 export const importStatus = async (): Promise<ImportStatus> => (await api.get('/api/v1/realm/import')).import
 export const startImport = async (format: string, file: File): Promise<ImportStatus> =>
   (await uploadBody(`/api/v1/realm/import?format=${format}`, file)).import

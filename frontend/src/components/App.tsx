@@ -13,7 +13,6 @@ import { BuddyList } from './BuddyList'
 import { DraftStore, recipients } from '../state/drafts'
 import { Compose, useComposeDraft } from './Compose'
 import { Drafts } from './Drafts'
-import { HostPanel } from './HostPanel'
 import { Join, Login, Setup } from './Login'
 import { MessageList } from './MessageList'
 import { NotificationBanner } from './NotificationBanner'
@@ -52,7 +51,9 @@ function useTheme(): [Theme, (t: Theme) => void] {
 export function App() {
   const [screen, setScreen] = useState<Screen>({ kind: 'loading' })
   const [theme, setTheme] = useTheme()
-  useEffect(() => {
+  // A layout effect, which runs as the first render ends: an effect would
+  // wait for the next frame, and the answers are often already here.
+  useLayoutEffect(() => {
     (async () => {
       // Both at once, started as the script ran (startup.ts).
       const session = takeSession()
@@ -112,7 +113,9 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   const [streamPanel, setStreamPanel] = useState<'browse' | number | null>(null) // the stream browser, or one stream's settings
   useAccountTheme(chat, ready, p.setTheme)
 
-  useEffect(() => {
+  // A layout effect, so the first messages' arrival is heard at once, not
+  // after the next frame.
+  useLayoutEffect(() => {
     // The outbox sends what waits in it once the server is back.
     let wasConnected = chat.connected
     const off = chat.onChange(() => {
@@ -325,7 +328,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       {panel === 'status' && <StatusEditor chat={chat} onClose={() => setPanel(null)} />}
       {panel === 'scheduled' && <ScheduledMessages chat={chat} onClose={() => setPanel(null)} />}
       {lightbox && <Lightbox images={lightbox} onClose={() => setLightbox(null)} />}
-      {panel === 'host' && <HostPanel onClose={() => setPanel(null)} />}
+      {panel === 'host' && <Lazy load={() => import('./HostPanel')} render={(m) => <m.HostPanel onClose={() => setPanel(null)} />} />}
       {streamPanel === 'browse' && <Lazy load={() => import('./StreamBrowser')} render={(m) => <m.StreamBrowser chat={chat} onClose={() => setStreamPanel(null)} onSettings={setStreamPanel} />} />}
       {typeof streamPanel === 'number' && <Lazy load={() => import('./StreamSettings')} render={(m) => <m.StreamSettings chat={chat} streamId={streamPanel} onClose={() => setStreamPanel(null)} />} />}
       <UserCards chat={chat} />

@@ -1,6 +1,6 @@
 // Lazy renders a panel from a module fetched on first use, so panels a
-// person opens now and then (settings, the stream browser) stay out of the
-// first load.
+// person opens now and then (settings, the stream browser, the desktop
+// window's host panel) stay out of the first load.
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 

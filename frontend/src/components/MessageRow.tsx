@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
+import { clockTime, fullTime } from '../state/clock'
 import { showEmojiChars } from '../state/emoji'
 import { markMentionsOfMe, mentionsMe } from '../state/mentions'
 import { followPlaygroundLink, showLocalTimes, showMeMessage, showPlaygroundLinks, toggleSpoiler } from '../state/rendered'
@@ -37,6 +38,13 @@ function Reactions(p: { chat: Chat; m: Message }) {
   )
 }
 
+// The full date and time, as the time's tooltip, is written when the
+// pointer first comes over it: not needed to draw the list.
+const showFullTime = (e: MouseEvent, ts: number) => {
+  const el = e.currentTarget as HTMLElement
+  if (!el.title) el.title = fullTime(ts)
+}
+
 // contentHTML is a message's HTML as shown: emoji drawn, my mentions
 // marked, times in my zone, a /me message led by its sender.
 function contentHTML(chat: Chat, m: Message): string {
@@ -57,13 +65,14 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   const myReactions = new Set(m.reactions.filter((r) => r.user_id === chat.me.user_id).map((r) => r.emoji_name))
   const starred = m.flags.includes('starred')
   const sender = chat.users.get(m.sender_id)
-  const time = new Date(m.timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  const time = clockTime(m.timestamp)
   const act = (f: () => Promise<unknown>) => f().catch((e) => setError(explain(e)))
   const startEdit = async () => setEditing(await zulip.rawContent(m.id))
   const saveEdit = () => act(async () => { await zulip.editMessage(m.id, editing!); setEditing(null) })
-  // As in Zulip, a message only moved to another topic or stream says so, not "edited".
-  const movedOnly = !!m.edit_history?.length && m.edit_history.every((e) => e.prev_content === undefined)
-  const edited = m.last_edit_timestamp ? <span class="edited" data-testid="message-edited">{movedOnly ? '(moved)' : '(edited)'}</span> : null
+  // As in Zulip, a message only moved to another topic or stream says so,
+  // not "edited" (level 365: last_edit_timestamp is for content edits).
+  const mark = m.last_edit_timestamp ? '(edited)' : m.last_moved_timestamp ? '(moved)' : null
+  const edited = mark ? <span class="edited" data-testid="message-edited">{mark}</span> : null
   // A click on a spoiler's header opens it; one on an image preview opens
   // the lightbox, not the file.
   const onContentClick = (e: MouseEvent) => {
@@ -85,7 +94,7 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
         {!p.continued && (
           <div class="meta">
             <span class="sender" data-testid="message-sender" data-user-id={m.sender_id} role="button" tabIndex={0} aria-label={`${m.sender_full_name}: show profile`}>{m.sender_full_name}</span>
-            <span class="time" title={new Date(m.timestamp * 1000).toLocaleString()}>{time}</span>
+            <span class="time" onMouseEnter={(e) => showFullTime(e, m.timestamp)}>{time}</span>
             {edited}
           </div>
         )}

@@ -8,8 +8,10 @@ const dismissedKey = 'lanchat.notifications.banner'
 // Where the browser offers no notifications (plain HTTP over the LAN) it
 // says so once, with what to do.
 export function NotificationBanner() {
-  const [state, setState] = useState(permission())
-  const [dismissed, setDismissed] = useState(localStorage.getItem(dismissedKey) === state)
+  // Read once, not at every render: asking the browser for the permission
+  // is a round trip to its process.
+  const [state, setState] = useState(permission)
+  const [dismissed, setDismissed] = useState(() => localStorage.getItem(dismissedKey) === state)
   if (dismissed || (state !== 'default' && state !== 'unavailable')) return null
   const dismiss = () => { localStorage.setItem(dismissedKey, state); setDismissed(true) }
   return (

@@ -7,12 +7,14 @@ import { BotsSettings, EmojiAdmin, LinkifiersAdmin, OrganizationSettings, UsersA
 import { ImportAdmin } from './SettingsImport'
 import { NotificationSettings, ProfileSettings } from './SettingsProfile'
 import { PhoneSubscription } from './PhoneSubscription'
+import { ProfileFieldsAdmin, ProfileFieldsForm } from './ProfileFields'
 import { saveTheme, type Theme } from './AccountTheme'
 
-// The settings tabs, as in Zulip's settings overlay; the next four only
+// The settings tabs, as in Zulip's settings overlay; the next five only
 // for administrators, and the import for owners.
 const tabs = [['preferences', 'Preferences'], ['profile', 'Profile'], ['notifications', 'Notifications'], ['bots', 'Bots'],
-  ['organization', 'Organization'], ['users', 'Users'], ['linkifiers', 'Linkifiers'], ['emoji', 'Custom emoji'], ['import', 'Import']] as const
+  ['organization', 'Organization'], ['users', 'Users'], ['linkifiers', 'Linkifiers'], ['emoji', 'Custom emoji'],
+  ['profile-fields', 'Profile fields'], ['import', 'Import']] as const
 const ownerRole = 100
 type Tab = (typeof tabs)[number][0]
 
@@ -44,13 +46,14 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
           ))}
         </nav>
         <div class="settings-page">
-        {tab === 'profile' && <ProfileSettings chat={p.chat} />}
+        {tab === 'profile' && <><ProfileSettings chat={p.chat} /><ProfileFieldsForm chat={p.chat} /></>}
         {tab === 'notifications' && <><NotificationSettings chat={p.chat} /><PhoneSubscription /></>}
         {tab === 'bots' && <BotsSettings />}
         {tab === 'organization' && <OrganizationSettings chat={p.chat} />}
         {tab === 'users' && <UsersAdmin chat={p.chat} />}
         {tab === 'linkifiers' && <LinkifiersAdmin />}
         {tab === 'emoji' && <EmojiAdmin chat={p.chat} />}
+        {tab === 'profile-fields' && <ProfileFieldsAdmin chat={p.chat} />}
         {tab === 'import' && <ImportAdmin />}
         {tab === 'preferences' && <>
         <section>

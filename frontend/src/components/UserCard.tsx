@@ -7,6 +7,7 @@ import type { Chat } from '../state/chat'
 import { narrowToHash } from '../state/narrow'
 import '../streams-people.css'
 import { StatusLine } from './UserStatus'
+import { ProfileFacts } from './ProfileFields'
 
 const roles: Record<number, string> = { 100: 'Organization owner', 200: 'Organization administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' }
 const presenceWords = { active: 'Active now', idle: 'Idle', offline: 'Offline' }
@@ -67,6 +68,7 @@ export function UserCards(p: { chat: Chat }) {
         <dt>Role</dt><dd data-testid="user-card-role">{u.is_bot ? 'Bot' : roles[u.role ?? 400] ?? 'Member'}</dd>
         <dt>Status</dt><dd data-testid="user-card-presence"><span class={`dot ${presence}`} aria-hidden="true" /> {presenceWords[presence]}</dd>
         {time && <><dt>Local time</dt><dd data-testid="user-card-time">{time} ({tz})</dd></>}
+        <ProfileFacts chat={chat} user={u} />
       </dl>
       <div class="user-card-actions">
         <button class="primary" data-testid="user-card-dm" onClick={() => go(narrowToHash({ kind: 'pm', emails: [u.email] }))}>Send a direct message</button>

@@ -28,6 +28,16 @@ beforeEach(() => {
 })
 
 describe('the event reducer', () => {
+  it('keeps the custom profile fields and people\'s values current', () => {
+    const desk = { id: 3, type: 1, order: 1, name: 'Desk', hint: '', field_data: '', required: true }
+    apply({ type: 'custom_profile_fields', fields: [desk] })
+    expect(chat.profileFields).toEqual([desk])
+    apply({ type: 'realm_user', op: 'update', person: { user_id: 2, custom_profile_field: { id: 3, value: 'Room 12', rendered_value: '<p>Room 12</p>' } } })
+    expect(chat.users.get(2)?.profile_data).toEqual({ 3: { value: 'Room 12', rendered_value: '<p>Room 12</p>' } })
+    expect(chat.users.get(2)).not.toHaveProperty('custom_profile_field')
+    apply({ type: 'realm_user', op: 'update', person: { user_id: 2, custom_profile_field: { id: 3, value: null } } })
+    expect(chat.users.get(2)?.profile_data).toEqual({})
+  })
   it('keeps followed topics, people\'s status and my scheduled messages current', () => {
     apply({ type: 'user_topic', stream_id: 10, topic_name: 'Lunch', visibility_policy: 3 })
     expect(chat.followedTopics.has('10:lunch')).toBe(true)

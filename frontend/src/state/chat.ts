@@ -12,7 +12,7 @@ import type { ServerEvent } from './events'
 import type { Playground } from './rendered'
 import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings, type TopicState } from './notify'
 import { placeOf, Unreads } from './unread'
-import type { Message, Presence, Subscription, User, UserStatus } from './types'
+import type { Message, Presence, ProfileField, Subscription, User, UserStatus } from './types'
 
 const pageSize = 50
 const recentPageSize = 400
@@ -54,6 +54,7 @@ export class Chat {
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
   realmEmoji: Record<string, zulip.RealmEmoji> = {}
   playgrounds: Playground[] = []
+  profileFields: ProfileField[] = [] // the organization's custom profile fields, in their order
   userSettings: Json = {} // the account's user_settings (theme, notification defaults)
   messages = new Map<number, Message>()
   topics = new Map<number, { name: string; max_id: number }[]>()
@@ -119,6 +120,7 @@ export class Chat {
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
     this.playgrounds = s.realm_playgrounds ?? []
+    this.profileFields = s.custom_profile_fields ?? []
     this.groups = new Map((s.realm_user_groups ?? []).map((g) => [g.id, { name: g.name, members: g.members ?? [], subgroups: g.direct_subgroup_ids ?? [] }]))
     this.systemGroups = new Map((s.realm_user_groups ?? []).filter((g) => g.is_system_group).map((g) => [g.id, g.name]))
     this.groupSettings = Object.fromEntries(realmGroupSettings.map((name) => [name, s[`realm_${name}`]]))
@@ -367,10 +369,11 @@ export class Chat {
       case 'realm_user': {
         const known = this.users.get(e.person.user_id)
         if (e.op === 'add') this.putUser(e.person as User)
-        if (e.op === 'update' && known) this.putUser({ ...known, ...e.person })
+        const { custom_profile_field: field, ...person } = e.person
+        if (e.op === 'update' && known) this.putUser({ ...known, ...person, profile_data: withProfileValue(known.profile_data, field) })
         // The server keeps a queue across a role change and says so here.
         if (e.op === 'update' && e.person.user_id === this.me.user_id) {
-          this.me = { ...this.me, ...e.person }
+          this.me = { ...this.me, ...person }
           if (e.person.role !== undefined) this.isAdmin = e.person.role === 100 || e.person.role === 200
         }
         if (e.op === 'remove' && known) known.is_active = false
@@ -378,6 +381,7 @@ export class Chat {
       }
       case 'realm_emoji': this.realmEmoji = e.realm_emoji; return
       case 'realm_playgrounds': this.playgrounds = e.realm_playgrounds; return
+      case 'custom_profile_fields': this.profileFields = e.fields; return
       case 'user_group': return this.onGroup(e)
       case 'realm':
         if (e.op === 'update' && e.property === 'name') this.realmName = String(e.value)
@@ -464,6 +468,8 @@ export class Chat {
           m.last_edit_timestamp = e.edit_timestamp
           m.edit_history = [{ timestamp: e.edit_timestamp ?? 0, prev_content: e.orig_content ?? '' }, ...(m.edit_history ?? [])]
         }
+        const resolving = topic !== undefined && (topic === '✔ ' + m.subject || m.subject === '✔ ' + topic)
+        if ((topic !== undefined && !resolving) || e.new_stream_id !== undefined) m.last_moved_timestamp = e.edit_timestamp
         if (topic !== undefined) m.subject = topic
         if (e.new_stream_id !== undefined) { m.stream_id = e.new_stream_id; m.display_recipient = this.subs.get(e.new_stream_id)?.name ?? m.display_recipient }
       }
@@ -564,4 +570,13 @@ export class Chat {
     for (const [id, until] of this.typing.get(key) ?? []) if (until > now && id !== this.me.user_id) { const u = this.users.get(id); if (u) out.push(u) }
     return out
   }
+}
+
+// withProfileValue is profile data with one field's new value (null: cleared).
+function withProfileValue(data: User['profile_data'], field?: { id: number; value: string | null; rendered_value?: string }): User['profile_data'] {
+  if (!field) return data
+  const out = { ...data }
+  if (field.value === null) delete out[field.id]
+  else out[field.id] = { value: field.value, rendered_value: field.rendered_value }
+  return out
 }

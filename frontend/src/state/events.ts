@@ -1,7 +1,7 @@
 // The server's events as the UI reads them (Zulip's shapes), one type per
 // event, so the reducer (Chat.apply) is checked against what it handles.
 import type { PresenceClients, RealmEmoji, ScheduledMessage } from '../api/zulip'
-import type { Message, Reaction, Subscription, User, UserStatus } from './types'
+import type { Message, ProfileField, Reaction, Subscription, User, UserStatus } from './types'
 import type { Playground } from './rendered'
 
 export type ServerEvent =
@@ -23,7 +23,8 @@ export type ServerEvent =
   | { type: 'stream'; id?: number; op: 'delete'; streams: { stream_id: number }[] }
   | { type: 'stream'; id?: number; op: 'update'; stream_id: number; property: string; value: unknown }
   | { type: 'stream'; id?: number; op: 'create' }
-  | { type: 'realm_user'; id?: number; op: 'add' | 'update' | 'remove'; person: Partial<User> & { user_id: number } }
+  | { type: 'realm_user'; id?: number; op: 'add' | 'update' | 'remove'
+      person: Partial<User> & { user_id: number; custom_profile_field?: { id: number; value: string | null; rendered_value?: string } } }
   | { type: 'user_group'; id?: number; op: 'add'; group: { id: number; name: string; members?: number[]; direct_subgroup_ids?: number[] } }
   | { type: 'user_group'; id?: number; op: 'remove'; group_id: number }
   | { type: 'user_group'; id?: number; op: 'update'; group_id: number; data: { name?: string } }
@@ -31,6 +32,7 @@ export type ServerEvent =
   | { type: 'user_group'; id?: number; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
   | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, RealmEmoji> }
   | { type: 'realm_playgrounds'; id?: number; realm_playgrounds: Playground[] }
+  | { type: 'custom_profile_fields'; id?: number; fields: ProfileField[] }
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }
   | { type: 'user_topic'; id?: number; stream_id: number; topic_name: string; visibility_policy: number }

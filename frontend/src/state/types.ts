@@ -26,6 +26,7 @@ export interface Message {
   submessages?: Submessage[]
   flags: string[]
   last_edit_timestamp?: number
+  last_moved_timestamp?: number
   // edit_history: newest first; an entry without prev_content only moved it.
   edit_history?: { timestamp: number; prev_content?: string; prev_topic?: string; prev_stream?: number }[]
   is_me_message?: boolean
@@ -33,7 +34,22 @@ export interface Message {
   match_subject?: string
 }
 
-export interface User { user_id: number; email: string; full_name: string; is_bot: boolean; is_active?: boolean; avatar_url?: string; role?: number }
+export interface User {
+  user_id: number; email: string; full_name: string; is_bot: boolean; is_active?: boolean; avatar_url?: string; role?: number
+  // profile_data: the person's custom profile field values by field ID.
+  profile_data?: Record<string, ProfileValue>
+}
+
+// ProfileField is one of the organization's custom profile fields (Zulip's
+// types: 1 short text, 2 long text, 3 list of options, 4 date, 5 link,
+// 6 person, 7 external account, 8 pronouns).
+export interface ProfileField {
+  id: number; type: number; order: number; name: string; hint: string; field_data: string
+  display_in_profile_summary?: boolean; required: boolean
+}
+// ProfileValue is a person's value for a field; rendered_value is its HTML
+// for the text types.
+export interface ProfileValue { value: string; rendered_value?: string }
 
 export interface Subscription {
   stream_id: number; name: string; color: string; is_muted: boolean; description: string; invite_only: boolean; pin_to_top?: boolean
