@@ -22,6 +22,7 @@ func changelog346Cases() []changelogCase {
 		}},
 		{"level 351 and 361: POST /message_edit_typing and POST /messages/{id}/typing send typing_edit_message", checkEditTyping},
 		{"level 352: can_mention_many_users_group replaces wildcard_mention_policy, which register approximates", checkMentionManyUsersGroup},
+		{"level 354: can_subscribe_group grants content access to a private channel: messages, reactions, read receipts", checkContentAccessByGroup},
 		{"level 355: marking unread skips unsubscribed channels and lists them in ignored_because_not_subscribed_channels", checkUnreadIgnoresUnsubscribed},
 		{"level 356: GET /streams include_all for everyone and include_can_access_content", checkStreamListFilters},
 		{"level 357: can_subscribe_group on streams: set at creation and by PATCH, shown, announced, and enforced", checkCanSubscribeGroup},
@@ -414,4 +415,38 @@ func checkCanSubscribeGroup(t *testing.T, s *apitest.Server) {
 	// A guest never holds it.
 	admin.Patch(path, apitest.Form{"can_subscribe_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, userID(s.Login("guest@example.com")))}).OK()
 	join(s.Login("guest@example.com")).Fails(400, "BAD_REQUEST")
+}
+
+func checkContentAccessByGroup(t *testing.T, s *apitest.Server) {
+	admin, bob, guest := s.Login("admin@example.com"), s.Login("bob@example.com"), s.Login("guest@example.com")
+	sys := systemGroups(t, bob)
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"club"}]`, "invite_only": true}).OK()
+	id := send(t, admin, streamMsg("club", "plans", "members only"))
+	admin.Patch("/api/v1/realm", apitest.Form{"enable_read_receipts": true}).OK()
+	read := func(c *apitest.Client) []*apitest.Response {
+		return []*apitest.Response{
+			c.Get(fmt.Sprintf("/api/v1/messages/%d", id), nil),
+			c.Post(fmt.Sprintf("/api/v1/messages/%d/reactions", id), apitest.Form{"emoji_name": "smile"}),
+			c.Get(fmt.Sprintf("/api/v1/messages/%d/read_receipts", id), nil),
+		}
+	}
+	for _, r := range read(bob) {
+		r.Fails(400, "BAD_REQUEST")
+	}
+	bob.Get("/api/v1/messages", narrowed(`[{"operator":"channel","operand":"club"}]`)).Fails(400, "BAD_NARROW")
+	club := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "club"}).OK().Int("stream_id")
+	admin.Patch(fmt.Sprintf("/api/v1/streams/%d", club), apitest.Form{"can_subscribe_group": fmt.Sprintf(`{"new":%d}`, sys["role:members"])}).OK()
+	for _, r := range read(bob) {
+		r.OK()
+	}
+	if got := narrowIDs(t, bob, `[{"operator":"channel","operand":"club"}]`); !slices.Equal(got, []int64{id}) {
+		t.Errorf("bob reads club: %v", got)
+	}
+	for _, r := range read(guest) {
+		r.Fails(400, "BAD_REQUEST")
+	}
+	// Reading is not subscribing: bob's subscriptions are unchanged.
+	if slices.Contains(subNames(t, bob), "club") {
+		t.Errorf("bob was subscribed to club")
+	}
 }

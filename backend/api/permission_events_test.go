@@ -36,6 +36,7 @@ var eventTypes = map[string]string{
 	"reaction":             inStream,
 	"submessage":           inStream,
 	"typing":               inStream,
+	"typing_edit_message":  inStream,
 	"stream":               inStream,
 	"subscription":         inStream,
 	"update_message_flags": inStream,
@@ -211,6 +212,9 @@ func TestPrivateStreamEventsStayInside(t *testing.T) {
 		{"add a submessage", func() {
 			alice.Post("/api/v1/submessage", apitest.Form{"message_id": id, "msg_type": "widget", "content": `{"type":"strike","key":"1,1"}`}).OK()
 		}, both("submessage")},
+		{"start editing", func() {
+			alice.Post(msgPath(id, "/typing"), apitest.Form{"op": "start"}).OK()
+		}, map[string][]string{"admin": {"typing_edit_message:start"}}},
 		{"start typing", func() {
 			alice.Post("/api/v1/typing", apitest.Form{"op": "start", "type": "stream", "stream_id": secretID, "topic": "schemes"}).OK()
 		}, map[string][]string{"admin": {"typing:start"}}},

@@ -11,6 +11,13 @@ func canSeeStream(tx *store.Tx, u store.User, st store.Stream) bool {
 	return tx.IsSubscribed(u.ID, st.ID) || openTo(u, st)
 }
 
+// canReadStream tells whether u may read a stream's messages: those who
+// can see it, and for a private stream those its can_subscribe_group
+// holds, who could join it (level 354: groups that grant content access).
+func canReadStream(tx *store.Tx, u store.User, st store.Stream) bool {
+	return canSeeStream(tx, u, st) || st.InviteOnly && holdsSubscribeGroup(tx, u, st)
+}
+
 // openTo tells whether a stream is open to u without a subscription: public
 // streams are, except to guests.
 func openTo(u store.User, st store.Stream) bool {
@@ -47,7 +54,7 @@ func messageAccess(tx *store.Tx, u store.User, m store.Message, streams streamCa
 		return 0, false
 	}
 	st, ok := streams.get(tx, m.StreamID)
-	if !ok || !canSeeStream(tx, u, st) {
+	if !ok || !canReadStream(tx, u, st) {
 		return 0, false
 	}
 	return store.FlagRead | store.FlagHistorical, true

@@ -201,7 +201,7 @@ func buildNarrow(tx *store.Tx, viewer store.User, terms []NarrowTerm, unknown fu
 		case "stream", "channel":
 			hasStream = true
 			st, err := lookupStream(tx, operand)
-			if err != nil || !canSeeStream(tx, viewer, st) {
+			if err != nil || !canReadStream(tx, viewer, st) {
 				if err := unknown("unknown channel " + operand); err != nil {
 					return nil, err
 				}

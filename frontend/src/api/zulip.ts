@@ -44,6 +44,7 @@ export interface RegisterState {
   user_status?: Record<string, UserStatus>
   scheduled_messages?: ScheduledMessage[]
   realm_enable_read_receipts?: boolean
+  realm_enable_guest_user_dm_warning?: boolean
   muted_users?: { id: number; timestamp: number }[]
   realm_can_create_public_channel_group?: GroupSettingValue
   realm_can_create_private_channel_group?: GroupSettingValue

@@ -92,6 +92,9 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     const person = personResolver(chat.me.email, people)
     return recipients(draft.to).map((e) => person(e) ?? e)
   }
+  // The organization may ask for a warning when writing to guests (level 348).
+  const guests = draft.kind === 'pm' && chat.guestDMWarning
+    ? recipientEmails().map((e) => chat.byEmail.get(e)).filter((u) => u?.role === 600).map((u) => u!.full_name) : []
   const recipientIds = () => recipientEmails().map((e) => chat.byEmail.get(e)?.user_id).filter((x): x is number => x !== undefined)
   const typingParams = (): zulip.TypingTarget | null => draft.kind === 'stream'
     ? (streamId && draft.topic.trim() ? { type: 'stream', stream_id: streamId, topic: draft.topic.trim() } : null)
@@ -246,6 +249,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
           {field('topic', 'compose-topic', 'Topic')}
         </> : <RecipientInput value={draft.to} people={people} onChange={(to) => update((d) => ({ ...d, to }))} />}
       </div>
+      {guests.length > 0 && <div class="compose-warning" data-testid="compose-guest-warning">{guests.join(', ')} {guests.length === 1 ? 'is a guest' : 'are guests'} in this organization.</div>}
       <div class="compose-body">
         {preview === null ? (
           <textarea ref={area} data-testid="compose-content" aria-label="Message" placeholder="Message (Enter sends, Shift+Enter for a new line; paste or drop files)"

@@ -169,6 +169,16 @@ describe('the event reducer', () => {
     expect(chat.mutedTopics.size).toBe(0)
     apply({ type: 'realm', op: 'update_dict', data: { name: 'Acme' } })
     expect(chat.realmName).toBe('Acme')
+    expect(chat.guestDMWarning).toBe(true)
+    apply({ type: 'realm', op: 'update', property: 'enable_guest_user_dm_warning', value: false })
+    expect(chat.guestDMWarning).toBe(false)
+  })
+  it('marks a message moved by a move, not by resolving its topic (level 365)', () => {
+    chat.messages.set(5, streamMessage(5))
+    apply({ type: 'update_message', message_id: 5, message_ids: [5], stream_id: 10, orig_subject: 'lunch', subject: '✔ lunch', edit_timestamp: 7 } as ServerEvent)
+    expect(chat.messages.get(5)!.last_moved_timestamp).toBeUndefined()
+    apply({ type: 'update_message', message_id: 5, message_ids: [5], stream_id: 10, orig_subject: '✔ lunch', subject: 'dinner', edit_timestamp: 8 } as ServerEvent)
+    expect(chat.messages.get(5)!.last_moved_timestamp).toBe(8)
   })
   it('keeps the account\'s settings and a stream\'s privacy current', () => {
     chat.userSettings = { color_scheme: 1, enable_sounds: true }

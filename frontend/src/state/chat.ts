@@ -38,6 +38,8 @@ export class Chat {
   statuses = new Map<number, UserStatus>() // people's status (emoji, text, away)
   scheduled: zulip.ScheduledMessage[] = [] // my scheduled messages, soonest first
   readReceiptsEnabled = false
+  // guestDMWarning: the organization warns those writing to a guest (level 348).
+  guestDMWarning = true
   // queueId is this page's event queue: sends name it (with a local ID) so
   // the server can tell a repeated send from a new one.
   queueId = ''
@@ -113,6 +115,7 @@ export class Chat {
     this.statuses = new Map(Object.entries(s.user_status ?? {}).map(([id, st]) => [Number(id), st as UserStatus]))
     this.scheduled = s.scheduled_messages ?? []
     this.readReceiptsEnabled = !!s.realm_enable_read_receipts
+    this.guestDMWarning = s.realm_enable_guest_user_dm_warning ?? true
     this.queueId = s.queue_id
     this.mutedUsers = new Set((s.muted_users ?? []).map((u) => u.id))
     this.topicPolicies = new Map((s.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]))
@@ -386,6 +389,7 @@ export class Chat {
       case 'realm':
         if (e.op === 'update' && e.property === 'name') this.realmName = String(e.value)
         if (e.op === 'update' && e.property === 'enable_read_receipts') this.readReceiptsEnabled = Boolean(e.value)
+        if (e.op === 'update' && e.property === 'enable_guest_user_dm_warning') this.guestDMWarning = Boolean(e.value)
         if (e.op === 'update_dict' && e.data.name) this.realmName = e.data.name
         if (e.op === 'update_dict') for (const name of realmGroupSettings) if (name in e.data) this.groupSettings[name] = (e.data as Json)[name]
         return
