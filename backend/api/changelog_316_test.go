@@ -22,6 +22,7 @@ func changelog316Cases() []changelogCase {
 		{"level 321: can_invite_users_group replaces invite_to_realm_policy, enforced", checkInviteUsersGroup},
 		{"level 322: group_ids on invitations: the invitee joins the groups", checkInviteGroupIDs},
 		{"level 323: is_recently_active in stream objects", checkRecentlyActive},
+		{"level 324: can_remove_members_group on user groups, set at creation and by PATCH, enforced", checkRemoveMembersGroup},
 	}
 }
 
@@ -205,4 +206,29 @@ func checkRecentlyActive(t *testing.T, s *apitest.Server) {
 	if got := active("busy")["GET /streams"]; got != true {
 		t.Errorf("a stream written in 179 days ago: %v", got)
 	}
+}
+
+func checkRemoveMembersGroup(t *testing.T, s *apitest.Server) {
+	alice, bob, guest := s.Login("alice@example.com"), s.Login("bob@example.com"), s.Login("guest@example.com")
+	sys := systemGroups(t, alice)
+	if got := groupNamed(t, alice, "engineering")["can_remove_members_group"]; got != float64(sys["role:nobody"]) {
+		t.Errorf("default %v", got)
+	}
+	guestID, bobID := userID(guest), userID(bob)
+	alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "crew", "description": "", "members": []int64{bobID},
+		"can_remove_members_group": fmt.Sprintf(`{"direct_members":[%d],"direct_subgroups":[]}`, guestID)}).OK()
+	crew := groupNamed(t, alice, "crew")
+	if fmt.Sprint(crew["can_remove_members_group"]) != fmt.Sprintf("map[direct_members:[%d] direct_subgroups:[]]", guestID) {
+		t.Errorf("crew %v", crew)
+	}
+	path := fmt.Sprintf("/api/v1/user_groups/%d/members", int64(crew["id"].(float64)))
+	guest.Post(path, apitest.Form{"add": []int64{guestID}}).Fails(400, "BAD_REQUEST")
+	guest.Post(path, apitest.Form{"delete": []int64{bobID}}).OK()
+	engineering := fmt.Sprintf("/api/v1/user_groups/%d", int64(groupNamed(t, alice, "engineering")["id"].(float64)))
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_group"}})
+	alice.Patch(engineering, apitest.Form{"can_remove_members_group": fmt.Sprintf(`{"new":%d,"old":%d}`, sys["role:members"], sys["role:nobody"])}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["data"].(map[string]any)["can_remove_members_group"] != float64(sys["role:members"]) {
+		t.Errorf("events %v", evs)
+	}
+	alice.Patch(engineering, apitest.Form{"can_remove_members_group": fmt.Sprintf(`{"new":%d}`, sys["role:everyone"])}).Fails(400, "BAD_REQUEST")
 }

@@ -80,6 +80,8 @@ var (
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_group_id",
 			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: "can_remove_members_group", AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_remove_members_group_id", DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
 	}
 )
 
@@ -147,6 +149,14 @@ func mentionSetting(ix *groupIndex, g store.UserGroup) store.GroupSetting {
 		return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
 	}
 	return store.GroupSetting{Group: ix.system(store.EveryoneGroup)}
+}
+
+// removeMembersSetting is who else may remove a group's members.
+func removeMembersSetting(ix *groupIndex, g store.UserGroup) store.GroupSetting {
+	if g.CanRemoveMembers != nil {
+		return *g.CanRemoveMembers
+	}
+	return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
 }
 
 // checkSetting validates a new value of a setting under its rule and
