@@ -23,6 +23,7 @@ func changelog316Cases() []changelogCase {
 		{"level 322: group_ids on invitations: the invitee joins the groups", checkInviteGroupIDs},
 		{"level 323: is_recently_active in stream objects", checkRecentlyActive},
 		{"level 324: can_remove_members_group on user groups, set at creation and by PATCH, enforced", checkRemoveMembersGroup},
+		{"level 325: can_administer_channel_group on streams, the creator's by default, enforced", checkAdministerChannelGroup},
 	}
 }
 
@@ -231,4 +232,32 @@ func checkRemoveMembersGroup(t *testing.T, s *apitest.Server) {
 		t.Errorf("events %v", evs)
 	}
 	alice.Patch(engineering, apitest.Form{"can_remove_members_group": fmt.Sprintf(`{"new":%d}`, sys["role:everyone"])}).Fails(400, "BAD_REQUEST")
+}
+
+func checkAdministerChannelGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"alices"}]`}).OK()
+	st := streamNamed(t, bob, "alices")
+	if got := fmt.Sprint(st["can_administer_channel_group"]); got != fmt.Sprintf("map[direct_members:[%d] direct_subgroups:[]]", userID(alice)) {
+		t.Errorf("a new stream's can_administer_channel_group %s", got)
+	}
+	if got := streamNamed(t, bob, "general")["can_administer_channel_group"]; got != float64(sys["role:nobody"]) {
+		t.Errorf("general's %v", got)
+	}
+	path := fmt.Sprintf("/api/v1/streams/%d", int64(st["stream_id"].(float64)))
+	bob.Patch(path, apitest.Form{"description": "bob's"}).Fails(400, "BAD_REQUEST")
+	alice.Patch(path, apitest.Form{"description": "alice's"}).OK()
+	alice.Patch(path, apitest.Form{"is_default_stream": true}).Fails(400, "BAD_REQUEST")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	admin.Patch(path, apitest.Form{"can_administer_channel_group": fmt.Sprintf(`{"new":%d}`, sys["role:members"])}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["property"] != "can_administer_channel_group" || evs[0]["value"] != float64(sys["role:members"]) {
+		t.Errorf("events %v", evs)
+	}
+	bob.Patch(path, apitest.Form{"description": "bob's"}).OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"run-by-moderators"}]`,
+		"can_administer_channel_group": sys["role:moderators"]}).OK()
+	if got := streamNamed(t, bob, "run-by-moderators")["can_administer_channel_group"]; got != float64(sys["role:moderators"]) {
+		t.Errorf("created with role:moderators: %v", got)
+	}
 }

@@ -38,7 +38,23 @@ func streamSetting(ix *groupIndex, st store.Stream, name string) store.GroupSett
 	if s, ok := st.GroupSettings[name]; ok {
 		return s
 	}
-	return store.GroupSetting{Group: ix.system(streamRule(name).DefaultGroupName)}
+	if id := ix.system(streamRule(name).DefaultGroupName); id != 0 {
+		return store.GroupSetting{Group: id}
+	}
+	return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
+}
+
+// checkCanAdministerStream is the gate for changing a stream:
+// administrators, and its can_administer_channel_group.
+func checkCanAdministerStream(tx *store.Tx, actor store.User, st store.Stream) error {
+	if isAdmin(actor) {
+		return nil
+	}
+	allowed, err := streamAllows(tx, actor, st, SettingAdministerChannel)
+	if err == nil && !allowed {
+		return ErrNotAdmin
+	}
+	return err
 }
 
 // streamAllows is the stream's permission gate: whether u holds the named

@@ -25,6 +25,9 @@ type StreamProperties struct {
 	// CanRemoveSubscribersGroup may remove others from the stream
 	// (administrators by default).
 	CanRemoveSubscribersGroup GroupSettingValue `json:"can_remove_subscribers_group"`
+	// CanAdministerChannelGroup may change the stream besides
+	// administrators (level 325).
+	CanAdministerChannelGroup GroupSettingValue `json:"can_administer_channel_group"`
 	// IsRecentlyActive (level 323): created or written in within
 	// recentActivityDays.
 	IsRecentlyActive bool `json:"is_recently_active"`
@@ -90,6 +93,7 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 	// Every store has the system groups from its migrations.
 	if ix, err := loadGroups(tx); err == nil {
 		o.CanRemoveSubscribersGroup = settingValue(streamSetting(ix, st, SettingRemoveSubscribers))
+		o.CanAdministerChannelGroup = settingValue(streamSetting(ix, st, SettingAdministerChannel))
 	}
 	if st.Description == "" {
 		o.RenderedDescription = ""

@@ -72,17 +72,16 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
 				}
-				if len(req.GroupSettings) > 0 {
-					changes := map[string]GroupSettingChange{}
-					for name, v := range req.GroupSettings {
-						changes[name] = GroupSettingChange{New: v}
-					}
-					if _, err := changeStreamGroupSettings(tx, &st, changes); err != nil {
-						return nil, err
-					}
-					if err := tx.PutStream(st); err != nil {
-						return nil, err
-					}
+				// Its creator administers it unless the request says otherwise.
+				changes := map[string]GroupSettingChange{SettingAdministerChannel: {New: GroupSettingValue{Members: []int64{actor.ID}}}}
+				for name, v := range req.GroupSettings {
+					changes[name] = GroupSettingChange{New: v}
+				}
+				if _, err := changeStreamGroupSettings(tx, &st, changes); err != nil {
+					return nil, err
+				}
+				if err := tx.PutStream(st); err != nil {
+					return nil, err
 				}
 				created = true
 				if req.IsDefault {

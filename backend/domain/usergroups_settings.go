@@ -42,7 +42,12 @@ const (
 // Settings of a stream.
 const (
 	SettingRemoveSubscribers = "can_remove_subscribers_group"
+	SettingAdministerChannel = "can_administer_channel_group"
 )
+
+// streamCreatorOrNobody is Zulip's name for the default of
+// can_administer_channel_group, which is no system group.
+const streamCreatorOrNobody = "stream_creator_or_nobody"
 
 var nobodyForSystemGroups = store.NobodyGroup
 
@@ -75,6 +80,10 @@ var (
 		// Any group-setting value since level 320.
 		{Name: SettingRemoveSubscribers, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_remove_subscribers_group_id", AllowedSystemGroups: []string{}},
+		// A new stream's creator, as Zulip's; nobody for a stream without
+		// one (administrators administer every stream).
+		{Name: SettingAdministerChannel, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: streamCreatorOrNobody, IDFieldName: "can_administer_channel_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
