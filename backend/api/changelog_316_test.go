@@ -24,6 +24,7 @@ func changelog316Cases() []changelogCase {
 		{"level 323: is_recently_active in stream objects", checkRecentlyActive},
 		{"level 324: can_remove_members_group on user groups, set at creation and by PATCH, enforced", checkRemoveMembersGroup},
 		{"level 325: can_administer_channel_group on streams, the creator's by default, enforced", checkAdministerChannelGroup},
+		{"level 326: no allow_owners_group or id_field_name in server_supported_permission_settings; role:owners allowed", checkPermissionSettingsWithoutOwnersField},
 	}
 }
 
@@ -260,4 +261,22 @@ func checkAdministerChannelGroup(t *testing.T, s *apitest.Server) {
 	if got := streamNamed(t, bob, "run-by-moderators")["can_administer_channel_group"]; got != float64(sys["role:moderators"]) {
 		t.Errorf("created with role:moderators: %v", got)
 	}
+}
+
+func checkPermissionSettingsWithoutOwnersField(t *testing.T, s *apitest.Server) {
+	admin := s.Login("admin@example.com")
+	settings := registerState(t, admin, "realm")["server_supported_permission_settings"].(map[string]any)
+	for object, list := range settings {
+		for name, c := range list.(map[string]any) {
+			for _, gone := range []string{"allow_owners_group", "id_field_name"} {
+				if _, ok := c.(map[string]any)[gone]; ok {
+					t.Errorf("%s.%s has %s", object, name, gone)
+				}
+			}
+		}
+	}
+	sys := systemGroups(t, admin)
+	admin.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group_id": sys["role:owners"]}).OK()
+	admin.Patch(fmt.Sprintf("/api/v1/user_groups/%d", int64(groupNamed(t, admin, "engineering")["id"].(float64))),
+		apitest.Form{"can_mention_group": fmt.Sprintf(`{"new":%d}`, sys["role:owners"])}).OK()
 }

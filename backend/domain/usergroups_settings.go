@@ -7,22 +7,23 @@ import (
 	"lanchat/backend/store"
 )
 
-// groupSettingRule is one group-based permission setting as Zulip 9.0
-// (feature level 277) defines it: its default and which groups it may be
-// set to. register's server_supported_permission_settings shows them.
+// groupSettingRule is one group-based permission setting as Zulip defines
+// it: its default and which groups it may be set to. register's
+// server_supported_permission_settings shows them (in level 326's form).
 type groupSettingRule struct {
 	Name string `json:"-"`
 	// AnyGroup settings take any group-setting value (a group or a set of
 	// users and groups) and PATCH takes them as {"new", "old"}; the others
 	// take a system group's ID under IDFieldName.
-	AnyGroup               bool     `json:"-"`
-	RequireSystemGroup     bool     `json:"require_system_group"`
-	AllowInternetGroup     bool     `json:"allow_internet_group"`
-	AllowOwnersGroup       bool     `json:"allow_owners_group"`
-	AllowNobodyGroup       bool     `json:"allow_nobody_group"`
-	AllowEveryoneGroup     bool     `json:"allow_everyone_group"`
-	DefaultGroupName       string   `json:"default_group_name"`
-	IDFieldName            string   `json:"id_field_name"`
+	AnyGroup           bool   `json:"-"`
+	RequireSystemGroup bool   `json:"require_system_group"`
+	AllowInternetGroup bool   `json:"allow_internet_group"`
+	AllowNobodyGroup   bool   `json:"allow_nobody_group"`
+	AllowEveryoneGroup bool   `json:"allow_everyone_group"`
+	DefaultGroupName   string `json:"default_group_name"`
+	// IDFieldName is the PATCH parameter of a setting that takes only a
+	// group's ID (clients no longer see it since level 326).
+	IDFieldName            string   `json:"-"`
 	DefaultForSystemGroups *string  `json:"default_for_system_groups"`
 	AllowedSystemGroups    []string `json:"allowed_system_groups"`
 }
@@ -65,9 +66,9 @@ var (
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_public_channel_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingCreatePrivateChannel, AnyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_private_channel_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingDirectMessageInitiator, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingDirectMessageInitiator, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_initiator_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_permission_group_id", AllowedSystemGroups: []string{}},
 		// Administrators by default, not Zulip's everyone: Lanchat's rule
 		// lets only a message's sender and administrators move its topic.
@@ -218,7 +219,8 @@ func checkSettingGroup(rule groupSettingRule, g store.UserGroup) error {
 		}
 		return nil
 	}
-	allowed := map[string]bool{store.InternetGroup: rule.AllowInternetGroup, store.OwnersGroup: rule.AllowOwnersGroup,
+	// role:owners is allowed everywhere since level 326.
+	allowed := map[string]bool{store.InternetGroup: rule.AllowInternetGroup,
 		store.NobodyGroup: rule.AllowNobodyGroup, store.EveryoneGroup: rule.AllowEveryoneGroup}
 	if ok, limited := allowed[g.Name]; (limited && !ok) || (len(rule.AllowedSystemGroups) > 0 && !slices.Contains(rule.AllowedSystemGroups, g.Name)) {
 		return BadRequest("'%s' setting cannot be set to '%s' group.", rule.Name, g.Name)
