@@ -25,6 +25,8 @@ func changelog316Cases() []changelogCase {
 		{"level 324: can_remove_members_group on user groups, set at creation and by PATCH, enforced", checkRemoveMembersGroup},
 		{"level 325: can_administer_channel_group on streams, the creator's by default, enforced", checkAdministerChannelGroup},
 		{"level 326: no allow_owners_group or id_field_name in server_supported_permission_settings; role:owners allowed", checkPermissionSettingsWithoutOwnersField},
+		{"level 327: a 1:1 direct message has one recipient_id for both sides", checkDirectRecipientID},
+		{"level 328: reactions in message objects carry user_id, no user object", checkReactionsWithoutUser},
 	}
 }
 
@@ -279,4 +281,34 @@ func checkPermissionSettingsWithoutOwnersField(t *testing.T, s *apitest.Server) 
 	admin.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group_id": sys["role:owners"]}).OK()
 	admin.Patch(fmt.Sprintf("/api/v1/user_groups/%d", int64(groupNamed(t, admin, "engineering")["id"].(float64))),
 		apitest.Form{"can_mention_group": fmt.Sprintf(`{"new":%d}`, sys["role:owners"])}).OK()
+}
+
+func checkDirectRecipientID(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	out := send(t, alice, apitest.Form{"type": "direct", "to": `["bob@example.com"]`, "content": "hi bob"})
+	in := send(t, bob, apitest.Form{"type": "direct", "to": `["alice@example.com"]`, "content": "hi alice"})
+	recipient := func(c *apitest.Client, id int64) any {
+		return c.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)["recipient_id"]
+	}
+	if a, b := recipient(alice, out), recipient(alice, in); a != b || a == nil {
+		t.Errorf("alice's outgoing %v, incoming %v", a, b)
+	}
+	if a, b := recipient(bob, out), recipient(bob, in); a != b || a == nil {
+		t.Errorf("bob's incoming %v, outgoing %v", a, b)
+	}
+}
+
+func checkReactionsWithoutUser(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	id := send(t, alice, streamMsg("general", "plans", "react"))
+	bob.Post(msgPath(id, "/reactions"), apitest.Form{"emoji_name": "smile"}).OK()
+	reactions := alice.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)["reactions"].([]any)
+	r := reactions[0].(map[string]any)
+	if _, has := r["user"]; has || len(reactions) != 1 || r["user_id"] != float64(userID(bob)) {
+		t.Errorf("reactions %v", reactions)
+	}
+	_, res := history(t, alice, apitest.Form{"anchor": id, "num_before": 0, "num_after": 0})
+	if r := res.List("messages")[0].(map[string]any)["reactions"].([]any)[0].(map[string]any); r["user"] != nil {
+		t.Errorf("GET /messages reaction %v", r)
+	}
 }
