@@ -27,6 +27,9 @@ func changelog316Cases() []changelogCase {
 		{"level 326: no allow_owners_group or id_field_name in server_supported_permission_settings; role:owners allowed", checkPermissionSettingsWithoutOwnersField},
 		{"level 327: a 1:1 direct message has one recipient_id for both sides", checkDirectRecipientID},
 		{"level 328: reactions in message objects carry user_id, no user object", checkReactionsWithoutUser},
+		{"level 329: web_suggest_update_timezone is a user setting", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"web_suggest_update_timezone": {true, false}})
+		}},
 	}
 }
 
