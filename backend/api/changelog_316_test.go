@@ -30,6 +30,7 @@ func changelog316Cases() []changelogCase {
 		{"level 329: web_suggest_update_timezone is a user setting", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_suggest_update_timezone": {true, false}})
 		}},
+		{"level 330: default channels and default channel groups as channel IDs, in register and events", checkDefaultStreamIDs},
 	}
 }
 
@@ -313,5 +314,24 @@ func checkReactionsWithoutUser(t *testing.T, s *apitest.Server) {
 	_, res := history(t, alice, apitest.Form{"anchor": id, "num_before": 0, "num_after": 0})
 	if r := res.List("messages")[0].(map[string]any)["reactions"].([]any)[0].(map[string]any); r["user"] != nil {
 		t.Errorf("GET /messages reaction %v", r)
+	}
+}
+
+func checkDefaultStreamIDs(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	admin.Post("/api/v1/default_streams", apitest.Form{"stream_id": general}).OK()
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"default_streams", "default_stream_groups"}})
+	if got := fmt.Sprint(q.state.Body["realm_default_streams"]); got != fmt.Sprintf("[%d]", general) {
+		t.Errorf("realm_default_streams %s", got)
+	}
+	if got, ok := q.state.Body["realm_default_stream_groups"].([]any); !ok || len(got) != 0 {
+		t.Errorf("realm_default_stream_groups %v", q.state.Body["realm_default_stream_groups"])
+	}
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"lobby"}]`, "is_default_stream": true}).OK()
+	lobby := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "lobby"}).OK().Int("stream_id")
+	evs := slices.DeleteFunc(q.next(), func(e map[string]any) bool { return e["type"] != "default_streams" })
+	if len(evs) != 1 || fmt.Sprint(evs[0]["default_streams"]) != fmt.Sprintf("[%d %d]", general, lobby) {
+		t.Errorf("events %v", evs)
 	}
 }
