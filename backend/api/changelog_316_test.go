@@ -31,6 +31,7 @@ func changelog316Cases() []changelogCase {
 			checkNewSettings(t, s, map[string][2]any{"web_suggest_update_timezone": {true, false}})
 		}},
 		{"level 330: default channels and default channel groups as channel IDs, in register and events", checkDefaultStreamIDs},
+		{"level 331: moderation_request_channel_id is a realm setting, a private channel or -1", checkModerationRequestChannel},
 	}
 }
 
@@ -333,5 +334,29 @@ func checkDefaultStreamIDs(t *testing.T, s *apitest.Server) {
 	evs := slices.DeleteFunc(q.next(), func(e map[string]any) bool { return e["type"] != "default_streams" })
 	if len(evs) != 1 || fmt.Sprint(evs[0]["default_streams"]) != fmt.Sprintf("[%d %d]", general, lobby) {
 		t.Errorf("events %v", evs)
+	}
+}
+
+func checkModerationRequestChannel(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	if got := realmSetting(t, bob, "moderation_request_channel_id"); got != float64(-1) {
+		t.Errorf("default %v", got)
+	}
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"mods"}]`, "invite_only": true}).OK()
+	mods := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "mods"}).OK().Int("stream_id")
+	general := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm"}})
+	bob.Patch("/api/v1/realm", apitest.Form{"moderation_request_channel_id": mods}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", apitest.Form{"moderation_request_channel_id": general}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", apitest.Form{"moderation_request_channel_id": mods}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["property"] != "moderation_request_channel_id" || evs[0]["value"] != float64(mods) {
+		t.Errorf("events %v", evs)
+	}
+	if got := realmSetting(t, bob, "moderation_request_channel_id"); got != float64(mods) {
+		t.Errorf("after the change %v", got)
+	}
+	admin.Patch("/api/v1/realm", apitest.Form{"moderation_request_channel_id": -1}).OK()
+	if got := realmSetting(t, bob, "moderation_request_channel_id"); got != float64(-1) {
+		t.Errorf("after disabling %v", got)
 	}
 }

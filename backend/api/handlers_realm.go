@@ -34,6 +34,10 @@ func updateRealm(c *call) (J, error) {
 		policy := int(c.p.optInt("wildcard_mention_policy", 0))
 		ch.WildcardMentionPolicyNo = &policy
 	}
+	if c.p.has("moderation_request_channel_id") {
+		id := c.p.int("moderation_request_channel_id")
+		ch.ModerationRequestChannelID = &id
+	}
 	ch.GroupSettings = realmGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err

@@ -127,6 +127,9 @@ type RealmChange struct {
 	JitsiServerURL *string
 	// GuestUserIndicator is enable_guest_user_indicator.
 	GuestUserIndicator *bool
+	// ModerationRequestChannelID is moderation_request_channel_id: a
+	// private stream, or -1 for none (level 331).
+	ModerationRequestChannelID *int64
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -186,6 +189,16 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		if ch.GuestUserIndicator != nil {
 			r.HideGuestUserIndicator, changed["enable_guest_user_indicator"] = !*ch.GuestUserIndicator, *ch.GuestUserIndicator
 		}
+		if ch.ModerationRequestChannelID != nil {
+			id := *ch.ModerationRequestChannelID
+			if id != -1 {
+				st, err := tx.Stream(id)
+				if err != nil || !st.InviteOnly {
+					return nil, BadRequest("Moderation request channel must be private.")
+				}
+			}
+			r.ModerationRequestChannelID, changed["moderation_request_channel_id"] = max(id, 0), id
+		}
 		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")
 		}
@@ -218,6 +231,15 @@ func jitsiServerURL(raw string) (string, error) {
 		return "", InvalidArgument("jitsi_server_url", "is not a URL")
 	}
 	return raw, nil
+}
+
+// moderationRequestChannel is register's realm_moderation_request_channel_id:
+// -1 for none.
+func moderationRequestChannel(r store.Realm) int64 {
+	if r.ModerationRequestChannelID == 0 {
+		return -1
+	}
+	return r.ModerationRequestChannelID
 }
 
 // optionalString is s, or null when empty.

@@ -56,10 +56,11 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_new_stream_announcements_stream_id":         -1,
 		"realm_signup_announcements_stream_id":             -1,
 		"realm_zulip_update_announcements_stream_id":       -1,
-		"realm_enable_guest_user_indicator":                !r.HideGuestUserIndicator, // level 216
-		"realm_require_unique_names":                       false,                     // level 246
-		"realm_upload_quota_mib":                           nil,                       // level 251: no quota
-		"server_thumbnail_formats":                         []any{},                   // level 273: no thumbnails are made
+		"realm_moderation_request_channel_id":              moderationRequestChannel(r), // level 331
+		"realm_enable_guest_user_indicator":                !r.HideGuestUserIndicator,   // level 216
+		"realm_require_unique_names":                       false,                       // level 246
+		"realm_upload_quota_mib":                           nil,                         // level 251: no quota
+		"server_thumbnail_formats":                         []any{},                     // level 273: no thumbnails are made
 		"realm_inline_image_preview":                       true,
 		"realm_inline_url_embed_preview":                   false,
 		"realm_is_zephyr_mirror_realm":                     false,

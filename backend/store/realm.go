@@ -26,6 +26,9 @@ type Realm struct {
 	// HideGuestUserIndicator turns off "(guest)" after guests' names
 	// (stored inverted so older records read as Zulip's default, shown).
 	HideGuestUserIndicator bool `json:"hide_guest_user_indicator,omitempty"`
+	// ModerationRequestChannelID is the private stream that receives
+	// moderation requests; 0 for none.
+	ModerationRequestChannelID int64 `json:"moderation_request_channel_id,omitempty"`
 }
 
 var keyRealm = []byte("realm")
