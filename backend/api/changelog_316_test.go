@@ -32,6 +32,9 @@ func changelog316Cases() []changelogCase {
 		}},
 		{"level 330: default channels and default channel groups as channel IDs, in register and events", checkDefaultStreamIDs},
 		{"level 331: moderation_request_channel_id is a realm setting, a private channel or -1", checkModerationRequestChannel},
+		{"level 332: server_min_deactivated_realm_deletion_days and server_max_deactivated_realm_deletion_days", checkRegisterFields("realm", map[string]any{
+			"server_min_deactivated_realm_deletion_days": 14, "server_max_deactivated_realm_deletion_days": nil,
+		})},
 	}
 }
 

@@ -89,9 +89,13 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"server_web_public_streams_enabled":    false,
 		"server_needs_upgrade":                 false,
 		"server_generation":                    1,
-		"password_min_length":                  6,
-		"password_min_guesses":                 0,
-		"development_environment":              s.cfg.Dev,
+		// No organization is deactivated through the API (level 332), so
+		// Zulip's defaults stand.
+		"server_min_deactivated_realm_deletion_days": 14,
+		"server_max_deactivated_realm_deletion_days": nil,
+		"password_min_length":                        6,
+		"password_min_guesses":                       0,
+		"development_environment":                    s.cfg.Dev,
 	}
 	if err := realmGroupSettingsState(tx, r, settings); err != nil {
 		return err
