@@ -35,6 +35,7 @@ func changelog316Cases() []changelogCase {
 		{"level 332: server_min_deactivated_realm_deletion_days and server_max_deactivated_realm_deletion_days", checkRegisterFields("realm", map[string]any{
 			"server_min_deactivated_realm_deletion_days": 14, "server_max_deactivated_realm_deletion_days": nil,
 		})},
+		{"level 333: can_send_message_group on streams replaces stream_post_policy, enforced; system groups can be silently mentioned", checkSendMessageGroup},
 	}
 }
 
@@ -361,5 +362,35 @@ func checkModerationRequestChannel(t *testing.T, s *apitest.Server) {
 	admin.Patch("/api/v1/realm", apitest.Form{"moderation_request_channel_id": -1}).OK()
 	if got := realmSetting(t, bob, "moderation_request_channel_id"); got != float64(-1) {
 		t.Errorf("after disabling %v", got)
+	}
+}
+
+func checkSendMessageGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	general := streamNamed(t, bob, "general")
+	if general["can_send_message_group"] != float64(sys["role:everyone"]) || general["stream_post_policy"] != float64(1) {
+		t.Errorf("general %v", general)
+	}
+	path := fmt.Sprintf("/api/v1/streams/%d", int64(general["stream_id"].(float64)))
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	admin.Patch(path, apitest.Form{"can_send_message_group": fmt.Sprintf(`{"new":%d,"old":%d}`, sys["role:administrators"], sys["role:everyone"])}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["property"] != "can_send_message_group" || evs[0]["value"] != float64(sys["role:administrators"]) {
+		t.Errorf("events %v", evs)
+	}
+	if st := streamNamed(t, bob, "general"); st["stream_post_policy"] != float64(2) || st["is_announcement_only"] != true {
+		t.Errorf("the deprecated policy %v", st)
+	}
+	if r := bob.Post("/api/v1/messages", streamMsg("general", "news", "hello")).Fails(400, "BAD_REQUEST"); r.Msg() != "You do not have permission to post in this channel." {
+		t.Errorf("bob: %q", r.Msg())
+	}
+	send(t, admin, streamMsg("general", "news", "announcement"))
+	admin.Patch(path, apitest.Form{"can_send_message_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, userID(bob))}).OK()
+	send(t, bob, streamMsg("general", "news", "hello"))
+	alice.Post("/api/v1/messages", streamMsg("general", "news", "me too")).Fails(400, "BAD_REQUEST")
+	// Silent mentions of system groups.
+	id := send(t, bob, streamMsg("general", "news", "thanks @_*role:members*"))
+	if html := bob.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)["content"].(string); !strings.Contains(html, "user-group-mention silent") {
+		t.Errorf("a silent system group mention: %s", html)
 	}
 }

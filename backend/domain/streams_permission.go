@@ -121,3 +121,22 @@ func checkCanRemoveSubscribers(tx *store.Tx, actor store.User, st store.Stream, 
 	}
 	return nil
 }
+
+// checkCanPostToStream is the stream's gate for sending to it:
+// can_send_message_group; a bot may also post where its owner may.
+func checkCanPostToStream(tx *store.Tx, sender store.User, st store.Stream) error {
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return err
+	}
+	senders := streamSetting(ix, st, SettingSendMessage)
+	if ix.holds(senders, sender) {
+		return nil
+	}
+	if sender.IsBot() && sender.BotOwnerID != 0 {
+		if owner, err := tx.User(sender.BotOwnerID); err == nil && ix.holds(senders, owner) {
+			return nil
+		}
+	}
+	return BadRequest("You do not have permission to post in this channel.")
+}

@@ -28,6 +28,9 @@ type StreamProperties struct {
 	// CanAdministerChannelGroup may change the stream besides
 	// administrators (level 325).
 	CanAdministerChannelGroup GroupSettingValue `json:"can_administer_channel_group"`
+	// CanSendMessageGroup may post in the stream (level 333), which
+	// stream_post_policy and is_announcement_only approximate.
+	CanSendMessageGroup GroupSettingValue `json:"can_send_message_group"`
 	// IsRecentlyActive (level 323): created or written in within
 	// recentActivityDays.
 	IsRecentlyActive bool `json:"is_recently_active"`
@@ -84,7 +87,6 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		InviteOnly:                 st.InviteOnly,
 		HistoryPublicToSubscribers: true,
 		DateCreated:                st.DateCreated,
-		StreamPostPolicy:           1,
 	}, SubscriberCount: len(tx.StreamSubscriberIDs(st.ID))}
 	if st.CreatorID != 0 {
 		creator := st.CreatorID
@@ -94,6 +96,10 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 	if ix, err := loadGroups(tx); err == nil {
 		o.CanRemoveSubscribersGroup = settingValue(streamSetting(ix, st, SettingRemoveSubscribers))
 		o.CanAdministerChannelGroup = settingValue(streamSetting(ix, st, SettingAdministerChannel))
+		senders := streamSetting(ix, st, SettingSendMessage)
+		o.CanSendMessageGroup = settingValue(senders)
+		o.StreamPostPolicy = approximatePolicy(ix, senders)
+		o.IsAnnouncementOnly = o.StreamPostPolicy == 2
 	}
 	if st.Description == "" {
 		o.RenderedDescription = ""

@@ -44,6 +44,7 @@ const (
 const (
 	SettingRemoveSubscribers = "can_remove_subscribers_group"
 	SettingAdministerChannel = "can_administer_channel_group"
+	SettingSendMessage       = "can_send_message_group"
 )
 
 // streamCreatorOrNobody is Zulip's name for the default of
@@ -85,6 +86,8 @@ var (
 		// one (administrators administer every stream).
 		{Name: SettingAdministerChannel, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: streamCreatorOrNobody, IDFieldName: "can_administer_channel_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingSendMessage, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_send_message_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
