@@ -36,6 +36,7 @@ func changelog316Cases() []changelogCase {
 			"server_min_deactivated_realm_deletion_days": 14, "server_max_deactivated_realm_deletion_days": nil,
 		})},
 		{"level 333: can_send_message_group on streams replaces stream_post_policy, enforced; system groups can be silently mentioned", checkSendMessageGroup},
+		{"level 334: realm_empty_topic_display_name, the empty_topic_name capability and allow_empty_topic_name (topics are never empty here)", checkEmptyTopicName},
 	}
 }
 
@@ -393,4 +394,23 @@ func checkSendMessageGroup(t *testing.T, s *apitest.Server) {
 	if html := bob.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)["content"].(string); !strings.Contains(html, "user-group-mention silent") {
 		t.Errorf("a silent system group mention: %s", html)
 	}
+}
+
+func checkEmptyTopicName(t *testing.T, s *apitest.Server) {
+	bob := s.Login("bob@example.com")
+	state := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm"}, "client_capabilities": `{"empty_topic_name":true}`}).OK()
+	if state.Body["realm_empty_topic_display_name"] != "general chat" || state.Body["realm_mandatory_topics"] != true {
+		t.Errorf("register: %v, mandatory %v", state.Body["realm_empty_topic_display_name"], state.Body["realm_mandatory_topics"])
+	}
+	if r := bob.Post("/api/v1/messages", streamMsg("general", "", "no topic")).Fails(400, "BAD_REQUEST"); r.Msg() != "Topic can't be empty!" {
+		t.Errorf("an empty topic: %q", r.Msg())
+	}
+	id := send(t, bob, streamMsg("general", "plans", "a topic"))
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	bob.Get("/api/v1/messages", apitest.Form{"anchor": id, "num_before": 1, "num_after": 0, "allow_empty_topic_name": true}).OK()
+	if m := bob.Get(msgPath(id, ""), apitest.Form{"allow_empty_topic_name": true}).OK().Body["message"].(map[string]any); m["subject"] != "plans" {
+		t.Errorf("message %v", m)
+	}
+	bob.Get(msgPath(id, "/history"), apitest.Form{"allow_empty_topic_name": true}).OK()
+	bob.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", general), apitest.Form{"allow_empty_topic_name": true}).OK()
 }

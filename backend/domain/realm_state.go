@@ -38,12 +38,15 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_name_changes_disabled":                false,
 		"realm_avatar_changes_disabled":              false,
 		"realm_mandatory_topics":                     true,
-		"realm_presence_disabled":                    false,
-		"realm_wildcard_mention_policy":              wildcardMentionPolicy(r),
-		"realm_enable_read_receipts":                 r.EnableReadReceipts,
-		"realm_default_external_accounts":            map[string]any{},
-		"realm_enable_spectator_access":              false,
-		"realm_push_notifications_enabled":           false,
+		// Topics are never empty (mandatory), so this name, which clients
+		// show for an empty topic (level 334), never replaces one.
+		"realm_empty_topic_display_name":   "general chat",
+		"realm_presence_disabled":          false,
+		"realm_wildcard_mention_policy":    wildcardMentionPolicy(r),
+		"realm_enable_read_receipts":       r.EnableReadReceipts,
+		"realm_default_external_accounts":  map[string]any{},
+		"realm_enable_spectator_access":    false,
+		"realm_push_notifications_enabled": false,
 		// No push service is reached, so no end is expected either (level 231).
 		"realm_push_notifications_enabled_end_timestamp": nil,
 		"realm_authentication_methods":                   authenticationMethods(s.cfg.Dev),
