@@ -37,6 +37,7 @@ func changelog316Cases() []changelogCase {
 		})},
 		{"level 333: can_send_message_group on streams replaces stream_post_policy, enforced; system groups can be silently mentioned", checkSendMessageGroup},
 		{"level 334: realm_empty_topic_display_name, the empty_topic_name capability and allow_empty_topic_name (topics are never empty here)", checkEmptyTopicName},
+		{"level 335: GET /streams/{id}/email_address takes sender_id: oneself or one's bot", checkEmailAddressSender},
 	}
 }
 
@@ -413,4 +414,23 @@ func checkEmptyTopicName(t *testing.T, s *apitest.Server) {
 	}
 	bob.Get(msgPath(id, "/history"), apitest.Form{"allow_empty_topic_name": true}).OK()
 	bob.Get(fmt.Sprintf("/api/v1/users/me/%d/topics", general), apitest.Form{"allow_empty_topic_name": true}).OK()
+}
+
+func checkEmailAddressSender(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	path := fmt.Sprintf("/api/v1/streams/%d/email_address", general)
+	var botID int64
+	for _, b := range admin.Get("/api/v1/bots", nil).OK().List("bots") {
+		if b := b.(map[string]any); b["username"] == "echo-bot@example.com" {
+			botID = int64(b["user_id"].(float64))
+		}
+	}
+	bob.Get(path, apitest.Form{"sender_id": userID(bob)}).OK()
+	bob.Get(path, apitest.Form{"sender_id": userID(alice)}).Fails(400, "BAD_REQUEST")
+	bob.Get(path, apitest.Form{"sender_id": 99999}).Fails(400, "BAD_REQUEST")
+	admin.Get(path, apitest.Form{"sender_id": botID}).OK()
+	if r := bob.Get(path, apitest.Form{"sender_id": botID}); r.Status == 200 && r.Body["email"] == nil {
+		t.Errorf("bob with the echo bot: %s", r)
+	}
 }

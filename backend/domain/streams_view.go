@@ -209,11 +209,21 @@ func (s *Service) StreamID(viewer store.User, name string) (int64, error) {
 
 // StreamEmailAddress answers GET /streams/{id}/email_address. Lanchat has
 // no email gateway, so a visible stream's address is empty, as the
-// subscriptions' email_address is.
-func (s *Service) StreamEmailAddress(viewer store.User, streamID int64) (string, error) {
+// subscriptions' email_address is. senderID (level 335), when not 0, is the
+// viewer or one of their bots (any bot for an administrator).
+func (s *Service) StreamEmailAddress(viewer store.User, streamID, senderID int64) (string, error) {
 	err := s.store.View(func(tx *store.Tx) error {
-		_, err := visibleStreamByID(tx, viewer, streamID)
-		return err
+		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
+			return err
+		}
+		if senderID == 0 || senderID == viewer.ID {
+			return nil
+		}
+		sender, err := tx.User(senderID)
+		if err != nil || !sender.IsBot() || (sender.BotOwnerID != viewer.ID && !isAdmin(viewer)) {
+			return BadRequest("Invalid user ID")
+		}
+		return nil
 	})
 	return "", internal("stream email address", err)
 }
