@@ -38,6 +38,8 @@ func changelog316Cases() []changelogCase {
 		{"level 333: can_send_message_group on streams replaces stream_post_policy, enforced; system groups can be silently mentioned", checkSendMessageGroup},
 		{"level 334: realm_empty_topic_display_name, the empty_topic_name capability and allow_empty_topic_name (topics are never empty here)", checkEmptyTopicName},
 		{"level 335: GET /streams/{id}/email_address takes sender_id: oneself or one's bot", checkEmailAddressSender},
+		{"level 338: password_max_length, and a longer password is refused", checkPasswordMaxLength},
+		{"level 339: reaction events carry the user object again", checkReactionEventUser},
 	}
 }
 
@@ -432,5 +434,33 @@ func checkEmailAddressSender(t *testing.T, s *apitest.Server) {
 	admin.Get(path, apitest.Form{"sender_id": botID}).OK()
 	if r := bob.Get(path, apitest.Form{"sender_id": botID}); r.Status == 200 && r.Body["email"] == nil {
 		t.Errorf("bob with the echo bot: %s", r)
+	}
+}
+
+func checkPasswordMaxLength(t *testing.T, s *apitest.Server) {
+	bob, admin := s.Login("bob@example.com"), s.Login("admin@example.com")
+	if got := realmSetting(t, bob, "password_max_length"); got != nil {
+		t.Errorf("realm_password_max_length %v: the field is not realm_-prefixed", got)
+	}
+	if got := registerState(t, bob, "realm")["password_max_length"]; got != float64(72) {
+		t.Fatalf("password_max_length %v", got)
+	}
+	long := strings.Repeat("p", 73)
+	bob.Patch("/api/v1/settings", apitest.Form{"new_password": long, "old_password": "lanchat-dev"}).Fails(400, "BAD_REQUEST")
+	admin.Post("/api/v1/users", apitest.Form{"email": "long@example.com", "password": long, "full_name": "Long"}).Fails(400, "BAD_REQUEST")
+	bob.Patch("/api/v1/settings", apitest.Form{"new_password": long[:72], "old_password": "lanchat-dev"}).OK()
+}
+
+func checkReactionEventUser(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	id := send(t, alice, streamMsg("general", "plans", "react"))
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"reaction"}})
+	bob.Post(msgPath(id, "/reactions"), apitest.Form{"emoji_name": "smile"}).OK()
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["user_id"] != float64(userID(bob)) {
+		t.Fatalf("events %v", evs)
+	}
+	if u, _ := evs[0]["user"].(map[string]any); u["user_id"] != float64(userID(bob)) || u["email"] != "bob@example.com" || u["full_name"] == nil {
+		t.Errorf("user %v", evs[0]["user"])
 	}
 }

@@ -97,6 +97,7 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"server_min_deactivated_realm_deletion_days": 14,
 		"server_max_deactivated_realm_deletion_days": nil,
 		"password_min_length":                        6,
+		"password_max_length":                        MaxPasswordBytes,
 		"password_min_guesses":                       0,
 		"development_environment":                    s.cfg.Dev,
 	}
