@@ -40,6 +40,8 @@ func changelog316Cases() []changelogCase {
 		{"level 335: GET /streams/{id}/email_address takes sender_id: oneself or one's bot", checkEmailAddressSender},
 		{"level 338: password_max_length, and a longer password is refused", checkPasswordMaxLength},
 		{"level 339: reaction events carry the user object again", checkReactionEventUser},
+		{"level 341: can_add_subscribers_group replaces invite_to_stream_policy, enforced", checkRealmAddSubscribersGroup},
+		{"level 342: can_add_subscribers_group on streams, enforced; invitations may always include the default channels", checkStreamAddSubscribersGroup},
 	}
 }
 
@@ -463,4 +465,51 @@ func checkReactionEventUser(t *testing.T, s *apitest.Server) {
 	if u, _ := evs[0]["user"].(map[string]any); u["user_id"] != float64(userID(bob)) || u["email"] != "bob@example.com" || u["full_name"] == nil {
 		t.Errorf("user %v", evs[0]["user"])
 	}
+}
+
+// addBob is alice subscribing bob to a stream.
+func addBob(c *apitest.Client, stream string) *apitest.Response {
+	return c.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"` + stream + `"}]`, "principals": `["bob@example.com"]`})
+}
+
+func checkRealmAddSubscribersGroup(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	for _, gone := range []string{"realm_invite_to_stream_policy", "can_subscribe_other_users"} {
+		if _, ok := registerState(t, bob, "realm")[gone]; ok {
+			t.Errorf("register still has %s", gone)
+		}
+	}
+	s.Login("admin@example.com").Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"club"},{"name":"club2"}]`}).OK()
+	addBob(alice, "club").OK()
+	checkRealmGroupSettingSet(t, s, "can_add_subscribers_group", "role:members", "role:moderators")
+	if r := addBob(alice, "club2").Fails(400, "BAD_REQUEST"); r.Msg() != "Insufficient permission" {
+		t.Errorf("alice: %q", r.Msg())
+	}
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"club2"}]`}).OK() // herself
+	alice.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"alices-new"}]`, "principals": `["bob@example.com"]`}).OK()
+}
+
+func checkStreamAddSubscribersGroup(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	sys := systemGroups(t, alice)
+	admin.Patch("/api/v1/realm", apitest.Form{"can_add_subscribers_group": fmt.Sprintf(`{"new":%d}`, sys["role:administrators"])}).OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"club"}]`}).OK()
+	club := streamNamed(t, alice, "club")
+	if club["can_add_subscribers_group"] != float64(sys["role:nobody"]) {
+		t.Errorf("default %v", club["can_add_subscribers_group"])
+	}
+	addBob(alice, "club").Fails(400, "BAD_REQUEST")
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"stream"}})
+	admin.Patch(fmt.Sprintf("/api/v1/streams/%d", int64(club["stream_id"].(float64))),
+		apitest.Form{"can_add_subscribers_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, userID(alice))}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["property"] != "can_add_subscribers_group" {
+		t.Errorf("events %v", evs)
+	}
+	addBob(alice, "club").OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"open-door"}]`, "can_add_subscribers_group": sys["role:members"]}).OK()
+	addBob(alice, "open-door").OK()
+	// Default channels in invitations, whoever may add subscribers.
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	admin.Post("/api/v1/default_streams", apitest.Form{"stream_id": general}).OK()
+	alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "kim@example.com", "stream_ids": []int64{}, "include_realm_default_subscriptions": true}).OK()
 }

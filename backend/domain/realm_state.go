@@ -28,7 +28,6 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_message_content_delete_limit_seconds": nil,
 		"realm_delete_own_message_policy":            2, // administrators
 		"realm_add_custom_emoji_policy":              emojiPolicyNumber(r.EmojiAddPolicy),
-		"realm_invite_to_stream_policy":              1,
 		"realm_invite_required":                      true, // no open sign-up
 		"realm_create_public_stream_policy":          1,
 		"realm_create_private_stream_policy":         1,

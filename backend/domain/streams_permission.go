@@ -140,3 +140,24 @@ func checkCanPostToStream(tx *store.Tx, sender store.User, st store.Stream) erro
 	}
 	return BadRequest("You do not have permission to post in this channel.")
 }
+
+// checkCanAddSubscribers is the gate for subscribing others to a stream:
+// the organization's can_add_subscribers_group or the stream's; the
+// creator of a stream the same request creates.
+func checkCanAddSubscribers(tx *store.Tx, actor store.User, st store.Stream, created bool, users []store.User) error {
+	if created || !slices.ContainsFunc(users, func(u store.User) bool { return u.ID != actor.ID }) {
+		return nil
+	}
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return err
+	}
+	r, err := tx.Realm()
+	if err != nil {
+		return err
+	}
+	if ix.holds(realmSetting(ix, r, SettingAddSubscribers), actor) || ix.holds(streamSetting(ix, st, SettingAddSubscribers), actor) {
+		return nil
+	}
+	return BadRequest("Insufficient permission")
+}

@@ -31,6 +31,9 @@ type StreamProperties struct {
 	// CanSendMessageGroup may post in the stream (level 333), which
 	// stream_post_policy and is_announcement_only approximate.
 	CanSendMessageGroup GroupSettingValue `json:"can_send_message_group"`
+	// CanAddSubscribersGroup may subscribe others besides the
+	// organization's can_add_subscribers_group (level 342).
+	CanAddSubscribersGroup GroupSettingValue `json:"can_add_subscribers_group"`
 	// IsRecentlyActive (level 323): created or written in within
 	// recentActivityDays.
 	IsRecentlyActive bool `json:"is_recently_active"`
@@ -98,6 +101,7 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		o.CanAdministerChannelGroup = settingValue(streamSetting(ix, st, SettingAdministerChannel))
 		senders := streamSetting(ix, st, SettingSendMessage)
 		o.CanSendMessageGroup = settingValue(senders)
+		o.CanAddSubscribersGroup = settingValue(streamSetting(ix, st, SettingAddSubscribers))
 		o.StreamPostPolicy = approximatePolicy(ix, senders)
 		o.IsAnnouncementOnly = o.StreamPostPolicy == 2
 	}

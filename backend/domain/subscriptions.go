@@ -98,6 +98,9 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				res.Unauthorized = append(res.Unauthorized, spec.Name)
 				continue
 			}
+			if err := checkCanAddSubscribers(tx, actor, st, created, users); err != nil {
+				return nil, err
+			}
 			var added []int64
 			for _, u := range users {
 				changed, err := subscribe(tx, u.ID, st)

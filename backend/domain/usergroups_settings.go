@@ -38,6 +38,7 @@ const (
 	SettingDirectMessagePermitted = "direct_message_permission_group"
 	SettingMoveBetweenTopics      = "can_move_messages_between_topics_group"
 	SettingInviteUsers            = "can_invite_users_group"
+	SettingAddSubscribers         = "can_add_subscribers_group"
 )
 
 // Settings of a stream.
@@ -77,6 +78,8 @@ var (
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_move_messages_between_topics_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingInviteUsers, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_invite_users_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingAddSubscribers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_add_subscribers_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		// Any group-setting value since level 320.
@@ -88,6 +91,9 @@ var (
 			DefaultGroupName: streamCreatorOrNobody, IDFieldName: "can_administer_channel_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingSendMessage, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_send_message_group_id", AllowedSystemGroups: []string{}},
+		// Besides the organization's can_add_subscribers_group.
+		{Name: SettingAddSubscribers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_add_subscribers_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
