@@ -42,6 +42,7 @@ func changelog316Cases() []changelogCase {
 		{"level 339: reaction events carry the user object again", checkReactionEventUser},
 		{"level 341: can_add_subscribers_group replaces invite_to_stream_policy, enforced", checkRealmAddSubscribersGroup},
 		{"level 342: can_add_subscribers_group on streams, enforced; invitations may always include the default channels", checkStreamAddSubscribersGroup},
+		{"level 343: stream delete events carry stream_ids", checkStreamDeleteIDs},
 	}
 }
 
@@ -512,4 +513,16 @@ func checkStreamAddSubscribersGroup(t *testing.T, s *apitest.Server) {
 	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
 	admin.Post("/api/v1/default_streams", apitest.Form{"stream_id": general}).OK()
 	alice.Post("/api/v1/invites", apitest.Form{"invitee_emails": "kim@example.com", "stream_ids": []int64{}, "include_realm_default_subscriptions": true}).OK()
+}
+
+func checkStreamDeleteIDs(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"doomed"}]`}).OK()
+	id := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "doomed"}).OK().Int("stream_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	admin.Delete(fmt.Sprintf("/api/v1/streams/%d", id), nil).OK()
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["op"] != "delete" || fmt.Sprint(evs[0]["stream_ids"]) != fmt.Sprintf("[%d]", id) {
+		t.Errorf("events %v", evs)
+	}
 }

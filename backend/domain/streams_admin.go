@@ -122,7 +122,8 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 // streamDeleteEvent carries the whole stream object, as Zulip's does at
 // feature level 277 (its stream_ids list came with Zulip 10).
 func (s *Service) streamDeleteEvent(tx *store.Tx, st store.Stream) events.Event {
-	return events.Event{"type": "stream", "op": "delete", "streams": []StreamObject{s.streamObject(tx, st)}}
+	// stream_ids since level 343; the deprecated streams stay for older clients.
+	return events.Event{"type": "stream", "op": "delete", "stream_ids": []int64{st.ID}, "streams": []StreamObject{s.streamObject(tx, st)}}
 }
 
 // DeleteStream deactivates a stream (administrators only): everyone is
