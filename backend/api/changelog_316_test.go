@@ -43,6 +43,7 @@ func changelog316Cases() []changelogCase {
 		{"level 341: can_add_subscribers_group replaces invite_to_stream_policy, enforced", checkRealmAddSubscribersGroup},
 		{"level 342: can_add_subscribers_group on streams, enforced; invitations may always include the default channels", checkStreamAddSubscribersGroup},
 		{"level 343: stream delete events carry stream_ids", checkStreamDeleteIDs},
+		{"level 344: can_create_bots_group and can_create_write_only_bots_group, enforced", checkCreateBotsGroups},
 	}
 }
 
@@ -525,4 +526,25 @@ func checkStreamDeleteIDs(t *testing.T, s *apitest.Server) {
 	if len(evs) != 1 || evs[0]["op"] != "delete" || fmt.Sprint(evs[0]["stream_ids"]) != fmt.Sprintf("[%d]", id) {
 		t.Errorf("events %v", evs)
 	}
+}
+
+func checkCreateBotsGroups(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	sys := systemGroups(t, alice)
+	if _, ok := registerState(t, alice, "realm")["realm_bot_creation_policy"]; ok {
+		t.Error("register has realm_bot_creation_policy")
+	}
+	bot := func(c *apitest.Client, name string, kind int) *apitest.Response {
+		return c.Post("/api/v1/bots", apitest.Form{"full_name": name, "short_name": name, "bot_type": kind})
+	}
+	bot(alice, "helper", 1).OK()
+	checkRealmGroupSettingSet(t, s, "can_create_bots_group", "role:members", "role:administrators")
+	bot(alice, "helper2", 1).Fails(400, "BAD_REQUEST")
+	bot(alice, "hook", 2).OK() // an incoming webhook bot only sends
+	if got := realmSetting(t, alice, "can_create_write_only_bots_group"); got != float64(sys["role:members"]) {
+		t.Errorf("can_create_write_only_bots_group %v", got)
+	}
+	admin.Patch("/api/v1/realm", apitest.Form{"can_create_write_only_bots_group": fmt.Sprintf(`{"new":%d}`, sys["role:nobody"])}).OK()
+	bot(alice, "hook2", 2).Fails(400, "BAD_REQUEST")
+	bot(admin, "hook3", 2).OK()
 }

@@ -39,6 +39,8 @@ const (
 	SettingMoveBetweenTopics      = "can_move_messages_between_topics_group"
 	SettingInviteUsers            = "can_invite_users_group"
 	SettingAddSubscribers         = "can_add_subscribers_group"
+	SettingCreateBots             = "can_create_bots_group"
+	SettingCreateWriteOnlyBots    = "can_create_write_only_bots_group"
 )
 
 // Settings of a stream.
@@ -80,6 +82,11 @@ var (
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_invite_users_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingAddSubscribers, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_add_subscribers_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingCreateBots, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_bots_group_id", AllowedSystemGroups: []string{}},
+		// Incoming webhook bots, which only send, besides can_create_bots_group.
+		{Name: SettingCreateWriteOnlyBots, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_write_only_bots_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		// Any group-setting value since level 320.
