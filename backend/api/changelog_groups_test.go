@@ -86,7 +86,8 @@ func checkCanMentionGroup(t *testing.T, s *apitest.Server) {
 	if g := groupNamed(t, alice, "pairs")["can_mention_group"].(map[string]any); fmt.Sprint(g["direct_members"]) != fmt.Sprint([]any{float64(aliceID)}) {
 		t.Errorf("pairs' can_mention_group %v", g)
 	}
-	for bad, code := range map[any]string{sys["role:internet"]: "BAD_REQUEST", sys["role:owners"]: "BAD_REQUEST", 99999: "BAD_REQUEST",
+	// role:owners is allowed since level 326.
+	for bad, code := range map[any]string{sys["role:internet"]: "BAD_REQUEST", 99999: "BAD_REQUEST",
 		`{"direct_members":[99999]}`: "BAD_REQUEST", `{"members":[1]}`: "REQUEST_VARIABLE_INVALID"} {
 		admin.Post("/api/v1/user_groups/create", apitest.Form{"name": "bad", "description": "", "members": []int64{},
 			"can_mention_group": bad}).Fails(400, code)
@@ -187,7 +188,7 @@ func checkCreateMultiuseInviteGroup(t *testing.T, s *apitest.Server) {
 	alice.Post("/api/v1/invites/multiuse", nil).Fails(400, "BAD_REQUEST")
 	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"realm"}})
 	alice.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group_id": sys["role:members"]}).Fails(400, "BAD_REQUEST")
-	for _, bad := range []int64{sys["role:everyone"], sys["role:owners"], int64(groupNamed(t, alice, "engineering")["id"].(float64))} {
+	for _, bad := range []int64{sys["role:everyone"], int64(groupNamed(t, alice, "engineering")["id"].(float64))} { // role:owners is allowed since level 326
 		admin.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group_id": bad}).Fails(400, "BAD_REQUEST")
 	}
 	admin.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group_id": sys["role:members"]}).OK()
@@ -208,7 +209,7 @@ func checkSupportedPermissionSettings(t *testing.T, s *apitest.Server) {
 		got, _ := settings[object].(map[string]any)
 		for _, name := range names {
 			c, _ := got[name].(map[string]any)
-			if _, ok := c["allowed_system_groups"].([]any); !ok || c["default_group_name"] == nil || c["id_field_name"] == nil {
+			if _, ok := c["allowed_system_groups"].([]any); !ok || c["default_group_name"] == nil {
 				t.Errorf("%s.%s: %v", object, name, c)
 			}
 		}

@@ -284,8 +284,9 @@ func checkDefaultStreams(t *testing.T, s *apitest.Server) {
 	admin, alice, guest := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("guest@example.com")
 	defaults := func(c *apitest.Client) []string {
 		var names []string
-		for _, d := range c.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"default_streams"}}).OK().List("realm_default_streams") {
-			names = append(names, d.(map[string]any)["name"].(string))
+		// Stream IDs since level 330.
+		for _, id := range c.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"default_streams"}}).OK().List("realm_default_streams") {
+			names = append(names, admin.Get(fmt.Sprintf("/api/v1/streams/%d", int64(id.(float64))), nil).OK().Body["stream"].(map[string]any)["name"].(string))
 		}
 		return names
 	}

@@ -50,6 +50,10 @@ func updateRealm(c *call) (J, error) {
 		unique := c.p.optBool("require_unique_names", false)
 		ch.RequireUniqueNames = &unique
 	}
+	if c.p.has("moderation_request_channel_id") {
+		id := c.p.int("moderation_request_channel_id")
+		ch.ModerationRequestChannelID = &id
+	}
 	ch.GroupSettings = realmGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err

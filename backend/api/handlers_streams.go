@@ -143,10 +143,11 @@ func streamMembers(c *call) (J, error) {
 
 func streamEmailAddress(c *call) (J, error) {
 	id := c.p.pathInt("stream_id")
+	senderID := c.p.optInt("sender_id", 0)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	email, err := c.api.svc.StreamEmailAddress(c.user, id)
+	email, err := c.api.svc.StreamEmailAddress(c.user, id, senderID)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,11 @@ func createUserGroup(c *call) (J, error) {
 		v := domain.GroupSettingValue(canMention)
 		req.CanMention = &v
 	}
+	var canRemoveMembers groupSettingParam
+	if c.p.optJSON("can_remove_members_group", &canRemoveMembers) {
+		v := domain.GroupSettingValue(canRemoveMembers)
+		req.CanRemoveMembers = &v
+	}
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
@@ -38,6 +43,11 @@ func updateUserGroup(c *call) (J, error) {
 	if c.p.optJSON("can_mention_group", &canMention) {
 		v := domain.GroupSettingChange(canMention)
 		ch.CanMention = &v
+	}
+	var canRemoveMembers groupSettingChangeParam
+	if c.p.optJSON("can_remove_members_group", &canRemoveMembers) {
+		v := domain.GroupSettingChange(canRemoveMembers)
+		ch.CanRemoveMembers = &v
 	}
 	if err := c.p.err(); err != nil {
 		return nil, err

@@ -336,6 +336,9 @@ func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (message
 		if err != nil {
 			return messageTarget{}, err
 		}
+		if err := checkCanPostToStream(tx, actor, st); err != nil {
+			return messageTarget{}, err
+		}
 		topic, err := normalizeTopic(out.Topic)
 		if err != nil {
 			return messageTarget{}, err

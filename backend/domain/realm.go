@@ -135,6 +135,9 @@ type RealmChange struct {
 	// EditHistoryVisibility is message_edit_history_visibility_policy
 	// (level 358): "all", "moves" or "none".
 	EditHistoryVisibility *string
+	// ModerationRequestChannelID is moderation_request_channel_id: a
+	// private stream, or -1 for none (level 331).
+	ModerationRequestChannelID *int64
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -206,6 +209,16 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 				r.EditHistoryVisibility = ""
 			}
 		}
+		if ch.ModerationRequestChannelID != nil {
+			id := *ch.ModerationRequestChannelID
+			if id != -1 {
+				st, err := tx.Stream(id)
+				if err != nil || !st.InviteOnly {
+					return nil, BadRequest("Moderation request channel must be private.")
+				}
+			}
+			r.ModerationRequestChannelID, changed["moderation_request_channel_id"] = max(id, 0), id
+		}
 		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")
 		}
@@ -238,6 +251,15 @@ func jitsiServerURL(raw string) (string, error) {
 		return "", InvalidArgument("jitsi_server_url", "is not a URL")
 	}
 	return raw, nil
+}
+
+// moderationRequestChannel is register's realm_moderation_request_channel_id:
+// -1 for none.
+func moderationRequestChannel(r store.Realm) int64 {
+	if r.ModerationRequestChannelID == 0 {
+		return -1
+	}
+	return r.ModerationRequestChannelID
 }
 
 // optionalString is s, or null when empty.

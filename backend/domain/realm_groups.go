@@ -72,7 +72,8 @@ func realmGroupSettingsState(tx *store.Tx, r store.Realm, state map[string]any) 
 
 // approximatePolicy is the policy number (1 members, 2 administrators,
 // 3 full members, 4 moderators) closest to a setting that allows at least
-// everyone it does: a set of users or groups is members.
+// everyone it does: a set of users or groups is members. A stream's
+// stream_post_policy has the same numbers (its 1 is everyone).
 func approximatePolicy(ix *groupIndex, s store.GroupSetting) int {
 	if s.Group == 0 {
 		return 1

@@ -210,11 +210,15 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["streams"] = list
 	}
 	if want("default_streams") {
-		list, err := s.defaultStreamsState(tx, actor)
+		list, err := defaultStreamsState(tx, actor)
 		if err != nil {
 			return err
 		}
-		state["realm_default_streams"] = defaultStreamsWire(list)
+		state["realm_default_streams"] = list
+	}
+	if want("default_stream_groups") {
+		// Lanchat has no default channel groups.
+		state["realm_default_stream_groups"] = []any{}
 	}
 	if want("muted_topics") {
 		list, err := mutedTopicsList(tx, actor.ID)

@@ -77,17 +77,16 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
 				}
-				if len(req.GroupSettings) > 0 {
-					changes := map[string]GroupSettingChange{}
-					for name, v := range req.GroupSettings {
-						changes[name] = GroupSettingChange{New: v}
-					}
-					if _, err := changeStreamGroupSettings(tx, &st, changes); err != nil {
-						return nil, err
-					}
-					if err := tx.PutStream(st); err != nil {
-						return nil, err
-					}
+				// Its creator administers it unless the request says otherwise.
+				changes := map[string]GroupSettingChange{SettingAdministerChannel: {New: GroupSettingValue{Members: []int64{actor.ID}}}}
+				for name, v := range req.GroupSettings {
+					changes[name] = GroupSettingChange{New: v}
+				}
+				if _, err := changeStreamGroupSettings(tx, &st, changes); err != nil {
+					return nil, err
+				}
+				if err := tx.PutStream(st); err != nil {
+					return nil, err
 				}
 				created = true
 				newStreams = append(newStreams, st)
@@ -104,6 +103,9 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				}
 				res.Unauthorized = append(res.Unauthorized, spec.Name)
 				continue
+			}
+			if err := checkCanAddSubscribers(tx, actor, st, created, users); err != nil {
+				return nil, err
 			}
 			var added []int64
 			for _, u := range users {

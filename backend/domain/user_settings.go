@@ -65,6 +65,7 @@ func defaultUserSettings(u store.User) map[string]any {
 		"web_channel_default_view":          1,          // level 269: top topic
 		"web_animate_image_previews":        "on_hover", // level 275
 		"hide_ai_features":                  false,      // level 350
+		"web_suggest_update_timezone":       true,       // level 329
 	}
 }
 

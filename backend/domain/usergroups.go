@@ -17,6 +17,10 @@ type UserGroupObject struct {
 	DirectSubgroupIDs []int64           `json:"direct_subgroup_ids"`
 	IsSystemGroup     bool              `json:"is_system_group"`
 	CanMentionGroup   GroupSettingValue `json:"can_mention_group"`
+	// CanRemoveMembersGroup may remove members besides those who may
+	// change the group (level 324).
+	CanRemoveMembersGroup GroupSettingValue `json:"can_remove_members_group"`
+	Deactivated           bool              `json:"deactivated"`
 }
 
 func userGroupObject(ix *groupIndex, g store.UserGroup) (UserGroupObject, error) {
@@ -26,7 +30,7 @@ func userGroupObject(ix *groupIndex, g store.UserGroup) (UserGroupObject, error)
 	}
 	return UserGroupObject{ID: g.ID, Name: g.Name, Description: g.Description, Members: members,
 		DirectSubgroupIDs: nonNil(g.Subgroups), IsSystemGroup: g.System,
-		CanMentionGroup: settingValue(mentionSetting(ix, g))}, nil
+		CanMentionGroup: settingValue(mentionSetting(ix, g)), CanRemoveMembersGroup: settingValue(removeMembersSetting(ix, g))}, nil
 }
 
 // userGroupObjects lists every group, system groups included, by ID.

@@ -78,9 +78,11 @@ type NewUserGroup struct {
 	Members           []int64
 	// CanMention is who may mention the group; nil for the default.
 	CanMention *GroupSettingValue
+	// CanRemoveMembers is who else may remove members; nil for nobody.
+	CanRemoveMembers *GroupSettingValue
 }
 
-var canMentionRule = userGroupSettings[0]
+var canMentionRule, canRemoveMembersRule = userGroupSettings[0], userGroupSettings[1]
 
 // CreateUserGroup makes a group.
 func (s *Service) CreateUserGroup(actor store.User, req NewUserGroup) (int64, error) {
@@ -107,6 +109,13 @@ func (s *Service) CreateUserGroup(actor store.User, req NewUserGroup) (int64, er
 			}
 			g.CanMention = &setting
 		}
+		if req.CanRemoveMembers != nil {
+			setting, err := checkSetting(tx, ix, canRemoveMembersRule, *req.CanRemoveMembers)
+			if err != nil {
+				return nil, err
+			}
+			g.CanRemoveMembers = &setting
+		}
 		g.Description = req.Description
 		if err := tx.CreateUserGroup(&g); err != nil {
 			return nil, err
@@ -124,12 +133,13 @@ func (s *Service) CreateUserGroup(actor store.User, req NewUserGroup) (int64, er
 type UserGroupChange struct {
 	Name, Description *string
 	CanMention        *GroupSettingChange
+	CanRemoveMembers  *GroupSettingChange
 }
 
 // UpdateUserGroup renames or redescribes a group, or changes who may
 // mention it.
 func (s *Service) UpdateUserGroup(actor store.User, id int64, ch UserGroupChange) error {
-	if ch.Name == nil && ch.Description == nil && ch.CanMention == nil {
+	if ch.Name == nil && ch.Description == nil && ch.CanMention == nil && ch.CanRemoveMembers == nil {
 		return BadRequest("No new data supplied")
 	}
 	return internal("update user group", s.update(func(tx *store.Tx) (func(), error) {
@@ -153,6 +163,13 @@ func (s *Service) UpdateUserGroup(actor store.User, id int64, ch UserGroupChange
 				return nil, err
 			}
 			g.CanMention, data["can_mention_group"] = &setting, settingValue(setting)
+		}
+		if ch.CanRemoveMembers != nil {
+			setting, err := applyChange(tx, ix, canRemoveMembersRule, removeMembersSetting(ix, g), *ch.CanRemoveMembers)
+			if err != nil {
+				return nil, err
+			}
+			g.CanRemoveMembers, data["can_remove_members_group"] = &setting, settingValue(setting)
 		}
 		if err := tx.PutUserGroup(g); err != nil {
 			return nil, err
@@ -205,7 +222,7 @@ func settingsNaming(tx *store.Tx, ix *groupIndex, id int64) (bool, error) {
 		}
 	}
 	for _, g := range ix.groups {
-		if g.ID != id && names(mentionSetting(ix, g)) {
+		if g.ID != id && (names(mentionSetting(ix, g)) || names(removeMembersSetting(ix, g))) {
 			return true, nil
 		}
 	}
@@ -239,13 +256,27 @@ func (s *Service) memberChange(tx *store.Tx, id int64, field string, ops [2]stri
 	return out.publish, nil
 }
 
+// memberChangeAction is the gate for changing a group's members: those who
+// may change the group, and for removals alone also can_remove_members_group.
+func memberChangeAction(tx *store.Tx, actor store.User, id int64, adding bool) (store.UserGroup, error) {
+	ix, g, err := readGroup(tx, id)
+	if err != nil {
+		return store.UserGroup{}, err
+	}
+	if !adding && !g.System && ix.holds(removeMembersSetting(ix, g), actor) {
+		return g, nil
+	}
+	_, g, err = groupAction(tx, actor, id)
+	return g, err
+}
+
 // UpdateGroupMembers adds and removes members in one change.
 func (s *Service) UpdateGroupMembers(actor store.User, id int64, add, remove []int64) error {
 	if len(add) == 0 && len(remove) == 0 {
 		return BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
 	}
 	return internal("update group members", s.update(func(tx *store.Tx) (func(), error) {
-		_, g, err := groupAction(tx, actor, id)
+		g, err := memberChangeAction(tx, actor, id, len(add) > 0)
 		if err != nil {
 			return nil, err
 		}

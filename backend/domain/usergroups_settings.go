@@ -7,22 +7,23 @@ import (
 	"lanchat/backend/store"
 )
 
-// groupSettingRule is one group-based permission setting as Zulip 9.0
-// (feature level 277) defines it: its default and which groups it may be
-// set to. register's server_supported_permission_settings shows them.
+// groupSettingRule is one group-based permission setting as Zulip defines
+// it: its default and which groups it may be set to. register's
+// server_supported_permission_settings shows them (in level 326's form).
 type groupSettingRule struct {
 	Name string `json:"-"`
 	// AnyGroup settings take any group-setting value (a group or a set of
 	// users and groups) and PATCH takes them as {"new", "old"}; the others
 	// take a system group's ID under IDFieldName.
-	AnyGroup               bool     `json:"-"`
-	RequireSystemGroup     bool     `json:"require_system_group"`
-	AllowInternetGroup     bool     `json:"allow_internet_group"`
-	AllowOwnersGroup       bool     `json:"allow_owners_group"`
-	AllowNobodyGroup       bool     `json:"allow_nobody_group"`
-	AllowEveryoneGroup     bool     `json:"allow_everyone_group"`
-	DefaultGroupName       string   `json:"default_group_name"`
-	IDFieldName            string   `json:"id_field_name"`
+	AnyGroup           bool   `json:"-"`
+	RequireSystemGroup bool   `json:"require_system_group"`
+	AllowInternetGroup bool   `json:"allow_internet_group"`
+	AllowNobodyGroup   bool   `json:"allow_nobody_group"`
+	AllowEveryoneGroup bool   `json:"allow_everyone_group"`
+	DefaultGroupName   string `json:"default_group_name"`
+	// IDFieldName is the PATCH parameter of a setting that takes only a
+	// group's ID (clients no longer see it since level 326).
+	IDFieldName            string   `json:"-"`
 	DefaultForSystemGroups *string  `json:"default_for_system_groups"`
 	AllowedSystemGroups    []string `json:"allowed_system_groups"`
 }
@@ -41,13 +42,22 @@ const (
 	SettingSummarizeTopics        = "can_summarize_topics_group"
 	SettingManageBilling          = "can_manage_billing_group"
 	SettingResolveTopics          = "can_resolve_topics_group"
+	SettingAddSubscribers         = "can_add_subscribers_group"
+	SettingCreateBots             = "can_create_bots_group"
+	SettingCreateWriteOnlyBots    = "can_create_write_only_bots_group"
 )
 
 // Settings of a stream.
 const (
 	SettingRemoveSubscribers = "can_remove_subscribers_group"
 	SettingCanSubscribe      = "can_subscribe_group"
+	SettingAdministerChannel = "can_administer_channel_group"
+	SettingSendMessage       = "can_send_message_group"
 )
+
+// streamCreatorOrNobody is Zulip's name for the default of
+// can_administer_channel_group, which is no system group.
+const streamCreatorOrNobody = "stream_creator_or_nobody"
 
 var nobodyForSystemGroups = store.NobodyGroup
 
@@ -65,9 +75,9 @@ var (
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_public_channel_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingCreatePrivateChannel, AnyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_private_channel_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingDirectMessageInitiator, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingDirectMessageInitiator, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_initiator_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_permission_group_id", AllowedSystemGroups: []string{}},
 		// Administrators by default, not Zulip's everyone: Lanchat's rule
 		// lets only a message's sender and administrators move its topic.
@@ -81,23 +91,41 @@ var (
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_many_users_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingSummarizeTopics, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_summarize_topics_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingManageBilling, AnyGroup: true, AllowOwnersGroup: true,
+		{Name: SettingManageBilling, AnyGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_manage_billing_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingResolveTopics, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingResolveTopics, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_resolve_topics_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingAddSubscribers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_add_subscribers_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingCreateBots, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_bots_group_id", AllowedSystemGroups: []string{}},
+		// Incoming webhook bots, which only send, besides can_create_bots_group.
+		{Name: SettingCreateWriteOnlyBots, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_write_only_bots_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		// Any group-setting value since level 320.
 		{Name: SettingRemoveSubscribers, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_remove_subscribers_group_id", AllowedSystemGroups: []string{}},
 		// Level 357: who may subscribe themselves, private streams too.
-		{Name: SettingCanSubscribe, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+		{Name: SettingCanSubscribe, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_subscribe_group_id", AllowedSystemGroups: []string{}},
+		// A new stream's creator, as Zulip's; nobody for a stream without
+		// one (administrators administer every stream).
+		{Name: SettingAdministerChannel, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: streamCreatorOrNobody, IDFieldName: "can_administer_channel_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingSendMessage, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_send_message_group_id", AllowedSystemGroups: []string{}},
+		// Besides the organization's can_add_subscribers_group.
+		{Name: SettingAddSubscribers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_add_subscribers_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_group_id",
 			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: "can_remove_members_group", AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_remove_members_group_id", DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
 	}
 )
 
@@ -181,6 +209,14 @@ func mentionSetting(ix *groupIndex, g store.UserGroup) store.GroupSetting {
 	return store.GroupSetting{Group: ix.system(store.EveryoneGroup)}
 }
 
+// removeMembersSetting is who else may remove a group's members.
+func removeMembersSetting(ix *groupIndex, g store.UserGroup) store.GroupSetting {
+	if g.CanRemoveMembers != nil {
+		return *g.CanRemoveMembers
+	}
+	return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
+}
+
 // checkSetting validates a new value of a setting under its rule and
 // returns it in its stored form: a set of exactly one group and nobody
 // else is that group, and an empty set is role:nobody, as in Zulip.
@@ -231,7 +267,8 @@ func checkSettingGroup(rule groupSettingRule, g store.UserGroup) error {
 		}
 		return nil
 	}
-	allowed := map[string]bool{store.InternetGroup: rule.AllowInternetGroup, store.OwnersGroup: rule.AllowOwnersGroup,
+	// role:owners is allowed everywhere since level 326.
+	allowed := map[string]bool{store.InternetGroup: rule.AllowInternetGroup,
 		store.NobodyGroup: rule.AllowNobodyGroup, store.EveryoneGroup: rule.AllowEveryoneGroup}
 	if ok, limited := allowed[g.Name]; (limited && !ok) || (len(rule.AllowedSystemGroups) > 0 && !slices.Contains(rule.AllowedSystemGroups, g.Name)) {
 		return BadRequest("'%s' setting cannot be set to '%s' group.", rule.Name, g.Name)

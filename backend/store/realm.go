@@ -39,6 +39,9 @@ type Realm struct {
 	// EditHistoryVisibility is message_edit_history_visibility_policy:
 	// "moves" or "none"; "" is Zulip's default, "all".
 	EditHistoryVisibility string `json:"edit_history_visibility,omitempty"`
+	// ModerationRequestChannelID is the private stream that receives
+	// moderation requests; 0 for none.
+	ModerationRequestChannelID int64 `json:"moderation_request_channel_id,omitempty"`
 }
 
 var keyRealm = []byte("realm")

@@ -17,6 +17,9 @@ type UserGroup struct {
 	// CanMention says who may mention the group; nil is the default
 	// (everyone for people's groups, nobody for system groups).
 	CanMention *GroupSetting `json:"can_mention,omitempty"`
+	// CanRemoveMembers says who else may remove the group's members; nil
+	// is the default, nobody.
+	CanRemoveMembers *GroupSetting `json:"can_remove_members,omitempty"`
 }
 
 // GroupSetting is who holds a permission: a named group (Group), or a set
