@@ -65,6 +65,7 @@ func realmGroupSettingsState(tx *store.Tx, r store.Realm, state map[string]any) 
 	}
 	state["realm_create_public_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePublicChannel))
 	state["realm_create_private_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePrivateChannel))
+	state["realm_create_web_public_stream_policy"] = webPublicPolicy(ix, realmSetting(ix, r, SettingCreateWebPublicChannel))
 	state["server_supported_permission_settings"] = permissionSettingsState()
 	return nil
 }
@@ -85,6 +86,21 @@ func approximatePolicy(ix *groupIndex, s store.GroupSetting) int {
 		return 3
 	}
 	return 1
+}
+
+// webPublicPolicy is create_web_public_stream_policy's number for a
+// system group (2 administrators, 4 moderators, 6 nobody, 7 owners), the
+// only values can_create_web_public_channel_group takes.
+func webPublicPolicy(ix *groupIndex, s store.GroupSetting) int {
+	switch ix.groups[s.Group].Name {
+	case store.ModeratorsGroup:
+		return 4
+	case store.NobodyGroup:
+		return 6
+	case store.OwnersGroup:
+		return 7
+	}
+	return 2
 }
 
 // RealmGroupSettingParam is how PATCH /realm takes one group setting: as

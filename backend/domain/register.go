@@ -22,6 +22,8 @@ type RegisterRequest struct {
 	ClientGravatar     bool
 	ClientCapabilities map[string]any
 	SlimPresence       bool
+	// PresenceHistoryLimitDays is presence_history_limit_days (level 288).
+	PresenceHistoryLimitDays *int64
 	// RealmURL is the organization's address as the client reached it,
 	// for the absolute URLs of the initial state.
 	RealmURL string
@@ -268,7 +270,11 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["user_status"] = statuses
 	}
 	if want("presence") {
-		p, err := s.realmPresence(tx, req.SlimPresence, nil)
+		since, err := presenceSince(s.now(), req.PresenceHistoryLimitDays)
+		if err != nil {
+			return err
+		}
+		p, err := s.realmPresence(tx, req.SlimPresence, nil, since)
 		if err != nil {
 			return err
 		}

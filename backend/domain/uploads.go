@@ -50,7 +50,9 @@ func safeFileName(name string) string {
 
 // Upload is the answer to a file upload.
 type Upload struct {
-	URI      string
+	URI string
+	// FileName is the name the client gave, without folders: closer to the
+	// original than the URL's (level 286).
 	FileName string
 }
 
@@ -64,14 +66,14 @@ func (s *Service) SaveUpload(actor store.User, files UploadedFiles) (Upload, err
 	if limit <= 0 {
 		limit = DefaultMaxUploadSize
 	}
-	var name string
+	var name, original string
 	var size int64
 	var head []byte
 	dir, token := randomHex(1), randomString(24, apiKeyAlphabet)
 	stored := filepath.Join(dir, token)
 	file := filepath.Join(s.cfg.DataDir, uploadDir, stored)
 	err := onlyFile(files, "file", func(f UploadedFile) (err error) {
-		name = safeFileName(f.Name)
+		name, original = safeFileName(f.Name), path.Base(strings.ReplaceAll(f.Name, "\\", "/"))
 		size, head, err = streamDataFile(file, io.LimitReader(f, limit+1))
 		if err == nil && size > limit {
 			err = BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
@@ -97,7 +99,10 @@ func (s *Service) SaveUpload(actor store.User, files UploadedFiles) (Upload, err
 		os.Remove(file)
 		return Upload{}, internal("save upload", err)
 	}
-	return Upload{URI: "/user_uploads/" + u.Path, FileName: name}, nil
+	if strings.Trim(original, "./") == "" {
+		original = name
+	}
+	return Upload{URI: "/user_uploads/" + u.Path, FileName: original}, nil
 }
 
 // checkUploadQuota refuses a file that would take a user's uploads past
@@ -283,16 +288,38 @@ func (s *Service) Attachments(actor store.User) ([]Attachment, int64, error) {
 	err := s.store.View(func(tx *store.Tx) error {
 		list, err := tx.UserUploads(actor.ID)
 		for _, u := range list {
-			a := Attachment{ID: u.ID, Name: u.FileName, PathID: u.Path, Size: u.Size, CreateTime: u.Created * 1000, Messages: []AttachmentMessage{}}
-			for _, m := range linkingMessages(tx, u) {
-				a.Messages = append(a.Messages, AttachmentMessage{ID: m.ID, DateSent: m.Timestamp * 1000})
-			}
-			out = append(out, a)
+			out = append(out, attachmentOf(tx, u))
 			used += u.Size
 		}
 		return err
 	})
 	return out, used, internal("attachments", err)
+}
+
+// attachmentOf is an upload as GET /attachments shows it.
+func attachmentOf(tx *store.Tx, u store.Upload) Attachment {
+	a := Attachment{ID: u.ID, Name: u.FileName, PathID: u.Path, Size: u.Size, CreateTime: u.Created * 1000, Messages: []AttachmentMessage{}}
+	for _, m := range linkingMessages(tx, u) {
+		a.Messages = append(a.Messages, AttachmentMessage{ID: m.ID, DateSent: m.Timestamp * 1000})
+	}
+	return a
+}
+
+// detachedUploads are the editor's uploads an edit from before to after
+// stopped linking that no message links any more: reachable only through
+// edit history (level 285).
+func detachedUploads(tx *store.Tx, editor int64, before, after string) ([]Attachment, error) {
+	list, err := tx.UserUploads(editor)
+	if err != nil {
+		return nil, err
+	}
+	out := []Attachment{}
+	for _, u := range list {
+		if strings.Contains(before, u.Path) && !strings.Contains(after, u.Path) && len(linkingMessages(tx, u)) == 0 {
+			out = append(out, attachmentOf(tx, u))
+		}
+	}
+	return out, nil
 }
 
 // DeleteAttachment removes one of the actor's uploads and its file; links

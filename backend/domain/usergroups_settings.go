@@ -35,6 +35,8 @@ const (
 	SettingCreatePrivateChannel   = "can_create_private_channel_group"
 	SettingDirectMessageInitiator = "direct_message_initiator_group"
 	SettingDirectMessagePermitted = "direct_message_permission_group"
+	SettingCreateWebPublicChannel = "can_create_web_public_channel_group"
+	SettingDeleteAnyMessage       = "can_delete_any_message_group"
 )
 
 var nobodyForSystemGroups = store.NobodyGroup
@@ -57,6 +59,13 @@ var (
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_initiator_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_permission_group_id", AllowedSystemGroups: []string{}},
+		// Level 280; it has no effect, as Lanchat has no web-public channels.
+		{Name: SettingCreateWebPublicChannel, AnyGroup: true, RequireSystemGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.OwnersGroup, IDFieldName: "can_create_web_public_channel_group_id",
+			AllowedSystemGroups: []string{store.ModeratorsGroup, store.AdministratorsGroup, store.OwnersGroup, store.NobodyGroup}},
+		// Level 281.
+		{Name: SettingDeleteAnyMessage, AnyGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_delete_any_message_group_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		{Name: "can_remove_subscribers_group", RequireSystemGroup: true, AllowEveryoneGroup: true,
