@@ -2,7 +2,9 @@ package api_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"lanchat/backend/apitest"
 )
@@ -28,6 +30,11 @@ func changelog278Cases() []changelogCase {
 		}},
 		{"level 288: presence_history_limit_days in register, history_limit_days in POST /users/me/presence", checkPresenceHistoryLimit},
 		{"level 289: POST /users/me/subscriptions answers by user ID", checkSubscribedByID},
+		{"level 283: can_manage_group on groups, its creator by default, set and changed, and enforced", checkCanManageGroup},
+		{"level 290, 294: POST /user_groups/{id}/deactivate, deactivated groups, include_deactivated_groups; DELETE is gone", checkDeactivateGroup},
+		{"level 292: creator_id and date_created on groups", checkGroupCreator},
+		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
+		{"level 299: can_create_groups and can_manage_all_groups, enforced", checkCreateAndManageAllGroups},
 	}
 }
 
@@ -154,4 +161,145 @@ func checkSubscribedByID(t *testing.T, s *apitest.Server) {
 	if fmt.Sprint(res.Body["subscribed"]) != fmt.Sprintf("map[%s:[by-ids]]", id) || fmt.Sprint(res.Body["already_subscribed"]) != fmt.Sprintf("map[%s:[general]]", id) {
 		t.Errorf("answer %s", res.Raw)
 	}
+}
+
+// createGroup has c create a group and returns its ID.
+func createGroup(t *testing.T, c *apitest.Client, name string, members []int64, extra apitest.Form) int64 {
+	t.Helper()
+	f := apitest.Form{"name": name, "description": "", "members": members}
+	for k, v := range extra {
+		f[k] = v
+	}
+	return c.Post("/api/v1/user_groups/create", f).OK().Int("group_id")
+}
+
+// restrictGroupManagement leaves managing every group to administrators.
+func restrictGroupManagement(t *testing.T, admin *apitest.Client, sys map[string]int64) {
+	t.Helper()
+	admin.Patch("/api/v1/realm", apitest.Form{"can_manage_all_groups": fmt.Sprintf(`{"new":%d}`, sys["role:administrators"])}).OK()
+}
+
+func checkCanManageGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	aliceID, bobID := userID(alice), userID(bob)
+	mine := createGroup(t, alice, "alices", []int64{}, nil)
+	if got := fmt.Sprint(groupNamed(t, bob, "alices")["can_manage_group"]); got != fmt.Sprintf("map[direct_members:[%d] direct_subgroups:[]]", aliceID) {
+		t.Errorf("a new group's can_manage_group %s, want its creator", got)
+	}
+	if got := groupNamed(t, bob, "role:members")["can_manage_group"]; got != float64(sys["role:nobody"]) {
+		t.Errorf("a system group's can_manage_group %v", got)
+	}
+	theirs := createGroup(t, alice, "bobs", []int64{}, apitest.Form{"can_manage_group": fmt.Sprint(sys["role:moderators"])})
+	restrictGroupManagement(t, admin, sys)
+	path := func(id int64) string { return fmt.Sprintf("/api/v1/user_groups/%d", id) }
+	bob.Patch(path(mine), apitest.Form{"description": "bob was here"}).Fails(400, "BAD_REQUEST")
+	bob.Post(path(mine)+"/members", apitest.Form{"add": []int64{bobID}}).Fails(400, "BAD_REQUEST")
+	alice.Patch(path(mine), apitest.Form{"description": "alice's own"}).OK()
+	alice.Patch(path(theirs), apitest.Form{"description": "not alice's"}).Fails(400, "BAD_REQUEST")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_group"}})
+	alice.Patch(path(mine), apitest.Form{"can_manage_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, bobID)}).OK()
+	evs := q.next()
+	if len(evs) != 1 || fmt.Sprint(evs[0]["data"]) != fmt.Sprintf("map[can_manage_group:map[direct_members:[%d] direct_subgroups:[]]]", bobID) {
+		t.Errorf("events %v", evs)
+	}
+	bob.Post(path(mine)+"/members", apitest.Form{"add": []int64{bobID}}).OK()
+	alice.Patch(path(mine), apitest.Form{"description": "no longer alice's"}).Fails(400, "BAD_REQUEST")
+	admin.Patch(path(theirs), apitest.Form{"description": "administrators manage all"}).OK()
+	for _, bad := range []int64{sys["role:everyone"], sys["role:internet"]} {
+		alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "bad", "description": "", "members": []int64{}, "can_manage_group": bad}).Fails(400, "BAD_REQUEST")
+	}
+}
+
+func checkDeactivateGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	restrictGroupManagement(t, admin, systemGroups(t, alice))
+	id := createGroup(t, alice, "retiring", []int64{userID(bob)}, nil)
+	path := fmt.Sprintf("/api/v1/user_groups/%d", id)
+	if r := alice.Delete(path, nil); r.Status != 405 && r.Status != 404 {
+		t.Errorf("DELETE a group: %s", r)
+	}
+	kinds := apitest.Form{"event_types": []string{"user_group"}, "fetch_event_types": []string{"realm_user_groups"}}
+	plain := registerQueue(t, bob, kinds)
+	capable := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_group"}, "fetch_event_types": []string{"realm_user_groups"},
+		"client_capabilities": `{"include_deactivated_groups":true}`})
+	bob.Post(path+"/deactivate", nil).Fails(400, "BAD_REQUEST") // alice manages it
+	alice.Post(path+"/deactivate", nil).OK()
+	if evs := plain.next(); len(evs) != 1 || evs[0]["op"] != "remove" || evs[0]["group_id"] != float64(id) {
+		t.Errorf("events without the capability %v", evs)
+	}
+	if evs := capable.next(); len(evs) != 1 || evs[0]["op"] != "update" || fmt.Sprint(evs[0]["data"]) != "map[deactivated:true]" {
+		t.Errorf("events with the capability %v", evs)
+	}
+	alice.Patch(path, apitest.Form{"name": "retired"}).OK()
+	if evs := plain.next(); len(evs) != 0 {
+		t.Errorf("a deactivated group's rename reached a client without the capability: %v", evs)
+	}
+	if evs := capable.next(); len(evs) != 1 || fmt.Sprint(evs[0]["data"]) != "map[name:retired]" {
+		t.Errorf("rename events with the capability %v", evs)
+	}
+	names := func(groups []any) []string {
+		var out []string
+		for _, g := range groups {
+			if g.(map[string]any)["deactivated"] == true {
+				out = append(out, g.(map[string]any)["name"].(string))
+			}
+		}
+		return out
+	}
+	if got := names(alice.Get("/api/v1/user_groups", nil).OK().List("user_groups")); len(got) != 0 {
+		t.Errorf("GET /user_groups lists deactivated groups: %v", got)
+	}
+	if got := names(alice.Get("/api/v1/user_groups", apitest.Form{"include_deactivated_groups": true}).OK().List("user_groups")); !slices.Equal(got, []string{"retired"}) {
+		t.Errorf("GET /user_groups with include_deactivated_groups: %v", got)
+	}
+	registered := func(caps string) []string {
+		return names(alice.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm_user_groups"}, "client_capabilities": caps}).OK().List("realm_user_groups"))
+	}
+	if got := registered(`{}`); len(got) != 0 {
+		t.Errorf("register without the capability: %v", got)
+	}
+	if got := registered(`{"include_deactivated_groups":true}`); !slices.Equal(got, []string{"retired"}) {
+		t.Errorf("register with the capability: %v", got)
+	}
+	alice.Post(path+"/deactivate", nil).Fails(400, "BAD_REQUEST")
+}
+
+func checkGroupCreator(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	before := time.Now().Unix()
+	createGroup(t, alice, "dated", []int64{}, nil)
+	g := groupNamed(t, alice, "dated")
+	if g["creator_id"] != float64(userID(alice)) || g["date_created"].(float64) < float64(before-1) {
+		t.Errorf("new group %v", g)
+	}
+	if sys := groupNamed(t, alice, "role:members"); sys["creator_id"] != nil || sys["date_created"] != nil {
+		t.Errorf("system group %v", sys)
+	}
+}
+
+func checkGroupInUse(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	used := createGroup(t, alice, "used", []int64{}, nil)
+	user := createGroup(t, alice, "user", []int64{}, apitest.Form{"can_mention_group": used})
+	admin.Patch("/api/v1/realm", apitest.Form{"can_create_private_channel_group": fmt.Sprintf(`{"new":{"direct_members":[],"direct_subgroups":[%d,%d]}}`, used, user)}).OK()
+	r := alice.Post(fmt.Sprintf("/api/v1/user_groups/%d/deactivate", used), nil).Fails(400, "CANNOT_DEACTIVATE_GROUP_IN_USE")
+	want := fmt.Sprintf("[map[settings:[can_create_private_channel_group] type:realm] map[group_id:%d settings:[can_mention_group] type:user_group]]", user)
+	if r.Msg() != "Cannot deactivate user group in use." || fmt.Sprint(r.Body["objections"]) != want {
+		t.Errorf("answer %s", r.Raw)
+	}
+}
+
+func checkCreateAndManageAllGroups(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	engineering := int64(groupNamed(t, bob, "engineering")["id"].(float64))
+	createGroup(t, bob, "bobs-first", []int64{}, nil)
+	checkNewRealmGroupSetting(t, s, "can_create_groups", "role:members", "role:moderators")
+	bob.Post("/api/v1/user_groups/create", apitest.Form{"name": "bobs-second", "description": "", "members": []int64{}}).Fails(400, "BAD_REQUEST")
+	createGroup(t, admin, "admins-group", []int64{}, nil)
+	// Managing a group one did not create, and may not manage by the group's own setting.
+	alice.Patch(fmt.Sprintf("/api/v1/user_groups/%d", engineering), apitest.Form{"description": "by a member"}).OK()
+	checkNewRealmGroupSetting(t, s, "can_manage_all_groups", "role:members", "role:administrators")
+	alice.Patch(fmt.Sprintf("/api/v1/user_groups/%d", engineering), apitest.Form{"description": "again"}).Fails(400, "BAD_REQUEST")
+	admin.Patch(fmt.Sprintf("/api/v1/user_groups/%d", engineering), apitest.Form{"description": "by an administrator"}).OK()
 }

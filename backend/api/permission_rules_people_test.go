@@ -77,7 +77,9 @@ func peopleRules() map[string]rule {
 		"PATCH /api/v1/user_groups/{group_id}": {members, func(w world) []probe {
 			return []probe{{path: id("/api/v1/user_groups/%d", w.groupID), form: apitest.Form{"description": "probed"}}}
 		}},
-		"DELETE /api/v1/user_groups/{group_id}": {members, func(w world) []probe { return []probe{{path: id("/api/v1/user_groups/%d", w.spareGroupID)}} }},
+		"POST /api/v1/user_groups/{group_id}/deactivate": {members, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/deactivate", w.spareGroupID)}}
+		}},
 		"GET /api/v1/user_groups/{group_id}/members": {anyone, func(w world) []probe {
 			return []probe{{path: id("/api/v1/user_groups/%d/members", w.groupID)}}
 		}},

@@ -118,7 +118,7 @@ func (a *API) routes() []route {
 		{method: "GET", path: "/api/v1/user_groups", auth: authUser, handle: listUserGroups},
 		{method: "POST", path: "/api/v1/user_groups/create", auth: authUser, handle: createUserGroup},
 		{method: "PATCH", path: "/api/v1/user_groups/{group_id}", auth: authUser, handle: updateUserGroup},
-		{method: "DELETE", path: "/api/v1/user_groups/{group_id}", auth: authUser, handle: deleteUserGroup},
+		{method: "POST", path: "/api/v1/user_groups/{group_id}/deactivate", auth: authUser, handle: deactivateUserGroup},
 		{method: "GET", path: "/api/v1/user_groups/{group_id}/members", auth: authUser, handle: groupMembers},
 		{method: "POST", path: "/api/v1/user_groups/{group_id}/members", auth: authUser, handle: updateGroupMembers},
 		{method: "GET", path: "/api/v1/user_groups/{group_id}/members/{user_id}", auth: authUser, handle: groupMember},

@@ -94,7 +94,8 @@ func (s *Service) Register(actor store.User, req RegisterRequest) (Registration,
 		q = s.events.Register(events.QueueOptions{
 			UserID: actor.ID, EventTypes: req.EventTypes, Narrow: filter,
 			AllPublicStreams: req.AllPublicStreams, ApplyMarkdown: req.ApplyMarkdown, BulkMessageDeletion: bulk,
-			Through: tx.LastMessageID(),
+			IncludeDeactivatedGroups: req.includeDeactivatedGroups(),
+			Through:                  tx.LastMessageID(),
 		})
 		return nil
 	})
@@ -187,7 +188,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		}
 	}
 	if want("realm_user_groups") {
-		list, err := userGroupObjects(tx)
+		list, err := userGroupObjects(tx, req.includeDeactivatedGroups())
 		if err != nil {
 			return err
 		}
@@ -512,4 +513,11 @@ func recentPrivateConversations(tx *store.Tx, userID int64) []map[string]any {
 type neverSubscribed struct {
 	StreamObject
 	Subscribers any `json:"subscribers,omitempty"`
+}
+
+// includeDeactivatedGroups is the client capability of taking deactivated
+// user groups in register and their events (level 294).
+func (req RegisterRequest) includeDeactivatedGroups() bool {
+	on, _ := req.ClientCapabilities["include_deactivated_groups"].(bool)
+	return on
 }

@@ -37,7 +37,22 @@ const (
 	SettingDirectMessagePermitted = "direct_message_permission_group"
 	SettingCreateWebPublicChannel = "can_create_web_public_channel_group"
 	SettingDeleteAnyMessage       = "can_delete_any_message_group"
+	SettingCreateGroups           = "can_create_groups"
+	SettingManageAllGroups        = "can_manage_all_groups"
 )
+
+// Settings of a user group.
+const (
+	GroupCanMention    = "can_mention_group"
+	GroupCanManage     = "can_manage_group"
+	GroupCanJoin       = "can_join_group"
+	GroupCanAddMembers = "can_add_members_group"
+	GroupCanLeave      = "can_leave_group"
+)
+
+// groupCreator is Zulip's default_group_name for a setting whose default
+// is the set of the group's creator alone.
+const groupCreator = "group_creator"
 
 var nobodyForSystemGroups = store.NobodyGroup
 
@@ -66,6 +81,12 @@ var (
 		// Level 281.
 		{Name: SettingDeleteAnyMessage, AnyGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_delete_any_message_group_id", AllowedSystemGroups: []string{}},
+		// Level 299. Who may manage every group is members, as under the
+		// user_group_edit_policy Lanchat had (Zulip's migration's value).
+		{Name: SettingCreateGroups, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_groups_id", AllowedSystemGroups: []string{}},
+		{Name: SettingManageAllGroups, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_manage_all_groups_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		{Name: "can_remove_subscribers_group", RequireSystemGroup: true, AllowEveryoneGroup: true,
@@ -74,6 +95,19 @@ var (
 	userGroupSettings = []groupSettingRule{
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		// Levels 283, 301, 305, 308.
+		{Name: GroupCanManage, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: groupCreator, IDFieldName: "can_manage_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanJoin, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_join_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanAddMembers, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: groupCreator, IDFieldName: "can_add_members_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanLeave, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_leave_group_id",
 			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
 	}
 )
@@ -135,13 +169,52 @@ func realmSetting(ix *groupIndex, r store.Realm, name string) store.GroupSetting
 
 // mentionSetting is who may mention a group.
 func mentionSetting(ix *groupIndex, g store.UserGroup) store.GroupSetting {
-	switch {
-	case g.CanMention != nil:
+	return groupSetting(ix, g, GroupCanMention)
+}
+
+// userGroupRule is a group setting's rule by name.
+func userGroupRule(name string) groupSettingRule {
+	i := slices.IndexFunc(userGroupSettings, func(r groupSettingRule) bool { return r.Name == name })
+	return userGroupSettings[i]
+}
+
+// groupSetting is a group's value of a setting: as set, else nobody for
+// system groups, else the rule's default (the creator's set is stored when
+// a group is made, so a group made before it was recorded has nobody).
+func groupSetting(ix *groupIndex, g store.UserGroup, name string) store.GroupSetting {
+	if name == GroupCanMention && g.CanMention != nil {
 		return *g.CanMention
-	case g.System:
-		return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
 	}
-	return store.GroupSetting{Group: ix.system(store.EveryoneGroup)}
+	if v, ok := g.Settings[name]; ok {
+		return v
+	}
+	def := userGroupRule(name).DefaultGroupName
+	if g.System || def == groupCreator {
+		def = store.NobodyGroup
+	}
+	return store.GroupSetting{Group: ix.system(def)}
+}
+
+// setGroupSetting stores a group's value of a setting.
+func setGroupSetting(g *store.UserGroup, name string, v store.GroupSetting) {
+	if name == GroupCanMention {
+		g.CanMention = &v
+		return
+	}
+	if g.Settings == nil {
+		g.Settings = map[string]store.GroupSetting{}
+	}
+	g.Settings[name] = v
+}
+
+// UserGroupSettingNames are the group settings POST /user_groups/create
+// and PATCH /user_groups/{id} take.
+func UserGroupSettingNames() []string {
+	out := make([]string, len(userGroupSettings))
+	for i, r := range userGroupSettings {
+		out[i] = r.Name
+	}
+	return out
 }
 
 // checkSetting validates a new value of a setting under its rule and
