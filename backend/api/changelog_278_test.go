@@ -32,6 +32,10 @@ func changelog278Cases() []changelogCase {
 		{"level 289: POST /users/me/subscriptions answers by user ID", checkSubscribedByID},
 		{"level 283: can_manage_group on groups, its creator by default, set and changed, and enforced", checkCanManageGroup},
 		{"level 290, 294: POST /user_groups/{id}/deactivate, deactivated groups, include_deactivated_groups; DELETE is gone", checkDeactivateGroup},
+		{"level 291: can_delete_own_message_group, enforced", checkDeleteOwnMessageGroup},
+		{"level 293: allow_private_data_export is a user setting", func(t *testing.T, s *apitest.Server) {
+			checkNewSettings(t, s, map[string][2]any{"allow_private_data_export": {false, true}})
+		}},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
 		{"level 299: can_create_groups and can_manage_all_groups, enforced", checkCreateAndManageAllGroups},
@@ -302,4 +306,14 @@ func checkCreateAndManageAllGroups(t *testing.T, s *apitest.Server) {
 	checkNewRealmGroupSetting(t, s, "can_manage_all_groups", "role:members", "role:administrators")
 	alice.Patch(fmt.Sprintf("/api/v1/user_groups/%d", engineering), apitest.Form{"description": "again"}).Fails(400, "BAD_REQUEST")
 	admin.Patch(fmt.Sprintf("/api/v1/user_groups/%d", engineering), apitest.Form{"description": "by an administrator"}).OK()
+}
+
+func checkDeleteOwnMessageGroup(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	own := send(t, bob, streamMsg("general", "deleting", "bob's"))
+	others := send(t, alice, streamMsg("general", "deleting", "alice's"))
+	bob.Delete(msgPath(own, ""), nil).Fails(400, "BAD_REQUEST")
+	checkNewRealmGroupSetting(t, s, "can_delete_own_message_group", "role:administrators", "role:members")
+	bob.Delete(msgPath(others, ""), nil).Fails(400, "BAD_REQUEST")
+	bob.Delete(msgPath(own, ""), nil).OK()
 }

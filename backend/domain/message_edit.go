@@ -306,7 +306,8 @@ func updateMentionFlags(tx *store.Tx, m store.Message, r rendered) error {
 }
 
 // DeleteMessage removes a message for good, for those the organization's
-// can_delete_any_message_group lets (level 281).
+// can_delete_any_message_group lets (level 281), and for its sender when
+// can_delete_own_message_group does (level 291).
 // Holders get a delete_message event carrying both message_id (for clients
 // without bulk_message_deletion) and message_ids.
 func (s *Service) DeleteMessage(actor store.User, id int64) error {
@@ -315,10 +316,12 @@ func (s *Service) DeleteMessage(actor store.User, id int64) error {
 		if err != nil {
 			return nil, err
 		}
-		if ok, err := realmAllows(tx, actor, SettingDeleteAnyMessage); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, BadRequest("You don't have permission to delete this message")
+		ok, err := realmAllows(tx, actor, SettingDeleteAnyMessage)
+		if err == nil && !ok && m.SenderID == actor.ID {
+			ok, err = realmAllows(tx, actor, SettingDeleteOwnMessage)
+		}
+		if err != nil || !ok {
+			return nil, cmpErr(err, BadRequest("You don't have permission to delete this message"))
 		}
 		var out deliveries
 		if err := s.deleteMessage(tx, &out, actor, m); err != nil {

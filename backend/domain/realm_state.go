@@ -27,7 +27,6 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_message_content_edit_limit_seconds":   nil,
 		"realm_message_content_delete_limit_seconds": nil,
 		"realm_edit_topic_policy":                    1,
-		"realm_delete_own_message_policy":            2, // administrators
 		"realm_add_custom_emoji_policy":              emojiPolicyNumber(r.EmojiAddPolicy),
 		"realm_invite_to_stream_policy":              1,
 		"realm_invite_to_realm_policy":               invitePolicy(r),

@@ -64,6 +64,7 @@ func defaultUserSettings(u store.User) map[string]any {
 		"web_navigate_to_sent_message":      true,       // level 268
 		"web_channel_default_view":          1,          // level 269: top topic
 		"web_animate_image_previews":        "on_hover", // level 275
+		"allow_private_data_export":         false,      // level 293
 	}
 }
 

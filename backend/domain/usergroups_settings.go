@@ -38,6 +38,7 @@ const (
 	SettingCreateWebPublicChannel = "can_create_web_public_channel_group"
 	SettingDeleteAnyMessage       = "can_delete_any_message_group"
 	SettingCreateGroups           = "can_create_groups"
+	SettingDeleteOwnMessage       = "can_delete_own_message_group"
 	SettingManageAllGroups        = "can_manage_all_groups"
 )
 
@@ -81,6 +82,10 @@ var (
 		// Level 281.
 		{Name: SettingDeleteAnyMessage, AnyGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_delete_any_message_group_id", AllowedSystemGroups: []string{}},
+		// Level 291; administrators, as under the delete_own_message_policy
+		// Lanchat had.
+		{Name: SettingDeleteOwnMessage, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_delete_own_message_group_id", AllowedSystemGroups: []string{}},
 		// Level 299. Who may manage every group is members, as under the
 		// user_group_edit_policy Lanchat had (Zulip's migration's value).
 		{Name: SettingCreateGroups, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,

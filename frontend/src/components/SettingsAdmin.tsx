@@ -19,6 +19,8 @@ const permissionChoices: { setting: string; label: string; groups: string[]; byI
   { setting: 'create_multiuse_invite_group', label: 'Who can create reusable invitation links', groups: ['role:nobody', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'], byID: true },
   { setting: 'direct_message_initiator_group', label: 'Who can start direct message conversations', groups: ['role:nobody', 'role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone'] },
   { setting: 'direct_message_permission_group', label: 'Who can authorize direct message conversations', groups: ['role:nobody', 'role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone'] },
+  { setting: 'can_delete_any_message_group', label: 'Who can delete any message', groups: ['role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'] },
+  { setting: 'can_delete_own_message_group', label: 'Who can delete their own messages', groups: ['role:nobody', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone'] },
 ]
 
 const groupLabels: Record<string, string> = {
