@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"encoding/base64"
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +39,8 @@ func changelog278Cases() []changelogCase {
 		{"level 293: allow_private_data_export is a user setting", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"allow_private_data_export": {false, true}})
 		}},
+		{"level 295: GET /export/realm/consents", checkExportConsents},
+		{"level 295: /api/v1/tus takes resumable uploads", checkTusUploads},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
 		{"level 299: can_create_groups and can_manage_all_groups, enforced", checkCreateAndManageAllGroups},
@@ -316,4 +321,62 @@ func checkDeleteOwnMessageGroup(t *testing.T, s *apitest.Server) {
 	checkNewRealmGroupSetting(t, s, "can_delete_own_message_group", "role:administrators", "role:members")
 	bob.Delete(msgPath(others, ""), nil).Fails(400, "BAD_REQUEST")
 	bob.Delete(msgPath(own, ""), nil).OK()
+}
+
+func checkExportConsents(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	bob.Get("/api/v1/export/realm/consents", nil).Fails(400, "UNAUTHORIZED_PRINCIPAL")
+	bob.Patch("/api/v1/settings", apitest.Form{"allow_private_data_export": true}).OK()
+	consents := map[float64]any{}
+	for _, c := range admin.Get("/api/v1/export/realm/consents", nil).OK().List("export_consents") {
+		consents[c.(map[string]any)["user_id"].(float64)] = c.(map[string]any)["consented"]
+	}
+	if consents[float64(userID(bob))] != true || consents[float64(userID(admin))] != false {
+		t.Errorf("consents %v", consents)
+	}
+}
+
+func checkTusUploads(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	tus := func(c *apitest.Client, method, path string, headers map[string]string, body string) *apitest.Response {
+		c.Header = http.Header{"Tus-Resumable": {"1.0.0"}}
+		for k, v := range headers {
+			c.Header.Set(k, v)
+		}
+		defer func() { c.Header = nil }()
+		return c.Do(method, path, headers["Content-Type"], strings.NewReader(body))
+	}
+	content := "a file sent in two parts"
+	meta := "filename " + base64.StdEncoding.EncodeToString([]byte("two parts.txt"))
+	created := tus(alice, "POST", "/api/v1/tus", map[string]string{"Upload-Length": fmt.Sprint(len(content)), "Upload-Metadata": meta}, "")
+	location := created.Header.Get("Location")
+	if created.Status != 201 || !strings.HasPrefix(location, "/api/v1/tus/") {
+		t.Fatalf("creation: %s %v", created, created.Header)
+	}
+	patch := func(c *apitest.Client, offset int, part string) *apitest.Response {
+		return tus(c, "PATCH", location, map[string]string{"Content-Type": "application/offset+octet-stream", "Upload-Offset": fmt.Sprint(offset)}, part)
+	}
+	if r := patch(alice, 0, content[:10]); r.Status != 204 || r.Header.Get("Upload-Offset") != "10" {
+		t.Errorf("first part: %s %v", r, r.Header)
+	}
+	if r := tus(alice, "HEAD", location, nil, ""); r.Status != 200 || r.Header.Get("Upload-Offset") != "10" || r.Header.Get("Upload-Length") != fmt.Sprint(len(content)) {
+		t.Errorf("HEAD: %s %v", r, r.Header)
+	}
+	if r := tus(bob, "GET", location, nil, ""); r.Status != 404 { // GET answers as HEAD, with a body
+		t.Errorf("another's upload: %s", r)
+	}
+	if r := patch(alice, 3, content[3:]); r.Status != 409 {
+		t.Errorf("a wrong offset: %s", r)
+	}
+	done := patch(alice, 10, content[10:])
+	url := done.Str("url")
+	if done.Status != 200 || done.Str("filename") != "two parts.txt" || !strings.HasPrefix(url, "/user_uploads/") {
+		t.Fatalf("last part: %s", done)
+	}
+	if got := alice.Do("GET", url, "", nil); got.Status != 200 || string(got.Raw) != content {
+		t.Errorf("the uploaded file: %s", got)
+	}
+	if r := tus(alice, "POST", "/api/v1/tus", map[string]string{"Upload-Length": fmt.Sprint(1 << 40)}, ""); r.Status != 400 {
+		t.Errorf("too large: %s", r)
+	}
 }

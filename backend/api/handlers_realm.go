@@ -44,3 +44,11 @@ func updateRealm(c *call) (J, error) {
 	}
 	return nil, c.api.svc.UpdateRealm(c.user, ch)
 }
+
+func exportConsents(c *call) (J, error) {
+	consents, err := c.api.svc.ExportConsents(c.user)
+	if err != nil {
+		return nil, err
+	}
+	return J{"export_consents": consents}, nil
+}

@@ -131,6 +131,11 @@ func peopleRules() map[string]rule {
 		// Public as in Zulip (TestCustomEmoji fetches a real one without credentials).
 		"GET /user_avatars/1/emoji/images/{file}": {public, fixed(probe{path: "/user_avatars/1/emoji/images/none.png", status: 404, code: "BAD_REQUEST"})},
 
+		"POST /api/v1/tus":     {anyone, fixed(probe{header: map[string]string{"Upload-Length": "10"}, status: 201})},
+		"GET /api/v1/tus/{id}": {own, func(w world) []probe { return []probe{{path: w.tusUpload}} }},
+		"PATCH /api/v1/tus/{id}": {own, func(w world) []probe {
+			return []probe{{path: w.tusUpload, header: map[string]string{"Content-Type": "application/offset+octet-stream", "Upload-Offset": "0"}}}
+		}},
 		"POST /api/v1/user_uploads": {anyone, func(w world) []probe {
 			return []probe{{files: map[string][2]string{"f": {"note.txt", "a note"}}}}
 		}},

@@ -67,6 +67,7 @@ func (a *API) routes() []route {
 		{method: "DELETE", path: "/api/v1/scheduled_messages/{scheduled_message_id}", auth: authUser, handle: deleteScheduledMessage},
 
 		{method: "PATCH", path: "/api/v1/realm", auth: authUser, handle: updateRealm},
+		{method: "GET", path: "/api/v1/export/realm/consents", auth: authUser, handle: exportConsents},
 		// Lanchat's own: an owner replaces a new organization with an export's.
 		{method: "POST", path: "/api/v1/realm/import", auth: authUser, upload: true, maxBody: a.opts.MaxImportSize, handle: startImport},
 		{method: "GET", path: "/api/v1/realm/import", auth: authUser, handle: importStatus},
@@ -147,6 +148,10 @@ func (a *API) routes() []route {
 		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authNone, handle: emojiImage},
 
 		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, upload: true, maxBody: maxUploadBody, handle: uploadFile},
+		{method: "POST", path: "/api/v1/tus", auth: authUser, handle: createTusUpload},
+		// GET serves the tus protocol's HEAD too, as net/http routes HEAD to GET.
+		{method: "GET", path: "/api/v1/tus/{id}", auth: authUser, handle: tusUploadOffset},
+		{method: "PATCH", path: "/api/v1/tus/{id}", auth: authUser, upload: true, maxBody: maxUploadBody, handle: appendTusUpload},
 		{method: "GET", path: "/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},
 		{method: "GET", path: "/api/v1/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: temporaryUploadURL},
 		// The token is the credential: whoever holds the URL may fetch the file for a minute.

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -62,10 +63,7 @@ const DefaultUploadQuota = 1 << 30
 // SaveUpload stores one uploaded file, streaming it to disk as it
 // arrives, within the size limit and the uploader's quota.
 func (s *Service) SaveUpload(actor store.User, files UploadedFiles) (Upload, error) {
-	limit := s.cfg.MaxUploadSize
-	if limit <= 0 {
-		limit = DefaultMaxUploadSize
-	}
+	limit := s.uploadLimit()
 	var name, original string
 	var size int64
 	var head []byte
@@ -73,7 +71,7 @@ func (s *Service) SaveUpload(actor store.User, files UploadedFiles) (Upload, err
 	stored := filepath.Join(dir, token)
 	file := filepath.Join(s.cfg.DataDir, uploadDir, stored)
 	err := onlyFile(files, "file", func(f UploadedFile) (err error) {
-		name, original = safeFileName(f.Name), path.Base(strings.ReplaceAll(f.Name, "\\", "/"))
+		name, original = safeFileName(f.Name), originalFileName(f.Name)
 		size, head, err = streamDataFile(file, io.LimitReader(f, limit+1))
 		if err == nil && size > limit {
 			err = BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
@@ -84,23 +82,44 @@ func (s *Service) SaveUpload(actor store.User, files UploadedFiles) (Upload, err
 		os.Remove(file)
 		return Upload{}, err
 	}
+	return s.recordUpload(actor, dir, token, name, cmp.Or(original, name), size, http.DetectContentType(head))
+}
+
+// uploadLimit is the largest file one may upload.
+func (s *Service) uploadLimit() int64 {
+	if s.cfg.MaxUploadSize <= 0 {
+		return DefaultMaxUploadSize
+	}
+	return s.cfg.MaxUploadSize
+}
+
+// originalFileName is a client's file name without folders, or "" when
+// nothing is left.
+func originalFileName(name string) string {
+	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
+	if strings.Trim(name, "./") == "" {
+		return ""
+	}
+	return name
+}
+
+// recordUpload records a file stored at uploads/dir/token, within the
+// uploader's quota; the file goes when it cannot be recorded.
+func (s *Service) recordUpload(actor store.User, dir, token, name, original string, size int64, contentType string) (Upload, error) {
 	u := store.Upload{
 		Path: fmt.Sprintf("1/%s/%s/%s", dir, token, name), Token: token, FileName: name,
-		ContentType: http.DetectContentType(head), Size: size, OwnerID: actor.ID,
-		Created: s.now().Unix(), Stored: stored,
+		ContentType: contentType, Size: size, OwnerID: actor.ID,
+		Created: s.now().Unix(), Stored: filepath.Join(dir, token),
 	}
-	err = s.store.Update(func(tx *store.Tx) error {
+	err := s.store.Update(func(tx *store.Tx) error {
 		if err := s.checkUploadQuota(tx, actor.ID, size); err != nil {
 			return err
 		}
 		return tx.CreateUpload(&u)
 	})
 	if err != nil {
-		os.Remove(file)
+		os.Remove(filepath.Join(s.cfg.DataDir, uploadDir, u.Stored))
 		return Upload{}, internal("save upload", err)
-	}
-	if strings.Trim(original, "./") == "" {
-		original = name
 	}
 	return Upload{URI: "/user_uploads/" + u.Path, FileName: original}, nil
 }
