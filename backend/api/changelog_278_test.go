@@ -41,6 +41,7 @@ func changelog278Cases() []changelogCase {
 		}},
 		{"level 295: GET /export/realm/consents", checkExportConsents},
 		{"level 295: /api/v1/tus takes resumable uploads", checkTusUploads},
+		{"level 297: saved snippets: GET, POST and DELETE /saved_snippets, saved_snippets events and register", checkSavedSnippets},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
 		{"level 299: can_create_groups and can_manage_all_groups, enforced", checkCreateAndManageAllGroups},
@@ -378,5 +379,44 @@ func checkTusUploads(t *testing.T, s *apitest.Server) {
 	}
 	if r := tus(alice, "POST", "/api/v1/tus", map[string]string{"Upload-Length": fmt.Sprint(1 << 40)}, ""); r.Status != 400 {
 		t.Errorf("too large: %s", r)
+	}
+}
+
+func checkSavedSnippets(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"saved_snippets"}})
+	if got := q.state.List("saved_snippets"); len(got) != 0 {
+		t.Errorf("register's saved_snippets %v", got)
+	}
+	if r := alice.Post("/api/v1/saved_snippets", apitest.Form{"title": " ", "content": "x"}).Fails(400, "BAD_REQUEST"); r.Msg() != "Title cannot be empty." {
+		t.Errorf("empty title: %q", r.Msg())
+	}
+	id := alice.Post("/api/v1/saved_snippets", apitest.Form{"title": "Welcome", "content": "Welcome to the team!"}).OK().Int("saved_snippet_id")
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["type"] != "saved_snippets" || evs[0]["op"] != "add" {
+		t.Fatalf("events %v", evs)
+	}
+	if sn := evs[0]["saved_snippet"].(map[string]any); sn["id"] != float64(id) || sn["title"] != "Welcome" || sn["content"] != "Welcome to the team!" || sn["date_created"] == nil {
+		t.Errorf("added %v", sn)
+	}
+	if got := alice.Get("/api/v1/saved_snippets", nil).OK().List("saved_snippets"); len(got) != 1 || got[0].(map[string]any)["id"] != float64(id) {
+		t.Errorf("GET %v", got)
+	}
+	if got := registerState(t, alice, "saved_snippets")["saved_snippets"].([]any); len(got) != 1 {
+		t.Errorf("register %v", got)
+	}
+	if got := bob.Get("/api/v1/saved_snippets", nil).OK().List("saved_snippets"); len(got) != 0 {
+		t.Errorf("bob sees alice's snippets: %v", got)
+	}
+	path := fmt.Sprintf("/api/v1/saved_snippets/%d", id)
+	if r := bob.Delete(path, nil); r.Status != 404 {
+		t.Errorf("bob deleting alice's snippet: %s", r)
+	}
+	alice.Delete(path, nil).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["op"] != "remove" || evs[0]["saved_snippet_id"] != float64(id) {
+		t.Errorf("remove events %v", evs)
+	}
+	if r := alice.Delete(path, nil); r.Status != 404 || r.Msg() != "Saved snippet does not exist." {
+		t.Errorf("deleted again: %s", r)
 	}
 }

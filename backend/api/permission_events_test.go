@@ -59,6 +59,7 @@ var eventTypes = map[string]string{
 	"attachment":           "the user's own uploads (an ID and the space used), sent to that user alone",
 	"heartbeat":            "keeps a long poll alive; carries nothing",
 	"scheduled_messages":   "the sender's own scheduled messages, sent to that user alone",
+	"saved_snippets":       "the user's own snippets, sent to that user alone",
 }
 
 // TestEveryEventTypeIsClassified compares eventTypes with the types the

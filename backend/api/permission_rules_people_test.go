@@ -152,6 +152,11 @@ func peopleRules() map[string]rule {
 			return []probe{{path: id("/api/v1/attachments/%d", w.spareAttachment)}}
 		}},
 		"GET /api/v1/scheduled_messages": {own, fixed(probe{hides: []string{"scheduled plan"}})},
+		"GET /api/v1/saved_snippets":     {own, fixed(probe{hides: []string{"snippet plan"}})},
+		"POST /api/v1/saved_snippets":    {anyone, fixed(probe{form: apitest.Form{"title": "probe", "content": "probed"}})},
+		"DELETE /api/v1/saved_snippets/{saved_snippet_id}": {own, func(w world) []probe {
+			return []probe{{path: id("/api/v1/saved_snippets/%d", w.spareSnippet)}}
+		}},
 		// Scheduling into a stream one cannot see is refused as for a missing stream.
 		"POST /api/v1/scheduled_messages": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"type": "stream", "to": w.streamID, "topic": "plans", "content": "later",

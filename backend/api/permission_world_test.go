@@ -29,6 +29,7 @@ type world struct {
 	alertWord         string // alice's
 	scheduled         int64  // alice's scheduled message, which a probe may edit
 	spareScheduled    int64  // and one a probe may cancel
+	spareSnippet      int64  // alice's saved snippet a probe may delete
 	botEmail          string // alice's bot
 
 	// Role probes act on these.
@@ -112,6 +113,8 @@ func (w *world) setUpOwn(t *testing.T) {
 	}
 	w.alice.Do("PUT", "/api/v1/bot_storage", "application/x-www-form-urlencoded",
 		strings.NewReader(apitest.Form{"storage": map[string]string{w.storageKey: "v"}}.Encode())).OK()
+	w.alice.Post("/api/v1/saved_snippets", apitest.Form{"title": "kept", "content": "snippet plan"}).OK()
+	w.spareSnippet = w.alice.Post("/api/v1/saved_snippets", apitest.Form{"title": "spare", "content": "spare snippet"}).OK().Int("saved_snippet_id")
 	w.alice.Post("/api/v1/users/me/presence", apitest.Form{"status": "active"}).OK()
 }
 
@@ -197,6 +200,7 @@ func (w world) missing() world {
 	w.tusUpload = "/api/v1/tus/nothingatall"
 	w.spareAttachment = 999999
 	w.scheduled, w.spareScheduled = 999999, 999998
+	w.spareSnippet = 999999
 	w.queue, w.spareQueue = "nonsense", "absent-queue"
 	w.storageKey = "no-such-key"
 	return w

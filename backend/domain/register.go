@@ -256,6 +256,13 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 	if want("muted_users") {
 		state["muted_users"] = mutedUsersList(actor)
 	}
+	if want("saved_snippets") {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return err
+		}
+		state["saved_snippets"] = savedSnippetList(u)
+	}
 	if want("scheduled_messages") {
 		scheduled, err := s.scheduledState(tx, actor)
 		if err != nil {
