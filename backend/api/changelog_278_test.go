@@ -42,6 +42,9 @@ func changelog278Cases() []changelogCase {
 		{"level 295: GET /export/realm/consents", checkExportConsents},
 		{"level 295: /api/v1/tus takes resumable uploads", checkTusUploads},
 		{"level 297: saved snippets: GET, POST and DELETE /saved_snippets, saved_snippets events and register", checkSavedSnippets},
+		{"level 300: GET /messages takes message_ids", checkMessagesByID},
+		{"level 301: can_join_group on groups, set and changed, and enforced", checkCanJoinGroup},
+		{"level 302: GET /users/{email} looks people up by the email others see", checkUserByEmail},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
 		{"level 299: can_create_groups and can_manage_all_groups, enforced", checkCreateAndManageAllGroups},
@@ -418,5 +421,52 @@ func checkSavedSnippets(t *testing.T, s *apitest.Server) {
 	}
 	if r := alice.Delete(path, nil); r.Status != 404 || r.Msg() != "Saved snippet does not exist." {
 		t.Errorf("deleted again: %s", r)
+	}
+}
+
+func checkMessagesByID(t *testing.T, s *apitest.Server) {
+	admin, alice := s.Login("admin@example.com"), s.Login("alice@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"closed"}]`, "invite_only": true}).OK()
+	a, b := send(t, alice, streamMsg("general", "ids", "one")), send(t, alice, streamMsg("general", "ids", "two"))
+	hidden := send(t, admin, streamMsg("closed", "ids", "secret"))
+	c := send(t, alice, streamMsg("general", "ids", "three"))
+	var got []int64
+	for _, m := range alice.Get("/api/v1/messages", apitest.Form{"message_ids": []int64{c, a, hidden}}).OK().List("messages") {
+		got = append(got, int64(m.(map[string]any)["id"].(float64)))
+	}
+	if !slices.Equal(got, []int64{a, c}) {
+		t.Errorf("messages %v, want %v (not %d nor %d)", got, []int64{a, c}, b, hidden)
+	}
+}
+
+func checkCanJoinGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	restrictGroupManagement(t, admin, sys)
+	bobID := userID(bob)
+	id := createGroup(t, alice, "joinable", []int64{}, nil)
+	if got := groupNamed(t, bob, "joinable")["can_join_group"]; got != float64(sys["role:nobody"]) {
+		t.Errorf("default can_join_group %v", got)
+	}
+	members := fmt.Sprintf("/api/v1/user_groups/%d/members", id)
+	bob.Post(members, apitest.Form{"add": []int64{bobID}}).Fails(400, "BAD_REQUEST")
+	alice.Patch(fmt.Sprintf("/api/v1/user_groups/%d", id), apitest.Form{"can_join_group": fmt.Sprintf(`{"new":%d}`, sys["role:members"])}).OK()
+	bob.Post(members, apitest.Form{"add": []int64{userID(admin)}}).Fails(400, "BAD_REQUEST") // joining is for oneself
+	bob.Post(members, apitest.Form{"add": []int64{bobID}}).OK()
+	createGroup(t, alice, "open", []int64{}, apitest.Form{"can_join_group": sys["role:members"]})
+	if got := groupNamed(t, bob, "open")["can_join_group"]; got != float64(sys["role:members"]) {
+		t.Errorf("can_join_group set at creation %v", got)
+	}
+}
+
+func checkUserByEmail(t *testing.T, s *apitest.Server) {
+	alice, guest := s.Login("alice@example.com"), s.Login("guest@example.com")
+	for _, c := range []*apitest.Client{alice, guest} {
+		if u := c.Get("/api/v1/users/bob@example.com", nil).OK().Body["user"].(map[string]any); u["email"] != "bob@example.com" || u["user_id"] != float64(userID(s.Login("bob@example.com"))) {
+			t.Errorf("%s looking up bob: %v", c.Email(), u)
+		}
+		if r := c.Get("/api/v1/users/nobody@example.com", nil); r.Status != 400 && r.Status != 404 {
+			t.Errorf("an unknown email: %s", r)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"strings"
+
 	"lanchat/backend/domain"
 	"lanchat/backend/store"
 )
@@ -21,6 +23,14 @@ func listUsers(c *call) (J, error) {
 }
 
 func getUser(c *call) (J, error) {
+	// GET /users/{email} shares the route (levels 302, 313).
+	if ref := c.r.PathValue("user_id"); strings.Contains(ref, "@") {
+		u, err := c.api.svc.UserByEmail(c.user, ref)
+		if err != nil {
+			return nil, err
+		}
+		return J{"user": u}, nil
+	}
 	id := c.p.pathInt("user_id")
 	if err := c.p.err(); err != nil {
 		return nil, err

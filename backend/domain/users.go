@@ -133,6 +133,25 @@ func (s *Service) User(viewer store.User, id int64) (UserObject, error) {
 	return userObject(u, viewer, map[int64]string{owner.ID: owner.Email}), nil
 }
 
+// UserByEmail shows one account by the email the viewer sees for it
+// (level 302): everyone's real address, as Lanchat shows addresses to
+// all.
+func (s *Service) UserByEmail(viewer store.User, email string) (UserObject, error) {
+	var id int64
+	err := s.store.View(func(tx *store.Tx) error {
+		u, err := tx.UserByEmail(email)
+		id = u.ID
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return UserObject{}, BadRequest("No such user")
+	}
+	if err != nil {
+		return UserObject{}, internal("get user", err)
+	}
+	return s.User(viewer, id)
+}
+
 // NewUser describes an account to create.
 type NewUser struct {
 	Email      string
