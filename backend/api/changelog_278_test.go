@@ -45,6 +45,7 @@ func changelog278Cases() []changelogCase {
 		{"level 300: GET /messages takes message_ids", checkMessagesByID},
 		{"level 301: can_join_group on groups, set and changed, and enforced", checkCanJoinGroup},
 		{"level 302: GET /users/{email} looks people up by the email others see", checkUserByEmail},
+		{"level 303: deactivated people are in no group, and their (re)activation moves them out and back", checkDeactivatedNotMembers},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
 		{"level 299: can_create_groups and can_manage_all_groups, enforced", checkCreateAndManageAllGroups},
@@ -468,5 +469,48 @@ func checkUserByEmail(t *testing.T, s *apitest.Server) {
 		if r := c.Get("/api/v1/users/nobody@example.com", nil); r.Status != 400 && r.Status != 404 {
 			t.Errorf("an unknown email: %s", r)
 		}
+	}
+}
+
+func checkDeactivatedNotMembers(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	aliceID, bobID := userID(alice), userID(bob)
+	team := createGroup(t, alice, "team", []int64{aliceID, bobID}, nil)
+	admin.Patch("/api/v1/realm", apitest.Form{"can_create_private_channel_group": fmt.Sprintf(`{"new":{"direct_members":[%d,%d],"direct_subgroups":[%d]}}`, aliceID, bobID, sys["role:moderators"])}).OK()
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"user_group"}})
+	admin.Delete(fmt.Sprintf("/api/v1/users/%d", bobID), nil).OK()
+	left := map[float64]bool{}
+	for _, e := range q.next() {
+		if e["op"] == "remove_members" && fmt.Sprint(e["user_ids"]) == fmt.Sprintf("[%d]", bobID) {
+			left[e["group_id"].(float64)] = true
+		}
+	}
+	if !left[float64(team)] || !left[float64(sys["role:members"])] {
+		t.Errorf("bob's deactivation: remove_members from %v", left)
+	}
+	members := alice.Get(fmt.Sprintf("/api/v1/user_groups/%d/members", team), nil).OK().List("members")
+	if fmt.Sprint(members) != fmt.Sprintf("[%d]", aliceID) {
+		t.Errorf("team's members %v", members)
+	}
+	if alice.Get(fmt.Sprintf("/api/v1/user_groups/%d/members/%d", sys["role:members"], bobID), nil).OK().Body["is_user_group_member"] != false {
+		t.Errorf("a deactivated person is in role:members")
+	}
+	if got := realmSetting(t, alice, "can_create_private_channel_group").(map[string]any); fmt.Sprint(got["direct_members"]) != fmt.Sprintf("[%d]", aliceID) {
+		t.Errorf("the setting shows deactivated people: %v", got)
+	}
+	alice.Post(fmt.Sprintf("/api/v1/user_groups/%d/members", team), apitest.Form{"delete": []int64{bobID}}).Fails(400, "BAD_REQUEST")
+	admin.Post(fmt.Sprintf("/api/v1/users/%d/reactivate", bobID), nil).OK()
+	back := 0
+	for _, e := range q.next() {
+		if e["op"] == "add_members" && fmt.Sprint(e["user_ids"]) == fmt.Sprintf("[%d]", bobID) {
+			back++
+		}
+	}
+	if back < 2 {
+		t.Errorf("bob's reactivation: %d add_members events", back)
+	}
+	if members := alice.Get(fmt.Sprintf("/api/v1/user_groups/%d/members", team), nil).OK().List("members"); len(members) != 2 {
+		t.Errorf("team's members after reactivation %v", members)
 	}
 }

@@ -61,7 +61,9 @@ func realmGroupSettingsState(tx *store.Tx, r store.Realm, state map[string]any) 
 		return err
 	}
 	for _, rule := range realmGroupSettings {
-		state["realm_"+rule.Name] = settingValue(realmSetting(ix, r, rule.Name))
+		if state["realm_"+rule.Name], err = ix.shown(realmSetting(ix, r, rule.Name)); err != nil {
+			return err
+		}
 	}
 	state["realm_create_public_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePublicChannel))
 	state["realm_create_private_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePrivateChannel))

@@ -33,7 +33,11 @@ func userGroupObject(ix *groupIndex, g store.UserGroup) (UserGroupObject, error)
 	if err != nil {
 		return UserGroupObject{}, err
 	}
-	setting := func(name string) GroupSettingValue { return settingValue(groupSetting(ix, g, name)) }
+	setting := func(name string) GroupSettingValue {
+		v, shownErr := ix.shown(groupSetting(ix, g, name))
+		err = cmp.Or(err, shownErr)
+		return v
+	}
 	o := UserGroupObject{ID: g.ID, Name: g.Name, Description: g.Description, Members: members,
 		DirectSubgroupIDs: nonNil(g.Subgroups), IsSystemGroup: g.System,
 		CanMentionGroup: setting(GroupCanMention), CanManageGroup: setting(GroupCanManage), CanJoinGroup: setting(GroupCanJoin),
@@ -41,7 +45,7 @@ func userGroupObject(ix *groupIndex, g store.UserGroup) (UserGroupObject, error)
 	if g.CreatorID != 0 {
 		o.CreatorID, o.DateCreated = &g.CreatorID, &g.DateCreated
 	}
-	return o, nil
+	return o, err
 }
 
 // userGroupObjects lists every group, system groups included, by ID;

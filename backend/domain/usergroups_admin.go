@@ -71,11 +71,14 @@ func checkGroupName(tx *store.Tx, name string, except int64) (string, error) {
 	return name, nil
 }
 
-// checkMembers verifies user IDs and returns them sorted without repeats.
+// checkMembers verifies user IDs and returns them sorted without repeats:
+// deactivated people can join no group (level 303).
 func checkMembers(tx *store.Tx, ids []int64) ([]int64, error) {
 	for _, id := range ids {
-		if _, err := tx.User(id); err != nil {
+		if u, err := tx.User(id); err != nil {
 			return nil, BadRequest("Invalid user ID: %d", id)
+		} else if !u.IsActive {
+			return nil, BadRequest("User %d is deactivated", id)
 		}
 	}
 	return sortedUnique(ids), nil

@@ -295,6 +295,11 @@ func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store
 				out = append(out, revoked)
 			}
 			out = append(out, publish)
+			groups, err := s.activationGroupEvents(tx, t, active)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, groups...)
 		}
 		return out.publish, nil
 	})
