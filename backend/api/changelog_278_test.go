@@ -46,6 +46,10 @@ func changelog278Cases() []changelogCase {
 		{"level 301: can_join_group on groups, set and changed, and enforced", checkCanJoinGroup},
 		{"level 302: GET /users/{email} looks people up by the email others see", checkUserByEmail},
 		{"level 303: deactivated people are in no group, and their (re)activation moves them out and back", checkDeactivatedNotMembers},
+		{"level 305: can_add_members_group on groups, and can_manage_group applies to every group", checkCanAddMembersGroup},
+		{"level 308: can_leave_group on groups, set and changed, and enforced", checkCanLeaveGroup},
+		{"level 309: group-setting values that are sets of people and groups are taken", checkAnonymousGroupSettings},
+		{"level 311: subgroups on POST /user_groups/create; add_subgroups and delete_subgroups on POST /user_groups/{id}/members", checkSubgroupParams},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
 		{"level 299: can_create_groups and can_manage_all_groups, enforced", checkCreateAndManageAllGroups},
@@ -513,4 +517,76 @@ func checkDeactivatedNotMembers(t *testing.T, s *apitest.Server) {
 	if members := alice.Get(fmt.Sprintf("/api/v1/user_groups/%d/members", team), nil).OK().List("members"); len(members) != 2 {
 		t.Errorf("team's members after reactivation %v", members)
 	}
+}
+
+func checkCanAddMembersGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	restrictGroupManagement(t, admin, sys)
+	aliceID, bobID, adminID := userID(alice), userID(bob), userID(admin)
+	id := createGroup(t, alice, "crew", []int64{}, nil)
+	if got := fmt.Sprint(groupNamed(t, bob, "crew")["can_add_members_group"]); got != fmt.Sprintf("map[direct_members:[%d] direct_subgroups:[]]", aliceID) {
+		t.Errorf("default can_add_members_group %s", got)
+	}
+	members := fmt.Sprintf("/api/v1/user_groups/%d/members", id)
+	bob.Post(members, apitest.Form{"add": []int64{adminID}}).Fails(400, "BAD_REQUEST")
+	alice.Patch(fmt.Sprintf("/api/v1/user_groups/%d", id), apitest.Form{"can_add_members_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, bobID)}).OK()
+	bob.Post(members, apitest.Form{"add": []int64{adminID}}).OK()
+	bob.Post(members, apitest.Form{"delete": []int64{adminID}}).Fails(400, "BAD_REQUEST") // adding is not managing
+	// can_manage_group lets a member manage a group whatever their role.
+	managed := createGroup(t, admin, "managed", []int64{}, apitest.Form{"can_manage_group": fmt.Sprintf(`{"direct_members":[%d],"direct_subgroups":[]}`, bobID)})
+	bob.Post(fmt.Sprintf("/api/v1/user_groups/%d/members", managed), apitest.Form{"add": []int64{aliceID}}).OK()
+	bob.Patch(fmt.Sprintf("/api/v1/user_groups/%d", managed), apitest.Form{"description": "bob manages this"}).OK()
+}
+
+func checkCanLeaveGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	restrictGroupManagement(t, admin, sys)
+	bobID := userID(bob)
+	id := createGroup(t, alice, "sticky", []int64{bobID, userID(alice)}, apitest.Form{"can_leave_group": sys["role:nobody"]})
+	if got := groupNamed(t, bob, "sticky")["can_leave_group"]; got != float64(sys["role:nobody"]) {
+		t.Errorf("can_leave_group set at creation %v", got)
+	}
+	if got := groupNamed(t, bob, "engineering")["can_leave_group"]; got != float64(sys["role:everyone"]) {
+		t.Errorf("default can_leave_group %v", got)
+	}
+	members := fmt.Sprintf("/api/v1/user_groups/%d/members", id)
+	bob.Post(members, apitest.Form{"delete": []int64{bobID}}).Fails(400, "BAD_REQUEST")
+	alice.Patch(fmt.Sprintf("/api/v1/user_groups/%d", id), apitest.Form{"can_leave_group": fmt.Sprintf(`{"new":%d}`, sys["role:everyone"])}).OK()
+	bob.Post(members, apitest.Form{"delete": []int64{userID(alice)}}).Fails(400, "BAD_REQUEST") // leaving is for oneself
+	bob.Post(members, apitest.Form{"delete": []int64{bobID}}).OK()
+}
+
+func checkAnonymousGroupSettings(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	engineering := int64(groupNamed(t, alice, "engineering")["id"].(float64))
+	set := fmt.Sprintf(`{"direct_members":[%d],"direct_subgroups":[%d]}`, userID(bob), engineering)
+	admin.Patch("/api/v1/realm", apitest.Form{"can_delete_any_message_group": `{"new":` + set + `}`}).OK()
+	if got := fmt.Sprint(realmSetting(t, alice, "can_delete_any_message_group")); got != fmt.Sprintf("map[direct_members:[%d] direct_subgroups:[%d]]", userID(bob), engineering) {
+		t.Errorf("can_delete_any_message_group %s", got)
+	}
+	id := send(t, alice, streamMsg("general", "sets", "deletable by bob"))
+	bob.Delete(msgPath(id, ""), nil).OK()
+	createGroup(t, alice, "set-managed", []int64{}, apitest.Form{"can_manage_group": set, "can_mention_group": set})
+}
+
+func checkSubgroupParams(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	sys := systemGroups(t, alice)
+	engineering := int64(groupNamed(t, alice, "engineering")["id"].(float64))
+	id := createGroup(t, alice, "parent", []int64{}, apitest.Form{"subgroups": []int64{engineering}})
+	if got := groupNamed(t, alice, "parent")["direct_subgroup_ids"]; fmt.Sprint(got) != fmt.Sprintf("[%d]", engineering) {
+		t.Errorf("subgroups at creation %v", got)
+	}
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"user_group"}})
+	alice.Post(fmt.Sprintf("/api/v1/user_groups/%d/members", id), apitest.Form{"add": []int64{userID(alice)},
+		"add_subgroups": []int64{sys["role:moderators"]}, "delete_subgroups": []int64{engineering}}).OK()
+	if got := types(q.next()); !slices.Equal(got, []string{"user_group:add_members", "user_group:add_subgroups", "user_group:remove_subgroups"}) {
+		t.Errorf("events %v", got)
+	}
+	if got := groupNamed(t, alice, "parent")["direct_subgroup_ids"]; fmt.Sprint(got) != fmt.Sprintf("[%d]", sys["role:moderators"]) {
+		t.Errorf("subgroups after the change %v", got)
+	}
+	alice.Post(fmt.Sprintf("/api/v1/user_groups/%d/members", id), apitest.Form{"add_subgroups": []int64{id}}).Fails(400, "BAD_REQUEST")
 }
