@@ -47,6 +47,7 @@ func changelog278Cases() []changelogCase {
 		{"level 302: GET /users/{email} looks people up by the email others see", checkUserByEmail},
 		{"level 303: deactivated people are in no group, and their (re)activation moves them out and back", checkDeactivatedNotMembers},
 		{"level 305: can_add_members_group on groups, and can_manage_group applies to every group", checkCanAddMembersGroup},
+		{"level 307: can_add_custom_emoji_group, enforced; add_custom_emoji_policy is gone", checkAddCustomEmojiGroup},
 		{"level 308: can_leave_group on groups, set and changed, and enforced", checkCanLeaveGroup},
 		{"level 309: group-setting values that are sets of people and groups are taken", checkAnonymousGroupSettings},
 		{"level 311: subgroups on POST /user_groups/create; add_subgroups and delete_subgroups on POST /user_groups/{id}/members", checkSubgroupParams},
@@ -589,4 +590,16 @@ func checkSubgroupParams(t *testing.T, s *apitest.Server) {
 		t.Errorf("subgroups after the change %v", got)
 	}
 	alice.Post(fmt.Sprintf("/api/v1/user_groups/%d/members", id), apitest.Form{"add_subgroups": []int64{id}}).Fails(400, "BAD_REQUEST")
+}
+
+func checkAddCustomEmojiGroup(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	upload(bob, "bobs_first", "b.png", apitest.PNG(t, 8)).OK()
+	checkNewRealmGroupSetting(t, s, "can_add_custom_emoji_group", "role:members", "role:moderators")
+	upload(bob, "bobs_second", "b.png", apitest.PNG(t, 8)).Fails(400, "BAD_REQUEST")
+	upload(admin, "admins", "a.png", apitest.PNG(t, 8)).OK()
+	if _, ok := registerState(t, bob, "realm")["realm_add_custom_emoji_policy"]; ok {
+		t.Errorf("register still has realm_add_custom_emoji_policy")
+	}
+	admin.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 1}).Fails(400, "BAD_REQUEST")
 }

@@ -14,10 +14,6 @@ func updateRealm(c *call) (J, error) {
 		desc := c.p.optStr("description", "")
 		ch.Description = &desc
 	}
-	if c.p.has("add_custom_emoji_policy") {
-		policy := int(c.p.optInt("add_custom_emoji_policy", 0))
-		ch.EmojiAddPolicyNo = &policy
-	}
 	if c.p.has("invite_to_realm_policy") {
 		policy := int(c.p.optInt("invite_to_realm_policy", 0))
 		ch.InvitePolicyNo = &policy

@@ -110,12 +110,10 @@ func (s *Service) ServerSettings(realmURL string) (map[string]any, error) {
 	}, nil
 }
 
-// RealmChange is PATCH /realm: any of name, description and who may add
-// custom emoji (Zulip's policy numbers: 1 members, 2 administrators).
+// RealmChange is PATCH /realm: any of the settings below.
 type RealmChange struct {
-	Name             *string
-	Description      *string
-	EmojiAddPolicyNo *int
+	Name        *string
+	Description *string
 	// InvitePolicyNo is invite_to_realm_policy: 1 members, 2 administrators,
 	// 3 full members, 4 moderators, 6 nobody.
 	InvitePolicyNo *int
@@ -153,17 +151,6 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		}
 		if ch.Description != nil {
 			r.Description, changed["description"] = *ch.Description, *ch.Description
-		}
-		if ch.EmojiAddPolicyNo != nil {
-			switch *ch.EmojiAddPolicyNo {
-			case 1:
-				r.EmojiAddPolicy = "members"
-			case 2:
-				r.EmojiAddPolicy = "admins"
-			default:
-				return nil, InvalidArgument("add_custom_emoji_policy", "must be 1 (members) or 2 (administrators)")
-			}
-			changed["add_custom_emoji_policy"] = *ch.EmojiAddPolicyNo
 		}
 		if ch.InvitePolicyNo != nil {
 			switch *ch.InvitePolicyNo {

@@ -27,7 +27,6 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_message_content_edit_limit_seconds":   nil,
 		"realm_message_content_delete_limit_seconds": nil,
 		"realm_edit_topic_policy":                    1,
-		"realm_add_custom_emoji_policy":              emojiPolicyNumber(r.EmojiAddPolicy),
 		"realm_invite_to_stream_policy":              1,
 		"realm_invite_to_realm_policy":               invitePolicy(r),
 		"realm_invite_required":                      true, // no open sign-up
@@ -100,15 +99,6 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		state[k] = v
 	}
 	return nil
-}
-
-// emojiPolicyNumber maps the organization's emoji policy to Zulip's code
-// (1 members, 2 administrators).
-func emojiPolicyNumber(policy string) int {
-	if policy == "admins" {
-		return 2
-	}
-	return 1
 }
 
 // authenticationMethods is realm_authentication_methods (level 243): the

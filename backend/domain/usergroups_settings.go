@@ -39,6 +39,7 @@ const (
 	SettingDeleteAnyMessage       = "can_delete_any_message_group"
 	SettingCreateGroups           = "can_create_groups"
 	SettingDeleteOwnMessage       = "can_delete_own_message_group"
+	SettingAddCustomEmoji         = "can_add_custom_emoji_group"
 	SettingManageAllGroups        = "can_manage_all_groups"
 )
 
@@ -86,6 +87,9 @@ var (
 		// Lanchat had.
 		{Name: SettingDeleteOwnMessage, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_delete_own_message_group_id", AllowedSystemGroups: []string{}},
+		// Level 307.
+		{Name: SettingAddCustomEmoji, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_add_custom_emoji_group_id", AllowedSystemGroups: []string{}},
 		// Level 299. Who may manage every group is members, as under the
 		// user_group_edit_policy Lanchat had (Zulip's migration's value).
 		{Name: SettingCreateGroups, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
@@ -168,6 +172,11 @@ func settingValue(s store.GroupSetting) GroupSettingValue {
 func realmSetting(ix *groupIndex, r store.Realm, name string) store.GroupSetting {
 	if s, ok := r.GroupSettings[name]; ok {
 		return s
+	}
+	// The emoji policy an organization had before (or an import brought)
+	// stands until the setting is changed.
+	if name == SettingAddCustomEmoji && r.EmojiAddPolicy == "admins" {
+		return store.GroupSetting{Group: ix.system(store.AdministratorsGroup)}
 	}
 	return store.GroupSetting{Group: ix.system(realmRule(name).DefaultGroupName)}
 }
