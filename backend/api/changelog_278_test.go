@@ -50,6 +50,7 @@ func changelog278Cases() []changelogCase {
 		{"level 307: can_add_custom_emoji_group, enforced; add_custom_emoji_policy is gone", checkAddCustomEmojiGroup},
 		{"level 308: can_leave_group on groups, set and changed, and enforced", checkCanLeaveGroup},
 		{"level 309: group-setting values that are sets of people and groups are taken", checkAnonymousGroupSettings},
+		{"level 310: can_move_messages_between_channels_group, enforced", checkMoveBetweenChannelsGroup},
 		{"level 311: subgroups on POST /user_groups/create; add_subgroups and delete_subgroups on POST /user_groups/{id}/members", checkSubgroupParams},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
@@ -602,4 +603,17 @@ func checkAddCustomEmojiGroup(t *testing.T, s *apitest.Server) {
 		t.Errorf("register still has realm_add_custom_emoji_policy")
 	}
 	admin.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 1}).Fails(400, "BAD_REQUEST")
+}
+
+func checkMoveBetweenChannelsGroup(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"elsewhere"}]`, "principals": `["bob@example.com","admin@example.com"]`}).OK()
+	elsewhere := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "elsewhere"}).OK().Int("stream_id")
+	id := send(t, bob, streamMsg("general", "moving", "to go elsewhere"))
+	bob.Patch(msgPath(id, ""), apitest.Form{"stream_id": elsewhere}).Fails(400, "BAD_REQUEST")
+	checkNewRealmGroupSetting(t, s, "can_move_messages_between_channels_group", "role:administrators", "role:members")
+	bob.Patch(msgPath(id, ""), apitest.Form{"stream_id": elsewhere}).OK()
+	if got := bob.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)["stream_id"]; got != float64(elsewhere) {
+		t.Errorf("moved to %v", got)
+	}
 }

@@ -180,8 +180,9 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		return nil, 0, err
 	}
 	if e.StreamID != 0 && e.StreamID != m.StreamID {
-		if !isAdmin(actor) {
-			return nil, 0, BadRequest("You don't have permission to move this message")
+		// Level 310: the organization's can_move_messages_between_channels_group.
+		if ok, err := realmAllows(tx, actor, SettingMoveBetweenChannels); err != nil || !ok {
+			return nil, 0, cmpErr(err, BadRequest("You don't have permission to move this message"))
 		}
 		if dest, err = visibleStreamByID(tx, actor, e.StreamID); err != nil {
 			return nil, 0, err

@@ -40,6 +40,7 @@ const (
 	SettingCreateGroups           = "can_create_groups"
 	SettingDeleteOwnMessage       = "can_delete_own_message_group"
 	SettingAddCustomEmoji         = "can_add_custom_emoji_group"
+	SettingMoveBetweenChannels    = "can_move_messages_between_channels_group"
 	SettingManageAllGroups        = "can_manage_all_groups"
 )
 
@@ -90,6 +91,9 @@ var (
 		// Level 307.
 		{Name: SettingAddCustomEmoji, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_add_custom_emoji_group_id", AllowedSystemGroups: []string{}},
+		// Level 310; administrators, as Lanchat had it.
+		{Name: SettingMoveBetweenChannels, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_move_messages_between_channels_group_id", AllowedSystemGroups: []string{}},
 		// Level 299. Who may manage every group is members, as under the
 		// user_group_edit_policy Lanchat had (Zulip's migration's value).
 		{Name: SettingCreateGroups, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
