@@ -51,6 +51,7 @@ func changelog278Cases() []changelogCase {
 		{"level 308: can_leave_group on groups, set and changed, and enforced", checkCanLeaveGroup},
 		{"level 309: group-setting values that are sets of people and groups are taken", checkAnonymousGroupSettings},
 		{"level 310: can_move_messages_between_channels_group, enforced", checkMoveBetweenChannelsGroup},
+		{"level 312: realm_export_consent events to administrators", checkExportConsentEvent},
 		{"level 311: subgroups on POST /user_groups/create; add_subgroups and delete_subgroups on POST /user_groups/{id}/members", checkSubgroupParams},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
@@ -615,5 +616,18 @@ func checkMoveBetweenChannelsGroup(t *testing.T, s *apitest.Server) {
 	bob.Patch(msgPath(id, ""), apitest.Form{"stream_id": elsewhere}).OK()
 	if got := bob.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)["stream_id"]; got != float64(elsewhere) {
 		t.Errorf("moved to %v", got)
+	}
+}
+
+func checkExportConsentEvent(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	aq := registerQueue(t, admin, apitest.Form{"event_types": []string{"realm_export_consent"}})
+	mq := registerQueue(t, alice, apitest.Form{"event_types": []string{"realm_export_consent"}})
+	bob.Patch("/api/v1/settings", apitest.Form{"allow_private_data_export": true}).OK()
+	if evs := aq.next(); len(evs) != 1 || evs[0]["user_id"] != float64(userID(bob)) || evs[0]["consented"] != true {
+		t.Errorf("the administrator's events %v", evs)
+	}
+	if evs := mq.next(); len(evs) != 0 {
+		t.Errorf("a member's events %v", evs)
 	}
 }

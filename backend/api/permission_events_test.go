@@ -60,6 +60,7 @@ var eventTypes = map[string]string{
 	"heartbeat":            "keeps a long poll alive; carries nothing",
 	"scheduled_messages":   "the sender's own scheduled messages, sent to that user alone",
 	"saved_snippets":       "the user's own snippets, sent to that user alone",
+	"realm_export_consent": "a person's consent to data exports, sent to administrators",
 }
 
 // TestEveryEventTypeIsClassified compares eventTypes with the types the
