@@ -52,6 +52,7 @@ func changelog278Cases() []changelogCase {
 		{"level 309: group-setting values that are sets of people and groups are taken", checkAnonymousGroupSettings},
 		{"level 310: can_move_messages_between_channels_group, enforced", checkMoveBetweenChannelsGroup},
 		{"level 312: realm_export_consent events to administrators", checkExportConsentEvent},
+		{"level 313: new_email on PATCH /users/{id}, for owners; PATCH /users/{email}", checkNewEmail},
 		{"level 311: subgroups on POST /user_groups/create; add_subgroups and delete_subgroups on POST /user_groups/{id}/members", checkSubgroupParams},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
@@ -630,4 +631,37 @@ func checkExportConsentEvent(t *testing.T, s *apitest.Server) {
 	if evs := mq.next(); len(evs) != 0 {
 		t.Errorf("a member's events %v", evs)
 	}
+}
+
+func checkNewEmail(t *testing.T, _ *apitest.Server) {
+	s := apitest.StartIn(t, t.TempDir(), false)
+	owner := setUpOrganization(t, s)
+	admin, adminID := addPerson(t, s, owner, "adam", 200)
+	_, kimID := addPerson(t, s, owner, "kim", 400)
+	q := registerQueue(t, admin, apitest.Form{"event_types": []string{"realm_user"}})
+	admin.Patch(fmt.Sprintf("/api/v1/users/%d", kimID), apitest.Form{"new_email": "kim@new.test"}).Fails(400, "UNAUTHORIZED_PRINCIPAL")
+	owner.Patch(fmt.Sprintf("/api/v1/users/%d", kimID), apitest.Form{"new_email": "not an address"}).Fails(400, "REQUEST_VARIABLE_INVALID")
+	owner.Patch(fmt.Sprintf("/api/v1/users/%d", kimID), apitest.Form{"new_email": "adam@acme.test"}).Fails(400, "BAD_REQUEST")
+	owner.Patch(fmt.Sprintf("/api/v1/users/%d", kimID), apitest.Form{"new_email": "kim@new.test"}).OK()
+	var changed []string
+	for _, e := range q.next() {
+		for k, v := range e["person"].(map[string]any) {
+			if k != "user_id" && v == "kim@new.test" {
+				changed = append(changed, k)
+			}
+		}
+	}
+	if slices.Sort(changed); !slices.Equal(changed, []string{"delivery_email", "new_email"}) {
+		t.Errorf("realm_user updates name %v", changed)
+	}
+	if got := owner.Get("/api/v1/users/kim@new.test", nil).OK().Body["user"].(map[string]any)["user_id"]; got != float64(kimID) {
+		t.Errorf("kim by the new address: %v", got)
+	}
+	s.Anonymous().Post("/api/v1/fetch_api_key", apitest.Form{"username": "kim@new.test", "password": "kim-pass"}).OK()
+	// PATCH /users/{email}.
+	owner.Patch("/api/v1/users/adam@acme.test", apitest.Form{"full_name": "Adam Admin"}).OK()
+	if got := owner.Get(fmt.Sprintf("/api/v1/users/%d", adminID), nil).OK().Body["user"].(map[string]any)["full_name"]; got != "Adam Admin" {
+		t.Errorf("renamed by email: %v", got)
+	}
+	owner.Patch("/api/v1/users/nobody@acme.test", apitest.Form{"full_name": "X"}).Fails(400, "BAD_REQUEST")
 }

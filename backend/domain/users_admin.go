@@ -70,6 +70,11 @@ func keepsOne(tx *store.Tx, u store.User, hasRole func(store.User) bool, refusal
 type UserChange struct {
 	FullName *string
 	Role     *int
+	// NewEmail changes the account's address (level 313): organization
+	// owners only, Lanchat's holders of Zulip's can_change_user_emails
+	// (which Zulip's server operator grants; on Lanchat the owner runs the
+	// server).
+	NewEmail *string
 }
 
 // UpdateUser renames an account or changes its role (administrators only);
@@ -78,8 +83,11 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	if ch.FullName == nil && ch.Role == nil {
+	if ch.FullName == nil && ch.Role == nil && ch.NewEmail == nil {
 		return BadRequest("No new data supplied")
+	}
+	if ch.NewEmail != nil && !isOwner(actor) {
+		return ErrNotOwner
 	}
 	// A role change runs alone: nothing publishes between its commit and
 	// the end of the queues the new role may not hold (roleEvents).
@@ -100,6 +108,23 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 				return nil, err
 			}
 			out = append(out, publish)
+		}
+		if ch.NewEmail != nil && !strings.EqualFold(*ch.NewEmail, u.Email) {
+			email := strings.TrimSpace(*ch.NewEmail)
+			if err := validateEmail("new_email", email); err != nil {
+				return nil, err
+			}
+			if _, err := tx.UserByEmail(email); err == nil {
+				return nil, BadRequest("Email '%s' already in use", email)
+			}
+			u.Email = email
+			for _, field := range []string{"new_email", "delivery_email"} {
+				publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, field: email})
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, publish)
+			}
 		}
 		if ch.Role != nil && *ch.Role != u.Role {
 			if err := validateRole(*ch.Role); err != nil {
