@@ -53,6 +53,7 @@ func changelog278Cases() []changelogCase {
 		{"level 310: can_move_messages_between_channels_group, enforced", checkMoveBetweenChannelsGroup},
 		{"level 312: realm_export_consent events to administrators", checkExportConsentEvent},
 		{"level 313: new_email on PATCH /users/{id}, for owners; PATCH /users/{email}", checkNewEmail},
+		{"level 314: create_multiuse_invite_group and can_access_all_users_group are group-setting values", checkInviteGroupSetting},
 		{"level 311: subgroups on POST /user_groups/create; add_subgroups and delete_subgroups on POST /user_groups/{id}/members", checkSubgroupParams},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
@@ -664,4 +665,23 @@ func checkNewEmail(t *testing.T, _ *apitest.Server) {
 		t.Errorf("renamed by email: %v", got)
 	}
 	owner.Patch("/api/v1/users/nobody@acme.test", apitest.Form{"full_name": "X"}).Fails(400, "BAD_REQUEST")
+}
+
+func checkInviteGroupSetting(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	sys := systemGroups(t, alice)
+	alice.Post("/api/v1/invites/multiuse", nil).Fails(400, "BAD_REQUEST")
+	set := fmt.Sprintf(`{"direct_members":[%d],"direct_subgroups":[]}`, userID(alice))
+	admin.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group": fmt.Sprintf(`{"new":%s,"old":%d}`, set, sys["role:administrators"])}).OK()
+	if got := fmt.Sprint(realmSetting(t, bob, "create_multiuse_invite_group")); got != fmt.Sprintf("map[direct_members:[%d] direct_subgroups:[]]", userID(alice)) {
+		t.Errorf("create_multiuse_invite_group %s", got)
+	}
+	alice.Post("/api/v1/invites/multiuse", nil).OK()
+	bob.Post("/api/v1/invites/multiuse", nil).Fails(400, "BAD_REQUEST")
+	if rule := registerState(t, bob, "realm")["server_supported_permission_settings"].(map[string]any)["realm"].(map[string]any)["create_multiuse_invite_group"].(map[string]any); rule["require_system_group"] != false {
+		t.Errorf("create_multiuse_invite_group's rule %v", rule)
+	}
+	// Lanchat's only value of can_access_all_users_group, in the same form.
+	admin.Patch("/api/v1/realm", apitest.Form{"can_access_all_users_group": fmt.Sprintf(`{"new":%d}`, sys["role:members"])}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", apitest.Form{"can_access_all_users_group": fmt.Sprintf(`{"new":%d,"old":%d}`, sys["role:everyone"], sys["role:members"])}).Fails(400, "EXPECTATION_MISMATCH")
 }

@@ -105,23 +105,12 @@ func webPublicPolicy(ix *groupIndex, s store.GroupSetting) int {
 	return 2
 }
 
-// RealmGroupSettingParam is how PATCH /realm takes one group setting: as
-// {"new", "old"} under the setting's name (AnyGroup), or as a system
-// group's ID under Param.
-type RealmGroupSettingParam struct {
-	Setting, Param string
-	AnyGroup       bool
-}
-
-// RealmGroupSettingParams lists PATCH /realm's group-setting parameters.
-func RealmGroupSettingParams() []RealmGroupSettingParam {
-	out := make([]RealmGroupSettingParam, 0, len(realmGroupSettings))
+// RealmGroupSettingNames are PATCH /realm's group-setting parameters,
+// each taken as {"new", "old"} under its name (every one since level 314).
+func RealmGroupSettingNames() []string {
+	out := make([]string, 0, len(realmGroupSettings))
 	for _, r := range realmGroupSettings {
-		p := RealmGroupSettingParam{Setting: r.Name, Param: r.IDFieldName, AnyGroup: r.AnyGroup}
-		if r.AnyGroup {
-			p.Param = r.Name
-		}
-		out = append(out, p)
+		out = append(out, r.Name)
 	}
 	return out
 }

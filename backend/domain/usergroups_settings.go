@@ -63,11 +63,12 @@ var nobodyForSystemGroups = store.NobodyGroup
 // group setting of each object Lanchat has at feature level 277.
 var (
 	realmGroupSettings = []groupSettingRule{
-		{Name: SettingCreateMultiuseInvite, RequireSystemGroup: true, AllowNobodyGroup: true,
+		// Both take {"new", "old"} and (the first) sets since level 314.
+		{Name: SettingCreateMultiuseInvite, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "create_multiuse_invite_group_id", AllowedSystemGroups: []string{}},
 		// Only role:everyone: Lanchat does not limit whom guests can see,
 		// which role:members would ask for (as on Zulip Cloud's free plan).
-		{Name: SettingCanAccessAllUsers, RequireSystemGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingCanAccessAllUsers, AnyGroup: true, RequireSystemGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_access_all_users_group_id", AllowedSystemGroups: []string{store.EveryoneGroup}},
 		{Name: SettingCreatePublicChannel, AnyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_public_channel_group_id", AllowedSystemGroups: []string{}},
