@@ -54,6 +54,7 @@ func changelog278Cases() []changelogCase {
 		{"level 312: realm_export_consent events to administrators", checkExportConsentEvent},
 		{"level 313: new_email on PATCH /users/{id}, for owners; PATCH /users/{email}", checkNewEmail},
 		{"level 314: create_multiuse_invite_group and can_access_all_users_group are group-setting values", checkInviteGroupSetting},
+		{"level 315: is_archived in stream and subscription objects; exclude_archived on GET /streams", checkIsArchived},
 		{"level 311: subgroups on POST /user_groups/create; add_subgroups and delete_subgroups on POST /user_groups/{id}/members", checkSubgroupParams},
 		{"level 292: creator_id and date_created on groups", checkGroupCreator},
 		{"level 298: CANNOT_DEACTIVATE_GROUP_IN_USE with the objections", checkGroupInUse},
@@ -684,4 +685,33 @@ func checkInviteGroupSetting(t *testing.T, s *apitest.Server) {
 	// Lanchat's only value of can_access_all_users_group, in the same form.
 	admin.Patch("/api/v1/realm", apitest.Form{"can_access_all_users_group": fmt.Sprintf(`{"new":%d}`, sys["role:members"])}).Fails(400, "BAD_REQUEST")
 	admin.Patch("/api/v1/realm", apitest.Form{"can_access_all_users_group": fmt.Sprintf(`{"new":%d,"old":%d}`, sys["role:everyone"], sys["role:members"])}).Fails(400, "EXPECTATION_MISMATCH")
+}
+
+func checkIsArchived(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream", "subscription"}, "fetch_event_types": []string{"stream", "subscription"},
+		"client_capabilities": `{"archived_channels":true}`})
+	for _, kind := range []string{"streams", "subscriptions"} {
+		for _, st := range q.state.List(kind) {
+			if st.(map[string]any)["is_archived"] != false {
+				t.Errorf("register's %s: %v", kind, st)
+			}
+		}
+	}
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"fresh-stream"}]`}).OK()
+	for _, e := range q.next() {
+		if e["type"] == "stream" && e["op"] == "create" && e["streams"].([]any)[0].(map[string]any)["is_archived"] != false {
+			t.Errorf("stream create %v", e)
+		}
+	}
+	for _, st := range bob.Get("/api/v1/streams", apitest.Form{"exclude_archived": false}).OK().List("streams") {
+		if st.(map[string]any)["is_archived"] != false {
+			t.Errorf("GET /streams %v", st)
+		}
+	}
+	id := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "fresh-stream"}).OK().Int("stream_id")
+	if st := bob.Get(fmt.Sprintf("/api/v1/streams/%d", id), nil).OK().Body["stream"].(map[string]any); st["is_archived"] != false {
+		t.Errorf("GET /streams/{id} %v", st)
+	}
+	bob.Get("/api/v1/streams", apitest.Form{"exclude_archived": "sometimes"}).Fails(400, "REQUEST_VARIABLE_INVALID")
 }

@@ -93,6 +93,9 @@ func listStreams(c *call) (J, error) {
 		IncludeSubscribed: c.p.optBool("include_subscribed", true),
 		IncludeAllActive:  c.p.optBool("include_all_active", false),
 	}
+	// Level 315; Lanchat deletes streams rather than archiving them, so
+	// there are none to exclude.
+	c.p.optBool("exclude_archived", true)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
