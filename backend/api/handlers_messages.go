@@ -245,7 +245,11 @@ func editMessage(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	return nil, c.api.svc.EditMessage(c.user, id, e)
+	detached, err := c.api.svc.EditMessage(c.user, id, e)
+	if err != nil {
+		return nil, err
+	}
+	return J{"detached_uploads": detached}, nil
 }
 
 func deleteMessage(c *call) (J, error) {

@@ -14,10 +14,6 @@ func updateRealm(c *call) (J, error) {
 		desc := c.p.optStr("description", "")
 		ch.Description = &desc
 	}
-	if c.p.has("add_custom_emoji_policy") {
-		policy := int(c.p.optInt("add_custom_emoji_policy", 0))
-		ch.EmojiAddPolicyNo = &policy
-	}
 	if c.p.has("enable_read_receipts") {
 		enable := c.p.optBool("enable_read_receipts", false)
 		ch.EnableReadReceipts = &enable
@@ -59,4 +55,12 @@ func updateRealm(c *call) (J, error) {
 		return nil, err
 	}
 	return nil, c.api.svc.UpdateRealm(c.user, ch)
+}
+
+func exportConsents(c *call) (J, error) {
+	consents, err := c.api.svc.ExportConsents(c.user)
+	if err != nil {
+		return nil, err
+	}
+	return J{"export_consents": consents}, nil
 }

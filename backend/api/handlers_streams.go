@@ -95,6 +95,9 @@ func listStreams(c *call) (J, error) {
 		IncludeAll:              c.p.optBool("include_all", false) || c.p.optBool("include_all_active", false),
 		IncludeCanAccessContent: c.p.optBool("include_can_access_content", false),
 	}
+	// Level 315; Lanchat deletes streams rather than archiving them, so
+	// there are none to exclude.
+	c.p.optBool("exclude_archived", true)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -63,6 +63,8 @@ var eventTypes = map[string]string{
 	"scheduled_messages":   "the sender's own scheduled messages, sent to that user alone",
 
 	"custom_profile_fields": "organization settings",
+	"saved_snippets":        "the user's own snippets, sent to that user alone",
+	"realm_export_consent":  "a person's consent to data exports, sent to administrators",
 }
 
 // TestEveryEventTypeIsClassified compares eventTypes with the types the

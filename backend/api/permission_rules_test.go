@@ -152,11 +152,12 @@ func permissions() map[string]rule {
 			return []probe{{form: apitest.Form{"content": "#**" + w.stream + "**"}, hides: []string{"data-stream-id"}}}
 		}},
 
-		"PATCH /api/v1/realm":          {admin, fixed(probe{name: "rename organization", form: apitest.Form{"name": "Taken Over"}})},
-		"POST /api/v1/realm/import":    {owners, fixed(probe{name: "import over the organization", form: apitest.Form{"format": "slack"}})},
-		"GET /api/v1/realm/import":     {owners, fixed(probe{name: "watch an import"})},
-		"GET /api/v1/realm/linkifiers": {anyone, fixed(probe{})},
-		"GET /api/v1/realm/filters":    {anyone, fixed(probe{})},
+		"PATCH /api/v1/realm":               {admin, fixed(probe{name: "rename organization", form: apitest.Form{"name": "Taken Over"}})},
+		"GET /api/v1/export/realm/consents": {admin, fixed(probe{})},
+		"POST /api/v1/realm/import":         {owners, fixed(probe{name: "import over the organization", form: apitest.Form{"format": "slack"}})},
+		"GET /api/v1/realm/import":          {owners, fixed(probe{name: "watch an import"})},
+		"GET /api/v1/realm/linkifiers":      {anyone, fixed(probe{})},
+		"GET /api/v1/realm/filters":         {anyone, fixed(probe{})},
 		// Its route comes before POST /realm/filters: w.filterID is then the only linkifier.
 		"PATCH /api/v1/realm/linkifiers": {admin, func(w world) []probe {
 			return []probe{{name: "reorder linkifiers", form: apitest.Form{"ordered_linkifier_ids": []int64{w.filterID}}}}

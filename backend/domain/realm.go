@@ -111,12 +111,10 @@ func (s *Service) ServerSettings(realmURL string) (map[string]any, error) {
 	}, nil
 }
 
-// RealmChange is PATCH /realm: any of name, description and who may add
-// custom emoji (Zulip's policy numbers: 1 members, 2 administrators).
+// RealmChange is PATCH /realm: any of the settings below.
 type RealmChange struct {
-	Name             *string
-	Description      *string
-	EmojiAddPolicyNo *int
+	Name        *string
+	Description *string
 	// EnableReadReceipts is enable_read_receipts.
 	EnableReadReceipts *bool
 	// GroupSettings change the organization's group settings by name.
@@ -161,17 +159,6 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		}
 		if ch.Description != nil {
 			r.Description, changed["description"] = *ch.Description, *ch.Description
-		}
-		if ch.EmojiAddPolicyNo != nil {
-			switch *ch.EmojiAddPolicyNo {
-			case 1:
-				r.EmojiAddPolicy = "members"
-			case 2:
-				r.EmojiAddPolicy = "admins"
-			default:
-				return nil, InvalidArgument("add_custom_emoji_policy", "must be 1 (members) or 2 (administrators)")
-			}
-			changed["add_custom_emoji_policy"] = *ch.EmojiAddPolicyNo
 		}
 		if ch.EnableReadReceipts != nil {
 			r.EnableReadReceipts, changed["enable_read_receipts"] = *ch.EnableReadReceipts, *ch.EnableReadReceipts

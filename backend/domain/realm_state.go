@@ -29,8 +29,6 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_allow_edit_history":                     editHistoryVisibility(r) != editHistoryNone,
 		"realm_message_content_edit_limit_seconds":     nil,
 		"realm_message_content_delete_limit_seconds":   nil,
-		"realm_delete_own_message_policy":              2, // administrators
-		"realm_add_custom_emoji_policy":                emojiPolicyNumber(r.EmojiAddPolicy),
 		"realm_invite_required":                        true, // no open sign-up
 		"realm_create_public_stream_policy":            1,
 		"realm_create_private_stream_policy":           1,
@@ -112,15 +110,6 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		state[k] = v
 	}
 	return nil
-}
-
-// emojiPolicyNumber maps the organization's emoji policy to Zulip's code
-// (1 members, 2 administrators).
-func emojiPolicyNumber(policy string) int {
-	if policy == "admins" {
-		return 2
-	}
-	return 1
 }
 
 // authenticationMethods is realm_authentication_methods (level 243): the

@@ -35,7 +35,8 @@ type SubscribeRequest struct {
 	Announce bool
 }
 
-// SubscribeResult lists, by email, what changed.
+// SubscribeResult lists, by user ID (level 289; emails before), what
+// changed.
 type SubscribeResult struct {
 	Subscribed        map[string][]string `json:"subscribed"`
 	AlreadySubscribed map[string][]string `json:"already_subscribed"`
@@ -115,9 +116,9 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				}
 				if changed {
 					added = append(added, u.ID)
-					res.Subscribed[u.Email] = append(res.Subscribed[u.Email], st.Name)
+					res.Subscribed[itoa(u.ID)] = append(res.Subscribed[itoa(u.ID)], st.Name)
 				} else {
-					res.AlreadySubscribed[u.Email] = append(res.AlreadySubscribed[u.Email], st.Name)
+					res.AlreadySubscribed[itoa(u.ID)] = append(res.AlreadySubscribed[itoa(u.ID)], st.Name)
 				}
 			}
 			if err := s.subscriptionEvents(tx, &out, st, created, added); err != nil {

@@ -66,6 +66,7 @@ func defaultUserSettings(u store.User) map[string]any {
 		"web_animate_image_previews":        "on_hover", // level 275
 		"hide_ai_features":                  false,      // level 350
 		"web_suggest_update_timezone":       true,       // level 329
+		"allow_private_data_export":         false,      // level 293
 	}
 }
 
@@ -172,8 +173,9 @@ func parsePreference(p Preference) (any, error) {
 }
 
 // applyPreferences writes checked changes into u and returns the events
-// that announce them: user_settings to the person, and a new timezone to
-// everyone (it shows on their user card).
+// that announce them: user_settings to the person, a new timezone to
+// everyone (it shows on their user card), and export consent to
+// administrators.
 func (s *Service) applyPreferences(tx *store.Tx, u *store.User, names []string, values []any) (deliveries, error) {
 	var out deliveries
 	for i, name := range names {
@@ -185,6 +187,14 @@ func (s *Service) applyPreferences(tx *store.Tx, u *store.User, names []string, 
 			}
 			out = append(out, publish)
 		} else {
+			if name == "allow_private_data_export" {
+				// Level 312: administrators see who consents to export.
+				admins, err := userIDsWhere(tx, func(a store.User) bool { return a.IsActive && isAdmin(a) })
+				if err != nil {
+					return nil, err
+				}
+				out.add(s, events.Event{"type": "realm_export_consent", "user_id": u.ID, "consented": values[i]}, admins)
+			}
 			if u.Settings == nil {
 				u.Settings = map[string]any{}
 			}

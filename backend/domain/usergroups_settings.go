@@ -45,7 +45,28 @@ const (
 	SettingAddSubscribers         = "can_add_subscribers_group"
 	SettingCreateBots             = "can_create_bots_group"
 	SettingCreateWriteOnlyBots    = "can_create_write_only_bots_group"
+	SettingCreateWebPublicChannel = "can_create_web_public_channel_group"
+	SettingDeleteAnyMessage       = "can_delete_any_message_group"
+	SettingCreateGroups           = "can_create_groups"
+	SettingDeleteOwnMessage       = "can_delete_own_message_group"
+	SettingAddCustomEmoji         = "can_add_custom_emoji_group"
+	SettingMoveBetweenChannels    = "can_move_messages_between_channels_group"
+	SettingManageAllGroups        = "can_manage_all_groups"
 )
+
+// Settings of a user group.
+const (
+	GroupCanMention       = "can_mention_group"
+	GroupCanManage        = "can_manage_group"
+	GroupCanJoin          = "can_join_group"
+	GroupCanAddMembers    = "can_add_members_group"
+	GroupCanLeave         = "can_leave_group"
+	GroupCanRemoveMembers = "can_remove_members_group"
+)
+
+// groupCreator is Zulip's default_group_name for a setting whose default
+// is the set of the group's creator alone.
+const groupCreator = "group_creator"
 
 // Settings of a stream.
 const (
@@ -65,11 +86,12 @@ var nobodyForSystemGroups = store.NobodyGroup
 // group setting of each object Lanchat has at feature level 277.
 var (
 	realmGroupSettings = []groupSettingRule{
-		{Name: SettingCreateMultiuseInvite, RequireSystemGroup: true, AllowNobodyGroup: true,
+		// Both take {"new", "old"} and (the first) sets since level 314.
+		{Name: SettingCreateMultiuseInvite, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "create_multiuse_invite_group_id", AllowedSystemGroups: []string{}},
 		// Only role:everyone: Lanchat does not limit whom guests can see,
 		// which role:members would ask for (as on Zulip Cloud's free plan).
-		{Name: SettingCanAccessAllUsers, RequireSystemGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingCanAccessAllUsers, AnyGroup: true, RequireSystemGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_access_all_users_group_id", AllowedSystemGroups: []string{store.EveryoneGroup}},
 		{Name: SettingCreatePublicChannel, AnyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_public_channel_group_id", AllowedSystemGroups: []string{}},
@@ -102,6 +124,29 @@ var (
 		// Incoming webhook bots, which only send, besides can_create_bots_group.
 		{Name: SettingCreateWriteOnlyBots, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_write_only_bots_group_id", AllowedSystemGroups: []string{}},
+		// Level 280; it has no effect, as Lanchat has no web-public channels.
+		{Name: SettingCreateWebPublicChannel, AnyGroup: true, RequireSystemGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.OwnersGroup, IDFieldName: "can_create_web_public_channel_group_id",
+			AllowedSystemGroups: []string{store.ModeratorsGroup, store.AdministratorsGroup, store.OwnersGroup, store.NobodyGroup}},
+		// Level 281.
+		{Name: SettingDeleteAnyMessage, AnyGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_delete_any_message_group_id", AllowedSystemGroups: []string{}},
+		// Level 291; administrators, as under the delete_own_message_policy
+		// Lanchat had.
+		{Name: SettingDeleteOwnMessage, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_delete_own_message_group_id", AllowedSystemGroups: []string{}},
+		// Level 307.
+		{Name: SettingAddCustomEmoji, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_add_custom_emoji_group_id", AllowedSystemGroups: []string{}},
+		// Level 310; administrators, as Lanchat had it.
+		{Name: SettingMoveBetweenChannels, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_move_messages_between_channels_group_id", AllowedSystemGroups: []string{}},
+		// Level 299. Who may manage every group is members, as under the
+		// user_group_edit_policy Lanchat had (Zulip's migration's value).
+		{Name: SettingCreateGroups, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_groups_id", AllowedSystemGroups: []string{}},
+		{Name: SettingManageAllGroups, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_manage_all_groups_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		// Any group-setting value since level 320.
@@ -124,7 +169,20 @@ var (
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_group_id",
 			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
-		{Name: "can_remove_members_group", AnyGroup: true, AllowNobodyGroup: true,
+		// Levels 283, 301, 305, 308.
+		{Name: GroupCanManage, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: groupCreator, IDFieldName: "can_manage_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanJoin, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_join_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanAddMembers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: groupCreator, IDFieldName: "can_add_members_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanLeave, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_leave_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanRemoveMembers, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_remove_members_group_id", DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
 	}
 )
@@ -195,26 +253,62 @@ func realmSetting(ix *groupIndex, r store.Realm, name string) store.GroupSetting
 		// Set before level 352 as wildcard_mention_policy.
 		return store.GroupSetting{Group: ix.system(wildcardPolicyGroups[r.WildcardMentionPolicy])}
 	}
+	// The emoji policy an organization had before (or an import brought)
+	// stands until the setting is changed.
+	if name == SettingAddCustomEmoji && r.EmojiAddPolicy == "admins" {
+		return store.GroupSetting{Group: ix.system(store.AdministratorsGroup)}
+	}
 	return store.GroupSetting{Group: ix.system(realmRule(name).DefaultGroupName)}
 }
 
 // mentionSetting is who may mention a group.
 func mentionSetting(ix *groupIndex, g store.UserGroup) store.GroupSetting {
-	switch {
-	case g.CanMention != nil:
-		return *g.CanMention
-	case g.System:
-		return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
-	}
-	return store.GroupSetting{Group: ix.system(store.EveryoneGroup)}
+	return groupSetting(ix, g, GroupCanMention)
 }
 
-// removeMembersSetting is who else may remove a group's members.
-func removeMembersSetting(ix *groupIndex, g store.UserGroup) store.GroupSetting {
-	if g.CanRemoveMembers != nil {
-		return *g.CanRemoveMembers
+// userGroupRule is a group setting's rule by name.
+func userGroupRule(name string) groupSettingRule {
+	i := slices.IndexFunc(userGroupSettings, func(r groupSettingRule) bool { return r.Name == name })
+	return userGroupSettings[i]
+}
+
+// groupSetting is a group's value of a setting: as set, else nobody for
+// system groups, else the rule's default (the creator's set is stored when
+// a group is made, so a group made before it was recorded has nobody).
+func groupSetting(ix *groupIndex, g store.UserGroup, name string) store.GroupSetting {
+	if name == GroupCanMention && g.CanMention != nil {
+		return *g.CanMention
 	}
-	return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
+	if v, ok := g.Settings[name]; ok {
+		return v
+	}
+	def := userGroupRule(name).DefaultGroupName
+	if g.System || def == groupCreator {
+		def = store.NobodyGroup
+	}
+	return store.GroupSetting{Group: ix.system(def)}
+}
+
+// setGroupSetting stores a group's value of a setting.
+func setGroupSetting(g *store.UserGroup, name string, v store.GroupSetting) {
+	if name == GroupCanMention {
+		g.CanMention = &v
+		return
+	}
+	if g.Settings == nil {
+		g.Settings = map[string]store.GroupSetting{}
+	}
+	g.Settings[name] = v
+}
+
+// UserGroupSettingNames are the group settings POST /user_groups/create
+// and PATCH /user_groups/{id} take.
+func UserGroupSettingNames() []string {
+	out := make([]string, len(userGroupSettings))
+	for i, r := range userGroupSettings {
+		out[i] = r.Name
+	}
+	return out
 }
 
 // checkSetting validates a new value of a setting under its rule and

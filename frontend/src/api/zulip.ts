@@ -29,7 +29,7 @@ export interface UnreadMsgs {
 export interface RegisterState {
   queue_id: string; last_event_id: number
   user_id: number; email: string; full_name: string; is_admin?: boolean
-  realm_name?: string; realm_delete_own_message_policy?: number
+  realm_name?: string
   realm_users: User[]; realm_non_active_users?: User[]
   subscriptions: Subscription[]
   user_topics?: UserTopic[]
@@ -52,6 +52,8 @@ export interface RegisterState {
   realm_direct_message_initiator_group?: GroupSettingValue
   realm_direct_message_permission_group?: GroupSettingValue
   realm_can_access_all_users_group?: GroupSettingValue
+  realm_can_delete_any_message_group?: GroupSettingValue
+  realm_can_delete_own_message_group?: GroupSettingValue
 }
 
 // GroupSettingValue is a group-based permission: a group's ID, or people and

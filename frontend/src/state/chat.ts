@@ -23,13 +23,13 @@ export interface View { narrow: Narrow; ids: number[]; foundOldest: boolean; fou
 
 // realmGroupSettings are the organization's group-based permissions (Zulip 9.0).
 export const realmGroupSettings = ['can_create_public_channel_group', 'can_create_private_channel_group', 'create_multiuse_invite_group',
-  'direct_message_initiator_group', 'direct_message_permission_group', 'can_access_all_users_group'] as const
+  'direct_message_initiator_group', 'direct_message_permission_group', 'can_access_all_users_group',
+  'can_delete_any_message_group', 'can_delete_own_message_group'] as const
 
 export class Chat {
   me!: User
   isAdmin = false
   // Zulip's policy codes: 1 members, 2 administrators, 3 full members, 4 moderators, 5 everyone.
-  deleteOwnMessagePolicy = 2
   realmName = 'Lanchat'
   users = new Map<number, User>()
   byEmail = new Map<string, User>()
@@ -108,7 +108,6 @@ export class Chat {
     for (const u of [...s.realm_users, ...(s.realm_non_active_users ?? [])]) this.putUser(u)
     this.me = this.users.get(s.user_id) ?? { user_id: s.user_id, email: s.email, full_name: s.full_name, is_bot: false }
     this.isAdmin = !!s.is_admin
-    this.deleteOwnMessagePolicy = s.realm_delete_own_message_policy ?? 2
     this.realmName = s.realm_name ?? 'Lanchat'
     this.subs = new Map(s.subscriptions.map((x: Subscription) => [x.stream_id, x]))
     this.mutedTopics = new Set((s.user_topics ?? []).filter((t) => t.visibility_policy === zulip.TopicPolicy.muted).map((t) => topicKey(t.stream_id, t.topic_name)))
@@ -264,11 +263,16 @@ export class Chat {
     return [...this.subs.values()].find((s) => s.name.toLowerCase() === wanted)
   }
 
-  // mayDelete says whether the organization's policy lets me delete m.
+  // mayDelete says whether the organization's group settings let me delete m.
   mayDelete(m: Message): boolean {
-    if (this.isAdmin) return true
-    const policy = this.deleteOwnMessagePolicy
-    return m.sender_id === this.me.user_id && (policy === 5 || ((policy === 1 || policy === 3) && this.me.role !== 600))
+    return this.holds('can_delete_any_message_group') || (m.sender_id === this.me.user_id && this.holds('can_delete_own_message_group'))
+  }
+
+  // holds: does an organization group setting include me?
+  holds(name: (typeof realmGroupSettings)[number]): boolean {
+    const v = this.groupSettings[name] as zulip.GroupSettingValue | undefined
+    if (typeof v === 'number') return this.inGroup(v)
+    return !!v && (v.direct_members.includes(this.me.user_id) || v.direct_subgroups.some((id) => this.inGroup(id)))
   }
 
   // narrowOf is the conversation a message belongs to.
