@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -199,4 +200,18 @@ func pctEncode(b *strings.Builder, s string, reserved bool) {
 			b.WriteByte(hex[c&15])
 		}
 	}
+}
+
+// ValidatePlaygroundTemplate checks a code playground's URL template: RFC
+// 6570, a link Lanchat would make (as for linkifiers), with {code} its only
+// variable. Errors are worded as Zulip's.
+func ValidatePlaygroundTemplate(template string) error {
+	t, err := parseTemplate(strings.TrimSpace(template))
+	if err != nil || !safeTemplate(t) {
+		return errTemplate
+	}
+	if vars := t.variables(); len(vars) == 0 || slices.ContainsFunc(vars, func(v string) bool { return v != "code" }) {
+		return errors.New(`"code" should be the only variable present in the URL template`)
+	}
+	return nil
 }

@@ -86,7 +86,8 @@ func checkCanMentionGroup(t *testing.T, s *apitest.Server) {
 	if g := groupNamed(t, alice, "pairs")["can_mention_group"].(map[string]any); fmt.Sprint(g["direct_members"]) != fmt.Sprint([]any{float64(aliceID)}) {
 		t.Errorf("pairs' can_mention_group %v", g)
 	}
-	for bad, code := range map[any]string{sys["role:internet"]: "BAD_REQUEST", sys["role:owners"]: "BAD_REQUEST", 99999: "BAD_REQUEST",
+	// role:owners is allowed since level 326.
+	for bad, code := range map[any]string{sys["role:internet"]: "BAD_REQUEST", 99999: "BAD_REQUEST",
 		`{"direct_members":[99999]}`: "BAD_REQUEST", `{"members":[1]}`: "REQUEST_VARIABLE_INVALID"} {
 		admin.Post("/api/v1/user_groups/create", apitest.Form{"name": "bad", "description": "", "members": []int64{},
 			"can_mention_group": bad}).Fails(400, code)
@@ -186,11 +187,15 @@ func checkCreateMultiuseInviteGroup(t *testing.T, s *apitest.Server) {
 	}
 	alice.Post("/api/v1/invites/multiuse", nil).Fails(400, "BAD_REQUEST")
 	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"realm"}})
-	alice.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group_id": sys["role:members"]}).Fails(400, "BAD_REQUEST")
-	for _, bad := range []int64{sys["role:everyone"], sys["role:owners"], int64(groupNamed(t, alice, "engineering")["id"].(float64))} {
-		admin.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group_id": bad}).Fails(400, "BAD_REQUEST")
+	// Since level 314 the setting is changed as {"new", "old"}.
+	change := func(group int64) apitest.Form {
+		return apitest.Form{"create_multiuse_invite_group": fmt.Sprintf(`{"new":%d}`, group)}
 	}
-	admin.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group_id": sys["role:members"]}).OK()
+	alice.Patch("/api/v1/realm", change(sys["role:members"])).Fails(400, "BAD_REQUEST")
+	for _, bad := range []int64{sys["role:everyone"]} { // role:owners is allowed since level 326
+		admin.Patch("/api/v1/realm", change(bad)).Fails(400, "BAD_REQUEST")
+	}
+	admin.Patch("/api/v1/realm", change(sys["role:members"])).OK()
 	checkRealmUpdateDict(t, q, "create_multiuse_invite_group", sys["role:members"])
 	alice.Post("/api/v1/invites/multiuse", nil).OK()
 	s.Login("guest@example.com").Post("/api/v1/invites/multiuse", nil).Fails(400, "BAD_REQUEST")
@@ -227,7 +232,7 @@ func checkCanAccessAllUsersGroup(t *testing.T, s *apitest.Server) {
 	if got := realmSetting(t, guest, "can_access_all_users_group"); got != float64(sys["role:everyone"]) {
 		t.Errorf("can_access_all_users_group %v", got)
 	}
-	admin.Patch("/api/v1/realm", apitest.Form{"can_access_all_users_group_id": sys["role:members"]}).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", apitest.Form{"can_access_all_users_group": fmt.Sprintf(`{"new":%d}`, sys["role:members"])}).Fails(400, "BAD_REQUEST")
 	// Everyone may access everyone: the guest, who shares no stream with a
 	// newcomer, hears of the newcomer's arrival and changes.
 	q := registerQueue(t, guest, apitest.Form{"event_types": []string{"realm_user"}})

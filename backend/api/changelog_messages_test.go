@@ -44,6 +44,8 @@ func narrowIDs(t *testing.T, c *apitest.Client, narrow string) []int64 {
 func checkNarrowOperators(ops ...string) func(t *testing.T, s *apitest.Server) {
 	return func(t *testing.T, s *apitest.Server) {
 		alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+		// Only the topic followed below is followed: not those alice starts (level 214).
+		alice.Patch("/api/v1/settings", apitest.Form{"automatically_follow_topics_policy": 4}).OK()
 		first := send(t, alice, streamMsg("general", "plans", "first"))
 		reacted := send(t, alice, streamMsg("general", "plans", "second"))
 		bob.Post(fmt.Sprintf("/api/v1/messages/%d/reactions", reacted), apitest.Form{"emoji_name": "smile"}).OK()
@@ -318,5 +320,92 @@ func checkImageDimensions(t *testing.T, s *apitest.Server) {
 	}
 	if !strings.Contains(content, `<img src="`+fake+`"`) {
 		t.Errorf("the fake image's preview: %s", content)
+	}
+}
+
+// checkAutomaticVisibility: levels 214, 218 and 235. Sending in a stream
+// follows or unmutes the topic as the sender's automatic policies say (by
+// default: follow the topics one starts; unmute, in a muted stream, those
+// one sends to), POST /messages answers automatic_new_visibility_policy
+// only when that changed something, and a mention by name follows the
+// topic for the person mentioned unless they muted it; each change is a
+// user_topic event.
+func checkAutomaticVisibility(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_topic"}})
+	sendAs := func(c *apitest.Client, topic, content string) any {
+		return c.Post("/api/v1/messages", streamMsg("general", topic, content)).OK().Body["automatic_new_visibility_policy"]
+	}
+	policies := func() map[string]float64 {
+		got := map[string]float64{}
+		for _, ut := range registerState(t, bob, "user_topic")["user_topics"].([]any) {
+			ut := ut.(map[string]any)
+			got[ut["topic_name"].(string)] = ut["visibility_policy"].(float64)
+		}
+		return got
+	}
+	const unmuted, followed = float64(2), float64(3)
+	for _, tc := range []struct {
+		name          string
+		settings      apitest.Form
+		sender        *apitest.Client
+		topic, text   string
+		want          any // bob's automatic_new_visibility_policy; nil: absent
+		bobEvents     int
+		bobHasPolicy  float64 // bob's policy for the topic after; 0: none
+		muteGeneral   bool
+		muteTopicBobs bool
+	}{
+		{name: "starting a topic follows it", sender: bob, topic: "kickoff", text: "first", want: followed, bobEvents: 1, bobHasPolicy: followed},
+		{name: "a followed topic stays followed", sender: bob, topic: "kickoff", text: "second", bobHasPolicy: followed},
+		{name: "sending to a topic someone else started changes nothing", sender: bob, topic: "welcome", text: "hello"},
+		{name: "on send, sending follows", settings: apitest.Form{"automatically_follow_topics_policy": 2}, sender: bob, topic: "lunch", text: "me too", want: followed, bobEvents: 1, bobHasPolicy: followed},
+		{name: "in a muted stream, sending unmutes", settings: apitest.Form{"automatically_follow_topics_policy": 4}, muteGeneral: true, sender: bob, topic: "welcome", text: "again", want: unmuted, bobEvents: 1, bobHasPolicy: unmuted},
+		{name: "never unmuting", settings: apitest.Form{"automatically_unmute_topics_in_muted_streams_policy": 4}, sender: bob, topic: "quiet", text: "shh", bobHasPolicy: 0},
+		{name: "a mention follows the topic for the one mentioned", sender: alice, topic: "plans", text: "what do you think, @**Bob Brown**?", bobEvents: 1, bobHasPolicy: followed},
+		{name: "a silent mention does not", sender: alice, topic: "silent plans", text: "as @_**Bob Brown** said", bobHasPolicy: 0},
+		{name: "a muted topic stays muted", muteTopicBobs: true, sender: alice, topic: "noise", text: "@**Bob Brown** look", bobEvents: 0, bobHasPolicy: 1},
+		{name: "not where mentioned, if turned off", settings: apitest.Form{"automatically_follow_topics_where_mentioned": false}, sender: alice, topic: "more plans", text: "@**Bob Brown** again"},
+	} {
+		for k, v := range tc.settings {
+			bob.Patch("/api/v1/settings", apitest.Form{k: v}).OK()
+		}
+		if tc.muteGeneral {
+			bob.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{"subscription_data": fmt.Sprintf(`[{"stream_id":%d,"property":"is_muted","value":true}]`, general)}).OK()
+		}
+		if tc.muteTopicBobs {
+			bob.Post("/api/v1/user_topics", apitest.Form{"stream_id": general, "topic": tc.topic, "visibility_policy": 1}).OK()
+			q.next()
+		}
+		got := sendAs(tc.sender, tc.topic, tc.text)
+		if tc.sender == bob && got != tc.want {
+			t.Errorf("%s: automatic_new_visibility_policy %v, want %v", tc.name, got, tc.want)
+		}
+		evs := q.next()
+		if len(evs) != tc.bobEvents {
+			t.Errorf("%s: bob's user_topic events %v", tc.name, evs)
+		}
+		for _, e := range evs {
+			if e["topic_name"] != tc.topic || e["visibility_policy"] != tc.bobHasPolicy || e["stream_id"] != float64(general) {
+				t.Errorf("%s: event %v", tc.name, e)
+			}
+		}
+		if p := policies()[tc.topic]; p != tc.bobHasPolicy {
+			t.Errorf("%s: bob's policy for %q is %v, want %v", tc.name, tc.topic, p, tc.bobHasPolicy)
+		}
+	}
+	// Reacting is taking part: on participation, it follows.
+	id := send(t, alice, streamMsg("general", "recipes", "soup?"))
+	reactions := fmt.Sprintf("/api/v1/messages/%d/reactions", id)
+	bob.Post(reactions, apitest.Form{"emoji_name": "smile"}).OK()
+	if evs := q.next(); len(evs) != 0 {
+		t.Errorf("reacting, with neither policy on participation: %v", evs)
+	}
+	bob.Delete(reactions, apitest.Form{"emoji_name": "smile"}).OK()
+	bob.Patch("/api/v1/settings", apitest.Form{"automatically_follow_topics_policy": 1}).OK()
+	bob.Post(reactions, apitest.Form{"emoji_name": "smile"}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["topic_name"] != "recipes" || evs[0]["visibility_policy"] != followed {
+		t.Errorf("reacting, with following on participation: %v", evs)
 	}
 }

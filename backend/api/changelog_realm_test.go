@@ -144,6 +144,8 @@ func checkPrincipalErrors(t *testing.T, s *apitest.Server) {
 // personal mention counts anywhere, as in Zulip).
 func checkUnreadCountsInMutedStreams(t *testing.T, s *apitest.Server) {
 	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	// The mention below would otherwise follow "muted" for bob (level 235).
+	bob.Patch("/api/v1/settings", apitest.Form{"automatically_follow_topics_where_mentioned": false}).OK()
 	bob.Post("/api/v1/mark_all_as_read", nil).OK()
 	general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
 	bob.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{"subscription_data": fmt.Sprintf(`[{"stream_id":%d,"property":"is_muted","value":true}]`, general)}).OK()
@@ -556,4 +558,141 @@ func checkEditableByUser(t *testing.T, s *apitest.Server) {
 		t.Errorf("Badge made editable %v", f)
 	}
 	bob.Patch("/api/v1/users/me/profile_data", value).OK()
+}
+
+// checkPlaygrounds: level 196. Administrators add code playgrounds with an
+// RFC 6570 url_template whose one variable is {code} (the old url_prefix
+// is refused), and remove them; register's realm_playgrounds lists them and
+// realm_playgrounds events announce each change.
+func checkPlaygrounds(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm_playgrounds"}})
+	if got := q.state.List("realm_playgrounds"); len(got) != 0 {
+		t.Errorf("register's realm_playgrounds before any: %v", got)
+	}
+	python := apitest.Form{"name": "Python playground", "pygments_language": "Python", "url_template": "https://python.lan/?code={code}"}
+	bob.Post("/api/v1/realm/playgrounds", python).Fails(400, "BAD_REQUEST")
+	for _, tc := range []struct {
+		form apitest.Form
+		msg  string
+	}{
+		{apitest.Form{"name": "Old", "pygments_language": "Python", "url_prefix": "https://python.lan/?code="}, "Missing 'url_template' argument"},
+		{apitest.Form{"name": "Prefix", "pygments_language": "Python", "url_template": "https://python.lan/?code="}, `"code" should be the only variable present in the URL template`},
+		{apitest.Form{"name": "Two", "pygments_language": "Python", "url_template": "https://python.lan/{lang}?code={code}"}, `"code" should be the only variable present in the URL template`},
+		{apitest.Form{"name": "Broken", "pygments_language": "Python", "url_template": "https://python.lan/?code={code"}, "Invalid URL template."},
+		{apitest.Form{"name": "Script", "pygments_language": "Python", "url_template": "javascript:{code}"}, "Invalid URL template."},
+		{apitest.Form{"name": "Odd", "pygments_language": "Py<th>on", "url_template": "https://python.lan/?code={code}"}, "Invalid characters in pygments language"},
+	} {
+		if r := admin.Post("/api/v1/realm/playgrounds", tc.form); r.Status != 400 || r.Msg() != tc.msg {
+			t.Errorf("%v: want %q, got %s", tc.form, tc.msg, r)
+		}
+	}
+	id := admin.Post("/api/v1/realm/playgrounds", python).OK().Int("id")
+	admin.Post("/api/v1/realm/playgrounds", python).Fails(400, "BAD_REQUEST")
+	want := map[string]any{"id": float64(id), "name": "Python playground", "pygments_language": "Python", "url_template": "https://python.lan/?code={code}"}
+	evs := q.next()
+	if len(evs) != 1 || evs[0]["type"] != "realm_playgrounds" || fmt.Sprint(evs[0]["realm_playgrounds"]) != fmt.Sprint([]any{want}) {
+		t.Errorf("events after adding: %v", evs)
+	}
+	if got := registerState(t, bob, "realm_playgrounds")["realm_playgrounds"]; fmt.Sprint(got) != fmt.Sprint([]any{want}) {
+		t.Errorf("register's realm_playgrounds: %v", got)
+	}
+	bob.Delete(fmt.Sprintf("/api/v1/realm/playgrounds/%d", id), nil).Fails(400, "BAD_REQUEST")
+	admin.Delete(fmt.Sprintf("/api/v1/realm/playgrounds/%d", id), nil).OK()
+	if evs := q.next(); len(evs) != 1 || len(evs[0]["realm_playgrounds"].([]any)) != 0 {
+		t.Errorf("events after removing: %v", evs)
+	}
+	if r := admin.Delete(fmt.Sprintf("/api/v1/realm/playgrounds/%d", id), nil).Fails(400, "BAD_REQUEST"); r.Msg() != "Invalid playground" {
+		t.Errorf("removing again: %q", r.Msg())
+	}
+}
+
+// checkAnnouncementStreams: levels 241 and 242. Administrators set the
+// announcement streams (a stream they can see, or -1 for none), announced
+// by realm update events; a public stream created with announce=true is
+// announced in the new stream announcements stream and a new person in the
+// signup announcements stream, as Zulip words them; -1 stops them.
+func checkAnnouncementStreams(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	general := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	secret := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "secret"}).OK().Int("stream_id")
+	adminID := admin.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"realm"}})
+	const newStreams, signups, updates = "new_stream_announcements_stream_id", "signup_announcements_stream_id", "zulip_update_announcements_stream_id"
+	topic := func(name string) []string {
+		narrow := fmt.Sprintf(`[{"operator":"channel","operand":%d},{"operator":"topic","operand":%q}]`, general, name)
+		var contents []string
+		for _, m := range bob.Get("/api/v1/messages", apitest.Form{"anchor": "newest", "num_before": 10, "num_after": 0, "narrow": narrow, "apply_markdown": false}).OK().List("messages") {
+			contents = append(contents, m.(map[string]any)["content"].(string))
+		}
+		return contents
+	}
+
+	bob.Patch("/api/v1/realm", apitest.Form{newStreams: general}).Fails(400, "BAD_REQUEST")
+	if r := admin.Patch("/api/v1/realm", apitest.Form{newStreams: 9999}).Fails(400, "BAD_REQUEST"); r.Msg() != "Invalid channel ID" {
+		t.Errorf("a stream that does not exist: %q", r.Msg())
+	}
+	for _, setting := range []string{newStreams, signups, updates} {
+		admin.Patch("/api/v1/realm", apitest.Form{setting: general}).OK()
+		if evs := q.next(); len(evs) != 1 || evs[0]["op"] != "update" || evs[0]["property"] != setting || evs[0]["value"] != float64(general) {
+			t.Errorf("%s: events %v", setting, evs)
+		}
+		if got := registerState(t, bob, "realm")["realm_"+setting]; got != float64(general) {
+			t.Errorf("register's realm_%s = %v", setting, got)
+		}
+	}
+
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"tools"}]`, "announce": true}).OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"quiet"}]`}).OK()
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"hideout"}]`, "announce": true, "invite_only": true}).OK()
+	want := fmt.Sprintf("@_**Ada Admin|%d** created a new channel #**tools**.", adminID)
+	if got := topic("new channels"); !slices.Equal(got, []string{want}) {
+		t.Errorf("new channel announcements %q, want %q", got, want)
+	}
+	// Said for Zulip's Notification Bot, it follows no topic for its sender.
+	if topics := registerState(t, admin, "user_topic")["user_topics"].([]any); len(topics) != 0 {
+		t.Errorf("the announcement changed its sender's topics: %v", topics)
+	}
+
+	newcomer := admin.Post("/api/v1/users", apitest.Form{"email": "newcomer@example.com", "password": "newcomer-1", "full_name": "New Comer"}).OK().Int("user_id")
+	if got := topic("signups"); !slices.Equal(got, []string{fmt.Sprintf("@_**New Comer|%d** joined this organization.", newcomer)}) {
+		t.Errorf("signup announcements %q", got)
+	}
+
+	admin.Patch("/api/v1/realm", apitest.Form{newStreams: -1, signups: -1}).OK()
+	if evs := q.next(); len(evs) != 2 || evs[0]["value"] != float64(-1) || evs[1]["value"] != float64(-1) {
+		t.Errorf("events on turning them off %v", evs)
+	}
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"later"}]`, "announce": true}).OK()
+	admin.Post("/api/v1/users", apitest.Form{"email": "latecomer@example.com", "password": "latecomer-1", "full_name": "Late Comer"}).OK()
+	if got := append(topic("new channels"), topic("signups")...); len(got) != 2 {
+		t.Errorf("announced with none set: %q", got)
+	}
+	// A private stream is chosen only by an administrator who sees it.
+	admin.Patch("/api/v1/realm", apitest.Form{signups: secret}).OK()
+	s.Login("alice@example.com").Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"diary"}]`, "invite_only": true}).OK()
+	diary := s.Login("alice@example.com").Get("/api/v1/get_stream_id", apitest.Form{"stream": "diary"}).OK().Int("stream_id")
+	admin.Patch("/api/v1/realm", apitest.Form{signups: diary}).Fails(400, "BAD_REQUEST")
+}
+
+// checkUniqueNames: level 246. require_unique_names is a realm setting;
+// while on, a name another account has (in any case) is refused when
+// someone renames themselves, is renamed or joins, with Zulip's message.
+func checkUniqueNames(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	bobID := bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	checkRealmSettingChange("require_unique_names", false, true, "sometimes")(t, s)
+	const taken = "Unique names required in this organization."
+	for _, r := range []*apitest.Response{
+		bob.Patch("/api/v1/settings", apitest.Form{"full_name": "alice anders"}),
+		admin.Patch(fmt.Sprintf("/api/v1/users/%d", bobID), apitest.Form{"full_name": "Alice Anders"}),
+		admin.Post("/api/v1/users", apitest.Form{"email": "alice2@example.com", "password": "alice-two-1", "full_name": "ALICE ANDERS"}),
+	} {
+		if r.Status != 400 || r.Msg() != taken {
+			t.Errorf("a name in use: %s", r)
+		}
+	}
+	bob.Patch("/api/v1/settings", apitest.Form{"full_name": "Bob Brown"}).OK() // one's own name again
+	admin.Patch("/api/v1/realm", apitest.Form{"require_unique_names": false}).OK()
+	bob.Patch("/api/v1/settings", apitest.Form{"full_name": "Alice Anders"}).OK()
 }

@@ -124,6 +124,7 @@ func changelogCases() []changelogCase {
 		{"level 193: REACTION_ALREADY_EXISTS and REACTION_DOES_NOT_EXIST", checkReactionErrorCodes},
 		{"level 194: the id operand may be an integer", checkNarrowOperators("id as an integer (194)", "id as a string (194)")},
 		{"level 195: realm_default_code_block_language is an empty string when unset", checkRegisterFields("realm", map[string]any{"realm_default_code_block_language": ""})},
+		{"level 196: code playgrounds with url_template, in register and events", checkPlaygrounds},
 		{"level 199: stream_weekly_traffic in stream objects", checkWeeklyTraffic},
 		{"level 200: is_default_stream on POST /users/me/subscriptions and PATCH /streams/{id}", checkDefaultStreams},
 		{"level 202: PATCH /realm/linkifiers reorders the linkifiers", checkLinkifierOrder},
@@ -152,6 +153,7 @@ func changelogCases() []changelogCase {
 		{"level 215 and 248: stream typing by stream_id and topic, type channel, message_type direct", checkStreamTyping},
 		{"level 216: enable_guest_user_indicator is a realm setting", checkRealmSettingChange("enable_guest_user_indicator", true, false, "sometimes")},
 		{"level 217 and 234: POST /mobile_push/test_notification, answered as a Zulip server without push notifications configured", checkTestPushNotification},
+		{"level 214, 218 and 235: sending and mentions follow or unmute topics as the policies say; automatic_new_visibility_policy", checkAutomaticVisibility},
 		{"level 219: web_home_view and web_escape_navigates_to_home_view", func(t *testing.T, s *apitest.Server) {
 			checkNewSettings(t, s, map[string][2]any{"web_home_view": {"inbox", "recent_topics"}, "web_escape_navigates_to_home_view": {true, false}})
 		}},
@@ -212,6 +214,7 @@ func changelogCases() []changelogCase {
 			"realm_notifications_stream_id":              notSent{},
 			"realm_signup_notifications_stream_id":       notSent{},
 		})},
+		{"level 241 and 242: PATCH /realm sets the announcement streams; new streams and signups are announced there", checkAnnouncementStreams},
 		{"level 243: realm_authentication_methods maps each method to enabled and available", checkRegisterFields("realm", map[string]any{
 			// The test server runs with --dev, which adds the dev log-in.
 			"realm_authentication_methods": map[string]any{"Email": map[string]any{"enabled": true, "available": true}, "Dev": map[string]any{"enabled": true, "available": true}},
@@ -225,6 +228,7 @@ func changelogCases() []changelogCase {
 			}
 		}},
 		{"level 246: realm_require_unique_names", checkRegisterFields("realm", map[string]any{"realm_require_unique_names": false})},
+		{"level 246: require_unique_names is a realm setting, enforced on names", checkUniqueNames},
 		{"level 248: type channel on POST /messages and POST/PATCH /scheduled_messages", checkChannelMessageType},
 		{"level 249: has:reaction", checkNarrowOperators("has:reaction (249)")},
 		{"level 250: channel and channels operators", checkNarrowOperators("channel (250)", "channels:public (250)")},

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/gif"
@@ -122,21 +123,25 @@ func TestCustomEmoji(t *testing.T) {
 func TestEmojiPolicyIsAnOrganizationSetting(t *testing.T) {
 	s := apitest.Start(t)
 	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
-	bob.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 2}).Fails(400, "BAD_REQUEST")
-	admin.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 7}).Fails(400, "REQUEST_VARIABLE_INVALID")
-	admin.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 2}).OK()
+	sys := systemGroups(t, bob)
+	setting := func(group string) apitest.Form {
+		return apitest.Form{"can_add_custom_emoji_group": fmt.Sprintf(`{"new":%d}`, sys[group])}
+	}
+	bob.Patch("/api/v1/realm", setting("role:administrators")).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", setting("role:everyone")).Fails(400, "BAD_REQUEST")
+	admin.Patch("/api/v1/realm", setting("role:administrators")).OK()
 	if got := upload(bob, "mine", "m.png", apitest.PNG(t, 8)).Fails(400, "BAD_REQUEST").Msg(); got != "Insufficient permission" {
 		t.Errorf("member under admins-only policy: %q", got)
 	}
 	upload(admin, "theirs", "t.png", apitest.PNG(t, 8)).OK()
-	admin.Patch("/api/v1/realm", apitest.Form{"add_custom_emoji_policy": 1}).OK()
+	admin.Patch("/api/v1/realm", setting("role:members")).OK()
 	upload(bob, "mine", "m.png", apitest.PNG(t, 8)).OK()
 	// The default MAX_EMOJI_FILE_SIZE is 5 MiB.
 	huge := "\x89PNG\r\n\x1a\n" + strings.Repeat("x", 5<<20)
 	if got := upload(bob, "huge", "h.png", huge).Fails(400, "BAD_REQUEST").Msg(); got != "Uploaded file is larger than the allowed limit of 5 MiB" {
 		t.Errorf("over 5 MiB: %q", got)
 	}
-	if state := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm", "realm_emoji"}}).OK(); state.Body["realm_add_custom_emoji_policy"] != float64(1) || len(state.Body["realm_emoji"].(map[string]any)) != 2 {
-		t.Errorf("register state %v %v", state.Body["realm_add_custom_emoji_policy"], state.Body["realm_emoji"])
+	if state := bob.Post("/api/v1/register", apitest.Form{"fetch_event_types": []string{"realm", "realm_emoji"}}).OK(); state.Body["realm_can_add_custom_emoji_group"] != float64(sys["role:members"]) || len(state.Body["realm_emoji"].(map[string]any)) != 2 {
+		t.Errorf("register state %v %v", state.Body["realm_can_add_custom_emoji_group"], state.Body["realm_emoji"])
 	}
 }

@@ -87,11 +87,15 @@ func sendMessage(c *call) (J, error) {
 	} else {
 		out.To = recipientList(to)
 	}
-	id, err := c.api.svc.SendMessage(c.user, out)
+	sent, err := c.api.svc.Send(c.user, out)
 	if err != nil {
 		return nil, err
 	}
-	return J{"id": id}, nil
+	if sent.AutomaticVisibilityPolicy != 0 {
+		// Only when a policy changed the topic's visibility (level 218).
+		return J{"id": sent.ID, "automatic_new_visibility_policy": sent.AutomaticVisibilityPolicy}, nil
+	}
+	return J{"id": sent.ID}, nil
 }
 
 func getMessages(c *call) (J, error) {
@@ -241,7 +245,11 @@ func editMessage(c *call) (J, error) {
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	return nil, c.api.svc.EditMessage(c.user, id, e)
+	detached, err := c.api.svc.EditMessage(c.user, id, e)
+	if err != nil {
+		return nil, err
+	}
+	return J{"detached_uploads": detached}, nil
 }
 
 func deleteMessage(c *call) (J, error) {

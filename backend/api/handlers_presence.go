@@ -15,6 +15,10 @@ func updatePresence(c *call) (J, error) {
 		id := c.p.int("last_update_id")
 		u.LastUpdateID = &id
 	}
+	if c.p.has("history_limit_days") {
+		days := c.p.int("history_limit_days")
+		u.HistoryLimitDays = &days
+	}
 	c.p.optBool("new_user_input", false)
 	if err := c.p.err(); err != nil {
 		return nil, err

@@ -14,10 +14,6 @@ func updateRealm(c *call) (J, error) {
 		desc := c.p.optStr("description", "")
 		ch.Description = &desc
 	}
-	if c.p.has("add_custom_emoji_policy") {
-		policy := int(c.p.optInt("add_custom_emoji_policy", 0))
-		ch.EmojiAddPolicyNo = &policy
-	}
 	if c.p.has("enable_read_receipts") {
 		enable := c.p.optBool("enable_read_receipts", false)
 		ch.EnableReadReceipts = &enable
@@ -38,9 +34,33 @@ func updateRealm(c *call) (J, error) {
 		policy := c.p.optStr("message_edit_history_visibility_policy", "")
 		ch.EditHistoryVisibility = &policy
 	}
+	for _, setting := range domain.AnnouncementSettings {
+		if c.p.has(setting) {
+			if ch.AnnouncementStreams == nil {
+				ch.AnnouncementStreams = map[string]int64{}
+			}
+			ch.AnnouncementStreams[setting] = c.p.optInt(setting, -1)
+		}
+	}
+	if c.p.has("require_unique_names") {
+		unique := c.p.optBool("require_unique_names", false)
+		ch.RequireUniqueNames = &unique
+	}
+	if c.p.has("moderation_request_channel_id") {
+		id := c.p.int("moderation_request_channel_id")
+		ch.ModerationRequestChannelID = &id
+	}
 	ch.GroupSettings = realmGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
 	return nil, c.api.svc.UpdateRealm(c.user, ch)
+}
+
+func exportConsents(c *call) (J, error) {
+	consents, err := c.api.svc.ExportConsents(c.user)
+	if err != nil {
+		return nil, err
+	}
+	return J{"export_consents": consents}, nil
 }

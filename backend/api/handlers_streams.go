@@ -12,6 +12,7 @@ func subscribe(c *call) (J, error) {
 		IsDefault:                c.p.optBool("is_default_stream", false),
 		AuthorizationErrorsFatal: c.p.optBool("authorization_errors_fatal", true),
 		GroupSettings:            streamGroupSettingValues(c.p),
+		Announce:                 c.p.optBool("announce", false),
 	}
 	c.p.json("subscriptions", &req.Streams)
 	var refs userRefs
@@ -94,6 +95,9 @@ func listStreams(c *call) (J, error) {
 		IncludeAll:              c.p.optBool("include_all", false) || c.p.optBool("include_all_active", false),
 		IncludeCanAccessContent: c.p.optBool("include_can_access_content", false),
 	}
+	// Level 315; Lanchat deletes streams rather than archiving them, so
+	// there are none to exclude.
+	c.p.optBool("exclude_archived", true)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
@@ -142,10 +146,11 @@ func streamMembers(c *call) (J, error) {
 
 func streamEmailAddress(c *call) (J, error) {
 	id := c.p.pathInt("stream_id")
+	senderID := c.p.optInt("sender_id", 0)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	email, err := c.api.svc.StreamEmailAddress(c.user, id)
+	email, err := c.api.svc.StreamEmailAddress(c.user, id, senderID)
 	if err != nil {
 		return nil, err
 	}

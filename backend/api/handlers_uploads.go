@@ -1,12 +1,16 @@
 package api
 
 import (
+	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"time"
 
 	"lanchat/backend/domain"
+	"lanchat/backend/store"
 )
 
 // maxUploadBody bounds an upload request; the domain enforces the
@@ -150,4 +154,76 @@ func listAttachments(c *call) (J, error) {
 		return nil, err
 	}
 	return J{"attachments": list, "upload_space_used": used}, nil
+}
+
+// The tus protocol's answers (level 295) carry its version in every
+// response.
+const tusResumable = "1.0.0"
+
+// createTusUpload answers the tus creation POST with 201 and the upload's
+// Location.
+func createTusUpload(c *call) (J, error) {
+	length, err := strconv.ParseInt(c.r.Header.Get("Upload-Length"), 10, 64)
+	if err != nil {
+		length = -1
+	}
+	id, err := c.api.svc.CreateTusUpload(c.user, length, c.r.Header.Get("Upload-Metadata"))
+	if err != nil {
+		return nil, err
+	}
+	c.w.Header().Set("Tus-Resumable", tusResumable)
+	c.w.Header().Set("Location", "/api/v1/tus/"+id)
+	c.w.WriteHeader(http.StatusCreated)
+	c.wrote = true
+	return nil, nil
+}
+
+// tusUploadOffset answers HEAD with how far an upload has got.
+func tusUploadOffset(c *call) (J, error) {
+	up, err := c.api.svc.TusUploadState(c.user, c.r.PathValue("id"))
+	if err != nil {
+		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
+	}
+	h := c.w.Header()
+	h.Set("Tus-Resumable", tusResumable)
+	h.Set("Cache-Control", "no-store")
+	h.Set("Upload-Offset", strconv.FormatInt(up.Offset, 10))
+	h.Set("Upload-Length", strconv.FormatInt(up.Length, 10))
+	c.w.WriteHeader(http.StatusOK)
+	c.wrote = true
+	return nil, nil
+}
+
+// appendTusUpload takes a PATCH's bytes: 204 with the new offset, or, for
+// the last bytes, 200 with the file's url and filename as Zulip answers.
+func appendTusUpload(c *call) (J, error) {
+	if c.r.Header.Get("Content-Type") != "application/offset+octet-stream" {
+		return nil, &statusError{http.StatusUnsupportedMediaType, domain.BadRequest("Content-Type must be application/offset+octet-stream")}
+	}
+	offset, err := strconv.ParseInt(c.r.Header.Get("Upload-Offset"), 10, 64)
+	if err != nil {
+		return nil, domain.BadRequest("Missing or invalid Upload-Offset")
+	}
+	newOffset, done, err := c.api.svc.AppendTusUpload(c.user, c.r.PathValue("id"), offset, c.r.Body)
+	switch {
+	case errors.Is(err, domain.ErrTusOffset):
+		return nil, &statusError{http.StatusConflict, domain.BadRequest("Upload-Offset does not match the upload's")}
+	case errors.Is(err, store.ErrNotFound):
+		return nil, &statusError{http.StatusNotFound, domain.BadRequest("Not Found")}
+	case err != nil:
+		return nil, err
+	}
+	c.w.Header().Set("Tus-Resumable", tusResumable)
+	c.w.Header().Set("Upload-Offset", strconv.FormatInt(newOffset, 10))
+	if done == nil {
+		c.w.WriteHeader(http.StatusNoContent)
+		c.wrote = true
+		return nil, nil
+	}
+	body, _ := json.Marshal(map[string]string{"url": done.URI, "filename": done.FileName})
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(http.StatusOK)
+	c.w.Write(body)
+	c.wrote = true
+	return nil, nil
 }

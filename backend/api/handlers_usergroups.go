@@ -5,10 +5,13 @@ import "lanchat/backend/domain"
 func createUserGroup(c *call) (J, error) {
 	req := domain.NewUserGroup{Name: c.p.str("name"), Description: c.p.optStr("description", "")}
 	c.p.json("members", &req.Members)
-	var canMention groupSettingParam
-	if c.p.optJSON("can_mention_group", &canMention) {
-		v := domain.GroupSettingValue(canMention)
-		req.CanMention = &v
+	c.p.optJSON("subgroups", &req.Subgroups)
+	req.Settings = map[string]domain.GroupSettingValue{}
+	for _, name := range domain.UserGroupSettingNames() {
+		var v groupSettingParam
+		if c.p.optJSON(name, &v) {
+			req.Settings[name] = domain.GroupSettingValue(v)
+		}
 	}
 	if err := c.p.err(); err != nil {
 		return nil, err
@@ -31,10 +34,12 @@ func updateUserGroup(c *call) (J, error) {
 		v := c.p.optStr("description", "")
 		ch.Description = &v
 	}
-	var canMention groupSettingChangeParam
-	if c.p.optJSON("can_mention_group", &canMention) {
-		v := domain.GroupSettingChange(canMention)
-		ch.CanMention = &v
+	ch.Settings = map[string]domain.GroupSettingChange{}
+	for _, name := range domain.UserGroupSettingNames() {
+		var v groupSettingChangeParam
+		if c.p.optJSON(name, &v) {
+			ch.Settings[name] = domain.GroupSettingChange(v)
+		}
 	}
 	if err := c.p.err(); err != nil {
 		return nil, err
@@ -42,23 +47,25 @@ func updateUserGroup(c *call) (J, error) {
 	return nil, c.api.svc.UpdateUserGroup(c.user, id, ch)
 }
 
-func deleteUserGroup(c *call) (J, error) {
+func deactivateUserGroup(c *call) (J, error) {
 	id := c.p.pathInt("group_id")
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	return nil, c.api.svc.DeleteUserGroup(c.user, id)
+	return nil, c.api.svc.DeactivateUserGroup(c.user, id)
 }
 
 func updateGroupMembers(c *call) (J, error) {
 	id := c.p.pathInt("group_id")
-	var add, remove []int64
-	c.p.optJSON("add", &add)
-	c.p.optJSON("delete", &remove)
+	var ch domain.GroupMembersChange
+	c.p.optJSON("add", &ch.Add)
+	c.p.optJSON("delete", &ch.Remove)
+	c.p.optJSON("add_subgroups", &ch.AddSubgroups)
+	c.p.optJSON("delete_subgroups", &ch.RemoveSubgroups)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
-	return nil, c.api.svc.UpdateGroupMembers(c.user, id, add, remove)
+	return nil, c.api.svc.UpdateGroupMembers(c.user, id, ch)
 }
 
 func updateGroupSubgroups(c *call) (J, error) {
@@ -109,7 +116,11 @@ func groupSubgroups(c *call) (J, error) {
 }
 
 func listUserGroups(c *call) (J, error) {
-	groups, err := c.api.svc.UserGroups(c.user)
+	deactivated := c.p.optBool("include_deactivated_groups", false)
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	groups, err := c.api.svc.UserGroups(c.user, deactivated)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"strings"
+
 	"lanchat/backend/domain"
 	"lanchat/backend/store"
 )
@@ -21,8 +23,9 @@ func listUsers(c *call) (J, error) {
 }
 
 func getUser(c *call) (J, error) {
-	id := c.p.pathInt("user_id")
-	if err := c.p.err(); err != nil {
+	// GET /users/{email} shares the route (level 302).
+	id, err := c.pathUserID()
+	if err != nil {
 		return nil, err
 	}
 	u, err := c.api.svc.User(c.user, id)
@@ -54,8 +57,16 @@ func createUser(c *call) (J, error) {
 }
 
 func updateUser(c *call) (J, error) {
-	id := c.p.pathInt("user_id")
+	// PATCH /users/{email} shares the route (level 313).
+	id, err := c.pathUserID()
+	if err != nil {
+		return nil, err
+	}
 	var ch domain.UserChange
+	if c.p.has("new_email") {
+		email := c.p.optStr("new_email", "")
+		ch.NewEmail = &email
+	}
 	if c.p.has("full_name") {
 		name := c.p.optStr("full_name", "")
 		ch.FullName = &name
@@ -123,4 +134,14 @@ func unmuteUser(c *call) (J, error) {
 		return nil, err
 	}
 	return nil, c.api.svc.UnmuteUser(c.user, id)
+}
+
+// pathUserID is the account a /users/{user_id} path names: by ID, or by
+// email address (GET, level 302; PATCH, level 313).
+func (c *call) pathUserID() (int64, error) {
+	if ref := c.r.PathValue("user_id"); strings.Contains(ref, "@") {
+		return c.api.svc.UserIDByEmail(ref)
+	}
+	id := c.p.pathInt("user_id")
+	return id, c.p.err()
 }

@@ -60,22 +60,14 @@ func strictJSON(b []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// realmGroupSettingChanges reads PATCH /realm's group settings: Zulip
-// 9.0's {"new", "old"} for those that take any group-setting value, a
-// system group's ID (create_multiuse_invite_group_id, ...) for the others.
+// realmGroupSettingChanges reads PATCH /realm's group settings, each as
+// {"new", "old"}.
 func realmGroupSettingChanges(p *params) map[string]domain.GroupSettingChange {
 	out := map[string]domain.GroupSettingChange{}
-	for _, s := range domain.RealmGroupSettingParams() {
-		if !p.has(s.Param) {
-			continue
-		}
-		if !s.AnyGroup {
-			out[s.Setting] = domain.GroupSettingChange{New: domain.GroupSettingValue{Group: p.int(s.Param)}}
-			continue
-		}
+	for _, name := range domain.RealmGroupSettingNames() {
 		var ch groupSettingChangeParam
-		if p.optJSON(s.Param, &ch) {
-			out[s.Setting] = domain.GroupSettingChange(ch)
+		if p.optJSON(name, &ch) {
+			out[name] = domain.GroupSettingChange(ch)
 		}
 	}
 	return out

@@ -177,9 +177,9 @@ func TestUserGroupManagement(t *testing.T) {
 	if !slices.Contains(flags, any("mentioned")) {
 		t.Errorf("bob's flags %v", flags)
 	}
-	guest.Delete(path, nil).Fails(400, "BAD_REQUEST")
-	alice.Delete(path, nil).OK()
-	alice.Delete(path, nil).Fails(400, "BAD_REQUEST")
+	guest.Post(path+"/deactivate", nil).Fails(400, "BAD_REQUEST")
+	alice.Post(path+"/deactivate", nil).OK()
+	alice.Post(path+"/deactivate", nil).Fails(400, "BAD_REQUEST")
 	if got := types(q.next()); !slices.Equal(got, []string{"user_group:remove"}) {
 		t.Errorf("remove event %v", got)
 	}

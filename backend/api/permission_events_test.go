@@ -50,6 +50,7 @@ var eventTypes = map[string]string{
 	"realm_emoji":          "custom emoji belong to the organization",
 	"default_streams":      "public streams only: a private stream cannot be a default one",
 	"realm_linkifiers":     "organization settings",
+	"realm_playgrounds":    "organization settings",
 	"realm_filters":        "organization settings (realm_linkifiers' legacy name)",
 	"user_group":           "groups of people, organization-wide",
 	"alert_words":          "the user's own words, sent to that user alone",
@@ -62,6 +63,8 @@ var eventTypes = map[string]string{
 	"scheduled_messages":   "the sender's own scheduled messages, sent to that user alone",
 
 	"custom_profile_fields": "organization settings",
+	"saved_snippets":        "the user's own snippets, sent to that user alone",
+	"realm_export_consent":  "a person's consent to data exports, sent to administrators",
 }
 
 // TestEveryEventTypeIsClassified compares eventTypes with the types the
@@ -199,7 +202,9 @@ func TestPrivateStreamEventsStayInside(t *testing.T) {
 		do   func()
 		want map[string][]string // the types each insider hears
 	}{
-		{"send", func() { id = send(t, alice, streamMsg("secret", "plans", "hidden")) }, both("message")},
+		// Starting the topic follows it for alice (level 214), for her alone.
+		{"send", func() { id = send(t, alice, streamMsg("secret", "plans", "hidden")) },
+			map[string][]string{"alice": {"muted_topics", "user_topic", "message"}, "admin": {"message"}}},
 		{"edit", func() { alice.Patch(msgPath(id, ""), apitest.Form{"content": "hidden, edited"}).OK() }, both("update_message")},
 		{"rename topic", func() {
 			alice.Patch(msgPath(id, ""), apitest.Form{"topic": "schemes", "propagate_mode": "change_all"}).OK()

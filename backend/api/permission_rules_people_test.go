@@ -77,7 +77,9 @@ func peopleRules() map[string]rule {
 		"PATCH /api/v1/user_groups/{group_id}": {members, func(w world) []probe {
 			return []probe{{path: id("/api/v1/user_groups/%d", w.groupID), form: apitest.Form{"description": "probed"}}}
 		}},
-		"DELETE /api/v1/user_groups/{group_id}": {members, func(w world) []probe { return []probe{{path: id("/api/v1/user_groups/%d", w.spareGroupID)}} }},
+		"POST /api/v1/user_groups/{group_id}/deactivate": {members, func(w world) []probe {
+			return []probe{{path: id("/api/v1/user_groups/%d/deactivate", w.spareGroupID)}}
+		}},
 		"GET /api/v1/user_groups/{group_id}/members": {anyone, func(w world) []probe {
 			return []probe{{path: id("/api/v1/user_groups/%d/members", w.groupID)}}
 		}},
@@ -129,6 +131,11 @@ func peopleRules() map[string]rule {
 		// Public as in Zulip (TestCustomEmoji fetches a real one without credentials).
 		"GET /user_avatars/1/emoji/images/{file}": {public, fixed(probe{path: "/user_avatars/1/emoji/images/none.png", status: 404, code: "BAD_REQUEST"})},
 
+		"POST /api/v1/tus":     {anyone, fixed(probe{header: map[string]string{"Upload-Length": "10"}, status: 201})},
+		"GET /api/v1/tus/{id}": {own, func(w world) []probe { return []probe{{path: w.tusUpload}} }},
+		"PATCH /api/v1/tus/{id}": {own, func(w world) []probe {
+			return []probe{{path: w.tusUpload, header: map[string]string{"Content-Type": "application/offset+octet-stream", "Upload-Offset": "0"}}}
+		}},
 		"POST /api/v1/user_uploads": {anyone, func(w world) []probe {
 			return []probe{{files: map[string][2]string{"f": {"note.txt", "a note"}}}}
 		}},
@@ -145,6 +152,11 @@ func peopleRules() map[string]rule {
 			return []probe{{path: id("/api/v1/attachments/%d", w.spareAttachment)}}
 		}},
 		"GET /api/v1/scheduled_messages": {own, fixed(probe{hides: []string{"scheduled plan"}})},
+		"GET /api/v1/saved_snippets":     {own, fixed(probe{hides: []string{"snippet plan"}})},
+		"POST /api/v1/saved_snippets":    {anyone, fixed(probe{form: apitest.Form{"title": "probe", "content": "probed"}})},
+		"DELETE /api/v1/saved_snippets/{saved_snippet_id}": {own, func(w world) []probe {
+			return []probe{{path: id("/api/v1/saved_snippets/%d", w.spareSnippet)}}
+		}},
 		// Scheduling into a stream one cannot see is refused as for a missing stream.
 		"POST /api/v1/scheduled_messages": {scoped, func(w world) []probe {
 			return []probe{{form: apitest.Form{"type": "stream", "to": w.streamID, "topic": "plans", "content": "later",

@@ -152,11 +152,12 @@ func permissions() map[string]rule {
 			return []probe{{form: apitest.Form{"content": "#**" + w.stream + "**"}, hides: []string{"data-stream-id"}}}
 		}},
 
-		"PATCH /api/v1/realm":          {admin, fixed(probe{name: "rename organization", form: apitest.Form{"name": "Taken Over"}})},
-		"POST /api/v1/realm/import":    {owners, fixed(probe{name: "import over the organization", form: apitest.Form{"format": "slack"}})},
-		"GET /api/v1/realm/import":     {owners, fixed(probe{name: "watch an import"})},
-		"GET /api/v1/realm/linkifiers": {anyone, fixed(probe{})},
-		"GET /api/v1/realm/filters":    {anyone, fixed(probe{})},
+		"PATCH /api/v1/realm":               {admin, fixed(probe{name: "rename organization", form: apitest.Form{"name": "Taken Over"}})},
+		"GET /api/v1/export/realm/consents": {admin, fixed(probe{})},
+		"POST /api/v1/realm/import":         {owners, fixed(probe{name: "import over the organization", form: apitest.Form{"format": "slack"}})},
+		"GET /api/v1/realm/import":          {owners, fixed(probe{name: "watch an import"})},
+		"GET /api/v1/realm/linkifiers":      {anyone, fixed(probe{})},
+		"GET /api/v1/realm/filters":         {anyone, fixed(probe{})},
 		// Its route comes before POST /realm/filters: w.filterID is then the only linkifier.
 		"PATCH /api/v1/realm/linkifiers": {admin, func(w world) []probe {
 			return []probe{{name: "reorder linkifiers", form: apitest.Form{"ordered_linkifier_ids": []int64{w.filterID}}}}
@@ -169,6 +170,11 @@ func permissions() map[string]rule {
 		}},
 		"DELETE /api/v1/realm/filters/{filter_id}": {admin, func(w world) []probe {
 			return []probe{{name: "delete linkifier", path: id("/api/v1/realm/filters/%d", w.filterID)}}
+		}},
+		"POST /api/v1/realm/playgrounds": {admin, fixed(probe{name: "add code playground",
+			form: apitest.Form{"name": "Rust", "pygments_language": "Rust", "url_template": "https://rust.lan/?c={code}"}})},
+		"DELETE /api/v1/realm/playgrounds/{playground_id}": {admin, func(w world) []probe {
+			return []probe{{name: "remove code playground", path: id("/api/v1/realm/playgrounds/%d", w.playgroundID)}}
 		}},
 		"GET /api/v1/realm/profile_fields": {anyone, fixed(probe{})},
 		// Its route comes before POST /realm/profile_fields: w.profileFieldID is then the only field.

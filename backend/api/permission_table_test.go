@@ -49,6 +49,7 @@ type probe struct {
 	form   apitest.Form
 	files  map[string][2]string // sent as multipart/form-data
 	body   string               // sent as JSON (webhook payloads)
+	header map[string]string    // sent with the form (the tus protocol's)
 	// public and anyone probes: the status expected (200 when 0) and code.
 	status int
 	code   string
@@ -71,6 +72,14 @@ type rule struct {
 // send makes the request: reads with the form in the query string, writes
 // with it in the body.
 func (p probe) send(c *apitest.Client) *apitest.Response {
+	if p.header != nil {
+		c.Header = http.Header{}
+		for k, v := range p.header {
+			c.Header.Set(k, v)
+		}
+		defer func() { c.Header = nil }()
+		return c.Do(p.method, p.path, p.header["Content-Type"], strings.NewReader(p.form.Encode()))
+	}
 	switch {
 	case p.files != nil:
 		return c.PostMultipart(p.path, p.form, p.files)

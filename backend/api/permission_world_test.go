@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,11 +23,13 @@ type world struct {
 	// Own probes ask about alice's things.
 	queue, spareQueue string // alice's event queues
 	ownUpload         string // alice's, linked nowhere
+	tusUpload         string // alice's unfinished resumable upload's path
 	spareAttachment   int64  // the ID of an upload of alice's that a probe may delete
 	storageKey        string // in alice's bot storage
 	alertWord         string // alice's
 	scheduled         int64  // alice's scheduled message, which a probe may edit
 	spareScheduled    int64  // and one a probe may cancel
+	spareSnippet      int64  // alice's saved snippet a probe may delete
 	botEmail          string // alice's bot
 
 	// Role probes act on these.
@@ -38,6 +41,7 @@ type world struct {
 	adminID, bobID, carolID   int64 // carol is deactivated
 	filterID                  int64
 	profileFieldID            int64
+	playgroundID              int64
 	groupID, spareGroupID     int64
 	subgroupID                int64 // for groupID to take as a subgroup
 	botID, botID2             int64 // alice's bots
@@ -94,6 +98,9 @@ func (w *world) setUpOwn(t *testing.T) {
 	t.Helper()
 	w.queue, w.spareQueue = registerQueue(t, w.alice, nil).id, registerQueue(t, w.alice, nil).id
 	w.ownUpload = w.uploadFile("diary.txt", "mine alone")
+	w.alice.Header = http.Header{"Upload-Length": {"100"}}
+	w.tusUpload = w.alice.Do("POST", "/api/v1/tus", "", nil).Header.Get("Location")
+	w.alice.Header = nil
 	w.uploadFile("spare.txt", "to delete")
 	for _, a := range w.alice.Get("/api/v1/attachments", nil).OK().List("attachments") {
 		if a := a.(map[string]any); a["name"] == "spare.txt" {
@@ -108,6 +115,8 @@ func (w *world) setUpOwn(t *testing.T) {
 	}
 	w.alice.Do("PUT", "/api/v1/bot_storage", "application/x-www-form-urlencoded",
 		strings.NewReader(apitest.Form{"storage": map[string]string{w.storageKey: "v"}}.Encode())).OK()
+	w.alice.Post("/api/v1/saved_snippets", apitest.Form{"title": "kept", "content": "snippet plan"}).OK()
+	w.spareSnippet = w.alice.Post("/api/v1/saved_snippets", apitest.Form{"title": "spare", "content": "spare snippet"}).OK().Int("saved_snippet_id")
 	w.alice.Post("/api/v1/users/me/presence", apitest.Form{"status": "active"}).OK()
 }
 
@@ -133,6 +142,7 @@ func (w *world) setUpRoles(t *testing.T, s *apitest.Server) {
 	admin.Delete(fmt.Sprintf("/api/v1/users/%d", w.carolID), nil).OK()
 	w.filterID = admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": `#(?P<id>[0-9]+)`, "url_template": "https://x.lan/{id}"}).OK().Int("id")
 	w.profileFieldID = admin.Post("/api/v1/realm/profile_fields", apitest.Form{"name": "Office", "field_type": 1}).OK().Int("id")
+	w.playgroundID = admin.Post("/api/v1/realm/playgrounds", apitest.Form{"name": "Go", "pygments_language": "Go", "url_template": "https://go.lan/?c={code}"}).OK().Int("id")
 	group := func(name string) int64 {
 		alice.Post("/api/v1/user_groups/create", apitest.Form{"name": name, "members": []int64{ids["alice@example.com"]}}).OK()
 		return int64(groupNamed(t, alice, name)["id"].(float64))
@@ -192,8 +202,10 @@ func (w world) aboutRandom() world {
 func (w world) missing() world {
 	w.target = target{stream: "nowhere", word: w.word, streamID: 999, spareStreamID: 998, msg: 999999, spareMsg: 999998, upload: "/user_uploads/1/00/nothingatall/plan.txt"}
 	w.ownUpload = "/user_uploads/1/00/nothingelse/diary.txt"
+	w.tusUpload = "/api/v1/tus/nothingatall"
 	w.spareAttachment = 999999
 	w.scheduled, w.spareScheduled = 999999, 999998
+	w.spareSnippet = 999999
 	w.queue, w.spareQueue = "nonsense", "absent-queue"
 	w.storageKey = "no-such-key"
 	return w
@@ -236,6 +248,7 @@ func fakeWorld() world {
 	w.filterID, w.groupID, w.spareGroupID, w.botID, w.botID2 = 24, 25, 26, 27, 28
 	w.inviteID, w.inviteID2, w.inviteLinkID = 30, 31, 32
 	w.profileFieldID = 33
+	w.playgroundID = 34
 	return w
 }
 

@@ -63,12 +63,16 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/messages/flags", auth: authUser, handle: updateFlags},
 		{method: "POST", path: "/api/v1/messages/flags/narrow", auth: authUser, heavy: true, handle: updateFlagsForNarrow},
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
+		{method: "GET", path: "/api/v1/saved_snippets", auth: authUser, handle: listSavedSnippets},
+		{method: "POST", path: "/api/v1/saved_snippets", auth: authUser, handle: createSavedSnippet},
+		{method: "DELETE", path: "/api/v1/saved_snippets/{saved_snippet_id}", auth: authUser, handle: deleteSavedSnippet},
 		{method: "GET", path: "/api/v1/scheduled_messages", auth: authUser, handle: listScheduledMessages},
 		{method: "POST", path: "/api/v1/scheduled_messages", auth: authUser, handle: createScheduledMessage},
 		{method: "PATCH", path: "/api/v1/scheduled_messages/{scheduled_message_id}", auth: authUser, handle: editScheduledMessage},
 		{method: "DELETE", path: "/api/v1/scheduled_messages/{scheduled_message_id}", auth: authUser, handle: deleteScheduledMessage},
 
 		{method: "PATCH", path: "/api/v1/realm", auth: authUser, handle: updateRealm},
+		{method: "GET", path: "/api/v1/export/realm/consents", auth: authUser, handle: exportConsents},
 		// Lanchat's own: an owner replaces a new organization with an export's.
 		{method: "POST", path: "/api/v1/realm/import", auth: authUser, upload: true, maxBody: a.opts.MaxImportSize, handle: startImport},
 		{method: "GET", path: "/api/v1/realm/import", auth: authUser, handle: importStatus},
@@ -85,6 +89,8 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/realm/filters", auth: authUser, handle: addLinkifier},
 		{method: "PATCH", path: "/api/v1/realm/filters/{filter_id}", auth: authUser, handle: updateLinkifier},
 		{method: "DELETE", path: "/api/v1/realm/filters/{filter_id}", auth: authUser, handle: deleteLinkifier},
+		{method: "POST", path: "/api/v1/realm/playgrounds", auth: authUser, handle: addPlayground},
+		{method: "DELETE", path: "/api/v1/realm/playgrounds/{playground_id}", auth: authUser, handle: removePlayground},
 		{method: "POST", path: "/api/v1/mark_all_as_read", auth: authUser, handle: markAllAsRead},
 		{method: "POST", path: "/api/v1/mark_stream_as_read", auth: authUser, handle: markStreamAsRead},
 		{method: "POST", path: "/api/v1/mark_topic_as_read", auth: authUser, handle: markTopicAsRead},
@@ -127,7 +133,7 @@ func (a *API) routes() []route {
 		{method: "GET", path: "/api/v1/user_groups", auth: authUser, handle: listUserGroups},
 		{method: "POST", path: "/api/v1/user_groups/create", auth: authUser, handle: createUserGroup},
 		{method: "PATCH", path: "/api/v1/user_groups/{group_id}", auth: authUser, handle: updateUserGroup},
-		{method: "DELETE", path: "/api/v1/user_groups/{group_id}", auth: authUser, handle: deleteUserGroup},
+		{method: "POST", path: "/api/v1/user_groups/{group_id}/deactivate", auth: authUser, handle: deactivateUserGroup},
 		{method: "GET", path: "/api/v1/user_groups/{group_id}/members", auth: authUser, handle: groupMembers},
 		{method: "POST", path: "/api/v1/user_groups/{group_id}/members", auth: authUser, handle: updateGroupMembers},
 		{method: "GET", path: "/api/v1/user_groups/{group_id}/members/{user_id}", auth: authUser, handle: groupMember},
@@ -156,6 +162,10 @@ func (a *API) routes() []route {
 		{method: "GET", path: "/user_avatars/1/emoji/images/{file}", auth: authNone, handle: emojiImage},
 
 		{method: "POST", path: "/api/v1/user_uploads", auth: authUser, upload: true, maxBody: maxUploadBody, handle: uploadFile},
+		{method: "POST", path: "/api/v1/tus", auth: authUser, handle: createTusUpload},
+		// GET serves the tus protocol's HEAD too, as net/http routes HEAD to GET.
+		{method: "GET", path: "/api/v1/tus/{id}", auth: authUser, handle: tusUploadOffset},
+		{method: "PATCH", path: "/api/v1/tus/{id}", auth: authUser, upload: true, maxBody: maxUploadBody, handle: appendTusUpload},
 		{method: "GET", path: "/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: serveUpload},
 		{method: "GET", path: "/api/v1/user_uploads/{realm}/{dir}/{token}/{name}", auth: authUser, handle: temporaryUploadURL},
 		// The token is the credential: whoever holds the URL may fetch the file for a minute.

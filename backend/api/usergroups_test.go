@@ -51,7 +51,7 @@ func TestSystemGroupsFollowRoles(t *testing.T) {
 	path := fmt.Sprintf("/api/v1/user_groups/%d", sys["role:members"])
 	admin.Patch(path, apitest.Form{"description": "mine"}).Fails(400, "BAD_REQUEST")
 	admin.Post(path+"/members", apitest.Form{"add": []int64{adminID}}).Fails(400, "BAD_REQUEST")
-	admin.Delete(path, nil).Fails(400, "BAD_REQUEST")
+	admin.Post(path+"/deactivate", nil).Fails(400, "BAD_REQUEST")
 	if r := alice.Post("/api/v1/user_groups/create", apitest.Form{"name": "role:mine", "members": []int64{}}).Fails(400, "BAD_REQUEST"); r.Msg() != "User group name cannot start with 'role:'." {
 		t.Errorf("a reserved name: %q", r.Msg())
 	}
@@ -134,12 +134,14 @@ func TestSubgroups(t *testing.T) {
 	if flags := bob.Get(msgPath(msg, ""), nil).OK().Body["message"].(map[string]any)["flags"].([]any); !slices.Contains(flags, any("mentioned")) {
 		t.Errorf("bob, in a subgroup, was not mentioned: %v", flags)
 	}
-	alice.Delete(fmt.Sprintf("/api/v1/user_groups/%d", inner), nil).OK()
+	alice.Post(subgroups(outer), apitest.Form{"delete": []int64{inner}}).OK()
+	alice.Post(fmt.Sprintf("/api/v1/user_groups/%d/deactivate", inner), nil).OK()
 	if direct := alice.Get(subgroups(outer), apitest.Form{"direct_subgroup_only": true}).OK().List("subgroups"); fmt.Sprint(direct) != fmt.Sprint([]any{float64(sys["role:moderators"])}) {
-		t.Errorf("outer's subgroups after deleting inner %v", direct)
+		t.Errorf("outer's subgroups after removing inner %v", direct)
 	}
 	alice.Post(subgroups(outer), apitest.Form{"delete": []int64{sys["role:moderators"]}}).OK()
-	if got := types(q.next()); !slices.Equal(got, []string{"user_group:remove", "user_group:remove_subgroups"}) {
+	// Deactivating inner is its removal to a client without include_deactivated_groups.
+	if got := types(q.next()); !slices.Equal(got, []string{"user_group:remove_subgroups", "user_group:remove", "user_group:remove_subgroups"}) {
 		t.Errorf("events %v", got)
 	}
 }

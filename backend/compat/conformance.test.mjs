@@ -313,6 +313,9 @@ async function runEndpoints() {
   await call('alice', 'PATCH', `/user_groups/${engineering}`, { can_mention_group: { new: everyone } });
   await check('POST /user_groups/{user_group_id}/deactivate', 'alice', 'POST', `/user_groups/${design}/deactivate`, {});
   await check('POST /user_groups/{user_group_id}/deactivate', 'alice', 'POST', '/user_groups/9999/deactivate', {}, 400);
+  // Saved snippets and export consent (levels 297, 312).
+  await call('alice', 'POST', '/saved_snippets', { title: 'Hello', content: 'Hello there' });
+  await call('alice', 'PATCH', '/settings', { allow_private_data_export: true });
 
   // Streams and subscriptions.
   await check('GET /streams', 'alice', 'GET', '/streams', {});
@@ -437,6 +440,8 @@ async function runEndpoints() {
   const second = await check('POST /realm/filters', 'admin', 'POST', '/realm/filters', { pattern: '!(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/b/{id}' });
   const third = await check('POST /realm/filters', 'admin', 'POST', '/realm/filters', { pattern: '~(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/c/{id}' });
   await check('PATCH /realm/linkifiers', 'admin', 'PATCH', '/realm/linkifiers', { ordered_linkifier_ids: [third.id, second.id] });
+  const playground = await check('POST /realm/playgrounds', 'admin', 'POST', '/realm/playgrounds', { name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}' });
+  await check('DELETE /realm/playgrounds/{playground_id}', 'admin', 'DELETE', `/realm/playgrounds/${playground.id}`, {});
 
   // Custom profile fields (levels 244, 252), and a value, for its realm_user event.
   const desk = await check('POST /realm/profile_fields', 'admin', 'POST', '/realm/profile_fields', { name: 'Desk', hint: 'Floor and room', field_type: 1, required: true });

@@ -33,8 +33,15 @@ func randomString(n int, alphabet string) string {
 	return b.String()
 }
 
+// MaxPasswordBytes is bcrypt's limit on what it hashes, and so the longest
+// password (register's password_max_length, level 338).
+const MaxPasswordBytes = 72
+
 // hashPassword uses bcrypt, whose cost makes offline guessing slow.
 func hashPassword(password string) (string, error) {
+	if len(password) > MaxPasswordBytes {
+		return "", BadRequest("The password is too long: at most %d bytes (%d letters without accents).", MaxPasswordBytes, MaxPasswordBytes)
+	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	return string(h), err
 }

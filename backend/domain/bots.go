@@ -54,6 +54,20 @@ func (s *Service) Bots(actor store.User) ([]BotObject, error) {
 
 var shortNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
 
+// checkCanCreateBot is the organization's gate for new bots:
+// can_create_bots_group, or for an incoming webhook bot also
+// can_create_write_only_bots_group.
+func checkCanCreateBot(tx *store.Tx, actor store.User, botType int) error {
+	allowed, err := realmAllows(tx, actor, SettingCreateBots)
+	if err == nil && !allowed && botType == store.BotIncomingWebhook {
+		allowed, err = realmAllows(tx, actor, SettingCreateWriteOnlyBots)
+	}
+	if err == nil && !allowed {
+		return BadRequest("Insufficient permission")
+	}
+	return err
+}
+
 // CreateBot makes a generic or incoming-webhook bot owned by the actor,
 // with the address <short_name>-bot@<the owner's domain>.
 func (s *Service) CreateBot(actor store.User, fullName, shortName string, botType int) (BotObject, error) {
@@ -70,6 +84,9 @@ func (s *Service) CreateBot(actor store.User, fullName, shortName string, botTyp
 	_, domain, _ := strings.Cut(actor.Email, "@")
 	var bot store.User
 	err := s.update(func(tx *store.Tx) (func(), error) {
+		if err := checkCanCreateBot(tx, actor, botType); err != nil {
+			return nil, err
+		}
 		var err error
 		bot, err = s.createUser(tx, NewUser{Email: shortName + "-bot@" + domain, FullName: fullName, Role: store.RoleMember,
 			BotType: botType, BotOwnerID: actor.ID})

@@ -8,27 +8,22 @@ import (
 	"lanchat/backend/store"
 )
 
-// DefaultStreamObject is a default stream as Zulip's DefaultChannel: the
-// stream's own properties, without counts or the viewer's settings.
-type DefaultStreamObject struct {
-	StreamProperties
-}
-
 // errPrivateDefault is Zulip's answer to a private stream offered as a
 // default one: new people could not be let into it unasked.
 var errPrivateDefault = BadRequest("Private channels cannot be made default.")
 
-// defaultStreams lists the organization's default streams, in the order they
-// were made default, leaving out any deleted since.
-func (s *Service) defaultStreams(tx *store.Tx) ([]DefaultStreamObject, error) {
+// defaultStreams lists the IDs of the organization's default streams (only
+// IDs since level 330), in the order they were made default, leaving out
+// any deleted since.
+func defaultStreams(tx *store.Tx) ([]int64, error) {
 	realm, err := tx.Realm()
 	if errors.Is(err, store.ErrNotFound) {
-		return []DefaultStreamObject{}, nil
+		return []int64{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := []DefaultStreamObject{}
+	out := []int64{}
 	for _, id := range realm.DefaultStreamIDs {
 		st, err := tx.Stream(id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -40,28 +35,18 @@ func (s *Service) defaultStreams(tx *store.Tx) ([]DefaultStreamObject, error) {
 		if st.Deactivated {
 			continue
 		}
-		out = append(out, DefaultStreamObject{StreamProperties: s.streamObject(tx, st).StreamProperties})
+		out = append(out, st.ID)
 	}
 	return out, nil
 }
 
-// defaultStreamsWire is how register's realm_default_streams and the
-// default_streams event list the default streams: by ID, since level 330.
-func defaultStreamsWire(list []DefaultStreamObject) []int64 {
-	ids := make([]int64, len(list))
-	for i, d := range list {
-		ids[i] = d.StreamID
-	}
-	return ids
-}
-
 // defaultStreamsState is register's realm_default_streams: empty for a
 // guest, as in Zulip (guests join no stream unasked and see only theirs).
-func (s *Service) defaultStreamsState(tx *store.Tx, viewer store.User) ([]DefaultStreamObject, error) {
+func defaultStreamsState(tx *store.Tx, viewer store.User) ([]int64, error) {
 	if isGuest(viewer) {
-		return []DefaultStreamObject{}, nil
+		return []int64{}, nil
 	}
-	return s.defaultStreams(tx)
+	return defaultStreams(tx)
 }
 
 // setDefaultStream makes st a default stream or stops it being one, and
@@ -89,7 +74,7 @@ func (s *Service) setDefaultStream(tx *store.Tx, out *deliveries, st store.Strea
 	if err := tx.PutRealm(realm); err != nil {
 		return err
 	}
-	list, err := s.defaultStreams(tx)
+	list, err := defaultStreams(tx)
 	if err != nil {
 		return err
 	}
@@ -103,7 +88,7 @@ func (s *Service) setDefaultStream(tx *store.Tx, out *deliveries, st store.Strea
 			audience = append(audience, u.ID)
 		}
 	}
-	out.add(s, events.Event{"type": "default_streams", "default_streams": defaultStreamsWire(list)}, audience)
+	out.add(s, events.Event{"type": "default_streams", "default_streams": list}, audience)
 	return nil
 }
 

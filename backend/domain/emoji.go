@@ -99,18 +99,22 @@ func normalizeEmojiName(name string) (string, error) {
 }
 
 // AddRealmEmoji stores an uploaded image as a custom emoji. Who may add
-// emoji is the organization's setting; guests never may; only
-// administrators may shadow a built-in emoji name.
+// emoji is the organization's can_add_custom_emoji_group (level 307);
+// bots never may; only administrators may shadow a built-in emoji name.
 func (s *Service) AddRealmEmoji(actor store.User, name string, files UploadedFiles) error {
 	name, err := normalizeEmojiName(name)
 	if err != nil {
 		return err
 	}
-	realm, err := s.realm()
-	if err != nil {
+	var allowed bool
+	err = s.store.View(func(tx *store.Tx) error {
+		allowed, err = realmAllows(tx, actor, SettingAddCustomEmoji)
 		return err
+	})
+	if err != nil {
+		return internal("add emoji", err)
 	}
-	if isGuest(actor) || actor.IsBot() || (realm.EmojiAddPolicy == "admins" && !isAdmin(actor)) {
+	if !allowed || actor.IsBot() {
 		return BadRequest("Insufficient permission")
 	}
 	if _, builtin := assets.EmojiByName(name); builtin && !isAdmin(actor) {

@@ -26,6 +26,9 @@ const (
 	// CodeExpectationMismatch refuses a group-setting change whose "old"
 	// is not the current value.
 	CodeExpectationMismatch = "EXPECTATION_MISMATCH"
+	// CodeCannotDeactivateGroupInUse refuses to deactivate a group a
+	// setting uses, with the objections (level 298).
+	CodeCannotDeactivateGroupInUse = "CANNOT_DEACTIVATE_GROUP_IN_USE"
 	// CodeUnsupportedWebhookEvent answers an event an integration ignores:
 	// as in Zulip it is carried with HTTP 200, so senders neither retry it
 	// nor disable the webhook, and they log the answer.

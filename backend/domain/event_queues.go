@@ -21,7 +21,7 @@ func queueRecord(q *events.Queue, req RegisterRequest) store.EventQueue {
 	opts := q.Options()
 	rec := store.EventQueue{ID: q.ID, UserID: opts.UserID, EventTypes: req.EventTypes,
 		AllPublicStreams: opts.AllPublicStreams, ApplyMarkdown: opts.ApplyMarkdown, BulkMessageDeletion: opts.BulkMessageDeletion,
-		Through: opts.Through}
+		IncludeDeactivatedGroups: opts.IncludeDeactivatedGroups, Through: opts.Through}
 	for _, t := range req.Narrow {
 		rec.Narrow = append(rec.Narrow, store.EventQueueTerm{Operator: t.Operator, Operand: t.Operand, Negated: t.Negated})
 	}
@@ -73,7 +73,8 @@ func restoredOptions(tx *store.Tx, rec store.EventQueue) (events.QueueOptions, b
 		return events.QueueOptions{}, false
 	}
 	opts := events.QueueOptions{UserID: user.ID, EventTypes: rec.EventTypes, AllPublicStreams: rec.AllPublicStreams,
-		ApplyMarkdown: rec.ApplyMarkdown, BulkMessageDeletion: rec.BulkMessageDeletion, Through: rec.Through}
+		ApplyMarkdown: rec.ApplyMarkdown, BulkMessageDeletion: rec.BulkMessageDeletion,
+		IncludeDeactivatedGroups: rec.IncludeDeactivatedGroups, Through: rec.Through}
 	if len(rec.Narrow) > 0 {
 		terms := make([]NarrowTerm, len(rec.Narrow))
 		for i, t := range rec.Narrow {

@@ -486,6 +486,9 @@ func (s *Service) AcceptInvitation(key string, n NewUser) (store.User, error) {
 		}
 		return out.publish, nil
 	})
+	if err == nil {
+		s.announceSignup(u)
+	}
 	return u, internal("accept invitation", err)
 }
 

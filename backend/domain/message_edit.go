@@ -20,26 +20,27 @@ type MessageEdit struct {
 
 // EditMessage changes a message's content (its sender only) and moves it
 // or its topic (sender or administrator; other streams: administrators),
-// recording each change in the message's edit history.
-func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
+// recording each change in the message's edit history. It returns the
+// uploads a content edit left linked only from edit history.
+func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) ([]Attachment, error) {
 	switch e.PropagateMode {
 	case "":
 		e.PropagateMode = "change_one"
 	case "change_one", "change_later", "change_all":
 	default:
-		return InvalidArgument("propagate_mode", "must be change_one, change_later or change_all")
+		return nil, InvalidArgument("propagate_mode", "must be change_one, change_later or change_all")
 	}
 	var content string
 	var err error
 	if e.Content != nil {
 		if content, err = normalizeContent(*e.Content); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var topic string
 	if e.Topic != nil {
 		if topic, err = normalizeTopic(*e.Topic); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	now := s.now().Unix()
@@ -48,8 +49,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 		topic     string
 		resolving bool
 	}
+	var detached []Attachment
 	err = s.update(func(tx *store.Tx) (func(), error) {
-		resolved.streamID = 0
+		resolved.streamID, detached = 0, []Attachment{}
 		m, _, err := accessMessage(tx, actor, id, streamCache{})
 		if err != nil {
 			return nil, err
@@ -87,6 +89,9 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 			if err := saveEdit(tx, m, edited, edit); err != nil {
 				return nil, err
 			}
+			if detached, err = detachedUploads(tx, actor.ID, m.Content, content); err != nil {
+				return nil, err
+			}
 			ev["orig_content"], ev["orig_rendered_content"] = m.Content, m.Rendered
 			ev["content"], ev["rendered_content"], ev["is_me_message"] = content, r.HTML, r.IsMeMessage
 		}
@@ -111,7 +116,7 @@ func (s *Service) EditMessage(actor store.User, id int64, e MessageEdit) error {
 	if err == nil && resolved.streamID != 0 {
 		err = s.notifyResolved(actor, resolved.streamID, resolved.topic, resolved.resolving)
 	}
-	return internal("edit message", err)
+	return detached, internal("edit message", err)
 }
 
 // withoutUnchangedTopic treats a topic equal to the message's own as not
@@ -195,8 +200,9 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 		return nil, 0, err
 	}
 	if e.StreamID != 0 && e.StreamID != m.StreamID {
-		if !isAdmin(actor) {
-			return nil, 0, BadRequest("You don't have permission to move this message")
+		// Level 310: the organization's can_move_messages_between_channels_group.
+		if ok, err := realmAllows(tx, actor, SettingMoveBetweenChannels); err != nil || !ok {
+			return nil, 0, cmpErr(err, BadRequest("You don't have permission to move this message"))
 		}
 		if dest, err = visibleStreamByID(tx, actor, e.StreamID); err != nil {
 			return nil, 0, err
@@ -314,7 +320,9 @@ func updateMentionFlags(tx *store.Tx, m store.Message, r rendered) error {
 	return nil
 }
 
-// DeleteMessage removes a message for good; only administrators may.
+// DeleteMessage removes a message for good, for those the organization's
+// can_delete_any_message_group lets (level 281), and for its sender when
+// can_delete_own_message_group does (level 291).
 // Holders get a delete_message event carrying both message_id (for clients
 // without bulk_message_deletion) and message_ids.
 func (s *Service) DeleteMessage(actor store.User, id int64) error {
@@ -323,8 +331,12 @@ func (s *Service) DeleteMessage(actor store.User, id int64) error {
 		if err != nil {
 			return nil, err
 		}
-		if !isAdmin(actor) {
-			return nil, BadRequest("You don't have permission to delete this message")
+		ok, err := realmAllows(tx, actor, SettingDeleteAnyMessage)
+		if err == nil && !ok && m.SenderID == actor.ID {
+			ok, err = realmAllows(tx, actor, SettingDeleteOwnMessage)
+		}
+		if err != nil || !ok {
+			return nil, cmpErr(err, BadRequest("You don't have permission to delete this message"))
 		}
 		var out deliveries
 		if err := s.deleteMessage(tx, &out, actor, m); err != nil {

@@ -33,6 +33,10 @@ type OutgoingMessage struct {
 	// together they also name the send, so that the same send repeated
 	// within sentLocalIDMemory is stored once and answered with the same ID.
 	QueueID, LocalID string
+	// Notice marks what Zulip's Notification Bot would say, which Lanchat
+	// posts in the name of the person it is about: their automatic topic
+	// policies do not apply to it.
+	Notice bool
 }
 
 // sentLocalIDMemory is how long a send's queue and local ID are remembered
@@ -78,12 +82,28 @@ func normalizeTopic(topic string) (string, error) {
 	return topic, nil
 }
 
-// SendMessage validates, renders and stores a message and gives each
-// recipient their flags. Concurrent sends share one commit (store.Batch).
+// SendMessage is Send for callers that need only the new message's ID.
 func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, error) {
+	sent, err := s.Send(actor, out)
+	return sent.ID, err
+}
+
+// SentMessage is what a send did.
+type SentMessage struct {
+	ID int64
+	// AutomaticVisibilityPolicy is the visibility policy the sender's
+	// settings gave the topic by this send, 0 when unchanged (level 218).
+	AutomaticVisibilityPolicy int
+}
+
+// Send validates, renders and stores a message and gives each recipient
+// their flags; in a stream, the sender's automatic visibility policies and
+// those of the people it mentions apply to its topic, in the same write.
+// Concurrent sends share one commit (store.Batch).
+func (s *Service) Send(actor store.User, out OutgoingMessage) (SentMessage, error) {
 	content, err := normalizeContent(out.Content)
 	if err != nil {
-		return 0, err
+		return SentMessage{}, err
 	}
 	var target messageTarget
 	var r rendered
@@ -99,7 +119,7 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		return checkGroupMentions(tx, actor, r)
 	})
 	if err != nil {
-		return 0, internal("send message", err)
+		return SentMessage{}, internal("send message", err)
 	}
 	read := readBySender
 	if out.ReadBySender != nil && !*out.ReadBySender {
@@ -110,10 +130,11 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 	var to events.Audience
 	var attempts []int64 // the IDs marked in flight, one per run of the transaction
 	var repeated int64   // the message an earlier send with the same local ID became
+	var automatic int    // the sender's topic's new visibility policy
 	dedupe := out.QueueID != "" && out.LocalID != ""
 	err = s.batch(func(tx *store.Tx) (func(), error) {
 		// Batch may run this more than once: it must only write through tx.
-		repeated = 0
+		repeated, automatic = 0, 0
 		if dedupe {
 			if earlier, err := tx.SentLocalID(actor.ID, out.QueueID, out.LocalID); err == nil {
 				repeated = earlier.MessageID
@@ -133,9 +154,26 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 			}
 			m.Submessages = []store.Submessage{{ID: id, SenderID: actor.ID, MsgType: widgetMsgType, Content: def}}
 		}
+		started := target.stream.ID != 0 && !tx.HasTopic(target.stream.ID, target.topic)
 		m, flags, err := s.storeMessage(tx, actor, target, m, r, read)
 		if err != nil {
 			return nil, err
+		}
+		var topicChanges deliveries
+		if !m.IsPrivate() && !out.Notice {
+			acts := []int{autoOnParticipation, autoOnSend}
+			if started {
+				acts = append(acts, autoOnInitiation)
+			}
+			if automatic, err = automaticVisibility(tx, actor, st, m.Topic, acts...); err != nil {
+				return nil, err
+			}
+			if err := s.setAutomaticVisibility(tx, &topicChanges, actor, st, m.Topic, automatic); err != nil {
+				return nil, err
+			}
+			if err := s.followMentionedTopics(tx, &topicChanges, st, m.Topic, r.MentionedUserIDs, flags); err != nil {
+				return nil, err
+			}
 		}
 		if dedupe {
 			rec := store.SentLocalID{MessageID: m.ID, SentAt: now}
@@ -151,7 +189,10 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		// built and each queue's narrow matched after the lock is released
 		// (and outside the one-at-a-time batch transaction), so neither a
 		// registration nor other writes wait behind a long fan-out.
-		return func() { to = s.events.MessageAudience(me) }, nil
+		return func() {
+			topicChanges.publish()
+			to = s.events.MessageAudience(me)
+		}, nil
 	})
 	// Only the committed run's ID stays in flight, until it is published.
 	for i, id := range attempts {
@@ -160,14 +201,14 @@ func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, err
 		}
 	}
 	if err != nil {
-		return 0, internal("send message", err)
+		return SentMessage{}, internal("send message", err)
 	}
 	if repeated != 0 {
-		return repeated, nil
+		return SentMessage{ID: repeated}, nil
 	}
 	s.messageForms(&me)
 	s.publishInOrder(to, me)
-	return me.Message.ID, nil
+	return SentMessage{ID: me.Message.ID, AutomaticVisibilityPolicy: automatic}, nil
 }
 
 // publishPatience is how long a send waits for its message's delivery
@@ -293,6 +334,9 @@ func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (message
 		}
 		st, err := visibleStream(tx, actor, strings.TrimSpace(out.Stream))
 		if err != nil {
+			return messageTarget{}, err
+		}
+		if err := checkCanPostToStream(tx, actor, st); err != nil {
 			return messageTarget{}, err
 		}
 		topic, err := normalizeTopic(out.Topic)

@@ -61,12 +61,9 @@ type ReactionObject struct {
 	EmojiName    string `json:"emoji_name"`
 	EmojiCode    string `json:"emoji_code"`
 	ReactionType string `json:"reaction_type"`
-	UserID       int64  `json:"user_id"`
-	User         struct {
-		ID       int64  `json:"id"`
-		Email    string `json:"email"`
-		FullName string `json:"full_name"`
-	} `json:"user"`
+	// UserID is who reacted; the user object beside it is gone since
+	// level 328.
+	UserID int64 `json:"user_id"`
 }
 
 // SubmessageObject is data a widget (a poll, a todo list) attached to a
@@ -190,10 +187,7 @@ func (o MessageObject) withSource(m store.Message) MessageObject {
 func (v *messageViewer) reactions(rs []store.Reaction) []ReactionObject {
 	out := make([]ReactionObject, 0, len(rs))
 	for _, r := range rs {
-		o := ReactionObject{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID}
-		u := v.user(r.UserID)
-		o.User.ID, o.User.Email, o.User.FullName = u.ID, u.Email, u.FullName
-		out = append(out, o)
+		out = append(out, ReactionObject{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID})
 	}
 	return out
 }

@@ -52,6 +52,21 @@ type PresenceUpdate struct {
 	// LastUpdateID, when given, asks only for presence reported after it
 	// (level 263), in the slim form.
 	LastUpdateID *int64
+	// HistoryLimitDays, when given, limits the answer to presence reported
+	// in the last so many days (level 288); otherwise two weeks.
+	HistoryLimitDays *int64
+}
+
+// presenceSince is the horizon of a presence answer: days ago when given,
+// else two weeks.
+func presenceSince(now time.Time, days *int64) (time.Time, error) {
+	if days == nil {
+		return now.Add(-presenceHorizon), nil
+	}
+	if *days < 0 {
+		return time.Time{}, InvalidArgument("history_limit_days", "must not be negative")
+	}
+	return now.Add(-time.Duration(*days) * 24 * time.Hour), nil
 }
 
 // UpdatePresence records the actor's client report and, unless ping only,
@@ -66,7 +81,11 @@ func (s *Service) UpdatePresence(actor store.User, u PresenceUpdate) (map[string
 		return nil, BadRequest("Invalid status: %s", u.Status)
 	}
 	now := s.now()
-	err := s.update(func(tx *store.Tx) (func(), error) {
+	since, err := presenceSince(now, u.HistoryLimitDays)
+	if err != nil {
+		return nil, err
+	}
+	err = s.update(func(tx *store.Tx) (func(), error) {
 		before, err := tx.UserPresence(actor.ID)
 		if err != nil {
 			return nil, err
@@ -97,7 +116,7 @@ func (s *Service) UpdatePresence(actor store.User, u PresenceUpdate) (map[string
 		var all map[string]any
 		err := s.store.View(func(tx *store.Tx) error {
 			var err error
-			all, err = s.realmPresence(tx, u.SlimPresence || u.LastUpdateID != nil, u.LastUpdateID)
+			all, err = s.realmPresence(tx, u.SlimPresence || u.LastUpdateID != nil, u.LastUpdateID, since)
 			return err
 		})
 		if err != nil {
@@ -116,7 +135,7 @@ func (s *Service) RealmPresence(slim bool) (map[string]any, error) {
 	var all map[string]any
 	err := s.store.View(func(tx *store.Tx) error {
 		var err error
-		all, err = s.realmPresence(tx, slim, nil)
+		all, err = s.realmPresence(tx, slim, nil, s.now().Add(-presenceHorizon))
 		return err
 	})
 	if err != nil {
@@ -125,11 +144,11 @@ func (s *Service) RealmPresence(slim bool) (map[string]any, error) {
 	return map[string]any{"presences": all["presences"], "server_timestamp": all["server_timestamp"]}, nil
 }
 
-// realmPresence is the presence of everyone seen in the last two weeks, or,
-// after a last update ID, of those who reported since; its
+// realmPresence is the presence of everyone seen since a time, or, after a
+// last update ID, of those who reported since; its
 // presence_last_update_id is the newest update ID it holds (Zulip's: the
 // one given when nothing is newer, -1 when there is nothing at all).
-func (s *Service) realmPresence(tx *store.Tx, slim bool, after *int64) (map[string]any, error) {
+func (s *Service) realmPresence(tx *store.Tx, slim bool, after *int64, since time.Time) (map[string]any, error) {
 	now := s.now()
 	reports, err := tx.AllPresence()
 	if err != nil {
@@ -138,7 +157,7 @@ func (s *Service) realmPresence(tx *store.Tx, slim bool, after *int64) (map[stri
 	byUser := map[int64][]store.Presence{}
 	newest := map[int64]int64{}
 	for _, p := range reports {
-		if now.Sub(time.Unix(p.Timestamp, 0)) < presenceHorizon {
+		if time.Unix(p.Timestamp, 0).After(since) {
 			byUser[p.UserID] = append(byUser[p.UserID], p)
 			newest[p.UserID] = max(newest[p.UserID], p.UpdateID)
 		}

@@ -145,6 +145,13 @@ func (s *Service) changeReactions(actor store.User, messageID int64, req Reactio
 		e := events.Event{"type": "reaction", "op": op, "message_id": m.ID, "emoji_name": r.EmojiName,
 			"emoji_code": r.EmojiCode, "reaction_type": r.ReactionType, "user_id": actor.ID,
 			"user": map[string]any{"user_id": actor.ID, "email": actor.Email, "full_name": actor.FullName}}
-		return func() { s.events.Publish(e, audience) }, nil
+		out := deliveries{func() { s.events.Publish(e, audience) }}
+		// Reacting is taking part in the topic, for the automatic policies.
+		if op == "add" && !m.IsPrivate() && tx.IsSubscribed(actor.ID, m.StreamID) {
+			if err := s.participate(tx, &out, actor, m); err != nil {
+				return nil, err
+			}
+		}
+		return out.publish, nil
 	}))
 }

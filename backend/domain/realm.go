@@ -111,12 +111,10 @@ func (s *Service) ServerSettings(realmURL string) (map[string]any, error) {
 	}, nil
 }
 
-// RealmChange is PATCH /realm: any of name, description and who may add
-// custom emoji (Zulip's policy numbers: 1 members, 2 administrators).
+// RealmChange is PATCH /realm: any of the settings below.
 type RealmChange struct {
-	Name             *string
-	Description      *string
-	EmojiAddPolicyNo *int
+	Name        *string
+	Description *string
 	// EnableReadReceipts is enable_read_receipts.
 	EnableReadReceipts *bool
 	// GroupSettings change the organization's group settings by name.
@@ -125,11 +123,19 @@ type RealmChange struct {
 	JitsiServerURL *string
 	// GuestUserIndicator is enable_guest_user_indicator.
 	GuestUserIndicator *bool
+	// AnnouncementStreams are the announcement streams' settings asked
+	// for, by name (AnnouncementSettings): a stream ID or -1 for none.
+	AnnouncementStreams map[string]int64
+	// RequireUniqueNames is require_unique_names.
+	RequireUniqueNames *bool
 	// GuestUserDMWarning is enable_guest_user_dm_warning (level 348).
 	GuestUserDMWarning *bool
 	// EditHistoryVisibility is message_edit_history_visibility_policy
 	// (level 358): "all", "moves" or "none".
 	EditHistoryVisibility *string
+	// ModerationRequestChannelID is moderation_request_channel_id: a
+	// private stream, or -1 for none (level 331).
+	ModerationRequestChannelID *int64
 }
 
 // UpdateRealm changes organization settings (administrators only) and tells
@@ -154,17 +160,6 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		if ch.Description != nil {
 			r.Description, changed["description"] = *ch.Description, *ch.Description
 		}
-		if ch.EmojiAddPolicyNo != nil {
-			switch *ch.EmojiAddPolicyNo {
-			case 1:
-				r.EmojiAddPolicy = "members"
-			case 2:
-				r.EmojiAddPolicy = "admins"
-			default:
-				return nil, InvalidArgument("add_custom_emoji_policy", "must be 1 (members) or 2 (administrators)")
-			}
-			changed["add_custom_emoji_policy"] = *ch.EmojiAddPolicyNo
-		}
 		if ch.EnableReadReceipts != nil {
 			r.EnableReadReceipts, changed["enable_read_receipts"] = *ch.EnableReadReceipts, *ch.EnableReadReceipts
 		}
@@ -182,6 +177,12 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 		if ch.GuestUserIndicator != nil {
 			r.HideGuestUserIndicator, changed["enable_guest_user_indicator"] = !*ch.GuestUserIndicator, *ch.GuestUserIndicator
 		}
+		if err := changeAnnouncementStreams(tx, actor, &r, ch.AnnouncementStreams, changed); err != nil {
+			return nil, err
+		}
+		if ch.RequireUniqueNames != nil {
+			r.RequireUniqueNames, changed["require_unique_names"] = *ch.RequireUniqueNames, *ch.RequireUniqueNames
+		}
 		if ch.GuestUserDMWarning != nil {
 			r.HideGuestUserDMWarning, changed["enable_guest_user_dm_warning"] = !*ch.GuestUserDMWarning, *ch.GuestUserDMWarning
 		}
@@ -194,6 +195,16 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 			if policy == editHistoryAll {
 				r.EditHistoryVisibility = ""
 			}
+		}
+		if ch.ModerationRequestChannelID != nil {
+			id := *ch.ModerationRequestChannelID
+			if id != -1 {
+				st, err := tx.Stream(id)
+				if err != nil || !st.InviteOnly {
+					return nil, BadRequest("Moderation request channel must be private.")
+				}
+			}
+			r.ModerationRequestChannelID, changed["moderation_request_channel_id"] = max(id, 0), id
 		}
 		if len(changed) == 0 && len(settings) == 0 {
 			return nil, BadRequest("No new data supplied")
@@ -227,6 +238,15 @@ func jitsiServerURL(raw string) (string, error) {
 		return "", InvalidArgument("jitsi_server_url", "is not a URL")
 	}
 	return raw, nil
+}
+
+// moderationRequestChannel is register's realm_moderation_request_channel_id:
+// -1 for none.
+func moderationRequestChannel(r store.Realm) int64 {
+	if r.ModerationRequestChannelID == 0 {
+		return -1
+	}
+	return r.ModerationRequestChannelID
 }
 
 // optionalString is s, or null when empty.

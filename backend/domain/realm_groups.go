@@ -61,18 +61,22 @@ func realmGroupSettingsState(tx *store.Tx, r store.Realm, state map[string]any) 
 		return err
 	}
 	for _, rule := range realmGroupSettings {
-		state["realm_"+rule.Name] = settingValue(realmSetting(ix, r, rule.Name))
+		if state["realm_"+rule.Name], err = ix.shown(realmSetting(ix, r, rule.Name)); err != nil {
+			return err
+		}
 	}
 	state["realm_create_public_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePublicChannel))
 	state["realm_create_private_stream_policy"] = approximatePolicy(ix, realmSetting(ix, r, SettingCreatePrivateChannel))
 	state["realm_wildcard_mention_policy"] = wildcardMentionPolicy(ix, realmSetting(ix, r, SettingMentionManyUsers))
+	state["realm_create_web_public_stream_policy"] = webPublicPolicy(ix, realmSetting(ix, r, SettingCreateWebPublicChannel))
 	state["server_supported_permission_settings"], err = permissionSettingsState()
 	return err
 }
 
 // approximatePolicy is the policy number (1 members, 2 administrators,
 // 3 full members, 4 moderators) closest to a setting that allows at least
-// everyone it does: a set of users or groups is members.
+// everyone it does: a set of users or groups is members. A stream's
+// stream_post_policy has the same numbers (its 1 is everyone).
 func approximatePolicy(ix *groupIndex, s store.GroupSetting) int {
 	if s.Group == 0 {
 		return 1
@@ -88,23 +92,27 @@ func approximatePolicy(ix *groupIndex, s store.GroupSetting) int {
 	return 1
 }
 
-// RealmGroupSettingParam is how PATCH /realm takes one group setting: as
-// {"new", "old"} under the setting's name (AnyGroup), or as a system
-// group's ID under Param.
-type RealmGroupSettingParam struct {
-	Setting, Param string
-	AnyGroup       bool
+// webPublicPolicy is create_web_public_stream_policy's number for a
+// system group (2 administrators, 4 moderators, 6 nobody, 7 owners), the
+// only values can_create_web_public_channel_group takes.
+func webPublicPolicy(ix *groupIndex, s store.GroupSetting) int {
+	switch ix.groups[s.Group].Name {
+	case store.ModeratorsGroup:
+		return 4
+	case store.NobodyGroup:
+		return 6
+	case store.OwnersGroup:
+		return 7
+	}
+	return 2
 }
 
-// RealmGroupSettingParams lists PATCH /realm's group-setting parameters.
-func RealmGroupSettingParams() []RealmGroupSettingParam {
-	out := make([]RealmGroupSettingParam, 0, len(realmGroupSettings))
+// RealmGroupSettingNames are PATCH /realm's group-setting parameters,
+// each taken as {"new", "old"} under its name (every one since level 314).
+func RealmGroupSettingNames() []string {
+	out := make([]string, 0, len(realmGroupSettings))
 	for _, r := range realmGroupSettings {
-		p := RealmGroupSettingParam{Setting: r.Name, Param: r.IDFieldName, AnyGroup: r.AnyGroup}
-		if r.AnyGroup {
-			p.Param = r.Name
-		}
-		out = append(out, p)
+		out = append(out, r.Name)
 	}
 	return out
 }

@@ -29,9 +29,6 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_allow_edit_history":                     editHistoryVisibility(r) != editHistoryNone,
 		"realm_message_content_edit_limit_seconds":     nil,
 		"realm_message_content_delete_limit_seconds":   nil,
-		"realm_delete_own_message_policy":              2, // administrators
-		"realm_add_custom_emoji_policy":                emojiPolicyNumber(r.EmojiAddPolicy),
-		"realm_invite_to_stream_policy":                1,
 		"realm_invite_required":                        true, // no open sign-up
 		"realm_create_public_stream_policy":            1,
 		"realm_create_private_stream_policy":           1,
@@ -41,11 +38,14 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_name_changes_disabled":                  false,
 		"realm_avatar_changes_disabled":                false,
 		"realm_mandatory_topics":                       true,
-		"realm_presence_disabled":                      false,
-		"realm_enable_read_receipts":                   r.EnableReadReceipts,
-		"realm_default_external_accounts":              map[string]any{},
-		"realm_enable_spectator_access":                false,
-		"realm_push_notifications_enabled":             false,
+		// Topics are never empty (mandatory), so this name, which clients
+		// show for an empty topic (level 334), never replaces one.
+		"realm_empty_topic_display_name":   "general chat",
+		"realm_presence_disabled":          false,
+		"realm_enable_read_receipts":       r.EnableReadReceipts,
+		"realm_default_external_accounts":  map[string]any{},
+		"realm_enable_spectator_access":    false,
+		"realm_push_notifications_enabled": false,
 		// No push service is reached, so no end is expected either (level 231).
 		"realm_push_notifications_enabled_end_timestamp": nil,
 		"realm_authentication_methods":                   authenticationMethods(s.cfg.Dev),
@@ -54,17 +54,18 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		// internet (level 212).
 		"realm_jitsi_server_url":  optionalString(r.JitsiServerURL),
 		"server_jitsi_server_url": nil,
-		// No automated announcements are sent (levels 241, 242).
-		"realm_new_stream_announcements_stream_id":   -1,
-		"realm_signup_announcements_stream_id":       -1,
-		"realm_zulip_update_announcements_stream_id": -1,
-		"realm_enable_guest_user_indicator":          !r.HideGuestUserIndicator, // level 216
-		"realm_enable_guest_user_dm_warning":         !r.HideGuestUserDMWarning, // level 348
+		// Where automated announcements go (levels 241, 242).
+		"realm_new_stream_announcements_stream_id":   announcementStreamID(tx, r, newStreamAnnouncements),
+		"realm_signup_announcements_stream_id":       announcementStreamID(tx, r, signupAnnouncements),
+		"realm_zulip_update_announcements_stream_id": announcementStreamID(tx, r, zulipUpdateAnnouncements),
+		"realm_moderation_request_channel_id":        moderationRequestChannel(r), // level 331
+		"realm_enable_guest_user_indicator":          !r.HideGuestUserIndicator,   // level 216
+		"realm_enable_guest_user_dm_warning":         !r.HideGuestUserDMWarning,   // level 348
 		// No AI model is configured, so no topic summaries (level 350).
 		"server_can_summarize_topics":                      false,
-		"realm_require_unique_names":                       false,   // level 246
-		"realm_upload_quota_mib":                           nil,     // level 251: no quota
-		"server_thumbnail_formats":                         []any{}, // level 273: no thumbnails are made
+		"realm_require_unique_names":                       r.RequireUniqueNames, // level 246
+		"realm_upload_quota_mib":                           nil,                  // level 251: no quota
+		"server_thumbnail_formats":                         []any{},              // level 273: no thumbnails are made
 		"realm_inline_image_preview":                       true,
 		"realm_inline_url_embed_preview":                   false,
 		"realm_is_zephyr_mirror_realm":                     false,
@@ -93,9 +94,14 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"server_web_public_streams_enabled":    false,
 		"server_needs_upgrade":                 false,
 		"server_generation":                    1,
-		"password_min_length":                  6,
-		"password_min_guesses":                 0,
-		"development_environment":              s.cfg.Dev,
+		// No organization is deactivated through the API (level 332), so
+		// Zulip's defaults stand.
+		"server_min_deactivated_realm_deletion_days": 14,
+		"server_max_deactivated_realm_deletion_days": nil,
+		"password_min_length":                        6,
+		"password_max_length":                        MaxPasswordBytes,
+		"password_min_guesses":                       0,
+		"development_environment":                    s.cfg.Dev,
 	}
 	if err := realmGroupSettingsState(tx, r, settings); err != nil {
 		return err
@@ -104,15 +110,6 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		state[k] = v
 	}
 	return nil
-}
-
-// emojiPolicyNumber maps the organization's emoji policy to Zulip's code
-// (1 members, 2 administrators).
-func emojiPolicyNumber(policy string) int {
-	if policy == "admins" {
-		return 2
-	}
-	return 1
 }
 
 // authenticationMethods is realm_authentication_methods (level 243): the

@@ -22,6 +22,8 @@ type RegisterRequest struct {
 	ClientGravatar     bool
 	ClientCapabilities map[string]any
 	SlimPresence       bool
+	// PresenceHistoryLimitDays is presence_history_limit_days (level 288).
+	PresenceHistoryLimitDays *int64
 	// RealmURL is the organization's address as the client reached it,
 	// for the absolute URLs of the initial state.
 	RealmURL string
@@ -92,7 +94,8 @@ func (s *Service) Register(actor store.User, req RegisterRequest) (Registration,
 		q = s.events.Register(events.QueueOptions{
 			UserID: actor.ID, EventTypes: req.EventTypes, Narrow: filter,
 			AllPublicStreams: req.AllPublicStreams, ApplyMarkdown: req.ApplyMarkdown, BulkMessageDeletion: bulk,
-			Through: tx.LastMessageID(),
+			IncludeDeactivatedGroups: req.includeDeactivatedGroups(),
+			Through:                  tx.LastMessageID(),
 		})
 		return nil
 	})
@@ -185,7 +188,7 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		}
 	}
 	if want("realm_user_groups") {
-		list, err := userGroupObjects(tx)
+		list, err := userGroupObjects(tx, req.includeDeactivatedGroups())
 		if err != nil {
 			return err
 		}
@@ -210,11 +213,15 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["streams"] = list
 	}
 	if want("default_streams") {
-		list, err := s.defaultStreamsState(tx, actor)
+		list, err := defaultStreamsState(tx, actor)
 		if err != nil {
 			return err
 		}
-		state["realm_default_streams"] = defaultStreamsWire(list)
+		state["realm_default_streams"] = list
+	}
+	if want("default_stream_groups") {
+		// Lanchat has no default channel groups.
+		state["realm_default_stream_groups"] = []any{}
 	}
 	if want("muted_topics") {
 		list, err := mutedTopicsList(tx, actor.ID)
@@ -253,6 +260,13 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 	if want("muted_users") {
 		state["muted_users"] = mutedUsersList(actor)
 	}
+	if want("saved_snippets") {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return err
+		}
+		state["saved_snippets"] = savedSnippetList(u)
+	}
 	if want("scheduled_messages") {
 		scheduled, err := s.scheduledState(tx, actor)
 		if err != nil {
@@ -268,7 +282,11 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		state["user_status"] = statuses
 	}
 	if want("presence") {
-		p, err := s.realmPresence(tx, req.SlimPresence, nil)
+		since, err := presenceSince(s.now(), req.PresenceHistoryLimitDays)
+		if err != nil {
+			return err
+		}
+		p, err := s.realmPresence(tx, req.SlimPresence, nil, since)
 		if err != nil {
 			return err
 		}
@@ -287,6 +305,13 @@ func (s *Service) initialState(tx *store.Tx, actor store.User, req RegisterReque
 		if err := linkifierState(tx, state); err != nil {
 			return err
 		}
+	}
+	if want("realm_playgrounds") {
+		list, err := playgroundObjects(tx)
+		if err != nil {
+			return err
+		}
+		state["realm_playgrounds"] = list
 	}
 	if want("alert_words") {
 		state["alert_words"] = s.AlertWords(actor)
@@ -522,4 +547,11 @@ func recentPrivateConversations(tx *store.Tx, userID int64) []map[string]any {
 type neverSubscribed struct {
 	StreamObject
 	Subscribers any `json:"subscribers,omitempty"`
+}
+
+// includeDeactivatedGroups is the client capability of taking deactivated
+// user groups in register and their events (level 294).
+func (req RegisterRequest) includeDeactivatedGroups() bool {
+	on, _ := req.ClientCapabilities["include_deactivated_groups"].(bool)
+	return on
 }

@@ -69,6 +69,8 @@ type Service struct {
 	setupToken string
 	// uploadKey signs temporary upload URLs; made at start.
 	uploadKey []byte
+	// tusLock serializes the steps of resumable uploads.
+	tusLock sync.Mutex
 	// phones notifies people's phones (nil: none); phoneTopics names
 	// whose phone listens where.
 	phones      PhoneNotifier

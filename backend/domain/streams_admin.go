@@ -22,10 +22,11 @@ type StreamChange struct {
 }
 
 // UpdateStream renames, redescribes or changes the privacy of a stream
-// (administrators only) and tells everyone who can see it; a privacy change
+// (administrators and its can_administer_channel_group; making it a default
+// stream takes an administrator) and tells everyone who can see it; a privacy change
 // also tells those who gain or lose sight of it that it appeared or went.
 func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange) error {
-	if !isAdmin(actor) {
+	if ch.IsDefault != nil && !isAdmin(actor) {
 		return ErrNotAdmin
 	}
 	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.IsDefault == nil && len(ch.GroupSettings) == 0 {
@@ -34,6 +35,9 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		st, err := visibleStreamByID(tx, actor, streamID)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkCanAdministerStream(tx, actor, st); err != nil {
 			return nil, err
 		}
 		before, err := streamAudience(tx, st)

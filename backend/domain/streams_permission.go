@@ -38,7 +38,23 @@ func streamSetting(ix *groupIndex, st store.Stream, name string) store.GroupSett
 	if s, ok := st.GroupSettings[name]; ok {
 		return s
 	}
-	return store.GroupSetting{Group: ix.system(streamRule(name).DefaultGroupName)}
+	if id := ix.system(streamRule(name).DefaultGroupName); id != 0 {
+		return store.GroupSetting{Group: id}
+	}
+	return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
+}
+
+// checkCanAdministerStream is the gate for changing a stream:
+// administrators, and its can_administer_channel_group.
+func checkCanAdministerStream(tx *store.Tx, actor store.User, st store.Stream) error {
+	if isAdmin(actor) {
+		return nil
+	}
+	allowed, err := streamAllows(tx, actor, st, SettingAdministerChannel)
+	if err == nil && !allowed {
+		return ErrNotAdmin
+	}
+	return err
 }
 
 // streamAllows is the stream's permission gate: whether u holds the named
@@ -104,4 +120,44 @@ func checkCanRemoveSubscribers(tx *store.Tx, actor store.User, st store.Stream, 
 		return BadRequest("Insufficient permission")
 	}
 	return nil
+}
+
+// checkCanPostToStream is the stream's gate for sending to it:
+// can_send_message_group; a bot may also post where its owner may.
+func checkCanPostToStream(tx *store.Tx, sender store.User, st store.Stream) error {
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return err
+	}
+	senders := streamSetting(ix, st, SettingSendMessage)
+	if ix.holds(senders, sender) {
+		return nil
+	}
+	if sender.IsBot() && sender.BotOwnerID != 0 {
+		if owner, err := tx.User(sender.BotOwnerID); err == nil && ix.holds(senders, owner) {
+			return nil
+		}
+	}
+	return BadRequest("You do not have permission to post in this channel.")
+}
+
+// checkCanAddSubscribers is the gate for subscribing others to a stream:
+// the organization's can_add_subscribers_group or the stream's; the
+// creator of a stream the same request creates.
+func checkCanAddSubscribers(tx *store.Tx, actor store.User, st store.Stream, created bool, users []store.User) error {
+	if created || !slices.ContainsFunc(users, func(u store.User) bool { return u.ID != actor.ID }) {
+		return nil
+	}
+	ix, err := loadGroups(tx)
+	if err != nil {
+		return err
+	}
+	r, err := tx.Realm()
+	if err != nil {
+		return err
+	}
+	if ix.holds(realmSetting(ix, r, SettingAddSubscribers), actor) || ix.holds(streamSetting(ix, st, SettingAddSubscribers), actor) {
+		return nil
+	}
+	return BadRequest("Insufficient permission")
 }

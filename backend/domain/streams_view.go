@@ -25,6 +25,15 @@ type StreamProperties struct {
 	// CanRemoveSubscribersGroup may remove others from the stream
 	// (administrators by default).
 	CanRemoveSubscribersGroup GroupSettingValue `json:"can_remove_subscribers_group"`
+	// CanAdministerChannelGroup may change the stream besides
+	// administrators (level 325).
+	CanAdministerChannelGroup GroupSettingValue `json:"can_administer_channel_group"`
+	// CanSendMessageGroup may post in the stream (level 333), which
+	// stream_post_policy and is_announcement_only approximate.
+	CanSendMessageGroup GroupSettingValue `json:"can_send_message_group"`
+	// CanAddSubscribersGroup may subscribe others besides the
+	// organization's can_add_subscribers_group (level 342).
+	CanAddSubscribersGroup GroupSettingValue `json:"can_add_subscribers_group"`
 	// IsRecentlyActive (level 323): created or written in within
 	// recentActivityDays.
 	IsRecentlyActive bool `json:"is_recently_active"`
@@ -81,7 +90,6 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 		InviteOnly:                 st.InviteOnly,
 		HistoryPublicToSubscribers: true,
 		DateCreated:                st.DateCreated,
-		StreamPostPolicy:           1,
 	}}
 	if st.CreatorID != 0 {
 		creator := st.CreatorID
@@ -91,6 +99,12 @@ func (s *Service) streamObject(tx *store.Tx, st store.Stream) StreamObject {
 	if ix, err := loadGroups(tx); err == nil {
 		o.CanRemoveSubscribersGroup = settingValue(streamSetting(ix, st, SettingRemoveSubscribers))
 		o.CanSubscribeGroup = settingValue(streamSetting(ix, st, SettingCanSubscribe))
+		o.CanAdministerChannelGroup = settingValue(streamSetting(ix, st, SettingAdministerChannel))
+		senders := streamSetting(ix, st, SettingSendMessage)
+		o.CanSendMessageGroup = settingValue(senders)
+		o.CanAddSubscribersGroup = settingValue(streamSetting(ix, st, SettingAddSubscribers))
+		o.StreamPostPolicy = approximatePolicy(ix, senders)
+		o.IsAnnouncementOnly = o.StreamPostPolicy == 2
 	}
 	if st.Description == "" {
 		o.RenderedDescription = ""
@@ -207,11 +221,21 @@ func (s *Service) StreamID(viewer store.User, name string) (int64, error) {
 
 // StreamEmailAddress answers GET /streams/{id}/email_address. Lanchat has
 // no email gateway, so a visible stream's address is empty, as the
-// subscriptions' email_address is.
-func (s *Service) StreamEmailAddress(viewer store.User, streamID int64) (string, error) {
+// subscriptions' email_address is. senderID (level 335), when not 0, is the
+// viewer or one of their bots (any bot for an administrator).
+func (s *Service) StreamEmailAddress(viewer store.User, streamID, senderID int64) (string, error) {
 	err := s.store.View(func(tx *store.Tx) error {
-		_, err := visibleStreamByID(tx, viewer, streamID)
-		return err
+		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
+			return err
+		}
+		if senderID == 0 || senderID == viewer.ID {
+			return nil
+		}
+		sender, err := tx.User(senderID)
+		if err != nil || !sender.IsBot() || (sender.BotOwnerID != viewer.ID && !isAdmin(viewer)) {
+			return BadRequest("Invalid user ID")
+		}
+		return nil
 	})
 	return "", internal("stream email address", err)
 }

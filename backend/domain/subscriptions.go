@@ -30,9 +30,13 @@ type SubscribeRequest struct {
 	// GroupSettings are the group settings, by name, of the streams this
 	// request creates; an absent one is its default.
 	GroupSettings map[string]GroupSettingValue
+	// Announce posts the public streams this request creates to the
+	// new stream announcements stream.
+	Announce bool
 }
 
-// SubscribeResult lists, by email, what changed.
+// SubscribeResult lists, by user ID (level 289; emails before), what
+// changed.
 type SubscribeResult struct {
 	Subscribed        map[string][]string `json:"subscribed"`
 	AlreadySubscribed map[string][]string `json:"already_subscribed"`
@@ -52,8 +56,10 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 	if req.IsDefault && req.InviteOnly {
 		return res, errPrivateDefault
 	}
+	var newStreams []store.Stream
 	err := s.update(func(tx *store.Tx) (func(), error) {
 		var out deliveries
+		newStreams = nil
 		users, err := principals(tx, actor, req.Principals)
 		if err != nil {
 			return nil, err
@@ -72,19 +78,19 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
 				}
-				if len(req.GroupSettings) > 0 {
-					changes := map[string]GroupSettingChange{}
-					for name, v := range req.GroupSettings {
-						changes[name] = GroupSettingChange{New: v}
-					}
-					if _, err := changeStreamGroupSettings(tx, &st, changes); err != nil {
-						return nil, err
-					}
-					if err := tx.PutStream(st); err != nil {
-						return nil, err
-					}
+				// Its creator administers it unless the request says otherwise.
+				changes := map[string]GroupSettingChange{SettingAdministerChannel: {New: GroupSettingValue{Members: []int64{actor.ID}}}}
+				for name, v := range req.GroupSettings {
+					changes[name] = GroupSettingChange{New: v}
+				}
+				if _, err := changeStreamGroupSettings(tx, &st, changes); err != nil {
+					return nil, err
+				}
+				if err := tx.PutStream(st); err != nil {
+					return nil, err
 				}
 				created = true
+				newStreams = append(newStreams, st)
 				if req.IsDefault {
 					if err := s.setDefaultStream(tx, &out, st, true); err != nil {
 						return nil, err
@@ -99,6 +105,9 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				res.Unauthorized = append(res.Unauthorized, spec.Name)
 				continue
 			}
+			if err := checkCanAddSubscribers(tx, actor, st, created, users); err != nil {
+				return nil, err
+			}
 			var added []int64
 			for _, u := range users {
 				changed, err := subscribe(tx, u.ID, st)
@@ -107,9 +116,9 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				}
 				if changed {
 					added = append(added, u.ID)
-					res.Subscribed[u.Email] = append(res.Subscribed[u.Email], st.Name)
+					res.Subscribed[itoa(u.ID)] = append(res.Subscribed[itoa(u.ID)], st.Name)
 				} else {
-					res.AlreadySubscribed[u.Email] = append(res.AlreadySubscribed[u.Email], st.Name)
+					res.AlreadySubscribed[itoa(u.ID)] = append(res.AlreadySubscribed[itoa(u.ID)], st.Name)
 				}
 			}
 			if err := s.subscriptionEvents(tx, &out, st, created, added); err != nil {
@@ -118,6 +127,9 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 		}
 		return out.publish, nil
 	})
+	if err == nil && req.Announce {
+		s.announceNewStreams(actor, newStreams)
+	}
 	return res, internal("subscribe", err)
 }
 

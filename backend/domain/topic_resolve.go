@@ -33,6 +33,6 @@ func (s *Service) notifyResolved(actor store.User, streamID int64, topic string,
 	}
 	read := true
 	_, err := s.SendMessage(actor, OutgoingMessage{Type: "stream", Stream: strconv.FormatInt(streamID, 10), Topic: topic,
-		Content: fmt.Sprintf("@_**%s|%d** has marked this topic as %s.", actor.FullName, actor.ID, what), Client: "Lanchat", ReadBySender: &read})
+		Content: fmt.Sprintf("@_**%s|%d** has marked this topic as %s.", actor.FullName, actor.ID, what), Client: "Lanchat", ReadBySender: &read, Notice: true})
 	return err
 }

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -50,7 +51,9 @@ func safeFileName(name string) string {
 
 // Upload is the answer to a file upload.
 type Upload struct {
-	URI      string
+	URI string
+	// FileName is the name the client gave, without folders: closer to the
+	// original than the URL's (level 286).
 	FileName string
 }
 
@@ -60,18 +63,15 @@ const DefaultUploadQuota = 1 << 30
 // SaveUpload stores one uploaded file, streaming it to disk as it
 // arrives, within the size limit and the uploader's quota.
 func (s *Service) SaveUpload(actor store.User, files UploadedFiles) (Upload, error) {
-	limit := s.cfg.MaxUploadSize
-	if limit <= 0 {
-		limit = DefaultMaxUploadSize
-	}
-	var name string
+	limit := s.uploadLimit()
+	var name, original string
 	var size int64
 	var head []byte
 	dir, token := randomHex(1), randomString(24, apiKeyAlphabet)
 	stored := filepath.Join(dir, token)
 	file := filepath.Join(s.cfg.DataDir, uploadDir, stored)
 	err := onlyFile(files, "file", func(f UploadedFile) (err error) {
-		name = safeFileName(f.Name)
+		name, original = safeFileName(f.Name), originalFileName(f.Name)
 		size, head, err = streamDataFile(file, io.LimitReader(f, limit+1))
 		if err == nil && size > limit {
 			err = BadRequest("Uploaded file is larger than the allowed limit of %s", mib(limit))
@@ -82,23 +82,47 @@ func (s *Service) SaveUpload(actor store.User, files UploadedFiles) (Upload, err
 		os.Remove(file)
 		return Upload{}, err
 	}
+	return s.recordUpload(actor, dir, token, name, cmp.Or(original, name), size, http.DetectContentType(head))
+}
+
+// uploadLimit is the largest file one may upload.
+func (s *Service) uploadLimit() int64 {
+	if s.cfg.MaxUploadSize <= 0 {
+		return DefaultMaxUploadSize
+	}
+	return s.cfg.MaxUploadSize
+}
+
+// originalFileName is a client's file name without folders, or "" when
+// nothing is left.
+func originalFileName(name string) string {
+	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
+	if strings.Trim(name, "./") == "" {
+		return ""
+	}
+	return name
+}
+
+// recordUpload records a file stored at uploads/dir/token, within the
+// uploader's quota; the file goes when it cannot be recorded.
+func (s *Service) recordUpload(actor store.User, dir, token, name, original string, size int64, contentType string) (Upload, error) {
 	u := store.Upload{
 		Path: fmt.Sprintf("1/%s/%s/%s", dir, token, name), Token: token, FileName: name,
-		ContentType: http.DetectContentType(head), Size: size, OwnerID: actor.ID,
-		Created: s.now().Unix(), Stored: stored,
+		ContentType: contentType, Size: size, OwnerID: actor.ID,
+		Created: s.now().Unix(), Stored: filepath.Join(dir, token),
 	}
-	u.Width, u.Height = imageSize(file, u.ContentType)
-	err = s.store.Update(func(tx *store.Tx) error {
+	u.Width, u.Height = imageSize(filepath.Join(s.cfg.DataDir, uploadDir, u.Stored), u.ContentType)
+	err := s.store.Update(func(tx *store.Tx) error {
 		if err := s.checkUploadQuota(tx, actor.ID, size); err != nil {
 			return err
 		}
 		return tx.CreateUpload(&u)
 	})
 	if err != nil {
-		os.Remove(file)
+		os.Remove(filepath.Join(s.cfg.DataDir, uploadDir, u.Stored))
 		return Upload{}, internal("save upload", err)
 	}
-	return Upload{URI: "/user_uploads/" + u.Path, FileName: name}, nil
+	return Upload{URI: "/user_uploads/" + u.Path, FileName: original}, nil
 }
 
 // checkUploadQuota refuses a file that would take a user's uploads past
@@ -284,16 +308,38 @@ func (s *Service) Attachments(actor store.User) ([]Attachment, int64, error) {
 	err := s.store.View(func(tx *store.Tx) error {
 		list, err := tx.UserUploads(actor.ID)
 		for _, u := range list {
-			a := Attachment{ID: u.ID, Name: u.FileName, PathID: u.Path, Size: u.Size, CreateTime: u.Created * 1000, Messages: []AttachmentMessage{}}
-			for _, m := range linkingMessages(tx, u) {
-				a.Messages = append(a.Messages, AttachmentMessage{ID: m.ID, DateSent: m.Timestamp * 1000})
-			}
-			out = append(out, a)
+			out = append(out, attachmentOf(tx, u))
 			used += u.Size
 		}
 		return err
 	})
 	return out, used, internal("attachments", err)
+}
+
+// attachmentOf is an upload as GET /attachments shows it.
+func attachmentOf(tx *store.Tx, u store.Upload) Attachment {
+	a := Attachment{ID: u.ID, Name: u.FileName, PathID: u.Path, Size: u.Size, CreateTime: u.Created * 1000, Messages: []AttachmentMessage{}}
+	for _, m := range linkingMessages(tx, u) {
+		a.Messages = append(a.Messages, AttachmentMessage{ID: m.ID, DateSent: m.Timestamp * 1000})
+	}
+	return a
+}
+
+// detachedUploads are the editor's uploads an edit from before to after
+// stopped linking that no message links any more: reachable only through
+// edit history (level 285).
+func detachedUploads(tx *store.Tx, editor int64, before, after string) ([]Attachment, error) {
+	list, err := tx.UserUploads(editor)
+	if err != nil {
+		return nil, err
+	}
+	out := []Attachment{}
+	for _, u := range list {
+		if strings.Contains(before, u.Path) && !strings.Contains(after, u.Path) && len(linkingMessages(tx, u)) == 0 {
+			out = append(out, attachmentOf(tx, u))
+		}
+	}
+	return out, nil
 }
 
 // DeleteAttachment removes one of the actor's uploads and its file; links

@@ -55,8 +55,8 @@ func defaultUserSettings(u store.User) map[string]any {
 		"web_stream_unreads_count_display_policy":        2, // level 210: unmuted channels and topics
 		// Which topics are followed and unmuted on their own (level 214; 1
 		// participate, 2 send, 3 start, 4 never), and when mentioned (235).
-		"automatically_follow_topics_policy":                  3,
-		"automatically_unmute_topics_in_muted_streams_policy": 2,
+		"automatically_follow_topics_policy":                  defaultAutoFollowPolicy,
+		"automatically_unmute_topics_in_muted_streams_policy": defaultAutoUnmutePolicy,
 		"automatically_follow_topics_where_mentioned":         true,
 		"web_home_view":                     "inbox", // level 219
 		"web_escape_navigates_to_home_view": true,
@@ -65,6 +65,8 @@ func defaultUserSettings(u store.User) map[string]any {
 		"web_channel_default_view":          1,          // level 269: top topic
 		"web_animate_image_previews":        "on_hover", // level 275
 		"hide_ai_features":                  false,      // level 350
+		"web_suggest_update_timezone":       true,       // level 329
+		"allow_private_data_export":         false,      // level 293
 	}
 }
 
@@ -171,8 +173,9 @@ func parsePreference(p Preference) (any, error) {
 }
 
 // applyPreferences writes checked changes into u and returns the events
-// that announce them: user_settings to the person, and a new timezone to
-// everyone (it shows on their user card).
+// that announce them: user_settings to the person, a new timezone to
+// everyone (it shows on their user card), and export consent to
+// administrators.
 func (s *Service) applyPreferences(tx *store.Tx, u *store.User, names []string, values []any) (deliveries, error) {
 	var out deliveries
 	for i, name := range names {
@@ -184,6 +187,14 @@ func (s *Service) applyPreferences(tx *store.Tx, u *store.User, names []string, 
 			}
 			out = append(out, publish)
 		} else {
+			if name == "allow_private_data_export" {
+				// Level 312: administrators see who consents to export.
+				admins, err := userIDsWhere(tx, func(a store.User) bool { return a.IsActive && isAdmin(a) })
+				if err != nil {
+					return nil, err
+				}
+				out.add(s, events.Event{"type": "realm_export_consent", "user_id": u.ID, "consented": values[i]}, admins)
+			}
 			if u.Settings == nil {
 				u.Settings = map[string]any{}
 			}
@@ -249,6 +260,9 @@ func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
 		if ch.FullName != nil {
 			name := strings.TrimSpace(*ch.FullName)
 			if err := validateFullName(name); err != nil {
+				return nil, err
+			}
+			if err := checkUniqueName(tx, name, u.ID); err != nil {
 				return nil, err
 			}
 			u.FullName = name

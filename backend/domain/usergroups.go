@@ -10,13 +10,25 @@ import (
 // UserGroupObject is a group as the API shows it (spec 2.8 plus the fields
 // Zulip clients read): system groups too, with their direct members.
 type UserGroupObject struct {
-	ID                int64             `json:"id"`
-	Name              string            `json:"name"`
-	Description       string            `json:"description"`
-	Members           []int64           `json:"members"`
-	DirectSubgroupIDs []int64           `json:"direct_subgroup_ids"`
-	IsSystemGroup     bool              `json:"is_system_group"`
-	CanMentionGroup   GroupSettingValue `json:"can_mention_group"`
+	ID                 int64             `json:"id"`
+	Name               string            `json:"name"`
+	Description        string            `json:"description"`
+	Members            []int64           `json:"members"`
+	DirectSubgroupIDs  []int64           `json:"direct_subgroup_ids"`
+	IsSystemGroup      bool              `json:"is_system_group"`
+	CanMentionGroup    GroupSettingValue `json:"can_mention_group"`
+	CanManageGroup     GroupSettingValue `json:"can_manage_group"`
+	CanJoinGroup       GroupSettingValue `json:"can_join_group"`
+	CanAddMembersGroup GroupSettingValue `json:"can_add_members_group"`
+	CanLeaveGroup      GroupSettingValue `json:"can_leave_group"`
+	// CanRemoveMembersGroup may remove members besides those who may
+	// manage the group (level 324).
+	CanRemoveMembersGroup GroupSettingValue `json:"can_remove_members_group"`
+	// CreatorID and DateCreated are null for system groups and groups made
+	// before Lanchat recorded them (level 292).
+	CreatorID   *int64 `json:"creator_id"`
+	DateCreated *int64 `json:"date_created"`
+	Deactivated bool   `json:"deactivated"`
 }
 
 func userGroupObject(ix *groupIndex, g store.UserGroup) (UserGroupObject, error) {
@@ -24,19 +36,33 @@ func userGroupObject(ix *groupIndex, g store.UserGroup) (UserGroupObject, error)
 	if err != nil {
 		return UserGroupObject{}, err
 	}
-	return UserGroupObject{ID: g.ID, Name: g.Name, Description: g.Description, Members: members,
+	setting := func(name string) GroupSettingValue {
+		v, shownErr := ix.shown(groupSetting(ix, g, name))
+		err = cmp.Or(err, shownErr)
+		return v
+	}
+	o := UserGroupObject{ID: g.ID, Name: g.Name, Description: g.Description, Members: members,
 		DirectSubgroupIDs: nonNil(g.Subgroups), IsSystemGroup: g.System,
-		CanMentionGroup: settingValue(mentionSetting(ix, g))}, nil
+		CanMentionGroup: setting(GroupCanMention), CanManageGroup: setting(GroupCanManage), CanJoinGroup: setting(GroupCanJoin),
+		CanAddMembersGroup: setting(GroupCanAddMembers), CanLeaveGroup: setting(GroupCanLeave), CanRemoveMembersGroup: setting(GroupCanRemoveMembers), Deactivated: g.Deactivated}
+	if g.CreatorID != 0 {
+		o.CreatorID, o.DateCreated = &g.CreatorID, &g.DateCreated
+	}
+	return o, err
 }
 
-// userGroupObjects lists every group, system groups included, by ID.
-func userGroupObjects(tx *store.Tx) ([]UserGroupObject, error) {
+// userGroupObjects lists every group, system groups included, by ID;
+// deactivated groups only when asked.
+func userGroupObjects(tx *store.Tx, deactivated bool) ([]UserGroupObject, error) {
 	ix, err := loadGroups(tx)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]UserGroupObject, 0, len(ix.groups))
 	for _, g := range ix.groups {
+		if g.Deactivated && !deactivated {
+			continue
+		}
 		o, err := userGroupObject(ix, g)
 		if err != nil {
 			return nil, err
@@ -47,12 +73,13 @@ func userGroupObjects(tx *store.Tx) ([]UserGroupObject, error) {
 	return out, nil
 }
 
-// UserGroups lists every group.
-func (s *Service) UserGroups(viewer store.User) ([]UserGroupObject, error) {
+// UserGroups lists every group, deactivated ones when asked (levels 290,
+// 294).
+func (s *Service) UserGroups(viewer store.User, deactivated bool) ([]UserGroupObject, error) {
 	var out []UserGroupObject
 	err := s.store.View(func(tx *store.Tx) error {
 		var err error
-		out, err = userGroupObjects(tx)
+		out, err = userGroupObjects(tx, deactivated)
 		return err
 	})
 	return out, internal("list user groups", err)

@@ -39,6 +39,7 @@ type groupIndex struct {
 	groups map[int64]store.UserGroup
 	byName map[string]int64
 	users  []store.User
+	active map[int64]bool
 	loaded bool
 }
 
@@ -60,29 +61,65 @@ func loadGroups(tx *store.Tx) (*groupIndex, error) {
 // system is a system group's ID by name.
 func (ix *groupIndex) system(name string) int64 { return ix.byName[name] }
 
-// directMembers are a group's own members, without its subgroups'.
+// directMembers are a group's own members, without its subgroups', and
+// never deactivated people (level 303).
 func (ix *groupIndex) directMembers(g store.UserGroup) ([]int64, error) {
-	if !g.System {
-		return nonNil(g.Members), nil
-	}
-	if !ix.loaded {
-		users, err := ix.tx.Users()
-		if err != nil {
-			return nil, err
-		}
-		ix.users, ix.loaded = users, true
+	if err := ix.loadUsers(); err != nil {
+		return nil, err
 	}
 	out := []int64{}
+	if !g.System {
+		for _, id := range g.Members {
+			if ix.active[id] {
+				out = append(out, id)
+			}
+		}
+		return out, nil
+	}
 	for _, u := range ix.users {
-		if slices.Contains(systemGroupRoles[g.Name], u.Role) {
+		if u.IsActive && slices.Contains(systemGroupRoles[g.Name], u.Role) {
 			out = append(out, u.ID)
 		}
 	}
 	return out, nil
 }
 
-// hasDirect tells whether u is one of g's own members.
+// loadUsers reads everyone once, for listing members.
+func (ix *groupIndex) loadUsers() error {
+	if ix.loaded {
+		return nil
+	}
+	users, err := ix.tx.Users()
+	if err != nil {
+		return err
+	}
+	ix.users, ix.active, ix.loaded = users, map[int64]bool{}, true
+	for _, u := range users {
+		ix.active[u.ID] = u.IsActive
+	}
+	return nil
+}
+
+// shown is a setting's value as register and events show it: a set's
+// deactivated people left out (level 303).
+func (ix *groupIndex) shown(s store.GroupSetting) (GroupSettingValue, error) {
+	v := settingValue(s)
+	if v.Group != 0 || len(v.Members) == 0 {
+		return v, nil
+	}
+	if err := ix.loadUsers(); err != nil {
+		return v, err
+	}
+	v.Members = slices.DeleteFunc(slices.Clone(v.Members), func(id int64) bool { return !ix.active[id] })
+	return v, nil
+}
+
+// hasDirect tells whether u is one of g's own members; deactivated people
+// are in no group.
 func hasDirect(g store.UserGroup, u store.User) bool {
+	if !u.IsActive {
+		return false
+	}
 	if g.System {
 		return slices.Contains(systemGroupRoles[g.Name], u.Role)
 	}
@@ -171,6 +208,37 @@ func (s *Service) systemGroupMoves(tx *store.Tx, userID int64, from, to []string
 				return nil, err
 			}
 			publish, err := s.groupEvent(tx, events.Event{"op": op, "group_id": id, "user_ids": []int64{userID}})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, publish)
+		}
+	}
+	return out, nil
+}
+
+// activationGroupEvents announce a person leaving every group they are a
+// direct member of when deactivated, and coming back when reactivated
+// (level 303): the system groups of their role and the groups that list
+// them.
+func (s *Service) activationGroupEvents(tx *store.Tx, u store.User, active bool) (deliveries, error) {
+	roleGroups := systemGroupsOfRole(u.Role)
+	from, to := roleGroups, []string(nil)
+	op := "remove_members"
+	if active {
+		from, to, op = nil, roleGroups, "add_members"
+	}
+	out, err := s.systemGroupMoves(tx, u.ID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := tx.UserGroups()
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		if !g.System && slices.Contains(g.Members, u.ID) {
+			publish, err := s.groupEvent(tx, events.Event{"op": op, "group_id": g.ID, "user_ids": []int64{u.ID}})
 			if err != nil {
 				return nil, err
 			}

@@ -7,21 +7,22 @@ import (
 	"lanchat/backend/store"
 )
 
-// groupSettingRule is one group-based permission setting as Zulip 9.0
-// (feature level 277) defines it: its default and which groups it may be
-// set to. register's server_supported_permission_settings shows them.
+// groupSettingRule is one group-based permission setting as Zulip defines
+// it: its default and which groups it may be set to. register's
+// server_supported_permission_settings shows them (in level 326's form).
 type groupSettingRule struct {
 	Name string `json:"-"`
 	// AnyGroup settings take any group-setting value (a group or a set of
 	// users and groups) and PATCH takes them as {"new", "old"}; the others
 	// take a system group's ID under IDFieldName.
-	AnyGroup               bool     `json:"-"`
-	RequireSystemGroup     bool     `json:"require_system_group"`
-	AllowInternetGroup     bool     `json:"allow_internet_group"`
-	AllowOwnersGroup       bool     `json:"-"`
-	AllowNobodyGroup       bool     `json:"allow_nobody_group"`
-	AllowEveryoneGroup     bool     `json:"allow_everyone_group"`
-	DefaultGroupName       string   `json:"default_group_name"`
+	AnyGroup           bool   `json:"-"`
+	RequireSystemGroup bool   `json:"require_system_group"`
+	AllowInternetGroup bool   `json:"allow_internet_group"`
+	AllowNobodyGroup   bool   `json:"allow_nobody_group"`
+	AllowEveryoneGroup bool   `json:"allow_everyone_group"`
+	DefaultGroupName   string `json:"default_group_name"`
+	// IDFieldName is the PATCH parameter of a setting that takes only a
+	// group's ID (clients no longer see it since level 326).
 	IDFieldName            string   `json:"-"`
 	DefaultForSystemGroups *string  `json:"default_for_system_groups"`
 	AllowedSystemGroups    []string `json:"allowed_system_groups"`
@@ -41,13 +42,43 @@ const (
 	SettingSummarizeTopics        = "can_summarize_topics_group"
 	SettingManageBilling          = "can_manage_billing_group"
 	SettingResolveTopics          = "can_resolve_topics_group"
+	SettingAddSubscribers         = "can_add_subscribers_group"
+	SettingCreateBots             = "can_create_bots_group"
+	SettingCreateWriteOnlyBots    = "can_create_write_only_bots_group"
+	SettingCreateWebPublicChannel = "can_create_web_public_channel_group"
+	SettingDeleteAnyMessage       = "can_delete_any_message_group"
+	SettingCreateGroups           = "can_create_groups"
+	SettingDeleteOwnMessage       = "can_delete_own_message_group"
+	SettingAddCustomEmoji         = "can_add_custom_emoji_group"
+	SettingMoveBetweenChannels    = "can_move_messages_between_channels_group"
+	SettingManageAllGroups        = "can_manage_all_groups"
 )
+
+// Settings of a user group.
+const (
+	GroupCanMention       = "can_mention_group"
+	GroupCanManage        = "can_manage_group"
+	GroupCanJoin          = "can_join_group"
+	GroupCanAddMembers    = "can_add_members_group"
+	GroupCanLeave         = "can_leave_group"
+	GroupCanRemoveMembers = "can_remove_members_group"
+)
+
+// groupCreator is Zulip's default_group_name for a setting whose default
+// is the set of the group's creator alone.
+const groupCreator = "group_creator"
 
 // Settings of a stream.
 const (
 	SettingRemoveSubscribers = "can_remove_subscribers_group"
 	SettingCanSubscribe      = "can_subscribe_group"
+	SettingAdministerChannel = "can_administer_channel_group"
+	SettingSendMessage       = "can_send_message_group"
 )
+
+// streamCreatorOrNobody is Zulip's name for the default of
+// can_administer_channel_group, which is no system group.
+const streamCreatorOrNobody = "stream_creator_or_nobody"
 
 var nobodyForSystemGroups = store.NobodyGroup
 
@@ -55,19 +86,20 @@ var nobodyForSystemGroups = store.NobodyGroup
 // group setting of each object Lanchat has at feature level 277.
 var (
 	realmGroupSettings = []groupSettingRule{
-		{Name: SettingCreateMultiuseInvite, RequireSystemGroup: true, AllowNobodyGroup: true,
+		// Both take {"new", "old"} and (the first) sets since level 314.
+		{Name: SettingCreateMultiuseInvite, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "create_multiuse_invite_group_id", AllowedSystemGroups: []string{}},
 		// Only role:everyone: Lanchat does not limit whom guests can see,
 		// which role:members would ask for (as on Zulip Cloud's free plan).
-		{Name: SettingCanAccessAllUsers, RequireSystemGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingCanAccessAllUsers, AnyGroup: true, RequireSystemGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_access_all_users_group_id", AllowedSystemGroups: []string{store.EveryoneGroup}},
 		{Name: SettingCreatePublicChannel, AnyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_public_channel_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingCreatePrivateChannel, AnyGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_private_channel_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingDirectMessageInitiator, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingDirectMessageInitiator, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_initiator_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingDirectMessagePermitted, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "direct_message_permission_group_id", AllowedSystemGroups: []string{}},
 		// Administrators by default, not Zulip's everyone: Lanchat's rule
 		// lets only a message's sender and administrators move its topic.
@@ -81,23 +113,77 @@ var (
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_many_users_group_id", AllowedSystemGroups: []string{}},
 		{Name: SettingSummarizeTopics, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_summarize_topics_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingManageBilling, AnyGroup: true, AllowOwnersGroup: true,
+		{Name: SettingManageBilling, AnyGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_manage_billing_group_id", AllowedSystemGroups: []string{}},
-		{Name: SettingResolveTopics, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+		{Name: SettingResolveTopics, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.MembersGroup, IDFieldName: "can_resolve_topics_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingAddSubscribers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_add_subscribers_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingCreateBots, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_bots_group_id", AllowedSystemGroups: []string{}},
+		// Incoming webhook bots, which only send, besides can_create_bots_group.
+		{Name: SettingCreateWriteOnlyBots, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_write_only_bots_group_id", AllowedSystemGroups: []string{}},
+		// Level 280; it has no effect, as Lanchat has no web-public channels.
+		{Name: SettingCreateWebPublicChannel, AnyGroup: true, RequireSystemGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.OwnersGroup, IDFieldName: "can_create_web_public_channel_group_id",
+			AllowedSystemGroups: []string{store.ModeratorsGroup, store.AdministratorsGroup, store.OwnersGroup, store.NobodyGroup}},
+		// Level 281.
+		{Name: SettingDeleteAnyMessage, AnyGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_delete_any_message_group_id", AllowedSystemGroups: []string{}},
+		// Level 291; administrators, as under the delete_own_message_policy
+		// Lanchat had.
+		{Name: SettingDeleteOwnMessage, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_delete_own_message_group_id", AllowedSystemGroups: []string{}},
+		// Level 307.
+		{Name: SettingAddCustomEmoji, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_add_custom_emoji_group_id", AllowedSystemGroups: []string{}},
+		// Level 310; administrators, as Lanchat had it.
+		{Name: SettingMoveBetweenChannels, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_move_messages_between_channels_group_id", AllowedSystemGroups: []string{}},
+		// Level 299. Who may manage every group is members, as under the
+		// user_group_edit_policy Lanchat had (Zulip's migration's value).
+		{Name: SettingCreateGroups, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_create_groups_id", AllowedSystemGroups: []string{}},
+		{Name: SettingManageAllGroups, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.MembersGroup, IDFieldName: "can_manage_all_groups_id", AllowedSystemGroups: []string{}},
 	}
 	streamGroupSettings = []groupSettingRule{
 		// Any group-setting value since level 320.
 		{Name: SettingRemoveSubscribers, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.AdministratorsGroup, IDFieldName: "can_remove_subscribers_group_id", AllowedSystemGroups: []string{}},
 		// Level 357: who may subscribe themselves, private streams too.
-		{Name: SettingCanSubscribe, AnyGroup: true, AllowOwnersGroup: true, AllowNobodyGroup: true,
+		{Name: SettingCanSubscribe, AnyGroup: true, AllowNobodyGroup: true,
 			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_subscribe_group_id", AllowedSystemGroups: []string{}},
+		// A new stream's creator, as Zulip's; nobody for a stream without
+		// one (administrators administer every stream).
+		{Name: SettingAdministerChannel, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: streamCreatorOrNobody, IDFieldName: "can_administer_channel_group_id", AllowedSystemGroups: []string{}},
+		{Name: SettingSendMessage, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_send_message_group_id", AllowedSystemGroups: []string{}},
+		// Besides the organization's can_add_subscribers_group.
+		{Name: SettingAddSubscribers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_add_subscribers_group_id", AllowedSystemGroups: []string{}},
 	}
 	userGroupSettings = []groupSettingRule{
 		{Name: "can_mention_group", AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
 			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_mention_group_id",
 			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		// Levels 283, 301, 305, 308.
+		{Name: GroupCanManage, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: groupCreator, IDFieldName: "can_manage_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanJoin, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_join_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanAddMembers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: groupCreator, IDFieldName: "can_add_members_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanLeave, AnyGroup: true, AllowNobodyGroup: true, AllowEveryoneGroup: true,
+			DefaultGroupName: store.EveryoneGroup, IDFieldName: "can_leave_group_id",
+			DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
+		{Name: GroupCanRemoveMembers, AnyGroup: true, AllowNobodyGroup: true,
+			DefaultGroupName: store.NobodyGroup, IDFieldName: "can_remove_members_group_id", DefaultForSystemGroups: &nobodyForSystemGroups, AllowedSystemGroups: []string{}},
 	}
 )
 
@@ -107,9 +193,8 @@ func realmRule(name string) groupSettingRule {
 	return realmGroupSettings[i]
 }
 
-// permissionSettingsState is register's server_supported_permission_settings.
-// Level 326 took allow_owners_group and id_field_name out of each rule, so
-// those stay internal.
+// permissionSettingsState is register's server_supported_permission_settings,
+// without allow_owners_group and id_field_name since level 326.
 func permissionSettingsState() (map[string]any, error) {
 	out := map[string]any{}
 	for object, rules := range map[string][]groupSettingRule{"realm": realmGroupSettings, "stream": streamGroupSettings, "group": userGroupSettings} {
@@ -164,18 +249,62 @@ func realmSetting(ix *groupIndex, r store.Realm, name string) store.GroupSetting
 		// Set before level 352 as wildcard_mention_policy.
 		return store.GroupSetting{Group: ix.system(wildcardPolicyGroups[r.WildcardMentionPolicy])}
 	}
+	// The emoji policy an organization had before (or an import brought)
+	// stands until the setting is changed.
+	if name == SettingAddCustomEmoji && r.EmojiAddPolicy == "admins" {
+		return store.GroupSetting{Group: ix.system(store.AdministratorsGroup)}
+	}
 	return store.GroupSetting{Group: ix.system(realmRule(name).DefaultGroupName)}
 }
 
 // mentionSetting is who may mention a group.
 func mentionSetting(ix *groupIndex, g store.UserGroup) store.GroupSetting {
-	switch {
-	case g.CanMention != nil:
+	return groupSetting(ix, g, GroupCanMention)
+}
+
+// userGroupRule is a group setting's rule by name.
+func userGroupRule(name string) groupSettingRule {
+	i := slices.IndexFunc(userGroupSettings, func(r groupSettingRule) bool { return r.Name == name })
+	return userGroupSettings[i]
+}
+
+// groupSetting is a group's value of a setting: as set, else nobody for
+// system groups, else the rule's default (the creator's set is stored when
+// a group is made, so a group made before it was recorded has nobody).
+func groupSetting(ix *groupIndex, g store.UserGroup, name string) store.GroupSetting {
+	if name == GroupCanMention && g.CanMention != nil {
 		return *g.CanMention
-	case g.System:
-		return store.GroupSetting{Group: ix.system(store.NobodyGroup)}
 	}
-	return store.GroupSetting{Group: ix.system(store.EveryoneGroup)}
+	if v, ok := g.Settings[name]; ok {
+		return v
+	}
+	def := userGroupRule(name).DefaultGroupName
+	if g.System || def == groupCreator {
+		def = store.NobodyGroup
+	}
+	return store.GroupSetting{Group: ix.system(def)}
+}
+
+// setGroupSetting stores a group's value of a setting.
+func setGroupSetting(g *store.UserGroup, name string, v store.GroupSetting) {
+	if name == GroupCanMention {
+		g.CanMention = &v
+		return
+	}
+	if g.Settings == nil {
+		g.Settings = map[string]store.GroupSetting{}
+	}
+	g.Settings[name] = v
+}
+
+// UserGroupSettingNames are the group settings POST /user_groups/create
+// and PATCH /user_groups/{id} take.
+func UserGroupSettingNames() []string {
+	out := make([]string, len(userGroupSettings))
+	for i, r := range userGroupSettings {
+		out[i] = r.Name
+	}
+	return out
 }
 
 // checkSetting validates a new value of a setting under its rule and
@@ -228,7 +357,8 @@ func checkSettingGroup(rule groupSettingRule, g store.UserGroup) error {
 		}
 		return nil
 	}
-	allowed := map[string]bool{store.InternetGroup: rule.AllowInternetGroup, store.OwnersGroup: rule.AllowOwnersGroup,
+	// role:owners is allowed everywhere since level 326.
+	allowed := map[string]bool{store.InternetGroup: rule.AllowInternetGroup,
 		store.NobodyGroup: rule.AllowNobodyGroup, store.EveryoneGroup: rule.AllowEveryoneGroup}
 	if ok, limited := allowed[g.Name]; (limited && !ok) || (len(rule.AllowedSystemGroups) > 0 && !slices.Contains(rule.AllowedSystemGroups, g.Name)) {
 		return BadRequest("'%s' setting cannot be set to '%s' group.", rule.Name, g.Name)

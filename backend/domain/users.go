@@ -147,6 +147,21 @@ func (s *Service) User(viewer store.User, id int64) (UserObject, error) {
 	return o, nil
 }
 
+// UserIDByEmail finds an account by the email others see for it (level
+// 302): everyone's real address, as Lanchat shows addresses to all.
+func (s *Service) UserIDByEmail(email string) (int64, error) {
+	var id int64
+	err := s.store.View(func(tx *store.Tx) error {
+		u, err := tx.UserByEmail(email)
+		id = u.ID
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, BadRequest("No such user")
+	}
+	return id, internal("find user", err)
+}
+
 // NewUser describes an account to create.
 type NewUser struct {
 	Email      string
@@ -166,11 +181,19 @@ const (
 	MaxEmailLength = 254
 )
 
+// validateEmail checks an address given as the parameter name.
+func validateEmail(name, email string) error {
+	if addr, err := mail.ParseAddress(email); err != nil || addr.Address != email || len(email) > MaxEmailLength {
+		return InvalidArgument(name, fmt.Sprintf("'%s' is not a valid email address", email))
+	}
+	return nil
+}
+
 func validateNewUser(n *NewUser) error {
 	n.Email = strings.TrimSpace(n.Email)
 	n.FullName = strings.TrimSpace(n.FullName)
-	if addr, err := mail.ParseAddress(n.Email); err != nil || addr.Address != n.Email || len(n.Email) > MaxEmailLength {
-		return InvalidArgument("email", fmt.Sprintf("'%s' is not a valid email address", n.Email))
+	if err := validateEmail("email", n.Email); err != nil {
+		return err
 	}
 	if err := validateFullName(n.FullName); err != nil {
 		return err
@@ -206,6 +229,11 @@ func (s *Service) createUser(tx *store.Tx, n NewUser) (store.User, error) {
 		return store.User{}, BadRequest("Email '%s' already in use", n.Email)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return store.User{}, err
+	}
+	if n.BotType == 0 {
+		if err := checkUniqueName(tx, n.FullName, 0); err != nil {
+			return store.User{}, err
+		}
 	}
 	u := store.User{
 		Email:      n.Email,
@@ -252,6 +280,7 @@ func (s *Service) CreateUserAsHost(n NewUser) (store.User, error) {
 	if err != nil {
 		return store.User{}, internal("add user", err)
 	}
+	s.announceSignup(u)
 	return u, nil
 }
 

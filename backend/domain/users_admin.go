@@ -71,6 +71,11 @@ type UserChange struct {
 	FullName    *string
 	Role        *int
 	ProfileData []ProfileDataChange // custom profile field values, set or cleared
+	// NewEmail changes the account's address (level 313): organization
+	// owners only, Lanchat's holders of Zulip's can_change_user_emails
+	// (which Zulip's server operator grants; on Lanchat the owner runs the
+	// server).
+	NewEmail *string
 }
 
 // UpdateUser renames an account, changes its role or its custom profile
@@ -80,8 +85,11 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	if ch.FullName == nil && ch.Role == nil && ch.ProfileData == nil {
+	if ch.FullName == nil && ch.Role == nil && ch.ProfileData == nil && ch.NewEmail == nil {
 		return BadRequest("No new data supplied")
+	}
+	if ch.NewEmail != nil && !isOwner(actor) {
+		return ErrNotOwner
 	}
 	// A role change runs alone: nothing publishes between its commit and
 	// the end of the queues the new role may not hold (roleEvents).
@@ -96,12 +104,34 @@ func (s *Service) UpdateUser(actor store.User, id int64, ch UserChange) error {
 			if err := validateFullName(name); err != nil {
 				return nil, err
 			}
+			if !u.IsBot() {
+				if err := checkUniqueName(tx, name, u.ID); err != nil {
+					return nil, err
+				}
+			}
 			u.FullName = name
 			publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, "full_name": name})
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, publish)
+		}
+		if ch.NewEmail != nil && !strings.EqualFold(*ch.NewEmail, u.Email) {
+			email := strings.TrimSpace(*ch.NewEmail)
+			if err := validateEmail("new_email", email); err != nil {
+				return nil, err
+			}
+			if _, err := tx.UserByEmail(email); err == nil {
+				return nil, BadRequest("Email '%s' already in use", email)
+			}
+			u.Email = email
+			for _, field := range []string{"new_email", "delivery_email"} {
+				publish, err := s.realmUserEvent(tx, "update", map[string]any{"user_id": u.ID, field: email})
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, publish)
+			}
 		}
 		if ch.Role != nil && *ch.Role != u.Role {
 			if err := validateRole(*ch.Role); err != nil {
@@ -304,6 +334,11 @@ func (s *Service) setActive(id int64, active bool, allowed func(*store.Tx, store
 				out = append(out, revoked)
 			}
 			out = append(out, publish)
+			groups, err := s.activationGroupEvents(tx, t, active)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, groups...)
 		}
 		return out.publish, nil
 	})

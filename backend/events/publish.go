@@ -30,10 +30,16 @@ func (r *Registry) queuesOf(users iter.Seq[int64], public bool) Audience {
 
 // Publish sends an event to every queue of the users that wants its type.
 func (r *Registry) Publish(e Event, userIDs []int64) {
+	r.PublishWhere(e, userIDs, nil)
+}
+
+// PublishWhere is Publish to the queues whose options pass only (every
+// queue when only is nil): an event a client capability shapes.
+func (r *Registry) PublishWhere(e Event, userIDs []int64, only func(QueueOptions) bool) {
 	t, _ := e["type"].(string)
 	var payload encoded // encoded on first use: often nobody listens
 	for q := range r.queuesOf(slices.Values(userIDs), false) {
-		if q.wants(t) {
+		if q.wants(t) && (only == nil || only(q.opts)) {
 			if payload == nil {
 				payload = encode(e)
 			}

@@ -82,6 +82,9 @@ type QueueOptions struct {
 	// BulkMessageDeletion: the client takes one delete_message event for
 	// several messages.
 	BulkMessageDeletion bool
+	// IncludeDeactivatedGroups: the client takes deactivated user groups
+	// (level 294).
+	IncludeDeactivatedGroups bool
 	// Through is the newest message in the client's initial state: the
 	// queue's message events start after it.
 	Through int64

@@ -48,6 +48,9 @@ var (
 	bucketSentLocalIDs = []byte("sent_local_ids")
 	// scheduled message ID → ScheduledMessage (scheduled_messages.go)
 	bucketScheduledMessages = []byte("scheduled_messages")
+	// playground ID → Playground (playgrounds.go); added without a
+	// version step: an older build leaves the bucket alone.
+	bucketPlaygrounds = []byte("realm_playgrounds")
 )
 
 // allBuckets are created at open so transactions can assume they exist.
@@ -59,6 +62,7 @@ var allBuckets = [][]byte{
 	bucketUserSpans, bucketReadRuns, bucketSearchPostings, bucketRecipients, bucketTopics, bucketUserTopics,
 	bucketRealmEmoji, bucketLinkifiers, bucketUploads, bucketPresence, bucketBotStorage, bucketSessions,
 	bucketEventQueues, bucketInvites, bucketSentLocalIDs, bucketScheduledMessages,
+	bucketPlaygrounds,
 }
 
 // itob encodes an ID as a big-endian key so byte order equals numeric order.

@@ -9,11 +9,12 @@ type EventQueue struct {
 	ID     string `json:"id"`
 	UserID int64  `json:"user_id"`
 	// EventTypes nil: every type.
-	EventTypes          []string         `json:"event_types"`
-	Narrow              []EventQueueTerm `json:"narrow,omitempty"`
-	AllPublicStreams    bool             `json:"all_public_streams,omitempty"`
-	ApplyMarkdown       bool             `json:"apply_markdown,omitempty"`
-	BulkMessageDeletion bool             `json:"bulk_message_deletion,omitempty"`
+	EventTypes               []string         `json:"event_types"`
+	Narrow                   []EventQueueTerm `json:"narrow,omitempty"`
+	AllPublicStreams         bool             `json:"all_public_streams,omitempty"`
+	ApplyMarkdown            bool             `json:"apply_markdown,omitempty"`
+	BulkMessageDeletion      bool             `json:"bulk_message_deletion,omitempty"`
+	IncludeDeactivatedGroups bool             `json:"include_deactivated_groups,omitempty"`
 	// Through is the newest message in the client's initial state.
 	Through int64 `json:"through"`
 }

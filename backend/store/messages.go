@@ -277,6 +277,12 @@ func prefixEnd(prefix []byte) []byte {
 	return nil
 }
 
+// HasTopic tells whether a stream's topic has any message.
+func (tx *Tx) HasTopic(streamID int64, topic string) bool {
+	prefix := topicPrefix(streamID, topic)
+	return tx.bucket(bucketTopics).Get(prefix[:len(prefix)-1]) != nil
+}
+
 // StreamTopics lists a stream's topics.
 func (tx *Tx) StreamTopics(streamID int64) ([]Topic, error) {
 	return scanPrefix[Topic](tx, bucketTopics, itob(streamID))

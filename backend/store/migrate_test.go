@@ -375,3 +375,20 @@ func TestOpenTurnsInvitePolicyOfSchema9IntoAGroup(t *testing.T) {
 		t.Errorf("realm after migration %+v (moderators %d)", r, moderators)
 	}
 }
+
+// A store written before code playgrounds has no bucket for them; opening
+// it adds one, with no version step, and the first playground gets ID 1.
+func TestOpenAddsPlaygroundsToOlderStore(t *testing.T) {
+	s, dir := openTemp(t)
+	if err := s.Update(func(tx *Tx) error { return tx.btx.DeleteBucket(bucketPlaygrounds) }); err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	p := Playground{Name: "Python", PygmentsLanguage: "Python", URLTemplate: "https://py.lan/?c={code}"}
+	if err := s.Update(func(tx *Tx) error { return tx.CreatePlayground(&p) }); err != nil {
+		t.Fatal(err)
+	}
+	if got := viewed(t, s, func(tx *Tx) ([]Playground, error) { return tx.Playgrounds() }); len(got) != 1 || got[0] != p || p.ID != 1 {
+		t.Errorf("playgrounds %+v", got)
+	}
+}

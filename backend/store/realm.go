@@ -26,12 +26,22 @@ type Realm struct {
 	// HideGuestUserIndicator turns off "(guest)" after guests' names
 	// (stored inverted so older records read as Zulip's default, shown).
 	HideGuestUserIndicator bool `json:"hide_guest_user_indicator,omitempty"`
+	// AnnouncementStreams are the streams automated messages go to, by
+	// Zulip's setting name (new_stream_announcements_stream_id…); an
+	// absent one is none.
+	AnnouncementStreams map[string]int64 `json:"announcement_streams,omitempty"`
+	// RequireUniqueNames refuses a person's name that another account
+	// has, ignoring case.
+	RequireUniqueNames bool `json:"require_unique_names,omitempty"`
 	// HideGuestUserDMWarning turns off the warning shown when writing to a
 	// guest (inverted like HideGuestUserIndicator).
 	HideGuestUserDMWarning bool `json:"hide_guest_user_dm_warning,omitempty"`
 	// EditHistoryVisibility is message_edit_history_visibility_policy:
 	// "moves" or "none"; "" is Zulip's default, "all".
 	EditHistoryVisibility string `json:"edit_history_visibility,omitempty"`
+	// ModerationRequestChannelID is the private stream that receives
+	// moderation requests; 0 for none.
+	ModerationRequestChannelID int64 `json:"moderation_request_channel_id,omitempty"`
 }
 
 var keyRealm = []byte("realm")

@@ -17,6 +17,15 @@ type UserGroup struct {
 	// CanMention says who may mention the group; nil is the default
 	// (everyone for people's groups, nobody for system groups).
 	CanMention *GroupSetting `json:"can_mention,omitempty"`
+	// Settings are the group's other permission settings by Zulip's name
+	// (can_manage_group, can_join_group, ...); an absent one is its default.
+	Settings map[string]GroupSetting `json:"settings,omitempty"`
+	// CreatorID and DateCreated are 0 for groups made before they were
+	// recorded, and for system groups.
+	CreatorID   int64 `json:"creator_id,omitempty"`
+	DateCreated int64 `json:"date_created,omitempty"`
+	// Deactivated groups keep their members but can no longer be used.
+	Deactivated bool `json:"deactivated,omitempty"`
 }
 
 // GroupSetting is who holds a permission: a named group (Group), or a set

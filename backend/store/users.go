@@ -49,6 +49,10 @@ type User struct {
 	// PushDevices are the mobile devices registered for push
 	// notifications, kept as Zulip keeps them even with no way to push.
 	PushDevices []PushDevice `json:"push_devices,omitempty"`
+	// SavedSnippets are the person's reusable message texts (Zulip 10.0);
+	// their IDs are the person's own, never reused.
+	SavedSnippets []SavedSnippet `json:"saved_snippets,omitempty"`
+	LastSnippetID int64          `json:"last_snippet_id,omitempty"`
 	// NtfyTopic is the secret name of the person's phone notification
 	// topic (backend/ntfy); empty until they first ask for it, and in
 	// records older than it.
@@ -130,4 +134,12 @@ func (tx *Tx) PutUser(u User) error {
 	}
 	tx.btx.OnCommit(func() { tx.s.accounts.Add(1) })
 	return tx.put(bucketUsers, itob(u.ID), u)
+}
+
+// SavedSnippet is a text a person keeps to insert into messages.
+type SavedSnippet struct {
+	ID          int64  `json:"id"`
+	Title       string `json:"title"`
+	Content     string `json:"content"`
+	DateCreated int64  `json:"date_created"`
 }

@@ -1,6 +1,7 @@
 // Messages render as Zulip's clients render them: math typeset from the
 // server's MathML, spoilers shut until opened, /me as an action of its
-// sender, and <time:…> in the reader's own time zone.
+// sender, <time:…> in the reader's own time zone, and code blocks with a
+// link to the organization's code playground for their language.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { apiClient, launchBrowser, newPage, openTopicAt, shot, signIn, startServer } from './harness.mjs'
@@ -73,4 +74,20 @@ test('a time shows in the reader\'s own time zone', async () => {
   assert.match(await time.innerText(), /Jan 1, 2024, 4:00\sAM EST/)
   assert.equal(await time.getAttribute('datetime'), '2024-01-01T09:00:00Z')
   assert.match(await time.getAttribute('title'), /Original text was '2024-01-01T10:00:00\+01:00'/)
+})
+
+test('a code block links to the code playground of its language', async () => {
+  const admin = await apiClient(server.url, 'admin@example.com')
+  await admin.call('POST', '/api/v1/realm/playgrounds', { name: 'Python playground', pygments_language: 'Python', url_template: 'https://py.lan/run{?code}' })
+  await page.context().route('https://py.lan/**', (route) => route.fulfill({ contentType: 'text/html', body: '<p>playground</p>' }))
+  await alice.send('general', 'code', '```python\nprint("hi & bye")\n```')
+  await alice.send('general', 'code', '```go\nfmt.Println("no playground")\n```')
+  await openTopicAt(page, generalId, 'general', 'code')
+  const link = message('hi & bye').getByRole('link', { name: 'View in Python playground' })
+  await link.waitFor()
+  assert.equal(await message('no playground').getByRole('link').count(), 0)
+  const [popup] = await Promise.all([page.waitForEvent('popup'), link.click()])
+  await popup.waitForLoadState()
+  assert.match(popup.url(), /^https:\/\/py\.lan\/run\?code=print%28%22hi%20%26%20bye%22%29(%0A)?$/)
+  await popup.close()
 })

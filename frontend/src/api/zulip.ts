@@ -6,6 +6,7 @@
 // speaks to transport.ts.
 import { api, upload, uploadBody } from './transport'
 import type { Message, NarrowTerm, ProfileField, Subscription, User, UserStatus } from '../state/types'
+import type { Playground } from '../state/rendered'
 
 // ---- shapes ----
 
@@ -28,13 +29,14 @@ export interface UnreadMsgs {
 export interface RegisterState {
   queue_id: string; last_event_id: number
   user_id: number; email: string; full_name: string; is_admin?: boolean
-  realm_name?: string; realm_delete_own_message_policy?: number
+  realm_name?: string
   realm_users: User[]; realm_non_active_users?: User[]
   subscriptions: Subscription[]
   user_topics?: UserTopic[]
   unread_msgs: UnreadMsgs
   recent_private_conversations?: { user_ids: number[]; max_message_id: number }[]
   realm_emoji?: Record<string, RealmEmoji>
+  realm_playgrounds?: Playground[]
   realm_user_groups?: UserGroup[]
   custom_profile_fields?: ProfileField[]
   user_settings?: Record<string, unknown>
@@ -50,6 +52,8 @@ export interface RegisterState {
   realm_direct_message_initiator_group?: GroupSettingValue
   realm_direct_message_permission_group?: GroupSettingValue
   realm_can_access_all_users_group?: GroupSettingValue
+  realm_can_delete_any_message_group?: GroupSettingValue
+  realm_can_delete_own_message_group?: GroupSettingValue
 }
 
 // GroupSettingValue is a group-based permission: a group's ID, or people and

@@ -5,7 +5,7 @@ import type { Chat } from '../state/chat'
 import { clockTime, fullTime } from '../state/clock'
 import { showEmojiChars } from '../state/emoji'
 import { markMentionsOfMe, mentionsMe } from '../state/mentions'
-import { showLocalTimes, showMeMessage, toggleSpoiler } from '../state/rendered'
+import { followPlaygroundLink, showLocalTimes, showMeMessage, showPlaygroundLinks, toggleSpoiler } from '../state/rendered'
 import type { Message } from '../state/types'
 import { widgetOf } from '../state/widgets'
 import { EmojiPicker } from './EmojiPicker'
@@ -48,7 +48,7 @@ const showFullTime = (e: MouseEvent, ts: number) => {
 // contentHTML is a message's HTML as shown: emoji drawn, my mentions
 // marked, times in my zone, a /me message led by its sender.
 function contentHTML(chat: Chat, m: Message): string {
-  const html = showLocalTimes(markMentionsOfMe(showEmojiChars(m.match_content ?? m.content), m.flags, chat.me.user_id, chat.inGroup))
+  const html = showPlaygroundLinks(showLocalTimes(markMentionsOfMe(showEmojiChars(m.match_content ?? m.content), m.flags, chat.me.user_id, chat.inGroup)), chat.playgrounds)
   return m.is_me_message ? showMeMessage(html, m.sender_full_name) : html
 }
 
@@ -76,7 +76,7 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   // A click on a spoiler's header opens it; one on an image preview opens
   // the lightbox, not the file.
   const onContentClick = (e: MouseEvent) => {
-    if (toggleSpoiler(e.target as Element)) return
+    if (toggleSpoiler(e.target as Element) || followPlaygroundLink(e.target as Element, chat.playgrounds)) return
     const img = (e.target as HTMLElement).closest('.message_inline_image img') as HTMLImageElement | null
     if (!img) return
     e.preventDefault()

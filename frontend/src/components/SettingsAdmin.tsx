@@ -13,12 +13,14 @@ const value = (e: Event) => (e.target as HTMLInputElement).value
 // sets here, each with the system groups Zulip 9.0 lets it be; the two that
 // take a group's ID are sent under their `_id` names, the others as
 // {new, old}.
-const permissionChoices: { setting: string; label: string; groups: string[]; byID?: boolean }[] = [
+const permissionChoices: { setting: string; label: string; groups: string[] }[] = [
   { setting: 'can_create_public_channel_group', label: 'Who can create public streams', groups: ['role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'] },
   { setting: 'can_create_private_channel_group', label: 'Who can create private streams', groups: ['role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'] },
-  { setting: 'create_multiuse_invite_group', label: 'Who can create reusable invitation links', groups: ['role:nobody', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'], byID: true },
+  { setting: 'create_multiuse_invite_group', label: 'Who can create reusable invitation links', groups: ['role:nobody', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'] },
   { setting: 'direct_message_initiator_group', label: 'Who can start direct message conversations', groups: ['role:nobody', 'role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone'] },
   { setting: 'direct_message_permission_group', label: 'Who can authorize direct message conversations', groups: ['role:nobody', 'role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone'] },
+  { setting: 'can_delete_any_message_group', label: 'Who can delete any message', groups: ['role:administrators', 'role:moderators', 'role:fullmembers', 'role:members'] },
+  { setting: 'can_delete_own_message_group', label: 'Who can delete their own messages', groups: ['role:nobody', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone'] },
 ]
 
 const groupLabels: Record<string, string> = {
@@ -34,7 +36,7 @@ function PermissionsAdmin(p: { chat: Chat }) {
   const ids = new Map([...p.chat.systemGroups].map(([id, name]) => [name, id]))
   const save = (c: (typeof permissionChoices)[number], name: string) => {
     const id = ids.get(name)
-    const change = c.byID ? { [`${c.setting}_id`]: id } : { [c.setting]: { new: id, old: p.chat.groupSettings[c.setting] } }
+    const change = { [c.setting]: { new: id, old: p.chat.groupSettings[c.setting] } }
     run(() => zulip.updateRealm(change), 'Permission saved.')
   }
   return (

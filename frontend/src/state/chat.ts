@@ -9,6 +9,7 @@ import { explain } from './errors'
 import { matchesLocally, narrowToApi, sameNarrow, type Narrow } from './narrow'
 import { personResolver } from './search'
 import type { ServerEvent } from './events'
+import type { Playground } from './rendered'
 import { defaultNotifySettings, notifyFor, type Decision, type NotifySettings, type TopicState } from './notify'
 import { placeOf, Unreads } from './unread'
 import type { Message, Presence, ProfileField, Subscription, User, UserStatus } from './types'
@@ -22,13 +23,13 @@ export interface View { narrow: Narrow; ids: number[]; foundOldest: boolean; fou
 
 // realmGroupSettings are the organization's group-based permissions (Zulip 9.0).
 export const realmGroupSettings = ['can_create_public_channel_group', 'can_create_private_channel_group', 'create_multiuse_invite_group',
-  'direct_message_initiator_group', 'direct_message_permission_group', 'can_access_all_users_group'] as const
+  'direct_message_initiator_group', 'direct_message_permission_group', 'can_access_all_users_group',
+  'can_delete_any_message_group', 'can_delete_own_message_group'] as const
 
 export class Chat {
   me!: User
   isAdmin = false
   // Zulip's policy codes: 1 members, 2 administrators, 3 full members, 4 moderators, 5 everyone.
-  deleteOwnMessagePolicy = 2
   realmName = 'Lanchat'
   users = new Map<number, User>()
   byEmail = new Map<string, User>()
@@ -54,6 +55,7 @@ export class Chat {
   presence = new Map<string, { status: Presence; ts: number }>()
   typing = new Map<string, Map<number, number>>() // conversation → user → expiry
   realmEmoji: Record<string, zulip.RealmEmoji> = {}
+  playgrounds: Playground[] = []
   profileFields: ProfileField[] = [] // the organization's custom profile fields, in their order
   userSettings: Json = {} // the account's user_settings (theme, notification defaults)
   messages = new Map<number, Message>()
@@ -106,7 +108,6 @@ export class Chat {
     for (const u of [...s.realm_users, ...(s.realm_non_active_users ?? [])]) this.putUser(u)
     this.me = this.users.get(s.user_id) ?? { user_id: s.user_id, email: s.email, full_name: s.full_name, is_bot: false }
     this.isAdmin = !!s.is_admin
-    this.deleteOwnMessagePolicy = s.realm_delete_own_message_policy ?? 2
     this.realmName = s.realm_name ?? 'Lanchat'
     this.subs = new Map(s.subscriptions.map((x: Subscription) => [x.stream_id, x]))
     this.mutedTopics = new Set((s.user_topics ?? []).filter((t) => t.visibility_policy === zulip.TopicPolicy.muted).map((t) => topicKey(t.stream_id, t.topic_name)))
@@ -120,6 +121,7 @@ export class Chat {
     this.unreads = Unreads.fromRegister(s.unread_msgs, this.emailsOf)
     this.recentDMs = new Map((s.recent_private_conversations ?? []).map((c) => [this.emailsOf(c.user_ids) || this.me.email, c.max_message_id]))
     this.realmEmoji = s.realm_emoji ?? {}
+    this.playgrounds = s.realm_playgrounds ?? []
     this.profileFields = s.custom_profile_fields ?? []
     this.groups = new Map((s.realm_user_groups ?? []).map((g) => [g.id, { name: g.name, members: g.members ?? [], subgroups: g.direct_subgroup_ids ?? [] }]))
     this.systemGroups = new Map((s.realm_user_groups ?? []).filter((g) => g.is_system_group).map((g) => [g.id, g.name]))
@@ -261,11 +263,16 @@ export class Chat {
     return [...this.subs.values()].find((s) => s.name.toLowerCase() === wanted)
   }
 
-  // mayDelete says whether the organization's policy lets me delete m.
+  // mayDelete says whether the organization's group settings let me delete m.
   mayDelete(m: Message): boolean {
-    if (this.isAdmin) return true
-    const policy = this.deleteOwnMessagePolicy
-    return m.sender_id === this.me.user_id && (policy === 5 || ((policy === 1 || policy === 3) && this.me.role !== 600))
+    return this.holds('can_delete_any_message_group') || (m.sender_id === this.me.user_id && this.holds('can_delete_own_message_group'))
+  }
+
+  // holds: does an organization group setting include me?
+  holds(name: (typeof realmGroupSettings)[number]): boolean {
+    const v = this.groupSettings[name] as zulip.GroupSettingValue | undefined
+    if (typeof v === 'number') return this.inGroup(v)
+    return !!v && (v.direct_members.includes(this.me.user_id) || v.direct_subgroups.some((id) => this.inGroup(id)))
   }
 
   // narrowOf is the conversation a message belongs to.
@@ -380,6 +387,7 @@ export class Chat {
         return
       }
       case 'realm_emoji': this.realmEmoji = e.realm_emoji; return
+      case 'realm_playgrounds': this.playgrounds = e.realm_playgrounds; return
       case 'custom_profile_fields': this.profileFields = e.fields; return
       case 'user_group': return this.onGroup(e)
       case 'realm':

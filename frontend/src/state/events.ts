@@ -2,7 +2,7 @@
 // event, so the reducer (Chat.apply) is checked against what it handles.
 import type { PresenceClients, RealmEmoji, ScheduledMessage } from '../api/zulip'
 import type { Message, ProfileField, Reaction, Subscription, User, UserStatus } from './types'
-
+import type { Playground } from './rendered'
 
 export type ServerEvent =
   | { type: 'heartbeat'; id?: number }
@@ -31,6 +31,7 @@ export type ServerEvent =
   | { type: 'user_group'; id?: number; op: 'add_members' | 'remove_members'; group_id: number; user_ids: number[] }
   | { type: 'user_group'; id?: number; op: 'add_subgroups' | 'remove_subgroups'; group_id: number; direct_subgroup_ids: number[] }
   | { type: 'realm_emoji'; id?: number; realm_emoji: Record<string, RealmEmoji> }
+  | { type: 'realm_playgrounds'; id?: number; realm_playgrounds: Playground[] }
   | { type: 'custom_profile_fields'; id?: number; fields: ProfileField[] }
   | { type: 'realm'; id?: number; op: 'update'; property: string; value: unknown }
   | { type: 'realm'; id?: number; op: 'update_dict'; data: { name?: string } }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { showLocalTimes, showMeMessage } from './rendered'
+import { playgroundURL, showLocalTimes, showMeMessage, showPlaygroundLinks, type Playground } from './rendered'
 
 describe('showLocalTimes', () => {
   it.each([
@@ -23,5 +23,25 @@ describe('showMeMessage', () => {
   })
   it('changes only a leading /me', () => {
     expect(showMeMessage('<p>I said /me dances</p>', 'Alice')).toBe('<p>I said /me dances</p>')
+  })
+})
+
+describe('code playgrounds', () => {
+  const python: Playground = { id: 4, name: 'Python <playground>', pygments_language: 'Python', url_template: 'https://py.lan/?code={code}' }
+  const block = (lang: string) => `<div class="codehilite" data-code-language="${lang}"><pre><span></span><code>print(1)\n</code></pre></div>`
+  it('links a code block of the playground\'s language', () => {
+    expect(showPlaygroundLinks(block('Python'), [python])).toBe(
+      '<div class="codehilite" data-code-language="Python"><div class="code-playgrounds"><a class="code-playground" data-playground-id="4" href="#" target="_blank" rel="noopener noreferrer">View in Python &lt;playground&gt;</a></div><pre><span></span><code>print(1)\n</code></pre></div>')
+  })
+  it('leaves other languages and no playgrounds alone', () => {
+    expect(showPlaygroundLinks(block('Go'), [python])).toBe(block('Go'))
+    expect(showPlaygroundLinks(block('Python'), [])).toBe(block('Python'))
+  })
+  it.each([
+    ['https://py.lan/?code={code}', 'https://py.lan/?code=a%20%2B%20b%2F2%21'],
+    ['https://py.lan/{?code}', 'https://py.lan/?code=a%20%2B%20b%2F2%21'],
+    ['https://py.lan/#{+code}', 'https://py.lan/#a%20+%20b/2!'],
+  ])('expands %s', (template, want) => {
+    expect(playgroundURL({ ...python, url_template: template }, 'a + b/2!')).toBe(want)
   })
 })

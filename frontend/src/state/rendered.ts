@@ -37,6 +37,50 @@ export function toggleSpoiler(target: Element): boolean {
   return true
 }
 
+// Playground is a code playground (register's realm_playgrounds).
+export interface Playground { id: number; name: string; pygments_language: string; url_template: string }
+
+const codeBlock = /<div class="codehilite" data-code-language="([^"]*)">/g
+
+// showPlaygroundLinks puts a "View in …" link atop each code block for each
+// playground of its language, as Zulip's web app offers. A link's address
+// is made when it is clicked (playgroundURL), from the block's code.
+export function showPlaygroundLinks(html: string, playgrounds: Playground[]): string {
+  if (playgrounds.length === 0 || !html.includes('data-code-language')) return html
+  return html.replace(codeBlock, (whole, language: string) => {
+    const links = playgrounds.filter((p) => p.pygments_language === language).map((p) =>
+      `<a class="code-playground" data-playground-id="${p.id}" href="#" target="_blank" rel="noopener noreferrer">View in ${escapeHTML(p.name)}</a>`)
+    return links.length ? `${whole}<div class="code-playgrounds">${links.join('')}</div>` : whole
+  })
+}
+
+// How an RFC 6570 expression of {code} expands: its prefix, and whether
+// reserved characters stay as they are.
+const expansions: Record<string, [string, boolean]> = {
+  '': ['', false], '+': ['', true], '#': ['#', true], '.': ['.', false], '/': ['/', false],
+  ';': [';code=', false], '?': ['?code=', false], '&': ['&code=', false],
+}
+
+// playgroundURL is the playground's address for code: its url_template
+// with {code} (in any of RFC 6570's operators) expanded.
+export function playgroundURL(p: Playground, code: string): string {
+  return p.url_template.replace(/\{([+#./;?&]?)code\}/g, (_, op: string) => {
+    const [prefix, reserved] = expansions[op]
+    return prefix + (reserved ? encodeURI(code) : encodeURIComponent(code).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()))
+  })
+}
+
+// followPlaygroundLink gives a clicked playground link (see
+// showPlaygroundLinks) its address, before the browser follows it; it
+// says whether the click was on one.
+export function followPlaygroundLink(target: Element, playgrounds: Playground[]): boolean {
+  const link = target.closest('a.code-playground') as HTMLAnchorElement | null
+  const playground = playgrounds.find((p) => String(p.id) === link?.dataset.playgroundId)
+  if (!link || !playground) return false
+  link.href = playgroundURL(playground, link.closest('.codehilite')?.querySelector('pre')?.textContent ?? '')
+  return true
+}
+
 function escapeHTML(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }

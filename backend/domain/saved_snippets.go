@@ -1,0 +1,87 @@
+package domain
+
+import (
+	"slices"
+	"strings"
+
+	"lanchat/backend/events"
+	"lanchat/backend/store"
+)
+
+// Saved snippets (level 297): texts a person keeps to insert into their
+// messages, theirs alone, announced to their own queues.
+
+// SavedSnippet is a saved snippet as the API shows it.
+type SavedSnippet = store.SavedSnippet
+
+// SavedSnippets lists the actor's snippets, oldest first.
+func (s *Service) SavedSnippets(actor store.User) ([]SavedSnippet, error) {
+	var out []SavedSnippet
+	err := s.store.View(func(tx *store.Tx) error {
+		u, err := tx.User(actor.ID)
+		out = savedSnippetList(u)
+		return err
+	})
+	return out, internal("saved snippets", err)
+}
+
+// savedSnippetList is a person's snippets, an empty list for none.
+func savedSnippetList(u store.User) []SavedSnippet {
+	return append([]SavedSnippet{}, u.SavedSnippets...)
+}
+
+// CreateSavedSnippet keeps a new snippet and returns its ID.
+func (s *Service) CreateSavedSnippet(actor store.User, title, content string) (int64, error) {
+	title, content = strings.TrimSpace(title), strings.TrimSpace(content)
+	switch {
+	case title == "":
+		return 0, BadRequest("Title cannot be empty.")
+	case content == "":
+		return 0, BadRequest("Content cannot be empty.")
+	case len([]rune(title)) > 60:
+		return 0, BadRequest("Title must be at most 60 characters.")
+	case len(content) > MaxMessageBytes:
+		return 0, BadRequest("Content is too long.")
+	}
+	var snippet SavedSnippet
+	err := s.update(func(tx *store.Tx) (func(), error) {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return nil, err
+		}
+		u.LastSnippetID++
+		snippet = SavedSnippet{ID: u.LastSnippetID, Title: title, Content: content, DateCreated: s.now().Unix()}
+		u.SavedSnippets = append(u.SavedSnippets, snippet)
+		if err := tx.PutUser(u); err != nil {
+			return nil, err
+		}
+		return s.snippetEvent(events.Event{"op": "add", "saved_snippet": snippet}, u.ID), nil
+	})
+	return snippet.ID, internal("create saved snippet", err)
+}
+
+// DeleteSavedSnippet removes one of the actor's snippets.
+func (s *Service) DeleteSavedSnippet(actor store.User, id int64) error {
+	return internal("delete saved snippet", s.update(func(tx *store.Tx) (func(), error) {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(u.SavedSnippets, func(sn SavedSnippet) bool { return sn.ID == id })
+		if i < 0 {
+			return nil, &Error{Code: CodeBadRequest, Msg: "Saved snippet does not exist.", NotFound: true}
+		}
+		u.SavedSnippets = slices.Delete(u.SavedSnippets, i, i+1)
+		if err := tx.PutUser(u); err != nil {
+			return nil, err
+		}
+		return s.snippetEvent(events.Event{"op": "remove", "saved_snippet_id": id}, u.ID), nil
+	}))
+}
+
+// snippetEvent is the one constructor of saved_snippets events, which go
+// to the snippets' owner alone.
+func (s *Service) snippetEvent(e events.Event, userID int64) func() {
+	e["type"] = "saved_snippets"
+	return func() { s.events.Publish(e, []int64{userID}) }
+}
