@@ -313,9 +313,14 @@ async function runEndpoints() {
   await call('alice', 'PATCH', `/user_groups/${engineering}`, { can_mention_group: { new: everyone } });
   await check('POST /user_groups/{user_group_id}/deactivate', 'alice', 'POST', `/user_groups/${design}/deactivate`, {});
   await check('POST /user_groups/{user_group_id}/deactivate', 'alice', 'POST', '/user_groups/9999/deactivate', {}, 400);
-  // Saved snippets and export consent (levels 297, 312).
-  await call('alice', 'POST', '/saved_snippets', { title: 'Hello', content: 'Hello there' });
+  // Saved snippets and export consent (levels 297, 293, 295).
+  const snippet = await check('POST /saved_snippets', 'alice', 'POST', '/saved_snippets', { title: 'Hello', content: 'Hello there' });
+  await check('POST /saved_snippets', 'alice', 'POST', '/saved_snippets', { title: '', content: 'Hello there' }, 400);
+  await check('GET /saved_snippets', 'alice', 'GET', '/saved_snippets', {});
+  await check('DELETE /saved_snippets/{saved_snippet_id}', 'alice', 'DELETE', `/saved_snippets/${snippet.saved_snippet_id}`, {});
+  await check('DELETE /saved_snippets/{saved_snippet_id}', 'alice', 'DELETE', `/saved_snippets/${snippet.saved_snippet_id}`, {}, 404);
   await call('alice', 'PATCH', '/settings', { allow_private_data_export: true });
+  await check('GET /export/realm/consents', 'admin', 'GET', '/export/realm/consents', {});
 
   // Streams and subscriptions.
   await check('GET /streams', 'alice', 'GET', '/streams', {});
@@ -346,7 +351,8 @@ async function runEndpoints() {
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { description: 'Shapes and colours', new_name: 'design-team' });
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { can_remove_subscribers_group: moderators });
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', '/streams/9999', { description: 'x' }, 400);
-  await check('PATCH /streams/{stream_id}', 'alice', 'PATCH', `/streams/${ids.design}`, { description: 'mine' }, 400);
+  // bob, not alice: a stream's creator administers it (level 325).
+  await check('PATCH /streams/{stream_id}', 'bob', 'PATCH', `/streams/${ids.design}`, { description: 'mine' }, 400);
   await check('DELETE /users/me/subscriptions', 'bob', 'DELETE', '/users/me/subscriptions', { subscriptions: ['design-team'] });
   await check('DELETE /users/me/subscriptions', 'bob', 'DELETE', '/users/me/subscriptions', { subscriptions: ['nowhere'] }, 400);
 

@@ -123,6 +123,15 @@ export const ERRATA = [
           { additionalProperties: false, properties: { result: {}, msg: {}, code: {}, desc: { type: 'string' } } }],
       };
     } },
+  { error: "CANNOT_DEACTIVATE_GROUP_IN_USE carries objections (the yaml's example and text; its schema, CodedError, has none)",
+    apply(doc) {
+      const op = doc.paths['/user_groups/{user_group_id}/deactivate']?.post;
+      if (!op) return; // level 290's route, not in 9.0's yaml
+      const inUse = op.responses['400'].content['application/json'].schema.oneOf
+        .find((v) => v.allOf.some((s) => s.example?.code === 'CANNOT_DEACTIVATE_GROUP_IN_USE'));
+      inUse.allOf[0] = { allOf: [{ $ref: '#/components/schemas/CodedErrorBase' },
+        { additionalProperties: false, properties: { result: {}, msg: {}, code: {}, objections: { type: 'array', items: { type: 'object' } } } }] };
+    } },
 ];
 
 export function amend(doc) {
