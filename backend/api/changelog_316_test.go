@@ -295,7 +295,7 @@ func checkPermissionSettingsWithoutOwnersField(t *testing.T, s *apitest.Server) 
 		}
 	}
 	sys := systemGroups(t, admin)
-	admin.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group_id": sys["role:owners"]}).OK()
+	admin.Patch("/api/v1/realm", apitest.Form{"create_multiuse_invite_group": fmt.Sprintf(`{"new":%d}`, sys["role:owners"])}).OK()
 	admin.Patch(fmt.Sprintf("/api/v1/user_groups/%d", int64(groupNamed(t, admin, "engineering")["id"].(float64))),
 		apitest.Form{"can_mention_group": fmt.Sprintf(`{"new":%d}`, sys["role:owners"])}).OK()
 }

@@ -139,7 +139,9 @@ func TestNtfyClientHearsMentionsAndDirectMessages(t *testing.T) {
 	}
 	// Alice's own messages and ordinary stream messages stay off her phone.
 	alice.Post("/api/v1/messages", apitest.Form{"type": "stream", "to": "general", "topic": "lunch", "content": "@**Alice Anders** note to self"}).OK()
-	send(apitest.Form{"type": "stream", "to": "general", "topic": "lunch", "content": "anyone else?"})
+	// (In another topic: being mentioned in "lunch" followed it for her, as
+	// Zulip's automatically_follow_topics_where_mentioned does.)
+	send(apitest.Form{"type": "stream", "to": "general", "topic": "plans", "content": "anyone else?"})
 	// A muted topic does not reach it, mentioned or not.
 	send(apitest.Form{"type": "stream", "to": "general", "topic": "noise", "content": "@**Alice Anders** in a muted topic"})
 	id, _ = send(apitest.Form{"type": "private", "to": "alice@example.com", "content": "just you and me"})
