@@ -73,7 +73,7 @@ test('an administrator adds fields, bob fills them in, alice sees them on his ca
   await eventually(async () => assert.deepEqual(await alice.getByTestId('user-card-field').allTextContents(), ['Front desk']))
 
   // A field the administrator makes not editable by users (level 296) turns read-only for bob, through the event.
-  await (await apiClient(server.url, 'admin@example.com')).call('PATCH', `/api/v1/realm/profile_fields/${desk.id}`, { editable_by_user: false })
+  await admin.getByTestId('profile-field-row').filter({ hasText: 'Desk' }).getByTestId('profile-field-editable').uncheck()
   await eventually(async () => assert.equal(await bob.getByTestId(`profile-field-${desk.id}`).isDisabled(), true))
   assert.equal(await bob.getByTestId(`profile-field-${team.id}`).isDisabled(), false)
 })

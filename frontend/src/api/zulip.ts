@@ -216,7 +216,7 @@ export const removeLinkifier = (id: number) => api.del(`/api/v1/realm/filters/${
 // ---- custom profile fields ----
 
 // ProfileFieldForm is what POST and PATCH /realm/profile_fields take.
-export type ProfileFieldForm = { name?: string; hint?: string; field_type?: number; field_data?: Record<string, unknown>; required?: boolean; display_in_profile_summary?: boolean }
+export type ProfileFieldForm = { name?: string; hint?: string; field_type?: number; field_data?: Record<string, unknown>; required?: boolean; display_in_profile_summary?: boolean; editable_by_user?: boolean }
 export const addProfileField = (f: ProfileFieldForm) => api.post('/api/v1/realm/profile_fields', f)
 export const updateProfileField = (id: number, f: ProfileFieldForm) => api.patch(`/api/v1/realm/profile_fields/${id}`, f)
 export const removeProfileField = (id: number) => api.del(`/api/v1/realm/profile_fields/${id}`)

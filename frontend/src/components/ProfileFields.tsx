@@ -135,7 +135,7 @@ export function ProfileFieldsForm(p: { chat: Chat }) {
 }
 
 // ProfileFieldsAdmin lists the organization's fields, in order, to move,
-// require or delete, and adds new ones.
+// require, keep from people's own editing, or delete, and adds new ones.
 export function ProfileFieldsAdmin(p: { chat: Chat }) {
   const fields = p.chat.profileFields
   const [name, setName] = useState('')
@@ -164,7 +164,7 @@ export function ProfileFieldsAdmin(p: { chat: Chat }) {
       <h3>Custom profile fields</h3>
       <p class="hint">Fields everyone can fill in on their profile, shown on their user card.</p>
       <table class="admin-table">
-        <thead><tr><th>Name</th><th>Type</th><th>Required</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
+        <thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Editable by users</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
         <tbody>
           {fields.map((f, i) => (
             <tr data-testid="profile-field-row" key={f.id}>
@@ -172,6 +172,8 @@ export function ProfileFieldsAdmin(p: { chat: Chat }) {
               <td>{fieldTypes.find(([t]) => t === f.type)?.[1]}</td>
               <td><input type="checkbox" aria-label={`${f.name} is required`} data-testid="profile-field-required" checked={f.required}
                 onChange={(e) => run(() => zulip.updateProfileField(f.id, { required: (e.target as HTMLInputElement).checked }), 'Field saved.')} /></td>
+              <td><input type="checkbox" aria-label={`${f.name} is editable by users`} data-testid="profile-field-editable" checked={f.editable_by_user !== false}
+                onChange={(e) => run(() => zulip.updateProfileField(f.id, { editable_by_user: (e.target as HTMLInputElement).checked }), 'Field saved.')} /></td>
               <td><div class="row">
                 <button disabled={i === 0} aria-label={`Move ${f.name} up`} onClick={() => move(i, -1)}>↑</button>
                 <button disabled={i === fields.length - 1} aria-label={`Move ${f.name} down`} onClick={() => move(i, 1)}>↓</button>
@@ -179,7 +181,7 @@ export function ProfileFieldsAdmin(p: { chat: Chat }) {
               </div></td>
             </tr>
           ))}
-          {!fields.length && <tr><td colSpan={4} class="hint">No custom profile fields yet.</td></tr>}
+          {!fields.length && <tr><td colSpan={5} class="hint">No custom profile fields yet.</td></tr>}
         </tbody>
       </table>
       <form class="stack" onSubmit={add}>
