@@ -22,6 +22,9 @@ type StreamProperties struct {
 	MessageRetentionDays       *int   `json:"message_retention_days"`
 	StreamPostPolicy           int    `json:"stream_post_policy"`
 	IsAnnouncementOnly         bool   `json:"is_announcement_only"`
+	// IsArchived (level 315) is always false: Lanchat deletes a stream
+	// rather than archiving it (a documented exception).
+	IsArchived bool `json:"is_archived"`
 	// CanRemoveSubscribersGroup may remove others from the stream
 	// (administrators by default).
 	CanRemoveSubscribersGroup GroupSettingValue `json:"can_remove_subscribers_group"`
