@@ -42,9 +42,6 @@ type StreamProperties struct {
 	IsRecentlyActive bool `json:"is_recently_active"`
 	// CanSubscribeGroup may subscribe themselves (level 357).
 	CanSubscribeGroup GroupSettingValue `json:"can_subscribe_group"`
-	// IsArchived (level 315) is always false: Lanchat deletes a stream
-	// rather than archiving it.
-	IsArchived bool `json:"is_archived"`
 }
 
 // recentActivityDays is how long a stream counts as recently active after
