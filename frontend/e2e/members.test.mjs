@@ -50,7 +50,8 @@ test('a mention or a direct message raises one notification, unless one is readi
   await title(alice, 'lunch')
 
   await bobApi.send('general', 'lunch', 'Right here, @**Alice Anders**') // she is reading lunch
-  await aliceApi.send('general', 'deploys', 'My own words, @**Alice Anders**')
+  // Her own, in a topic of its own: starting a topic follows it (Zulip's default), and a followed topic notifies.
+  await aliceApi.send('general', 'notes', 'My own words, @**Alice Anders**')
   await bobApi.send('general', 'deploys', 'Nothing for anyone in particular')
   const { id } = await bobApi.send('general', 'deploys', 'Deploy at five, @**Alice Anders**?')
   await eventually(async () => assert.equal((await shown(alice)).length, 1))
