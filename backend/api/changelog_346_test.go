@@ -33,6 +33,7 @@ func changelog346Cases() []changelogCase {
 		{"level 365: last_moved_timestamp for moves (not resolving); last_edit_timestamp only for content edits", checkMovedTimestamp},
 		{"level 366: is:muted matches muted topics and muted channels' other topics", checkIsMuted},
 		{"level 367: can_resolve_topics_group says who may resolve topics", checkResolveTopicsGroup},
+		{"level 368: PATCH /saved_snippets/{id} edits a snippet, announced as a saved_snippets update", checkEditSavedSnippet},
 		{"level 369: navigation_tour_video_url (none: null)", checkRegisterFields("onboarding_steps", map[string]any{"navigation_tour_video_url": nil})},
 	}
 }
@@ -448,5 +449,31 @@ func checkContentAccessByGroup(t *testing.T, s *apitest.Server) {
 	// Reading is not subscribing: bob's subscriptions are unchanged.
 	if slices.Contains(subNames(t, bob), "club") {
 		t.Errorf("bob was subscribed to club")
+	}
+}
+
+func checkEditSavedSnippet(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	id := alice.Post("/api/v1/saved_snippets", apitest.Form{"title": "Greeting", "content": "Hello"}).OK().Int("saved_snippet_id")
+	path := fmt.Sprintf("/api/v1/saved_snippets/%d", id)
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"saved_snippets"}})
+	alice.Patch(path, apitest.Form{"content": "Hello, everyone"}).OK()
+	alice.Patch(path, apitest.Form{"title": "Welcome"}).OK()
+	evs := q.next()
+	if len(evs) != 2 || evs[1]["type"] != "saved_snippets" || evs[1]["op"] != "update" {
+		t.Fatalf("events %v", evs)
+	}
+	if sn := evs[1]["saved_snippet"].(map[string]any); sn["id"] != float64(id) || sn["title"] != "Welcome" || sn["content"] != "Hello, everyone" || sn["date_created"] == nil {
+		t.Errorf("the update event's snippet %v", sn)
+	}
+	if got := alice.Get("/api/v1/saved_snippets", nil).OK().List("saved_snippets"); len(got) != 1 || got[0].(map[string]any)["title"] != "Welcome" {
+		t.Errorf("GET /saved_snippets after the edit %v", got)
+	}
+	if r := alice.Patch(path, apitest.Form{"title": " "}).Fails(400, "BAD_REQUEST"); r.Msg() != "Title cannot be empty." {
+		t.Errorf("an empty title: %s", r.Msg())
+	}
+	alice.Patch(path, nil).Fails(400, "BAD_REQUEST")
+	if r := bob.Patch(path, apitest.Form{"title": "Mine"}); r.Status != 404 || r.Msg() != "Saved snippet does not exist." {
+		t.Errorf("someone else's snippet: %s", r)
 	}
 }
