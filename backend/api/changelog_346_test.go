@@ -13,6 +13,7 @@ import (
 // 346–371, on the climb from 9.0 (277) to 10.0 (371).
 func changelog346Cases() []changelogCase {
 	return []changelogCase{
+		{"level 346: topic and message links to the empty topic", checkEmptyTopicLinks},
 		{"level 347: a topic link without a message carries with/<a message of the topic>", checkTopicLinkWith},
 		{"level 348: enable_guest_user_dm_warning is a realm setting", checkRealmSettingChange("enable_guest_user_dm_warning", true, false, "sometimes")},
 		{"level 350: server_can_summarize_topics (no model configured)", checkRegisterFields("realm", map[string]any{"server_can_summarize_topics": false})},
@@ -475,5 +476,21 @@ func checkEditSavedSnippet(t *testing.T, s *apitest.Server) {
 	alice.Patch(path, nil).Fails(400, "BAD_REQUEST")
 	if r := bob.Patch(path, apitest.Form{"title": "Mine"}); r.Status != 404 || r.Msg() != "Saved snippet does not exist." {
 		t.Errorf("someone else's snippet: %s", r)
+	}
+}
+
+func checkEmptyTopicLinks(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	rendered := func(content string) string {
+		return alice.Post("/api/v1/messages/render", apitest.Form{"content": content}).OK().Str("rendered")
+	}
+	want := fmt.Sprintf(`<p><a class="stream-topic" data-stream-id="%d" href="/#narrow/channel/%d-general/topic/">#general &gt; <em>general chat</em></a></p>`, general, general)
+	if html := rendered("#**general>**"); html != want {
+		t.Errorf("a link to the empty topic %s, want %s", html, want)
+	}
+	want = fmt.Sprintf(`<p><a class="message-link" href="/#narrow/channel/%d-general/topic//near/42">#general &gt; <em>general chat</em> @ 💬</a></p>`, general)
+	if html := rendered("#**general>@42**"); html != want {
+		t.Errorf("a message link in the empty topic %s, want %s", html, want)
 	}
 }
