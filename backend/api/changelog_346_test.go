@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"lanchat/backend/apitest"
 )
@@ -36,6 +37,7 @@ func changelog346Cases() []changelogCase {
 		{"level 367: can_resolve_topics_group says who may resolve topics", checkResolveTopicsGroup},
 		{"level 368: PATCH /saved_snippets/{id} edits a snippet, announced as a saved_snippets update", checkEditSavedSnippet},
 		{"level 369: navigation_tour_video_url (none: null)", checkRegisterFields("onboarding_steps", map[string]any{"navigation_tour_video_url": nil})},
+		{"level 370: \"(no topic)\" is the empty topic when sending and scheduling, refused as topics are mandatory", checkNoTopicIsEmpty},
 	}
 }
 
@@ -493,4 +495,23 @@ func checkEmptyTopicLinks(t *testing.T, s *apitest.Server) {
 	if html := rendered("#**general>@42**"); html != want {
 		t.Errorf("a message link in the empty topic %s, want %s", html, want)
 	}
+}
+
+func checkNoTopicIsEmpty(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	empty := func(what string, r *apitest.Response) {
+		t.Helper()
+		if r.Fails(400, "BAD_REQUEST"); r.Msg() != "Topic can't be empty!" {
+			t.Errorf("%s: %q", what, r.Msg())
+		}
+	}
+	empty("POST /messages", alice.Post("/api/v1/messages", streamMsg("general", "(no topic)", "untitled")))
+	later := time.Now().Add(time.Hour).Unix()
+	empty("POST /scheduled_messages", alice.Post("/api/v1/scheduled_messages", apitest.Form{"type": "channel", "to": general,
+		"topic": "(no topic)", "content": "later", "scheduled_delivery_timestamp": later}))
+	id := alice.Post("/api/v1/scheduled_messages", apitest.Form{"type": "channel", "to": general, "topic": "plans",
+		"content": "later", "scheduled_delivery_timestamp": later}).OK().Int("scheduled_message_id")
+	empty("PATCH /scheduled_messages", alice.Patch(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), apitest.Form{"topic": "(no topic)"}))
+	send(t, alice, streamMsg("general", "(no topic) after all", "a topic that only starts so"))
 }
