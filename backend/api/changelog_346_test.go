@@ -17,6 +17,7 @@ func changelog346Cases() []changelogCase {
 		{"level 346: topic and message links to the empty topic", checkEmptyTopicLinks},
 		{"level 347: a topic link without a message carries with/<a message of the topic>", checkTopicLinkWith},
 		{"level 348: enable_guest_user_dm_warning is a realm setting", checkRealmSettingChange("enable_guest_user_dm_warning", true, false, "sometimes")},
+		{"level 349: channel administrators and can_add_subscribers_group have metadata access to a private channel: listed, told, and acting without content access", checkChannelMetadataAccess},
 		{"level 350: server_can_summarize_topics (no model configured)", checkRegisterFields("realm", map[string]any{"server_can_summarize_topics": false})},
 		{"level 350: can_summarize_topics_group is a realm group setting", checkRealmGroupSetting("can_summarize_topics_group", "role:everyone")},
 		{"level 350: hide_ai_features is a user setting", func(t *testing.T, s *apitest.Server) {
@@ -514,4 +515,36 @@ func checkNoTopicIsEmpty(t *testing.T, s *apitest.Server) {
 		"content": "later", "scheduled_delivery_timestamp": later}).OK().Int("scheduled_message_id")
 	empty("PATCH /scheduled_messages", alice.Patch(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), apitest.Form{"topic": "(no topic)"}))
 	send(t, alice, streamMsg("general", "(no topic) after all", "a topic that only starts so"))
+}
+
+func checkChannelMetadataAccess(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	adminID, aliceID, bobID := userID(admin), userID(alice), userID(bob)
+	only := func(id int64) string { return fmt.Sprintf(`{"direct_members":[%d],"direct_subgroups":[]}`, id) }
+	// Alice administers the private channel, Bob may add subscribers; neither is subscribed.
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"council"}]`, "invite_only": true,
+		"can_administer_channel_group": only(aliceID), "can_add_subscribers_group": only(bobID)}).OK()
+	for _, c := range []*apitest.Client{alice, bob} {
+		var names []string
+		for _, st := range registerState(t, c, "subscription")["never_subscribed"].([]any) {
+			names = append(names, st.(map[string]any)["name"].(string))
+		}
+		if !slices.Contains(names, "council") {
+			t.Errorf("never_subscribed %v lacks the private channel", names)
+		}
+	}
+	id := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "council"}).OK().Int("stream_id")
+	path := fmt.Sprintf("/api/v1/streams/%d", id)
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	alice.Patch(path, apitest.Form{"description": "run by alice"}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["property"] != "description" {
+		t.Errorf("events to one who may add subscribers %v", evs)
+	}
+	alice.Patch(path, apitest.Form{"is_private": false}).Fails(400, "BAD_REQUEST")
+	alice.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `["council"]`, "principals": fmt.Sprintf("[%d]", adminID)}).OK()
+	bob.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"council"}]`, "principals": fmt.Sprintf("[%d]", aliceID)}).OK()
+	if got := bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", id), nil).OK().List("subscribers"); fmt.Sprint(got) != fmt.Sprintf("[%d]", aliceID) {
+		t.Errorf("subscribers %v", got)
+	}
+	bob.Get(fmt.Sprintf("/api/v1/messages?anchor=newest&num_before=5&num_after=0&narrow=[{\"operator\":\"channel\",\"operand\":%d}]", id), nil).Fails(400, "BAD_NARROW")
 }
