@@ -536,6 +536,7 @@ func checkChannelMetadataAccess(t *testing.T, s *apitest.Server) {
 	id := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "council"}).OK().Int("stream_id")
 	path := fmt.Sprintf("/api/v1/streams/%d", id)
 	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	alice.Get(path, nil).OK()
 	alice.Patch(path, apitest.Form{"description": "run by alice"}).OK()
 	if evs := q.next(); len(evs) != 1 || evs[0]["property"] != "description" {
 		t.Errorf("events to one who may add subscribers %v", evs)

@@ -116,9 +116,9 @@ func visibleStreamByID(tx *store.Tx, u store.User, id int64) (store.Stream, erro
 	return streamByIDFor(tx, id, func(st store.Stream) bool { return canSeeStream(tx, u, st) })
 }
 
-// administrableStreamByID is visibleStreamByID for those with metadata
-// access (level 349): changing a stream, and its subscribers.
-func administrableStreamByID(tx *store.Tx, u store.User, id int64) (store.Stream, error) {
+// metadataStreamByID is visibleStreamByID for those with metadata
+// access (level 349): a stream's object, settings and subscribers.
+func metadataStreamByID(tx *store.Tx, u store.User, id int64) (store.Stream, error) {
 	return streamByIDFor(tx, id, func(st store.Stream) bool { return hasMetadataAccess(tx, u, st) })
 }
 

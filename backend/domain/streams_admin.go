@@ -33,7 +33,7 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 		return BadRequest("No new data supplied")
 	}
 	err := s.update(func(tx *store.Tx) (func(), error) {
-		st, err := administrableStreamByID(tx, actor, streamID)
+		st, err := metadataStreamByID(tx, actor, streamID)
 		if err != nil {
 			return nil, err
 		}

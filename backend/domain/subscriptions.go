@@ -320,7 +320,7 @@ func (s *Service) Subscriptions(viewer store.User) ([]SubscriptionObject, error)
 func (s *Service) StreamSubscribers(viewer store.User, streamID int64) ([]int64, error) {
 	var ids []int64
 	err := s.store.View(func(tx *store.Tx) error {
-		if _, err := administrableStreamByID(tx, viewer, streamID); err != nil {
+		if _, err := metadataStreamByID(tx, viewer, streamID); err != nil {
 			return err
 		}
 		ids = tx.StreamSubscriberIDs(streamID)
@@ -348,7 +348,7 @@ func (s *Service) SubscriptionStatus(viewer store.User, userID, streamID int64) 
 		case !u.IsActive:
 			return BadRequest("User is deactivated")
 		}
-		if _, err := administrableStreamByID(tx, viewer, streamID); err != nil {
+		if _, err := metadataStreamByID(tx, viewer, streamID); err != nil {
 			return err
 		}
 		subscribed = tx.IsSubscribed(userID, streamID)
