@@ -64,10 +64,11 @@ func (*streamLinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Con
 }
 
 func resolveStreamLink(lookup Lookup, inside string) *streamLinkNode {
-	if name, topic, ok := strings.Cut(inside, ">"); ok && name != "" && topic != "" {
+	// The topic may be empty, as may a message link's (level 346).
+	if name, topic, ok := strings.Cut(inside, ">"); ok && name != "" {
 		if st, found := lookup.StreamByName(name); found {
 			n := &streamLinkNode{Stream: st, Topic: topic, HasTopic: true}
-			if at := strings.LastIndexByte(topic, '@'); at > 0 && isDigits(topic[at+1:]) {
+			if at := strings.LastIndexByte(topic, '@'); at >= 0 && isDigits(topic[at+1:]) {
 				if id, err := strconv.ParseInt(topic[at+1:], 10, 64); err == nil {
 					n.Topic, n.MessageID = topic[:at], id
 				}
@@ -119,6 +120,18 @@ func (n *streamLinkNode) href() string {
 	return h
 }
 
+// emptyTopicName is how a link shows the empty topic, as Zulip's
+// EMPTY_TOPIC_FALLBACK_NAME.
+const emptyTopicName = "general chat"
+
+// topicText is a link's topic as HTML: the empty topic's name in italics.
+func topicText(topic string) string {
+	if topic == "" {
+		return "<em>" + emptyTopicName + "</em>"
+	}
+	return escapeText(topic)
+}
+
 type streamLinkRenderer struct{}
 
 func (streamLinkRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
@@ -132,9 +145,9 @@ func (streamLinkRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer)
 		name := escapeText(n.Stream.Name)
 		switch {
 		case n.MessageID != 0:
-			_, _ = w.WriteString(`<a class="message-link" href="` + href + `">#` + name + " &gt; " + escapeText(n.Topic) + " @ 💬</a>")
+			_, _ = w.WriteString(`<a class="message-link" href="` + href + `">#` + name + " &gt; " + topicText(n.Topic) + " @ 💬</a>")
 		case n.HasTopic:
-			_, _ = w.WriteString(`<a class="stream-topic" data-stream-id="` + id + `" href="` + href + `">#` + name + " &gt; " + escapeText(n.Topic) + "</a>")
+			_, _ = w.WriteString(`<a class="stream-topic" data-stream-id="` + id + `" href="` + href + `">#` + name + " &gt; " + topicText(n.Topic) + "</a>")
 		default:
 			_, _ = w.WriteString(`<a class="stream" data-stream-id="` + id + `" href="` + href + `">#` + name + "</a>")
 		}

@@ -40,6 +40,7 @@ func changelog316Cases() []changelogCase {
 		{"level 335: GET /streams/{id}/email_address takes sender_id: oneself or one's bot", checkEmailAddressSender},
 		{"level 338: password_max_length, and a longer password is refused", checkPasswordMaxLength},
 		{"level 339: reaction events carry the user object again", checkReactionEventUser},
+		{"level 340: a deactivated group's description and permission settings can be changed, and those settings still apply", checkChangeDeactivatedGroup},
 		{"level 341: can_add_subscribers_group replaces invite_to_stream_policy, enforced", checkRealmAddSubscribersGroup},
 		{"level 342: can_add_subscribers_group on streams, enforced; invitations may always include the default channels", checkStreamAddSubscribersGroup},
 		{"level 343: stream delete events carry stream_ids", checkStreamDeleteIDs},
@@ -547,4 +548,34 @@ func checkCreateBotsGroups(t *testing.T, s *apitest.Server) {
 	admin.Patch("/api/v1/realm", apitest.Form{"can_create_write_only_bots_group": fmt.Sprintf(`{"new":%d}`, sys["role:nobody"])}).OK()
 	bot(alice, "hook2", 2).Fails(400, "BAD_REQUEST")
 	bot(admin, "hook3", 2).OK()
+}
+
+func checkChangeDeactivatedGroup(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	restrictGroupManagement(t, admin, systemGroups(t, alice))
+	bobID := userID(bob)
+	id := createGroup(t, alice, "dormant", []int64{}, nil)
+	path := fmt.Sprintf("/api/v1/user_groups/%d", id)
+	alice.Post(path+"/deactivate", nil).OK()
+	capable := registerQueue(t, bob, apitest.Form{"event_types": []string{"user_group"},
+		"client_capabilities": `{"include_deactivated_groups":true}`})
+	alice.Patch(path, apitest.Form{"description": "asleep"}).OK()
+	alice.Patch(path, apitest.Form{"can_manage_group": fmt.Sprintf(`{"new":{"direct_members":[%d],"direct_subgroups":[]}}`, bobID)}).OK()
+	evs := capable.next()
+	if len(evs) != 2 || fmt.Sprint(evs[0]["data"]) != "map[description:asleep]" ||
+		fmt.Sprint(evs[1]["data"]) != fmt.Sprintf("map[can_manage_group:map[direct_members:[%d] direct_subgroups:[]]]", bobID) {
+		t.Errorf("events of the deactivated group's changes %v", evs)
+	}
+	var got map[string]any
+	for _, g := range bob.Get("/api/v1/user_groups", apitest.Form{"include_deactivated_groups": true}).OK().List("user_groups") {
+		if g.(map[string]any)["id"] == float64(id) {
+			got = g.(map[string]any)
+		}
+	}
+	if got["description"] != "asleep" || got["deactivated"] != true {
+		t.Errorf("the deactivated group after its changes %v", got)
+	}
+	// The changed setting decides who manages the deactivated group.
+	alice.Patch(path, apitest.Form{"description": "alice's again"}).Fails(400, "BAD_REQUEST")
+	bob.Patch(path, apitest.Form{"description": "bob's now"}).OK()
 }

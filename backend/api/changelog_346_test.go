@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"lanchat/backend/apitest"
 )
@@ -13,8 +14,10 @@ import (
 // 346–371, on the climb from 9.0 (277) to 10.0 (371).
 func changelog346Cases() []changelogCase {
 	return []changelogCase{
+		{"level 346: topic and message links to the empty topic", checkEmptyTopicLinks},
 		{"level 347: a topic link without a message carries with/<a message of the topic>", checkTopicLinkWith},
 		{"level 348: enable_guest_user_dm_warning is a realm setting", checkRealmSettingChange("enable_guest_user_dm_warning", true, false, "sometimes")},
+		{"level 349: channel administrators and can_add_subscribers_group have metadata access to a private channel: listed, told, and acting without content access", checkChannelMetadataAccess},
 		{"level 350: server_can_summarize_topics (no model configured)", checkRegisterFields("realm", map[string]any{"server_can_summarize_topics": false})},
 		{"level 350: can_summarize_topics_group is a realm group setting", checkRealmGroupSetting("can_summarize_topics_group", "role:everyone")},
 		{"level 350: hide_ai_features is a user setting", func(t *testing.T, s *apitest.Server) {
@@ -33,7 +36,9 @@ func changelog346Cases() []changelogCase {
 		{"level 365: last_moved_timestamp for moves (not resolving); last_edit_timestamp only for content edits", checkMovedTimestamp},
 		{"level 366: is:muted matches muted topics and muted channels' other topics", checkIsMuted},
 		{"level 367: can_resolve_topics_group says who may resolve topics", checkResolveTopicsGroup},
+		{"level 368: PATCH /saved_snippets/{id} edits a snippet, announced as a saved_snippets update", checkEditSavedSnippet},
 		{"level 369: navigation_tour_video_url (none: null)", checkRegisterFields("onboarding_steps", map[string]any{"navigation_tour_video_url": nil})},
+		{"level 370: \"(no topic)\" is the empty topic when sending and scheduling, refused as topics are mandatory", checkNoTopicIsEmpty},
 	}
 }
 
@@ -449,4 +454,98 @@ func checkContentAccessByGroup(t *testing.T, s *apitest.Server) {
 	if slices.Contains(subNames(t, bob), "club") {
 		t.Errorf("bob was subscribed to club")
 	}
+}
+
+func checkEditSavedSnippet(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	id := alice.Post("/api/v1/saved_snippets", apitest.Form{"title": "Greeting", "content": "Hello"}).OK().Int("saved_snippet_id")
+	path := fmt.Sprintf("/api/v1/saved_snippets/%d", id)
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"saved_snippets"}})
+	alice.Patch(path, apitest.Form{"content": "Hello, everyone"}).OK()
+	alice.Patch(path, apitest.Form{"title": "Welcome"}).OK()
+	evs := q.next()
+	if len(evs) != 2 || evs[1]["type"] != "saved_snippets" || evs[1]["op"] != "update" {
+		t.Fatalf("events %v", evs)
+	}
+	if sn := evs[1]["saved_snippet"].(map[string]any); sn["id"] != float64(id) || sn["title"] != "Welcome" || sn["content"] != "Hello, everyone" || sn["date_created"] == nil {
+		t.Errorf("the update event's snippet %v", sn)
+	}
+	if got := alice.Get("/api/v1/saved_snippets", nil).OK().List("saved_snippets"); len(got) != 1 || got[0].(map[string]any)["title"] != "Welcome" {
+		t.Errorf("GET /saved_snippets after the edit %v", got)
+	}
+	if r := alice.Patch(path, apitest.Form{"title": " "}).Fails(400, "BAD_REQUEST"); r.Msg() != "Title cannot be empty." {
+		t.Errorf("an empty title: %s", r.Msg())
+	}
+	alice.Patch(path, nil).Fails(400, "BAD_REQUEST")
+	if r := bob.Patch(path, apitest.Form{"title": "Mine"}); r.Status != 404 || r.Msg() != "Saved snippet does not exist." {
+		t.Errorf("someone else's snippet: %s", r)
+	}
+}
+
+func checkEmptyTopicLinks(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	rendered := func(content string) string {
+		return alice.Post("/api/v1/messages/render", apitest.Form{"content": content}).OK().Str("rendered")
+	}
+	want := fmt.Sprintf(`<p><a class="stream-topic" data-stream-id="%d" href="/#narrow/channel/%d-general/topic/">#general &gt; <em>general chat</em></a></p>`, general, general)
+	if html := rendered("#**general>**"); html != want {
+		t.Errorf("a link to the empty topic %s, want %s", html, want)
+	}
+	want = fmt.Sprintf(`<p><a class="message-link" href="/#narrow/channel/%d-general/topic//near/42">#general &gt; <em>general chat</em> @ 💬</a></p>`, general)
+	if html := rendered("#**general>@42**"); html != want {
+		t.Errorf("a message link in the empty topic %s, want %s", html, want)
+	}
+}
+
+func checkNoTopicIsEmpty(t *testing.T, s *apitest.Server) {
+	alice := s.Login("alice@example.com")
+	general := alice.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+	empty := func(what string, r *apitest.Response) {
+		t.Helper()
+		if r.Fails(400, "BAD_REQUEST"); r.Msg() != "Topic can't be empty!" {
+			t.Errorf("%s: %q", what, r.Msg())
+		}
+	}
+	empty("POST /messages", alice.Post("/api/v1/messages", streamMsg("general", "(no topic)", "untitled")))
+	later := time.Now().Add(time.Hour).Unix()
+	empty("POST /scheduled_messages", alice.Post("/api/v1/scheduled_messages", apitest.Form{"type": "channel", "to": general,
+		"topic": "(no topic)", "content": "later", "scheduled_delivery_timestamp": later}))
+	id := alice.Post("/api/v1/scheduled_messages", apitest.Form{"type": "channel", "to": general, "topic": "plans",
+		"content": "later", "scheduled_delivery_timestamp": later}).OK().Int("scheduled_message_id")
+	empty("PATCH /scheduled_messages", alice.Patch(fmt.Sprintf("/api/v1/scheduled_messages/%d", id), apitest.Form{"topic": "(no topic)"}))
+	send(t, alice, streamMsg("general", "(no topic) after all", "a topic that only starts so"))
+}
+
+func checkChannelMetadataAccess(t *testing.T, s *apitest.Server) {
+	admin, alice, bob := s.Login("admin@example.com"), s.Login("alice@example.com"), s.Login("bob@example.com")
+	adminID, aliceID, bobID := userID(admin), userID(alice), userID(bob)
+	only := func(id int64) string { return fmt.Sprintf(`{"direct_members":[%d],"direct_subgroups":[]}`, id) }
+	// Alice administers the private channel, Bob may add subscribers; neither is subscribed.
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"council"}]`, "invite_only": true,
+		"can_administer_channel_group": only(aliceID), "can_add_subscribers_group": only(bobID)}).OK()
+	for _, c := range []*apitest.Client{alice, bob} {
+		var names []string
+		for _, st := range registerState(t, c, "subscription")["never_subscribed"].([]any) {
+			names = append(names, st.(map[string]any)["name"].(string))
+		}
+		if !slices.Contains(names, "council") {
+			t.Errorf("never_subscribed %v lacks the private channel", names)
+		}
+	}
+	id := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "council"}).OK().Int("stream_id")
+	path := fmt.Sprintf("/api/v1/streams/%d", id)
+	q := registerQueue(t, bob, apitest.Form{"event_types": []string{"stream"}})
+	alice.Get(path, nil).OK()
+	alice.Patch(path, apitest.Form{"description": "run by alice"}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["property"] != "description" {
+		t.Errorf("events to one who may add subscribers %v", evs)
+	}
+	alice.Patch(path, apitest.Form{"is_private": false}).Fails(400, "BAD_REQUEST")
+	alice.Delete("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `["council"]`, "principals": fmt.Sprintf("[%d]", adminID)}).OK()
+	bob.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"council"}]`, "principals": fmt.Sprintf("[%d]", aliceID)}).OK()
+	if got := bob.Get(fmt.Sprintf("/api/v1/streams/%d/members", id), nil).OK().List("subscribers"); fmt.Sprint(got) != fmt.Sprintf("[%d]", aliceID) {
+		t.Errorf("subscribers %v", got)
+	}
+	bob.Get(fmt.Sprintf("/api/v1/messages?anchor=newest&num_before=5&num_after=0&narrow=[{\"operator\":\"channel\",\"operand\":%d}]", id), nil).Fails(400, "BAD_NARROW")
 }

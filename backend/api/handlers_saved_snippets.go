@@ -1,5 +1,7 @@
 package api
 
+import "lanchat/backend/domain"
+
 func listSavedSnippets(c *call) (J, error) {
 	snippets, err := c.api.svc.SavedSnippets(c.user)
 	if err != nil {
@@ -18,6 +20,23 @@ func createSavedSnippet(c *call) (J, error) {
 		return nil, err
 	}
 	return J{"saved_snippet_id": id}, nil
+}
+
+func updateSavedSnippet(c *call) (J, error) {
+	id := c.p.pathInt("saved_snippet_id")
+	var ch domain.SavedSnippetChange
+	if c.p.has("title") {
+		v := c.p.optStr("title", "")
+		ch.Title = &v
+	}
+	if c.p.has("content") {
+		v := c.p.optStr("content", "")
+		ch.Content = &v
+	}
+	if err := c.p.err(); err != nil {
+		return nil, err
+	}
+	return nil, c.api.svc.UpdateSavedSnippet(c.user, id, ch)
 }
 
 func deleteSavedSnippet(c *call) (J, error) {

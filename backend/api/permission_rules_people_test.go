@@ -154,6 +154,9 @@ func peopleRules() map[string]rule {
 		"GET /api/v1/scheduled_messages": {own, fixed(probe{hides: []string{"scheduled plan"}})},
 		"GET /api/v1/saved_snippets":     {own, fixed(probe{hides: []string{"snippet plan"}})},
 		"POST /api/v1/saved_snippets":    {anyone, fixed(probe{form: apitest.Form{"title": "probe", "content": "probed"}})},
+		"PATCH /api/v1/saved_snippets/{saved_snippet_id}": {own, func(w world) []probe {
+			return []probe{{path: id("/api/v1/saved_snippets/%d", w.spareSnippet), form: apitest.Form{"title": "edited"}}}
+		}},
 		"DELETE /api/v1/saved_snippets/{saved_snippet_id}": {own, func(w world) []probe {
 			return []probe{{path: id("/api/v1/saved_snippets/%d", w.spareSnippet)}}
 		}},

@@ -65,6 +65,7 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/messages/render", auth: authUser, handle: renderPreview},
 		{method: "GET", path: "/api/v1/saved_snippets", auth: authUser, handle: listSavedSnippets},
 		{method: "POST", path: "/api/v1/saved_snippets", auth: authUser, handle: createSavedSnippet},
+		{method: "PATCH", path: "/api/v1/saved_snippets/{saved_snippet_id}", auth: authUser, handle: updateSavedSnippet},
 		{method: "DELETE", path: "/api/v1/saved_snippets/{saved_snippet_id}", auth: authUser, handle: deleteSavedSnippet},
 		{method: "GET", path: "/api/v1/scheduled_messages", auth: authUser, handle: listScheduledMessages},
 		{method: "POST", path: "/api/v1/scheduled_messages", auth: authUser, handle: createScheduledMessage},

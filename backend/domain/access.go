@@ -18,6 +18,28 @@ func canReadStream(tx *store.Tx, u store.User, st store.Stream) bool {
 	return canSeeStream(tx, u, st) || st.InviteOnly && holdsSubscribeGroup(tx, u, st)
 }
 
+// hasMetadataAccess tells whether u may see a stream's settings and
+// subscribers (level 349): those who can see it and, for a private stream,
+// those its can_administer_channel_group or can_add_subscribers_group
+// holds, who need not read its messages to do their part.
+func hasMetadataAccess(tx *store.Tx, u store.User, st store.Stream) bool {
+	if canSeeStream(tx, u, st) {
+		return true
+	}
+	if !st.InviteOnly || isGuest(u) {
+		return false
+	}
+	ix, err := loadGroups(tx)
+	return err == nil && metadataViaGroups(ix, u, st)
+}
+
+// metadataViaGroups tells whether a private stream's groups give u
+// metadata access: its channel administrators and those who may add
+// subscribers to it, never guests.
+func metadataViaGroups(ix *groupIndex, u store.User, st store.Stream) bool {
+	return !isGuest(u) && (ix.holds(streamSetting(ix, st, SettingAdministerChannel), u) || ix.holds(streamSetting(ix, st, SettingAddSubscribers), u))
+}
+
 // openTo tells whether a stream is open to u without a subscription: public
 // streams are, except to guests.
 func openTo(u store.User, st store.Stream) bool {
@@ -91,8 +113,20 @@ func visibleStream(tx *store.Tx, u store.User, nameOrID string) (store.Stream, e
 
 // visibleStreamByID is visibleStream for a numeric stream_id parameter.
 func visibleStreamByID(tx *store.Tx, u store.User, id int64) (store.Stream, error) {
+	return streamByIDFor(tx, id, func(st store.Stream) bool { return canSeeStream(tx, u, st) })
+}
+
+// metadataStreamByID is visibleStreamByID for those with metadata
+// access (level 349): a stream's object, settings and subscribers.
+func metadataStreamByID(tx *store.Tx, u store.User, id int64) (store.Stream, error) {
+	return streamByIDFor(tx, id, func(st store.Stream) bool { return hasMetadataAccess(tx, u, st) })
+}
+
+// streamByIDFor loads a stream that passes a gate; else "Invalid channel
+// ID", alike for missing and hidden streams.
+func streamByIDFor(tx *store.Tx, id int64, gate func(store.Stream) bool) (store.Stream, error) {
 	st, err := tx.Stream(id)
-	if err != nil || !canSeeStream(tx, u, st) {
+	if err != nil || !gate(st) {
 		return store.Stream{}, BadRequest("Invalid channel ID")
 	}
 	return st, nil

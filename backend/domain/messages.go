@@ -82,6 +82,16 @@ func normalizeTopic(topic string) (string, error) {
 	return topic, nil
 }
 
+// noTopicAsEmpty reads "(no topic)" as the empty topic, as Zulip does
+// when sending and scheduling (level 370); topics are mandatory here, so it
+// is refused like any empty topic.
+func noTopicAsEmpty(topic string) string {
+	if strings.TrimSpace(topic) == "(no topic)" {
+		return ""
+	}
+	return topic
+}
+
 // SendMessage is Send for callers that need only the new message's ID.
 func (s *Service) SendMessage(actor store.User, out OutgoingMessage) (int64, error) {
 	sent, err := s.Send(actor, out)
@@ -339,7 +349,7 @@ func resolveTarget(tx *store.Tx, actor store.User, out OutgoingMessage) (message
 		if err := checkCanPostToStream(tx, actor, st); err != nil {
 			return messageTarget{}, err
 		}
-		topic, err := normalizeTopic(out.Topic)
+		topic, err := normalizeTopic(noTopicAsEmpty(out.Topic))
 		if err != nil {
 			return messageTarget{}, err
 		}

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"slices"
 	"sync"
 
 	"lanchat/backend/events"
@@ -84,12 +85,23 @@ func (d deliveries) publish() {
 // streamAudience is who may see a stream exist: its subscribers, and for a
 // public stream every active member (guests see only their subscriptions).
 func streamAudience(tx *store.Tx, st store.Stream) ([]int64, error) {
-	if st.InviteOnly {
-		return tx.StreamSubscriberIDs(st.ID), nil
-	}
 	users, err := tx.Users()
 	if err != nil {
 		return nil, err
+	}
+	if st.InviteOnly {
+		// Subscribers, and those with metadata access (level 349).
+		ix, err := loadGroups(tx)
+		if err != nil {
+			return nil, err
+		}
+		ids := tx.StreamSubscriberIDs(st.ID)
+		for _, u := range users {
+			if u.IsActive && !slices.Contains(ids, u.ID) && metadataViaGroups(ix, u, st) {
+				ids = append(ids, u.ID)
+			}
+		}
+		return ids, nil
 	}
 	var ids []int64
 	for _, u := range users {

@@ -407,7 +407,7 @@ func (s *Service) subscriptionState(tx *store.Tx, actor store.User, includeSubsc
 		seen[st.ID] = true
 		if sub.Active {
 			subscribed = append(subscribed, s.subscriptionObject(tx, st, sub, form))
-		} else if canSeeStream(tx, actor, st) {
+		} else if hasMetadataAccess(tx, actor, st) {
 			unsubscribed = append(unsubscribed, s.subscriptionObject(tx, st, sub, form))
 		}
 	}
@@ -417,7 +417,7 @@ func (s *Service) subscriptionState(tx *store.Tx, actor store.User, includeSubsc
 	}
 	never := []neverSubscribed{}
 	for _, st := range streams {
-		if seen[st.ID] || !canSeeStream(tx, actor, st) {
+		if seen[st.ID] || !hasMetadataAccess(tx, actor, st) {
 			continue
 		}
 		obj := SubscriptionObject{StreamObject: s.streamObject(tx, st)}

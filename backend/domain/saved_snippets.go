@@ -33,15 +33,8 @@ func savedSnippetList(u store.User) []SavedSnippet {
 // CreateSavedSnippet keeps a new snippet and returns its ID.
 func (s *Service) CreateSavedSnippet(actor store.User, title, content string) (int64, error) {
 	title, content = strings.TrimSpace(title), strings.TrimSpace(content)
-	switch {
-	case title == "":
-		return 0, BadRequest("Title cannot be empty.")
-	case content == "":
-		return 0, BadRequest("Content cannot be empty.")
-	case len([]rune(title)) > 60:
-		return 0, BadRequest("Title must be at most 60 characters.")
-	case len(content) > MaxMessageBytes:
-		return 0, BadRequest("Content is too long.")
+	if err := checkSnippet(title, content); err != nil {
+		return 0, err
 	}
 	var snippet SavedSnippet
 	err := s.update(func(tx *store.Tx) (func(), error) {
@@ -60,6 +53,67 @@ func (s *Service) CreateSavedSnippet(actor store.User, title, content string) (i
 	return snippet.ID, internal("create saved snippet", err)
 }
 
+// checkSnippet refuses an empty or overlong title or content.
+func checkSnippet(title, content string) error {
+	switch {
+	case title == "":
+		return BadRequest("Title cannot be empty.")
+	case content == "":
+		return BadRequest("Content cannot be empty.")
+	case len([]rune(title)) > 60:
+		return BadRequest("Title must be at most 60 characters.")
+	case len(content) > MaxMessageBytes:
+		return BadRequest("Content is too long.")
+	}
+	return nil
+}
+
+// SavedSnippetChange is PATCH /saved_snippets/{id}: nil fields stay.
+type SavedSnippetChange struct {
+	Title, Content *string
+}
+
+// UpdateSavedSnippet edits one of the actor's snippets (level 368).
+func (s *Service) UpdateSavedSnippet(actor store.User, id int64, ch SavedSnippetChange) error {
+	if ch.Title == nil && ch.Content == nil {
+		return BadRequest("Nothing to update.")
+	}
+	return internal("update saved snippet", s.update(func(tx *store.Tx) (func(), error) {
+		u, err := tx.User(actor.ID)
+		if err != nil {
+			return nil, err
+		}
+		i, err := snippetIndex(u, id)
+		if err != nil {
+			return nil, err
+		}
+		snippet := u.SavedSnippets[i]
+		if ch.Title != nil {
+			snippet.Title = strings.TrimSpace(*ch.Title)
+		}
+		if ch.Content != nil {
+			snippet.Content = strings.TrimSpace(*ch.Content)
+		}
+		if err := checkSnippet(snippet.Title, snippet.Content); err != nil {
+			return nil, err
+		}
+		u.SavedSnippets[i] = snippet
+		if err := tx.PutUser(u); err != nil {
+			return nil, err
+		}
+		return s.snippetEvent(events.Event{"op": "update", "saved_snippet": snippet}, u.ID), nil
+	}))
+}
+
+// snippetIndex finds one of a person's snippets.
+func snippetIndex(u store.User, id int64) (int, error) {
+	i := slices.IndexFunc(u.SavedSnippets, func(sn SavedSnippet) bool { return sn.ID == id })
+	if i < 0 {
+		return 0, &Error{Code: CodeBadRequest, Msg: "Saved snippet does not exist.", NotFound: true}
+	}
+	return i, nil
+}
+
 // DeleteSavedSnippet removes one of the actor's snippets.
 func (s *Service) DeleteSavedSnippet(actor store.User, id int64) error {
 	return internal("delete saved snippet", s.update(func(tx *store.Tx) (func(), error) {
@@ -67,9 +121,9 @@ func (s *Service) DeleteSavedSnippet(actor store.User, id int64) error {
 		if err != nil {
 			return nil, err
 		}
-		i := slices.IndexFunc(u.SavedSnippets, func(sn SavedSnippet) bool { return sn.ID == id })
-		if i < 0 {
-			return nil, &Error{Code: CodeBadRequest, Msg: "Saved snippet does not exist.", NotFound: true}
+		i, err := snippetIndex(u, id)
+		if err != nil {
+			return nil, err
 		}
 		u.SavedSnippets = slices.Delete(u.SavedSnippets, i, i+1)
 		if err := tx.PutUser(u); err != nil {

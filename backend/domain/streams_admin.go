@@ -33,12 +33,16 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 		return BadRequest("No new data supplied")
 	}
 	err := s.update(func(tx *store.Tx) (func(), error) {
-		st, err := visibleStreamByID(tx, actor, streamID)
+		st, err := metadataStreamByID(tx, actor, streamID)
 		if err != nil {
 			return nil, err
 		}
 		if err := checkCanAdministerStream(tx, actor, st); err != nil {
 			return nil, err
+		}
+		// Privacy takes content access, which metadata access is not (level 349).
+		if ch.InviteOnly != nil && !canReadStream(tx, actor, st) {
+			return nil, BadRequest("Invalid channel ID")
 		}
 		before, err := streamAudience(tx, st)
 		if err != nil {

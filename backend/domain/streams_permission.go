@@ -107,9 +107,13 @@ func StreamGroupSettingNames() []string {
 }
 
 // checkCanRemoveSubscribers is the stream's gate for unsubscribing users:
-// anyone may leave; removing others takes can_remove_subscribers_group.
+// anyone may leave; removing others takes can_remove_subscribers_group, or
+// administering the stream (level 349).
 func checkCanRemoveSubscribers(tx *store.Tx, actor store.User, st store.Stream, users []store.User) error {
 	if !slices.ContainsFunc(users, func(u store.User) bool { return u.ID != actor.ID }) {
+		return nil
+	}
+	if checkCanAdministerStream(tx, actor, st) == nil {
 		return nil
 	}
 	allowed, err := streamAllows(tx, actor, st, SettingRemoveSubscribers)

@@ -198,7 +198,7 @@ func (s *Service) Streams(viewer store.User, f StreamFilter) ([]StreamObject, er
 func (s *Service) Stream(viewer store.User, streamID int64) (StreamObject, error) {
 	var o StreamObject
 	err := s.store.View(func(tx *store.Tx) error {
-		st, err := visibleStreamByID(tx, viewer, streamID)
+		st, err := metadataStreamByID(tx, viewer, streamID)
 		if err != nil {
 			return err
 		}

@@ -98,7 +98,7 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 				}
 			case err != nil:
 				return nil, err
-			case !canSeeStream(tx, actor, st) && !mayJoin(tx, actor, st, users):
+			case !canSeeStream(tx, actor, st) && !mayJoin(tx, actor, st, users) && !addsSubscribersTo(tx, actor, st):
 				if req.AuthorizationErrorsFatal {
 					return nil, BadRequest("Unable to access channel (%s).", spec.Name)
 				}
@@ -140,6 +140,14 @@ func mayJoin(tx *store.Tx, actor store.User, st store.Stream, users []store.User
 		return false
 	}
 	return holdsSubscribeGroup(tx, actor, st)
+}
+
+// addsSubscribersTo tells whether the stream's own
+// can_add_subscribers_group holds u: it may add others to a private stream
+// without being subscribed (level 349).
+func addsSubscribersTo(tx *store.Tx, u store.User, st store.Stream) bool {
+	allowed, err := streamAllows(tx, u, st, SettingAddSubscribers)
+	return err == nil && allowed && !isGuest(u)
 }
 
 // holdsSubscribeGroup tells whether u is in a stream's
@@ -226,9 +234,9 @@ func (s *Service) Unsubscribe(actor store.User, names []string, refs []string) (
 			return nil, err
 		}
 		for _, name := range names {
-			st, err := visibleStream(tx, actor, strings.TrimSpace(name))
-			if err != nil {
-				return nil, err
+			st, err := lookupStream(tx, strings.TrimSpace(name))
+			if err != nil || !hasMetadataAccess(tx, actor, st) {
+				return nil, StreamDoesNotExist(strings.TrimSpace(name))
 			}
 			if err := checkCanRemoveSubscribers(tx, actor, st, users); err != nil {
 				return nil, err
@@ -312,7 +320,7 @@ func (s *Service) Subscriptions(viewer store.User) ([]SubscriptionObject, error)
 func (s *Service) StreamSubscribers(viewer store.User, streamID int64) ([]int64, error) {
 	var ids []int64
 	err := s.store.View(func(tx *store.Tx) error {
-		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
+		if _, err := metadataStreamByID(tx, viewer, streamID); err != nil {
 			return err
 		}
 		ids = tx.StreamSubscriberIDs(streamID)
@@ -340,7 +348,7 @@ func (s *Service) SubscriptionStatus(viewer store.User, userID, streamID int64) 
 		case !u.IsActive:
 			return BadRequest("User is deactivated")
 		}
-		if _, err := visibleStreamByID(tx, viewer, streamID); err != nil {
+		if _, err := metadataStreamByID(tx, viewer, streamID); err != nil {
 			return err
 		}
 		subscribed = tx.IsSubscribed(userID, streamID)
