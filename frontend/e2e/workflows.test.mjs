@@ -203,7 +203,7 @@ test('an uploaded image is previewed in the message, for every reader', async ()
   await shot(alice, 'image-preview.png')
   const [sent] = (await bobApi.call('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0,
     narrow: [{ operator: 'topic', operand: 'photos' }] })).messages
-  assert.match(sent.content, /<div class="message_inline_image"><a href="\/user_uploads\/[^"]+\/team\.png" title="team\.png"><img src="/)
+  assert.match(sent.content, /<div class="message_inline_image"><a href="\/user_uploads\/[^"]+\/team\.png" title="team\.png"><img data-original-dimensions="192x192" src="/)
 })
 
 test('the keyboard works as in Zulip', async () => {
