@@ -11,7 +11,7 @@ func subscribe(c *call) (J, error) {
 		InviteOnly:               c.p.optBool("invite_only", false),
 		IsDefault:                c.p.optBool("is_default_stream", false),
 		AuthorizationErrorsFatal: c.p.optBool("authorization_errors_fatal", true),
-		GroupSettings:            streamGroupSettingValues(c.p),
+		GroupSettings:            groupSettingValues(c.p, domain.StreamGroupSettingNames()),
 		Announce:                 c.p.optBool("announce", false),
 	}
 	c.p.json("subscriptions", &req.Streams)

@@ -6,13 +6,7 @@ func createUserGroup(c *call) (J, error) {
 	req := domain.NewUserGroup{Name: c.p.str("name"), Description: c.p.optStr("description", "")}
 	c.p.json("members", &req.Members)
 	c.p.optJSON("subgroups", &req.Subgroups)
-	req.Settings = map[string]domain.GroupSettingValue{}
-	for _, name := range domain.UserGroupSettingNames() {
-		var v groupSettingParam
-		if c.p.optJSON(name, &v) {
-			req.Settings[name] = domain.GroupSettingValue(v)
-		}
-	}
+	req.Settings = groupSettingValues(c.p, domain.UserGroupSettingNames())
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

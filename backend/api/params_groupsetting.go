@@ -104,11 +104,12 @@ func streamGroupSettingChanges(p *params) map[string]domain.GroupSettingChange {
 	return out
 }
 
-// streamGroupSettingValues reads the group settings of the streams POST
-// /users/me/subscriptions creates.
-func streamGroupSettingValues(p *params) map[string]domain.GroupSettingValue {
+// groupSettingValues reads the named group settings given to something
+// being created: the streams POST /users/me/subscriptions creates, a new
+// user group.
+func groupSettingValues(p *params, names []string) map[string]domain.GroupSettingValue {
 	out := map[string]domain.GroupSettingValue{}
-	for _, name := range domain.StreamGroupSettingNames() {
+	for _, name := range names {
 		var v groupSettingParam
 		if p.optJSON(name, &v) {
 			out[name] = domain.GroupSettingValue(v)
