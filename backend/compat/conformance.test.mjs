@@ -317,6 +317,8 @@ async function runEndpoints() {
   const snippet = await check('POST /saved_snippets', 'alice', 'POST', '/saved_snippets', { title: 'Hello', content: 'Hello there' });
   await check('POST /saved_snippets', 'alice', 'POST', '/saved_snippets', { title: '', content: 'Hello there' }, 400);
   await check('GET /saved_snippets', 'alice', 'GET', '/saved_snippets', {});
+  await check('PATCH /saved_snippets/{saved_snippet_id}', 'alice', 'PATCH', `/saved_snippets/${snippet.saved_snippet_id}`, { title: 'Hello again' });
+  await check('PATCH /saved_snippets/{saved_snippet_id}', 'bob', 'PATCH', `/saved_snippets/${snippet.saved_snippet_id}`, { title: 'Not mine' }, 404);
   await check('DELETE /saved_snippets/{saved_snippet_id}', 'alice', 'DELETE', `/saved_snippets/${snippet.saved_snippet_id}`, {});
   await check('DELETE /saved_snippets/{saved_snippet_id}', 'alice', 'DELETE', `/saved_snippets/${snippet.saved_snippet_id}`, {}, 404);
   await call('alice', 'PATCH', '/settings', { allow_private_data_export: true });
