@@ -87,6 +87,12 @@ func loginAll(srv *Server, emails []string) ([]*Client, error) {
 // given, round-robin among users.
 func newDeliveryRig(users []*Client, clients int, register url.Values) (*deliveryRig, error) {
 	rig := &deliveryRig{users: users, queues: make([]string, clients), last: make([]int64, clients)}
+	// The sender starts the rounds' topic before anyone listens: starting a
+	// topic follows it (a user_topic event, once), and every answer of a
+	// round must carry its message.
+	if err := rig.send(); err != nil {
+		return nil, err
+	}
 	for i := range clients {
 		var reg struct {
 			QueueID     string `json:"queue_id"`
