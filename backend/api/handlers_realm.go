@@ -50,7 +50,7 @@ func updateRealm(c *call) (J, error) {
 		id := c.p.int("moderation_request_channel_id")
 		ch.ModerationRequestChannelID = &id
 	}
-	ch.GroupSettings = realmGroupSettingChanges(c.p)
+	ch.GroupSettings = groupSettingChanges(c.p, domain.RealmGroupSettingNames())
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -28,13 +28,7 @@ func updateUserGroup(c *call) (J, error) {
 		v := c.p.optStr("description", "")
 		ch.Description = &v
 	}
-	ch.Settings = map[string]domain.GroupSettingChange{}
-	for _, name := range domain.UserGroupSettingNames() {
-		var v groupSettingChangeParam
-		if c.p.optJSON(name, &v) {
-			ch.Settings[name] = domain.GroupSettingChange(v)
-		}
-	}
+	ch.Settings = groupSettingChanges(c.p, domain.UserGroupSettingNames())
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

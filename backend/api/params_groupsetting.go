@@ -60,11 +60,11 @@ func strictJSON(b []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// realmGroupSettingChanges reads PATCH /realm's group settings, each as
-// {"new", "old"}.
-func realmGroupSettingChanges(p *params) map[string]domain.GroupSettingChange {
+// groupSettingChanges reads the named group settings of a change, each as
+// {"new", "old"}: PATCH /realm's, PATCH /user_groups/{id}'s.
+func groupSettingChanges(p *params, names []string) map[string]domain.GroupSettingChange {
 	out := map[string]domain.GroupSettingChange{}
-	for _, name := range domain.RealmGroupSettingNames() {
+	for _, name := range names {
 		var ch groupSettingChangeParam
 		if p.optJSON(name, &ch) {
 			out[name] = domain.GroupSettingChange(ch)
