@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,7 +25,8 @@ import (
 // two bots of hers (who count as her) and the guest: stalled downloads of
 // a 25 MiB file (a 4 KB receive buffer, never read), parallel uploads of
 // 25 MiB files, matches_narrow with as many IDs as allowed under the
-// largest search narrow, and idle WebSockets.
+// largest search narrow, and idle WebSockets. A zero leaves that attack
+// out (its queues too, for Sockets), to tell what each costs alone.
 type HostileMix struct {
 	StalledDownloads, Uploads, Matches, Sockets int
 }
@@ -42,6 +45,16 @@ type HostileFigures struct {
 	MatchesDone, MatchesRefused     int64
 	SocketsOpen, SocketsRefused     int64
 	MatchIDs, NarrowSize            int
+	// While the attacked sends ran: the attack's volume (upload bytes the
+	// attackers sent a second, refused requests' included; bytes of uploads
+	// the server stored a second; matches_narrow done a second), the CPU the
+	// server and this program (the attackers' clients and the senders) took
+	// in cores, and the most dirty and writeback memory the kernel held
+	// (bytes).
+	UploadedPerSecond, StoredPerSecond float64
+	MatchesPerSecond                   float64
+	ServerCores, BenchCores            float64
+	DirtyPeak, WritebackPeak           int64
 }
 
 // HostileUploadSize is the size of each uploaded file: the largest allowed.
@@ -76,7 +89,7 @@ func Hostile(srv *Server, mix HostileMix, senders int, d time.Duration) (Hostile
 	var up struct {
 		URI string `json:"uri"`
 	}
-	if err := alice.upload(upload, contentType, &up); err != nil {
+	if err := alice.upload(upload, contentType, nil, &up); err != nil {
 		return f, err
 	}
 	ids, err := newestIDs(alice, f.MatchIDs)
@@ -107,7 +120,7 @@ func Hostile(srv *Server, mix HostileMix, senders int, d time.Duration) (Hostile
 	// twenty at a time.
 	queues := make([][]string, len(attackers))
 	for i, c := range attackers {
-		for range 50 {
+		for range min(50, mix.Sockets) {
 			var reg struct {
 				QueueID string `json:"queue_id"`
 			}
@@ -180,16 +193,78 @@ func Hostile(srv *Server, mix HostileMix, senders int, d time.Duration) (Hostile
 			}()
 		}
 	}
-	repeat(mix.Uploads, func(c *Client) error { return c.upload(upload, contentType, nil) }, &f.UploadsDone, &f.UploadsRefused)
+	var uploaded atomic.Int64
+	repeat(mix.Uploads, func(c *Client) error {
+		return c.upload(upload, contentType, &uploaded, nil)
+	}, &f.UploadsDone, &f.UploadsRefused)
 	form := url.Values{"msg_ids": {ids}, "narrow": {narrow}}
 	repeat(mix.Matches, func(c *Client) error { return c.call("GET", "/api/v1/messages/matches_narrow", form, nil) }, &f.MatchesDone, &f.MatchesRefused)
 	time.Sleep(2 * time.Second) // every attack under way
+	dirty := sampleDirty(ctx)
+	start, serverCPU, benchCPU := time.Now(), srv.ProcessCPU(), ownCPU()
+	uploadedBefore, storedBefore, matchesBefore := uploaded.Load(), atomic.LoadInt64(&f.UploadsDone), atomic.LoadInt64(&f.MatchesDone)
 	f.Attacked, err = Run(senders, d, send)
+	wall := time.Since(start)
+	f.ServerCores, f.BenchCores = float64(srv.ProcessCPU()-serverCPU)/float64(wall), float64(ownCPU()-benchCPU)/float64(wall)
+	f.UploadedPerSecond = float64(uploaded.Load()-uploadedBefore) / wall.Seconds()
+	f.StoredPerSecond = float64((atomic.LoadInt64(&f.UploadsDone)-storedBefore)*HostileUploadSize) / wall.Seconds()
+	f.MatchesPerSecond = float64(atomic.LoadInt64(&f.MatchesDone)-matchesBefore) / wall.Seconds()
 	stop()
 	conns.closeAll()
 	attack.Wait()
 	f.Peak = <-peak
+	peakDirty := <-dirty
+	f.DirtyPeak, f.WritebackPeak = peakDirty[0], peakDirty[1]
 	return f, err
+}
+
+// countingReader counts the bytes read through it into n.
+type countingReader struct {
+	io.Reader
+	n *atomic.Int64
+}
+
+func (r countingReader) Read(b []byte) (int, error) {
+	n, err := r.Reader.Read(b)
+	r.n.Add(int64(n))
+	return n, err
+}
+
+// ownCPU is the CPU time this process has used so far, all its threads.
+func ownCPU() time.Duration {
+	var u syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// sampleDirty follows the machine's dirty and writeback memory
+// (/proc/meminfo) every 20 ms until ctx ends, then sends the most of each
+// it saw, in bytes.
+func sampleDirty(ctx context.Context) <-chan [2]int64 {
+	out := make(chan [2]int64, 1)
+	go func() {
+		var peak [2]int64
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			data, _ := os.ReadFile("/proc/meminfo")
+			for _, line := range strings.Split(string(data), "\n") {
+				for i, name := range []string{"Dirty:", "Writeback:"} {
+					if fields := strings.Fields(line); len(fields) >= 2 && fields[0] == name {
+						kb, _ := strconv.ParseInt(fields[1], 10, 64)
+						peak[i] = max(peak[i], kb<<10)
+					}
+				}
+			}
+			select {
+			case <-ctx.Done():
+				out <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return out
 }
 
 // multipartFile is an upload request's body carrying one file of size
@@ -203,12 +278,15 @@ func multipartFile(size int) ([]byte, string) {
 	return body.Bytes(), mw.FormDataContentType()
 }
 
-// upload posts a prepared multipart body to /user_uploads, decoding the
-// answer into out (if non-nil).
-func (c *Client) upload(body []byte, contentType string, out any) error {
+// upload posts a prepared multipart body to /user_uploads, counting what
+// is sent into sent and decoding the answer into out (each if non-nil).
+func (c *Client) upload(body []byte, contentType string, sent *atomic.Int64, out any) error {
 	req, err := http.NewRequest("POST", c.base+"/api/v1/user_uploads", bytes.NewReader(body))
 	if err != nil {
 		return err
+	}
+	if sent != nil { // counted as the transport sends it, length unchanged
+		req.Body = io.NopCloser(countingReader{req.Body, sent})
 	}
 	req.Header.Set("Content-Type", contentType)
 	return c.do(req, out)

@@ -186,6 +186,30 @@ func (s *Server) CPU() time.Duration {
 	return total
 }
 
+// ProcessCPU is the CPU time the server process has used so far, threads
+// that have ended included (CPU's per-thread counters lose those: the
+// server's niced threads end with their request), at the kernel's clock
+// tick.
+func (s *Server) ProcessCPU() time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// utime and stime are the 14th and 15th fields, counted after the
+	// command's name, which may hold spaces.
+	fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	if len(fields) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc's CPU times: 100
+// on every Linux architecture Go supports.
+const clockTicks = 100
+
 // Stop ends the server gracefully.
 func (s *Server) Stop() { s.stopWith(os.Interrupt) }
 

@@ -20,10 +20,6 @@ import (
 const (
 	hostileRSSGoal   = 150e6
 	hostileRatioGoal = 2.0
-	// hostileRuns: each round measures quiet and attacked back to back on a
-	// fresh server, beside the floor; on a shared machine one round's ratio
-	// moved by 2-3× from the next.
-	hostileRuns = 3
 )
 
 // hostile measures other members' sends while a member attacks the server
@@ -37,7 +33,10 @@ func (r *run) hostile() error {
 	if err := bench.Fixture(fixture, messages); err != nil {
 		return fmt.Errorf("fixture: %w", err)
 	}
-	mix := bench.HostileMix{StalledDownloads: 40, Uploads: 10, Matches: 8, Sockets: 2000}
+	mix, err := hostileMix(r.attacks)
+	if err != nil {
+		return err
+	}
 	// Two people upload (alice with her bots, and the guest), each at the
 	// upload pace; heavy reads take all cores but one.
 	load := bench.HostileLoad{Writers: 2, WriteRate: 10 << 20, BusyCores: max(1, runtime.NumCPU()-1)}
@@ -53,11 +52,15 @@ func (r *run) hostile() error {
 		"the mix's file writes within the server's bounds (%d × %.0f MiB/s) and beside %d core(s) kept busy (the heavy reads' bound).\n\n",
 		senders, mix.StalledDownloads, float64(bench.HostileUploadSize)/1e6, mix.Uploads, mix.Matches, mix.Sockets,
 		hostileRSSGoal/1e6, hostileRatioGoal, load.Writers, load.WriteRate/(1<<20), load.BusyCores)
+	if r.attacks != "" {
+		fmt.Fprintf(&b, "**Only part of the mix: %s** (the rest left out, to tell what each part costs alone).\n\n", r.attacks)
+	}
 	b.WriteString("| round | load average | sends quiet p50 / p99 | under the mix p50 / p99 | p99 × quiet | floor quiet p50 / p99 | floor beside the writes p99 | floor beside busy cores p50 / p99 | peak RSS |\n|---|---|---|---|---|---|---|---|---|\n")
 	var ratios, busyRatios []float64
 	var peak bench.Memory
 	var last bench.HostileFigures
-	for round := range hostileRuns {
+	var achieved strings.Builder
+	for round := range r.hostileRounds {
 		floor, err := r.hostileFloor(load, senders)
 		if err != nil {
 			return fmt.Errorf("floor: %w", err)
@@ -85,17 +88,51 @@ func (r *run) hostile() error {
 		fmt.Fprintf(&b, "| %d | %s | %s / %s | %s / %s | %.2f× | %s / %s | %s (%.2f×) | %s / %s (%.2f×) | %.0f MB |\n", round+1, loadAverage(),
 			msText(f.Quiet.P50), msText(f.Quiet.P99), msText(f.Attacked.P50), msText(f.Attacked.P99), ratio,
 			msText(floor.Quiet.P50), msText(floor.Quiet.P99), msText(floor.Writes.P99), writesRatio, msText(floor.Busy.P50), msText(floor.Busy.P99), busyRatio, float64(f.Peak.RSS)/1e6)
-		log.Printf("hostile round %d: sends p99 %v quiet, %v attacked (%.2f×); floor p99 %v quiet, %.2f× beside writes, %.2f× beside busy cores; peak %v",
-			round+1, f.Quiet.P99, f.Attacked.P99, ratio, floor.Quiet.P99, writesRatio, busyRatio, f.Peak)
+		fmt.Fprintf(&achieved, "| %d | %.0f MB/s | %.1f MB/s | %.1f/s | %d | %d | %.2f | %.2f | %.0f MB / %.0f MB |\n", round+1,
+			f.UploadedPerSecond/1e6, f.StoredPerSecond/1e6, f.MatchesPerSecond, f.DownloadsSent, f.SocketsOpen, f.ServerCores, f.BenchCores, float64(f.DirtyPeak)/1e6, float64(f.WritebackPeak)/1e6)
+		log.Printf("hostile round %d: sends p99 %v quiet, %v attacked (%.2f×); floor p99 %v quiet, %.2f× beside writes, %.2f× beside busy cores; peak %v; "+
+			"uploads sent %.0f MB/s, stored %.1f MB/s, matches %.1f/s; CPU: server %.2f cores, bench %.2f; dirty peak %.0f MB, writeback %.0f MB",
+			round+1, f.Quiet.P99, f.Attacked.P99, ratio, floor.Quiet.P99, writesRatio, busyRatio, f.Peak,
+			f.UploadedPerSecond/1e6, f.StoredPerSecond/1e6, f.MatchesPerSecond, f.ServerCores, f.BenchCores, float64(f.DirtyPeak)/1e6, float64(f.WritebackPeak)/1e6)
 	}
+	b.WriteString("\nWhile the attacked sends ran: the attack's volume (upload bytes the attackers sent, refused requests' included; uploads the server stored; `matches_narrow` answered; downloads being sent; sockets held), " +
+		"the CPU the server and this program (the attackers' clients and the senders) took, in cores of the machine's " + strconv.Itoa(runtime.NumCPU()) +
+		", and the machine's most dirty and writeback memory (/proc/meminfo):\n\n" +
+		"| round | upload bytes sent | uploads stored | matches_narrow | downloads open | sockets | server CPU | bench CPU | dirty / writeback peak |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString(achieved.String())
 	ratio, busy := median(ratios), median(busyRatios)
 	fmt.Fprintf(&b, "\n- Peak RSS %s: goal ≤ %.0f MB **%s**.\n", peak, hostileRSSGoal/1e6, metOrNot(float64(peak.RSS) <= hostileRSSGoal))
 	fmt.Fprintf(&b, "- Other members' sends: p99 %.2f× quiet, the median of %d rounds: goal ≤ %.0f× **%s**. The floor beside busy cores: %.2f× (median): a bare send, with nothing of Lanchat's, got no nearer its quiet figure on this machine at the time.\n",
-		ratio, hostileRuns, hostileRatioGoal, metOrNot(ratio <= hostileRatioGoal), busy)
+		ratio, r.hostileRounds, hostileRatioGoal, metOrNot(ratio <= hostileRatioGoal), busy)
 	fmt.Fprintf(&b, "- How the server answered the attack (last round): %d downloads sent until dropped, %d refused after waiting for a slot; %d uploads done, %d refused; %d `matches_narrow` (%d IDs, a %d-byte narrow) done, %d refused; %d WebSockets open, %d refused.\n",
 		last.DownloadsSent, last.DownloadsRefused, last.UploadsDone, last.UploadsRefused, last.MatchesDone, last.MatchIDs, last.NarrowSize, last.MatchesRefused, last.SocketsOpen, last.SocketsRefused)
 	r.report.Section(b.String())
 	return nil
+}
+
+// hostileMix is issue 38's whole mix, or only the attacks named in a
+// comma-separated list (downloads, uploads, matches, sockets).
+func hostileMix(only string) (bench.HostileMix, error) {
+	whole := bench.HostileMix{StalledDownloads: 40, Uploads: 10, Matches: 8, Sockets: 2000}
+	if only == "" {
+		return whole, nil
+	}
+	var mix bench.HostileMix
+	for _, name := range strings.Split(only, ",") {
+		switch name {
+		case "downloads":
+			mix.StalledDownloads = whole.StalledDownloads
+		case "uploads":
+			mix.Uploads = whole.Uploads
+		case "matches":
+			mix.Matches = whole.Matches
+		case "sockets":
+			mix.Sockets = whole.Sockets
+		default:
+			return mix, fmt.Errorf("no attack %q (downloads, uploads, matches, sockets)", name)
+		}
+	}
+	return mix, nil
 }
 
 // hostileFloor runs this program as the floor's server, a process of its

@@ -40,6 +40,9 @@ type run struct {
 	report   *bench.Report
 	noop     bench.Latencies
 	fsyncs   float64
+	// The hostile figure's attacks (empty: the whole mix) and rounds.
+	attacks       string
+	hostileRounds int
 }
 
 func main() {
@@ -54,6 +57,11 @@ func main() {
 	only := flag.String("only", "", "comma-separated figures to measure (sends, subscribers, delivery, socket, idle, memory, hostile, history, import, restart, ntfy); empty: all")
 	pollers := flag.String("pollers", "1000,10000", "comma-separated client counts of the delivery figure (targets exist for 1000 and 10000)")
 	subscribers := flag.String("subscribers", "5,50,500", "comma-separated stream sizes of the subscribers figure (the target is at 50)")
+	flag.StringVar(&r.attacks, "hostile-attacks", "", "the hostile figure's attacks, comma-separated (downloads, uploads, matches, sockets); empty: the whole mix")
+	// Each round measures quiet and attacked back to back on a fresh server,
+	// beside the floor; on a shared machine one round's ratio moved by 2-3×
+	// from the next.
+	flag.IntVar(&r.hostileRounds, "hostile-rounds", 3, "rounds of the hostile figure")
 	serverArgs := flag.String("server-args", "", "extra lanchatd serve arguments, space-separated (e.g. --pprof 127.0.0.1:6060)")
 	ceilingServer := flag.String("ceiling-server", "", "serve a long-poll ceiling (http or raw) or the hostile figure's floor (hostile-floor); the bench runs itself so")
 	flag.Parse()
