@@ -291,4 +291,17 @@ const (
 	heavyReadWait       = 30 * time.Second
 )
 
-func heavyReadsAtOnce() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+func heavyReadsAtOnce() int { return max(1, cores-1) }
+
+// cores is the Ps Go gave the process at start: its CPUs, its cgroup's
+// quota, or the operator's GOMAXPROCS. Read before Procs changes them.
+var cores = runtime.GOMAXPROCS(0)
+
+// Procs is the GOMAXPROCS a process serving the API should run with: a P
+// for each core, and one more for each heavy read. A goroutine running on
+// a niced thread still holds one of Go's Ps, which nice cannot take from
+// it: with a P per core, the heavy reads running at once left sends one P
+// of two however low their priority, and under the hostile figure's
+// matches_narrow loops sends queued for it. With a P of their own, the
+// kernel shares the cores by priority and the reads get what sends leave.
+func Procs() int { return cores + heavyReadsAtOnce() }

@@ -206,6 +206,7 @@ func (s *Server) openOrganization() (*organization, error) {
 		return nil, err
 	}
 	tuneGC()
+	tuneProcs()
 	svc := domain.New(st, domain.Config{Dev: cfg.Dev, DataDir: cfg.DataDir, Events: cfg.Events, MaxEmojiFileSize: cfg.MaxEmojiFileSize, MaxUploadSize: cfg.MaxUploadSize, UploadQuota: cfg.UploadQuota})
 	svc.SetPhoneNotifier(s.phones.hub)
 	// Only an empty store is written at start-up, so a read-only data
