@@ -64,17 +64,22 @@ func writeEvents(c *call, fields J, evs []events.Delivered) {
 // frame of {"events": [...]} at a time, until the client goes (ctx ends or
 // its reads fail), a write fails, the queue ends (a last frame says why) or
 // the server stops. The client acknowledges with {"last_event_id": N},
-// which only lets the queue drop what it has handled: frames follow what
-// was sent, not what was acknowledged.
+// which lets the queue drop what it has handled and paces the frames: the
+// next is written once the client has acknowledged the last (or after
+// socketAckWait), carrying every event that came meanwhile.
 func (d *delivery) followSocket(ctx context.Context, c *call, ws *socket, queueID string, acked int64) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var ack atomic.Int64
 	ack.Store(acked)
-	go readAcks(ws, &ack, cancel)
+	acks := make(chan struct{}, 1)
+	go readAcks(ws, &ack, acks, cancel)
 	go d.ping(ctx, ws, cancel)
 	var frame []byte
 	for sent := acked; ; {
+		if !awaitAck(ctx, &ack, acks, sent) {
+			return
+		}
 		evs, err := d.svc.FollowEvents(ctx, c.user, queueID, ack.Load(), sent)
 		switch {
 		case err != nil:
@@ -91,8 +96,38 @@ func (d *delivery) followSocket(ctx context.Context, c *call, ws *socket, queueI
 	}
 }
 
-// readAcks records the client's acknowledgements until the socket fails.
-func readAcks(ws *socket, ack *atomic.Int64, done context.CancelFunc) {
+// socketAckWait is how long a socket's next frame waits for the client to
+// acknowledge the last. A client that keeps up (the web UI acknowledges
+// each frame as it arrives) never waits for it; one that does not read,
+// or never acknowledges, gets a frame a second instead of one for every
+// event: 100 idle sockets of one member's took a write each for every
+// message sent to the stream, half a core under the hostile figure's
+// sends.
+var socketAckWait = time.Second
+
+// awaitAck waits until the client has acknowledged every event sent so far
+// (up to sent), or socketAckWait has passed; false when ctx ends first.
+func awaitAck(ctx context.Context, ack *atomic.Int64, acks <-chan struct{}, sent int64) bool {
+	if ack.Load() >= sent {
+		return true
+	}
+	timer := time.NewTimer(socketAckWait)
+	defer timer.Stop()
+	for ack.Load() < sent {
+		select {
+		case <-acks:
+		case <-timer.C:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+// readAcks records the client's acknowledgements until the socket fails,
+// telling acks of each (without waiting: one untaken tells enough).
+func readAcks(ws *socket, ack *atomic.Int64, acks chan<- struct{}, done context.CancelFunc) {
 	defer done()
 	ws.keepAlive(socketIdle)
 	for {
@@ -104,6 +139,10 @@ func readAcks(ws *socket, ack *atomic.Int64, done context.CancelFunc) {
 		}
 		if msg.LastEventID != nil && *msg.LastEventID > ack.Load() {
 			ack.Store(*msg.LastEventID)
+			select {
+			case acks <- struct{}{}:
+			default:
+			}
 		}
 	}
 }

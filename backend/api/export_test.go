@@ -1,5 +1,7 @@
 package api
 
+import "time"
+
 // Route is one row of the route table as the permission matrix in package
 // api_test sees it: Auth is "none", "user" or "webhook"; WebhookBots says
 // whether incoming-webhook bots may call it.
@@ -16,4 +18,12 @@ func Routes() []Route {
 		out = append(out, Route{rt.method, rt.path, [...]string{authNone: "none", authUser: "user", authWebhook: "webhook"}[rt.auth], rt.webhookBots})
 	}
 	return out
+}
+
+// SetSocketAckWait sets how long a socket's next frame waits for the
+// client's acknowledgement of the last, and returns what restores it.
+func SetSocketAckWait(d time.Duration) (restore func()) {
+	was := socketAckWait
+	socketAckWait = d
+	return func() { socketAckWait = was }
 }
