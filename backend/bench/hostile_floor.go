@@ -71,6 +71,7 @@ func FloorHandler(dir string) (http.Handler, error) {
 		return nil, err
 	}
 	db.MaxBatchDelay = 0 // commit what has queued up, never wait for more
+	cores := runtime.GOMAXPROCS(0)
 	var mu sync.Mutex
 	var n int64
 	stop := make(chan struct{})
@@ -97,14 +98,18 @@ func FloorHandler(dir string) (http.Handler, error) {
 	mux.HandleFunc("POST /load", func(w http.ResponseWriter, r *http.Request) {
 		writers, _ := strconv.Atoi(r.FormValue("writers"))
 		rate, _ := strconv.ParseFloat(r.FormValue("rate"), 64)
-		cores, _ := strconv.Atoi(r.FormValue("cores"))
+		busy, _ := strconv.Atoi(r.FormValue("cores"))
 		mu.Lock()
 		close(stop)
 		stop = make(chan struct{})
+		// A busy thread holds one of Go's Ps, whatever its nice value: the
+		// sends keep a P for each core, as lanchatd's do (api.Procs), so
+		// that the floor measures the machine's cores, not Go's Ps.
+		runtime.GOMAXPROCS(cores + busy)
 		for w := range writers {
 			go writeFiles(filepath.Join(dir, fmt.Sprintf("upload-%d", w)), rate, stop)
 		}
-		for range cores {
+		for range busy {
 			go keepBusy(stop)
 		}
 		mu.Unlock()
