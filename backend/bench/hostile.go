@@ -34,6 +34,8 @@ type HostileMix struct {
 // HostileFigures are other members' sends, quiet and under the mix, the
 // server's peak memory under it, and how the server answered the attack.
 type HostileFigures struct {
+	// The sends; their ServerCPU is the server's CPU (the attack's
+	// included) per send.
 	Quiet, Attacked Latencies
 	Idle, Peak      Memory
 	// Downloads: stalled downloads that got their answer's head (sent, then
@@ -103,9 +105,11 @@ func Hostile(srv *Server, mix HostileMix, senders int, d time.Duration) (Hostile
 		return []*Client{bob, admin}[w%2].call("POST", "/api/v1/messages", url.Values{
 			"type": {"stream"}, "to": {"general"}, "topic": {fmt.Sprintf("quiet %d", w)}, "content": {"lunch at noon, as usual"}}, nil)
 	}
+	quietCPU := srv.ProcessCPU()
 	if f.Quiet, err = Run(senders, d, send); err != nil {
 		return f, err
 	}
+	f.Quiet.ServerCPU = (srv.ProcessCPU() - quietCPU) / time.Duration(max(1, f.Quiet.Count))
 	if f.Idle, err = srv.Memory(); err != nil {
 		return f, err
 	}
@@ -206,6 +210,7 @@ func Hostile(srv *Server, mix HostileMix, senders int, d time.Duration) (Hostile
 	f.Attacked, err = Run(senders, d, send)
 	wall := time.Since(start)
 	f.ServerCores, f.BenchCores = float64(srv.ProcessCPU()-serverCPU)/float64(wall), float64(ownCPU()-benchCPU)/float64(wall)
+	f.Attacked.ServerCPU = (srv.ProcessCPU() - serverCPU) / time.Duration(max(1, f.Attacked.Count))
 	f.UploadedPerSecond = float64(uploaded.Load()-uploadedBefore) / wall.Seconds()
 	f.StoredPerSecond = float64((atomic.LoadInt64(&f.UploadsDone)-storedBefore)*HostileUploadSize) / wall.Seconds()
 	f.MatchesPerSecond = float64(atomic.LoadInt64(&f.MatchesDone)-matchesBefore) / wall.Seconds()

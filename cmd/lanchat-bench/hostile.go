@@ -88,17 +88,18 @@ func (r *run) hostile() error {
 		fmt.Fprintf(&b, "| %d | %s | %s / %s | %s / %s | %.2f× | %s / %s | %s (%.2f×) | %s / %s (%.2f×) | %.0f MB |\n", round+1, loadAverage(),
 			msText(f.Quiet.P50), msText(f.Quiet.P99), msText(f.Attacked.P50), msText(f.Attacked.P99), ratio,
 			msText(floor.Quiet.P50), msText(floor.Quiet.P99), msText(floor.Writes.P99), writesRatio, msText(floor.Busy.P50), msText(floor.Busy.P99), busyRatio, float64(f.Peak.RSS)/1e6)
-		fmt.Fprintf(&achieved, "| %d | %.0f MB/s | %.1f MB/s | %.1f/s | %d | %d | %.2f | %.2f | %.0f MB / %.0f MB |\n", round+1,
-			f.UploadedPerSecond/1e6, f.StoredPerSecond/1e6, f.MatchesPerSecond, f.DownloadsSent, f.SocketsOpen, f.ServerCores, f.BenchCores, float64(f.DirtyPeak)/1e6, float64(f.WritebackPeak)/1e6)
+		fmt.Fprintf(&achieved, "| %d | %.0f MB/s | %.1f MB/s | %.1f/s | %d | %d | %.2f | %.0f µs / %.0f µs | %.2f | %.0f MB / %.0f MB |\n", round+1,
+			f.UploadedPerSecond/1e6, f.StoredPerSecond/1e6, f.MatchesPerSecond, f.DownloadsSent, f.SocketsOpen, f.ServerCores,
+			micros(f.Quiet.ServerCPU), micros(f.Attacked.ServerCPU), f.BenchCores, float64(f.DirtyPeak)/1e6, float64(f.WritebackPeak)/1e6)
 		log.Printf("hostile round %d: sends p99 %v quiet, %v attacked (%.2f×); floor p99 %v quiet, %.2f× beside writes, %.2f× beside busy cores; peak %v; "+
-			"uploads sent %.0f MB/s, stored %.1f MB/s, matches %.1f/s; CPU: server %.2f cores, bench %.2f; dirty peak %.0f MB, writeback %.0f MB",
+			"uploads sent %.0f MB/s, stored %.1f MB/s, matches %.1f/s; CPU: server %.2f cores (per send %.0f µs quiet, %.0f µs attacked), bench %.2f; dirty peak %.0f MB, writeback %.0f MB",
 			round+1, f.Quiet.P99, f.Attacked.P99, ratio, floor.Quiet.P99, writesRatio, busyRatio, f.Peak,
-			f.UploadedPerSecond/1e6, f.StoredPerSecond/1e6, f.MatchesPerSecond, f.ServerCores, f.BenchCores, float64(f.DirtyPeak)/1e6, float64(f.WritebackPeak)/1e6)
+			f.UploadedPerSecond/1e6, f.StoredPerSecond/1e6, f.MatchesPerSecond, f.ServerCores, micros(f.Quiet.ServerCPU), micros(f.Attacked.ServerCPU), f.BenchCores, float64(f.DirtyPeak)/1e6, float64(f.WritebackPeak)/1e6)
 	}
 	b.WriteString("\nWhile the attacked sends ran: the attack's volume (upload bytes the attackers sent, refused requests' included; uploads the server stored; `matches_narrow` answered; downloads being sent; sockets held), " +
-		"the CPU the server and this program (the attackers' clients and the senders) took, in cores of the machine's " + strconv.Itoa(runtime.NumCPU()) +
+		"the CPU the server took, in cores of the machine's " + strconv.Itoa(runtime.NumCPU()) + " and per send (quiet / attacked: the attack's CPU shared among the sends), the CPU this program (the attackers' clients and the senders) took, in cores" +
 		", and the machine's most dirty and writeback memory (/proc/meminfo):\n\n" +
-		"| round | upload bytes sent | uploads stored | matches_narrow | downloads open | sockets | server CPU | bench CPU | dirty / writeback peak |\n|---|---|---|---|---|---|---|---|---|\n")
+		"| round | upload bytes sent | uploads stored | matches_narrow | downloads open | sockets | server CPU | server CPU per send | bench CPU | dirty / writeback peak |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	b.WriteString(achieved.String())
 	ratio, busy := median(ratios), median(busyRatios)
 	fmt.Fprintf(&b, "\n- Peak RSS %s: goal ≤ %.0f MB **%s**.\n", peak, hostileRSSGoal/1e6, metOrNot(float64(peak.RSS) <= hostileRSSGoal))
