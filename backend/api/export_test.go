@@ -27,3 +27,6 @@ func SetSocketAckWait(d time.Duration) (restore func()) {
 	socketAckWait = d
 	return func() { socketAckWait = was }
 }
+
+// SocketFrameEvents is the most events a socket's frame carries.
+const SocketFrameEvents = socketFrameEvents

@@ -223,6 +223,32 @@ func TestWebSocketFrameWaitsForTheLastAcknowledged(t *testing.T) {
 	}
 }
 
+// Events that came while a frame waited for its acknowledgement go in
+// frames of at most api.SocketFrameEvents: a second of a busy stream in one
+// frame for each of 100 sockets never read took the server past 150 MB.
+func TestWebSocketFramesAreBounded(t *testing.T) {
+	t.Cleanup(api.SetSocketAckWait(time.Hour)) // after the server stops
+	fm := followMessages(t)
+	alice, conn := fm.alice, fm.conn
+	send(t, alice, streamMsg("general", "ws", "first"))
+	last := readFrame(t, conn).Events[0]["id"]
+	const more = api.SocketFrameEvents + 5
+	for i := range more {
+		send(t, alice, streamMsg("general", "ws", fmt.Sprintf("meanwhile %d", i)))
+	}
+	var sizes []int
+	for got := 0; got < more; {
+		conn.WriteJSON(map[string]any{"last_event_id": last})
+		f := readFrame(t, conn)
+		sizes = append(sizes, len(f.Events))
+		got += len(f.Events)
+		last = f.Events[len(f.Events)-1]["id"]
+	}
+	if !slices.Equal(sizes, []int{api.SocketFrameEvents, 5}) {
+		t.Errorf("frames of %v events, want %d then 5", sizes, api.SocketFrameEvents)
+	}
+}
+
 // A socket whose queue goes (deleted by its client, dropped with a
 // deactivated account or with an organization an import replaces) says so
 // and ends, so the client registers again.
