@@ -3,7 +3,6 @@
 // (preact and the components) the page has been fetching and compiling
 // beside it since the HTML named it (vite.config.ts).
 import { startEarly } from './state/startup'
-import './styles.css'
 
 startEarly(location.hash)
 import('./ui')
