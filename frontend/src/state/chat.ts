@@ -95,8 +95,10 @@ export class Chat {
   // readingPaused: messages were marked unread in this view (markUnreadFrom).
   private readingPaused = false
 
+  // version counts changes, so a view can tell whether one came since it drew.
+  version = 0
   onChange(f: () => void) { this.listeners.add(f); return () => this.listeners.delete(f) }
-  changed() { for (const f of this.listeners) f() }
+  changed() { this.version++; for (const f of this.listeners) f() }
 
   get mute(): MuteState {
     const mutedStreams = new Set<number>()
