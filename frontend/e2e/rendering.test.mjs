@@ -4,7 +4,7 @@
 // link to the organization's code playground for their language.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { apiClient, launchBrowser, newPage, openTopicAt, shot, signIn, startServer } from './harness.mjs'
+import { apiClient, eventually, launchBrowser, newPage, openTopicAt, shot, signIn, startServer } from './harness.mjs'
 
 let server, browser, page, alice, generalId
 
@@ -90,4 +90,31 @@ test('a code block links to the code playground of its language', async () => {
   await popup.waitForLoadState()
   assert.match(popup.url(), /^https:\/\/py\.lan\/run\?code=print%28%22hi%20%26%20bye%22%29(%0A)?$/)
   await popup.close()
+})
+
+test('message times follow the account\'s 24-hour setting, already as the page first draws', async () => {
+  await alice.send('general', 'clock', 'What time is it?')
+  await openTopicAt(page, generalId, 'general', 'clock')
+  const time = page.getByTestId('message').filter({ hasText: 'What time is it?' }).locator('.time')
+  assert.match(await time.innerText(), /^\d\d:\d\d [AP]M$/)
+  await page.getByTestId('settings-button').click()
+  // The box shows the account's setting, ticked once the server has it.
+  const box = page.getByTestId('setting-twenty_four_hour_time')
+  await box.click()
+  await eventually(async () => assert.ok(await box.isChecked()))
+  await page.getByTestId('settings').getByRole('button', { name: 'Close' }).click()
+  await eventually(async () => assert.match(await time.innerText(), /^\d\d:\d\d$/))
+  // After a reload, with register held back, the times are drawn in 24
+  // hours from the setting this browser last heard.
+  let release
+  const held = new Promise((r) => { release = r })
+  await page.route('**/api/v1/register', async (route) => { await held; await route.continue() })
+  await page.reload()
+  assert.match(await time.innerText(), /^\d\d:\d\d$/)
+  release()
+  await page.getByTestId('settings-button').click()
+  await box.click()
+  await eventually(async () => assert.ok(!(await box.isChecked())))
+  await page.getByTestId('settings').getByRole('button', { name: 'Close' }).click()
+  await eventually(async () => assert.match(await time.innerText(), /^\d\d:\d\d [AP]M$/))
 })

@@ -86,6 +86,8 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   // The chat started loading as the script ran (startup.ts), unless this is a later sign-in.
   const [{ chat, registered, loaded }] = useState(() => takeEarlyChat() ?? { chat: new Chat(), registered: null, loaded: false })
   const [, setVersion] = useState(0)
+  // The chat's version as the first render saw it.
+  const drawn = useRef(chat.version)
   // Each account's outbox is its own: a message is sent only as who wrote it.
   const outbox = useMemo(() => new Outbox(localStorage, `lanchat.outbox.${p.me.user_id}`,
     (i) => zulip.sendMessage(i, i.queueId || chat.queueId, i.localId), explain, () => setVersion((v) => v + 1)), [])
@@ -124,8 +126,9 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       wasConnected = chat.connected
     })
     // The early chat may have changed (its messages arrived) between the
-    // first render and this subscription.
-    setVersion((v) => v + 1)
+    // first render and this subscription; if not, a second render of the
+    // whole screen before the first frame would be wasted.
+    if (chat.version !== drawn.current) setVersion((v) => v + 1)
     // The first page of messages is fetched beside register, not after it
     // (the early chat's, as the script ran).
     if (!loaded && !homeHashes.includes(location.hash) && place.narrow.kind !== 'search') chat.load(place.narrow, place.near)

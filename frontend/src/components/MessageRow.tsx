@@ -65,7 +65,7 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
   const myReactions = new Set(m.reactions.filter((r) => r.user_id === chat.me.user_id).map((r) => r.emoji_name))
   const starred = m.flags.includes('starred')
   const sender = chat.users.get(m.sender_id)
-  const time = clockTime(m.timestamp)
+  const time = clockTime(m.timestamp, chat.twentyFourHour)
   const act = (f: () => Promise<unknown>) => f().catch((e) => setError(explain(e)))
   const startEdit = async () => setEditing(await zulip.rawContent(m.id))
   const saveEdit = () => act(async () => { await zulip.editMessage(m.id, editing!); setEditing(null) })

@@ -61,6 +61,11 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
           <button data-testid="theme-toggle" onClick={() => { const t = p.theme === 'dark' ? 'light' : 'dark'; p.setTheme(t); saveTheme(t).catch((e) => setStatus(explain(e))) }}>
             {p.theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
           </button>
+          <label class="check">
+            <input type="checkbox" data-testid="setting-twenty_four_hour_time" checked={p.chat.twentyFourHour}
+              onChange={(e) => zulip.updateSettings({ twenty_four_hour_time: (e.target as HTMLInputElement).checked }).catch((err) => setStatus(explain(err)))} />
+            <span>Time in 24-hour format</span>
+          </label>
         </section>
         <section>
           <h3>Custom emoji</h3>

@@ -18,6 +18,7 @@ const pageSize = 50
 const recentPageSize = 400
 const offlineAfterSeconds = 140
 const typingExpiryMs = 15000
+const hourCycleKey = 'lanchat.hourCycle'
 
 export interface View { narrow: Narrow; ids: number[]; foundOldest: boolean; foundNewest: boolean; loading: boolean; error: string; near?: number }
 
@@ -58,6 +59,10 @@ export class Chat {
   playgrounds: Playground[] = []
   profileFields: ProfileField[] = [] // the organization's custom profile fields, in their order
   userSettings: Json = {} // the account's user_settings (theme, notification defaults)
+  // Message times in 24 hours (Zulip's twenty_four_hour_time): as this
+  // browser last heard it until register answers, so messages drawn before
+  // that keep their times' form.
+  twentyFourHour = globalThis.localStorage?.getItem(hourCycleKey) === '24'
   messages = new Map<number, Message>()
   topics = new Map<number, { name: string; max_id: number }[]>()
   // recentDMs: direct conversations (their other participants' emails, sorted
@@ -90,8 +95,10 @@ export class Chat {
   // readingPaused: messages were marked unread in this view (markUnreadFrom).
   private readingPaused = false
 
+  // version counts changes, so a view can tell whether one came since it drew.
+  version = 0
   onChange(f: () => void) { this.listeners.add(f); return () => this.listeners.delete(f) }
-  changed() { for (const f of this.listeners) f() }
+  changed() { this.version++; for (const f of this.listeners) f() }
 
   get mute(): MuteState {
     const mutedStreams = new Set<number>()
@@ -130,6 +137,7 @@ export class Chat {
       if (typeof s.user_settings?.[key] === 'boolean') this.notifySettings[key] = s.user_settings[key]
     }
     this.userSettings = s.user_settings ?? {}
+    this.setTwentyFourHour(this.userSettings.twenty_four_hour_time === true)
     this.presence.clear()
     for (const [email, p] of Object.entries(s.presences ?? {})) this.setPresence(email, p)
     this.stream?.stop()
@@ -140,6 +148,11 @@ export class Chat {
     })
     this.stream.start()
     this.changed()
+  }
+
+  private setTwentyFourHour(on: boolean) {
+    this.twentyFourHour = on
+    globalThis.localStorage?.setItem(hourCycleKey, on ? '24' : '12')
   }
 
   close() { this.closed = true; this.stream?.stop(); this.stream = null }
@@ -424,6 +437,7 @@ export class Chat {
       case 'user_settings':
         this.userSettings = { ...this.userSettings, [e.property]: e.value }
         if (e.property in this.notifySettings && typeof e.value === 'boolean') this.notifySettings[e.property as keyof NotifySettings] = e.value
+        if (e.property === 'twenty_four_hour_time') this.setTwentyFourHour(e.value === true)
         return
       case 'heartbeat': return
     }

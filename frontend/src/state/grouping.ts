@@ -1,6 +1,7 @@
 // Grouping of the message list: a day divider where the day changes, and a
 // recipient bar (stream › topic, or the private conversation) where the
 // recipient changes, as Zulip draws it.
+import { dayDate } from './clock'
 import type { Message } from './types'
 
 export type Row =
@@ -20,7 +21,7 @@ export function dayLabel(ts: number, now = new Date()): string {
   const yesterday = new Date(now)
   yesterday.setDate(now.getDate() - 1)
   if (sameDay(d, yesterday)) return 'Yesterday'
-  return d.toLocaleDateString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' })
+  return dayDate(d)
 }
 
 // groupRows turns messages (ascending by ID) into rows. A message is

@@ -6,7 +6,6 @@
 // messages show as soon as they are here; register fills in the rest.
 import { resume, setupNeeded, type Me } from '../api/session'
 import { Chat } from './chat'
-import { clockTime } from './clock'
 import { hashToPlace } from './narrow'
 
 // loaded says whether the conversation's first messages were asked for.
@@ -26,12 +25,7 @@ export function startEarly(hash: string) {
   const chat = new Chat()
   const place = hashToPlace(hash, () => undefined)
   const loaded = !homeHashes.includes(hash) && place.narrow.kind !== 'search' && place.narrow.kind !== 'pm'
-  if (loaded) {
-    chat.load(place.narrow, place.near)
-    // The locale's data, which the first message's time needs, loads while
-    // the requests are on their way rather than as the messages draw.
-    clockTime(0)
-  }
+  if (loaded) chat.load(place.narrow, place.near)
   const registered = me.then((who) => {
     if (!who) return
     // Who is reading, until register tells all: enough to show the messages.
