@@ -107,12 +107,8 @@ type Server struct {
 	imports importer
 	// control serves host commands on the data directory's socket.
 	control *http.Server
-	// handler is the API and UI; http serves it through polls, which
-	// serves long-polling connections past net/http (api.PollConns) and
-	// whose listener yields those handed back.
-	handler   http.Handler
-	polls     *api.PollConns
-	pollsOnce sync.Once
+	// handler is the API and UI, which http serves.
+	handler http.Handler
 	// phones serves people's phone notifications (ntfy.go); phonesOnce
 	// starts its listener with the first Serve.
 	phones     *phones
@@ -182,13 +178,12 @@ func Open(cfg Config) (*Server, error) {
 	if authority != nil {
 		handler = offerAuthority(authority, handler)
 	}
-	idle := cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
-	s.handler, s.polls = handler, api.NewPollConns(handler, cfg.DeliveryWriteTimeout, idle)
+	s.handler = handler
 	s.http = &http.Server{
-		Handler:           s.polls,
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
-		IdleTimeout:       idle,
+		IdleTimeout:       cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout),
 		ErrorLog:          s.httpErrors.logger(),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
@@ -305,7 +300,6 @@ func (s *Server) Listen() (net.Listener, error) {
 // the same port when TLS is configured.
 func (s *Server) Serve(ln net.Listener) error {
 	s.phonesOnce.Do(func() { s.listenPhones(ln.Addr()) })
-	s.pollsOnce.Do(func() { go s.http.Serve(s.polls.Listener()) })
 	if s.tls != nil {
 		return s.serveBoth(ln)
 	}
@@ -433,8 +427,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	httpErr := s.http.Shutdown(ctx)
-	// Owned long-polling connections are hijacked, out of http's sight.
-	pollsErr := s.polls.Close(ctx)
 	s.phones.http.Shutdown(ctx)
 	s.phones.hub.RevokeAll() // its subscriptions' connections are its own
 	s.httpErrors.flush()
@@ -446,7 +438,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	storeErr := s.org.store.Close()
-	return errors.Join(httpErr, pollsErr, controlErr, storeErr)
+	return errors.Join(httpErr, controlErr, storeErr)
 }
 
 // Stop is Shutdown with the log saying so: "stopping" with why (key-value
