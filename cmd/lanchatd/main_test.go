@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -55,29 +55,50 @@ func startServerLogging(t *testing.T, dataDir string, log io.Writer, extra ...st
 	t.Helper()
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dataDir}, extra...)
 	cmd := exec.Command(binary, args...)
-	stderr, _ := cmd.StderrPipe()
+	// A writer, not StderrPipe: Wait then returns only once the last line
+	// (the "stopped" written at exit) is copied, where with a pipe it may
+	// close the pipe before a reader has drained it.
+	watch := &listeningWatcher{found: make(chan string, 1)}
+	cmd.Stderr = io.MultiWriter(log, watch)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := bufio.NewScanner(stderr)
-	found := make(chan string, 1)
-	go func() {
-		for lines.Scan() {
-			if m := listening.FindStringSubmatch(lines.Text()); m != nil {
-				found <- m[1]
-				break
-			}
-		}
-		io.Copy(log, stderr)
-	}()
 	select {
-	case base := <-found:
+	case base := <-watch.found:
 		return cmd, base
 	case <-time.After(15 * time.Second):
 		t.Fatal("no 'listening on' line within 15 s")
 	}
 	return nil, ""
+}
+
+// listeningWatcher finds the server's "listening on" line in what is
+// written to it, and sends its address once.
+type listeningWatcher struct {
+	partial []byte
+	found   chan string
+	done    bool
+}
+
+func (w *listeningWatcher) Write(p []byte) (int, error) {
+	if w.done {
+		return len(p), nil
+	}
+	w.partial = append(w.partial, p...)
+	for {
+		end := bytes.IndexByte(w.partial, '\n')
+		if end < 0 {
+			return len(p), nil
+		}
+		line := string(w.partial[:end])
+		w.partial = w.partial[end+1:]
+		if m := listening.FindStringSubmatch(line); m != nil {
+			w.found <- m[1]
+			w.done, w.partial = true, nil
+			return len(p), nil
+		}
+	}
 }
 
 func post(t *testing.T, base, path string, form url.Values) map[string]any {
