@@ -243,24 +243,32 @@ func ownCPU() time.Duration {
 }
 
 // sampleDirty follows the machine's dirty and writeback memory
-// (/proc/meminfo) every 20 ms until ctx ends, then sends the most of each
-// it saw, in bytes.
+// (/proc/meminfo) until ctx ends, then sends the most of each it saw, in
+// bytes.
 func sampleDirty(ctx context.Context) <-chan [2]int64 {
-	out := make(chan [2]int64, 1)
+	return samplePeak(ctx, func(peak *[2]int64) {
+		data, _ := os.ReadFile("/proc/meminfo")
+		for _, line := range strings.Split(string(data), "\n") {
+			for i, name := range []string{"Dirty:", "Writeback:"} {
+				if fields := strings.Fields(line); len(fields) >= 2 && fields[0] == name {
+					kb, _ := strconv.ParseInt(fields[1], 10, 64)
+					peak[i] = max(peak[i], kb<<10)
+				}
+			}
+		}
+	})
+}
+
+// samplePeak calls sample every 20 ms until ctx ends, then sends what
+// sample kept.
+func samplePeak[T any](ctx context.Context, sample func(*T)) <-chan T {
+	out := make(chan T, 1)
 	go func() {
-		var peak [2]int64
+		var peak T
 		tick := time.NewTicker(20 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			data, _ := os.ReadFile("/proc/meminfo")
-			for _, line := range strings.Split(string(data), "\n") {
-				for i, name := range []string{"Dirty:", "Writeback:"} {
-					if fields := strings.Fields(line); len(fields) >= 2 && fields[0] == name {
-						kb, _ := strconv.ParseInt(fields[1], 10, 64)
-						peak[i] = max(peak[i], kb<<10)
-					}
-				}
-			}
+			sample(&peak)
 			select {
 			case <-ctx.Done():
 				out <- peak
@@ -356,24 +364,11 @@ func stalledGet(c *Client, path string) (net.Conn, error) {
 // sampleMemory follows the server's resident memory every 20 ms until
 // ctx ends, then sends the most it saw.
 func sampleMemory(srv *Server, ctx context.Context) <-chan Memory {
-	out := make(chan Memory, 1)
-	go func() {
-		var peak Memory
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			if m, err := srv.Memory(); err == nil && m.RSS > peak.RSS {
-				peak = m
-			}
-			select {
-			case <-ctx.Done():
-				out <- peak
-				return
-			case <-tick.C:
-			}
+	return samplePeak(ctx, func(peak *Memory) {
+		if m, err := srv.Memory(); err == nil && m.RSS > peak.RSS {
+			*peak = m
 		}
-	}()
-	return out
+	})
 }
 
 // closers are connections to close when the attack ends.
