@@ -29,14 +29,8 @@ func createBot(c *call) (J, error) {
 func updateBot(c *call) (J, error) {
 	id := c.p.pathInt("bot_id")
 	var ch domain.BotChange
-	if c.p.has("full_name") {
-		name := c.p.str("full_name")
-		ch.FullName = &name
-	}
-	if c.p.has("bot_owner_id") {
-		owner := c.p.int("bot_owner_id")
-		ch.OwnerID = &owner
-	}
+	ch.FullName = c.p.strGiven("full_name")
+	ch.OwnerID = c.p.intGiven("bot_owner_id")
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -13,10 +13,7 @@ func registerRequest(c *call) (domain.RegisterRequest, error) {
 		SlimPresence:       c.p.optBool("slim_presence", false),
 		RealmURL:           c.api.realmURL(c.r),
 	}
-	if c.p.has("presence_history_limit_days") {
-		days := c.p.int("presence_history_limit_days")
-		req.PresenceHistoryLimitDays = &days
-	}
+	req.PresenceHistoryLimitDays = c.p.intGiven("presence_history_limit_days")
 	c.p.optJSON("event_types", &req.EventTypes)
 	c.p.optJSON("fetch_event_types", &req.FetchEventTypes)
 	c.p.optJSON("client_capabilities", &req.ClientCapabilities)

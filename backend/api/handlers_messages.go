@@ -71,10 +71,7 @@ func sendMessage(c *call) (J, error) {
 		LocalID: c.p.optStr("local_id", ""),
 	}
 	to := c.p.str("to")
-	if c.p.has("read_by_sender") {
-		read := c.p.optBool("read_by_sender", true)
-		out.ReadBySender = &read
-	}
+	out.ReadBySender = c.p.boolGiven("read_by_sender", true)
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}
@@ -230,10 +227,7 @@ func markTopicAsRead(c *call) (J, error) {
 func editMessage(c *call) (J, error) {
 	id := c.p.pathInt("message_id")
 	var e domain.MessageEdit
-	if c.p.has("content") {
-		content := c.p.optStr("content", "")
-		e.Content = &content
-	}
+	e.Content = c.p.strGiven("content")
 	for _, name := range []string{"topic", "subject"} {
 		if c.p.has(name) {
 			topic := c.p.optStr(name, "")

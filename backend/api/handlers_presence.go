@@ -11,14 +11,8 @@ func updatePresence(c *call) (J, error) {
 		PingOnly:     c.p.optBool("ping_only", false),
 		SlimPresence: c.p.optBool("slim_presence", false),
 	}
-	if c.p.has("last_update_id") {
-		id := c.p.int("last_update_id")
-		u.LastUpdateID = &id
-	}
-	if c.p.has("history_limit_days") {
-		days := c.p.int("history_limit_days")
-		u.HistoryLimitDays = &days
-	}
+	u.LastUpdateID = c.p.intGiven("last_update_id")
+	u.HistoryLimitDays = c.p.intGiven("history_limit_days")
 	c.p.optBool("new_user_input", false)
 	if err := c.p.err(); err != nil {
 		return nil, err

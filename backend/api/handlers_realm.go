@@ -6,34 +6,13 @@ import "lanchat/backend/domain"
 // stay.
 func updateRealm(c *call) (J, error) {
 	var ch domain.RealmChange
-	if c.p.has("name") {
-		name := c.p.optStr("name", "")
-		ch.Name = &name
-	}
-	if c.p.has("description") {
-		desc := c.p.optStr("description", "")
-		ch.Description = &desc
-	}
-	if c.p.has("enable_read_receipts") {
-		enable := c.p.optBool("enable_read_receipts", false)
-		ch.EnableReadReceipts = &enable
-	}
-	if c.p.has("jitsi_server_url") {
-		u := c.p.optStr("jitsi_server_url", "")
-		ch.JitsiServerURL = &u
-	}
-	if c.p.has("enable_guest_user_indicator") {
-		on := c.p.optBool("enable_guest_user_indicator", true)
-		ch.GuestUserIndicator = &on
-	}
-	if c.p.has("enable_guest_user_dm_warning") {
-		on := c.p.optBool("enable_guest_user_dm_warning", true)
-		ch.GuestUserDMWarning = &on
-	}
-	if c.p.has("message_edit_history_visibility_policy") {
-		policy := c.p.optStr("message_edit_history_visibility_policy", "")
-		ch.EditHistoryVisibility = &policy
-	}
+	ch.Name = c.p.strGiven("name")
+	ch.Description = c.p.strGiven("description")
+	ch.EnableReadReceipts = c.p.boolGiven("enable_read_receipts", false)
+	ch.JitsiServerURL = c.p.strGiven("jitsi_server_url")
+	ch.GuestUserIndicator = c.p.boolGiven("enable_guest_user_indicator", true)
+	ch.GuestUserDMWarning = c.p.boolGiven("enable_guest_user_dm_warning", true)
+	ch.EditHistoryVisibility = c.p.strGiven("message_edit_history_visibility_policy")
 	for _, setting := range domain.AnnouncementSettings {
 		if c.p.has(setting) {
 			if ch.AnnouncementStreams == nil {
@@ -42,14 +21,8 @@ func updateRealm(c *call) (J, error) {
 			ch.AnnouncementStreams[setting] = c.p.optInt(setting, -1)
 		}
 	}
-	if c.p.has("require_unique_names") {
-		unique := c.p.optBool("require_unique_names", false)
-		ch.RequireUniqueNames = &unique
-	}
-	if c.p.has("moderation_request_channel_id") {
-		id := c.p.int("moderation_request_channel_id")
-		ch.ModerationRequestChannelID = &id
-	}
+	ch.RequireUniqueNames = c.p.boolGiven("require_unique_names", false)
+	ch.ModerationRequestChannelID = c.p.intGiven("moderation_request_channel_id")
 	ch.GroupSettings = groupSettingChanges(c.p, domain.RealmGroupSettingNames())
 	if err := c.p.err(); err != nil {
 		return nil, err

@@ -25,14 +25,8 @@ func createSavedSnippet(c *call) (J, error) {
 func updateSavedSnippet(c *call) (J, error) {
 	id := c.p.pathInt("saved_snippet_id")
 	var ch domain.SavedSnippetChange
-	if c.p.has("title") {
-		v := c.p.optStr("title", "")
-		ch.Title = &v
-	}
-	if c.p.has("content") {
-		v := c.p.optStr("content", "")
-		ch.Content = &v
-	}
+	ch.Title = c.p.strGiven("title")
+	ch.Content = c.p.strGiven("content")
 	if err := c.p.err(); err != nil {
 		return nil, err
 	}

@@ -6,10 +6,7 @@ import "lanchat/backend/domain"
 // that the request carries.
 func scheduledChange(c *call) (domain.ScheduledMessageChange, error) {
 	var ch domain.ScheduledMessageChange
-	if c.p.has("type") {
-		t := c.p.optStr("type", "")
-		ch.Type = &t
-	}
+	ch.Type = c.p.strGiven("type")
 	if c.p.has("to") {
 		to := c.p.optStr("to", "")
 		if ch.Type == nil {
@@ -31,14 +28,8 @@ func scheduledChange(c *call) (domain.ScheduledMessageChange, error) {
 			ch.Topic = &topic
 		}
 	}
-	if c.p.has("content") {
-		content := c.p.optStr("content", "")
-		ch.Content = &content
-	}
-	if c.p.has("scheduled_delivery_timestamp") {
-		at := c.p.optInt("scheduled_delivery_timestamp", 0)
-		ch.DeliverAt = &at
-	}
+	ch.Content = c.p.strGiven("content")
+	ch.DeliverAt = c.p.intGiven("scheduled_delivery_timestamp")
 	return ch, c.p.err()
 }
 

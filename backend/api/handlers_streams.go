@@ -200,22 +200,10 @@ func streamTopics(c *call) (J, error) {
 func updateStream(c *call) (J, error) {
 	id := c.p.pathInt("stream_id")
 	var ch domain.StreamChange
-	if c.p.has("new_name") {
-		name := c.p.optStr("new_name", "")
-		ch.NewName = &name
-	}
-	if c.p.has("description") {
-		desc := c.p.optStr("description", "")
-		ch.Description = &desc
-	}
-	if c.p.has("is_private") {
-		private := c.p.optBool("is_private", false)
-		ch.InviteOnly = &private
-	}
-	if c.p.has("is_default_stream") {
-		isDefault := c.p.optBool("is_default_stream", false)
-		ch.IsDefault = &isDefault
-	}
+	ch.NewName = c.p.strGiven("new_name")
+	ch.Description = c.p.strGiven("description")
+	ch.InviteOnly = c.p.boolGiven("is_private", false)
+	ch.IsDefault = c.p.boolGiven("is_default_stream", false)
 	ch.GroupSettings = streamGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {
 		return nil, err

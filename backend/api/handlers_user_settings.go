@@ -4,10 +4,7 @@ import "lanchat/backend/domain"
 
 func updateOwnSettings(c *call) (J, error) {
 	var ch domain.SettingsChange
-	if c.p.has("full_name") {
-		name := c.p.optStr("full_name", "")
-		ch.FullName = &name
-	}
+	ch.FullName = c.p.strGiven("full_name")
 	if c.p.has("new_password") {
 		pw := c.p.optStr("new_password", "")
 		ch.NewPassword = &pw

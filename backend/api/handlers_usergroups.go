@@ -20,14 +20,8 @@ func createUserGroup(c *call) (J, error) {
 func updateUserGroup(c *call) (J, error) {
 	id := c.p.pathInt("group_id")
 	var ch domain.UserGroupChange
-	if c.p.has("name") {
-		v := c.p.optStr("name", "")
-		ch.Name = &v
-	}
-	if c.p.has("description") {
-		v := c.p.optStr("description", "")
-		ch.Description = &v
-	}
+	ch.Name = c.p.strGiven("name")
+	ch.Description = c.p.strGiven("description")
 	ch.Settings = groupSettingChanges(c.p, domain.UserGroupSettingNames())
 	if err := c.p.err(); err != nil {
 		return nil, err

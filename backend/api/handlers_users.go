@@ -63,14 +63,8 @@ func updateUser(c *call) (J, error) {
 		return nil, err
 	}
 	var ch domain.UserChange
-	if c.p.has("new_email") {
-		email := c.p.optStr("new_email", "")
-		ch.NewEmail = &email
-	}
-	if c.p.has("full_name") {
-		name := c.p.optStr("full_name", "")
-		ch.FullName = &name
-	}
+	ch.NewEmail = c.p.strGiven("new_email")
+	ch.FullName = c.p.strGiven("full_name")
 	if c.p.has("role") {
 		role := int(c.p.optInt("role", 0))
 		ch.Role = &role

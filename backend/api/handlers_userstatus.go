@@ -7,10 +7,7 @@ func setOwnStatus(c *call) (J, error) {
 	if text, ok := c.p.raw("status_text"); ok {
 		ch.Text = &text
 	}
-	if c.p.has("away") {
-		away := c.p.optBool("away", false)
-		ch.Away = &away
-	}
+	ch.Away = c.p.boolGiven("away", false)
 	if name, ok := c.p.raw("emoji_name"); ok {
 		ch.EmojiName = &name
 	}

@@ -245,6 +245,33 @@ func (p *params) optBool(name string, def bool) bool {
 	return def
 }
 
+// strGiven, intGiven and boolGiven read a parameter the request may leave
+// out, as a PATCH's fields: nil when it does. boolGiven's def stands for an
+// invalid value, whose error p records, as optBool's does.
+func (p *params) strGiven(name string) *string {
+	if !p.has(name) {
+		return nil
+	}
+	v := p.str(name)
+	return &v
+}
+
+func (p *params) intGiven(name string) *int64 {
+	if !p.has(name) {
+		return nil
+	}
+	v := p.int(name)
+	return &v
+}
+
+func (p *params) boolGiven(name string, def bool) *bool {
+	if !p.has(name) {
+		return nil
+	}
+	v := p.optBool(name, def)
+	return &v
+}
+
 // json decodes a required JSON parameter into v.
 func (p *params) json(name string, v any) {
 	if !p.has(name) {
