@@ -79,11 +79,7 @@ func (s *Service) UpdateSavedSnippet(actor store.User, id int64, ch SavedSnippet
 		return BadRequest("Nothing to update.")
 	}
 	return internal("update saved snippet", s.update(func(tx *store.Tx) (func(), error) {
-		u, err := tx.User(actor.ID)
-		if err != nil {
-			return nil, err
-		}
-		i, err := snippetIndex(u, id)
+		u, i, err := userSnippet(tx, actor.ID, id)
 		if err != nil {
 			return nil, err
 		}
@@ -105,23 +101,24 @@ func (s *Service) UpdateSavedSnippet(actor store.User, id int64, ch SavedSnippet
 	}))
 }
 
-// snippetIndex finds one of a person's snippets.
-func snippetIndex(u store.User, id int64) (int, error) {
+// userSnippet reads a person and finds one of their snippets: the person
+// and the snippet's index in their list.
+func userSnippet(tx *store.Tx, userID, id int64) (store.User, int, error) {
+	u, err := tx.User(userID)
+	if err != nil {
+		return u, 0, err
+	}
 	i := slices.IndexFunc(u.SavedSnippets, func(sn SavedSnippet) bool { return sn.ID == id })
 	if i < 0 {
-		return 0, &Error{Code: CodeBadRequest, Msg: "Saved snippet does not exist.", NotFound: true}
+		return u, 0, &Error{Code: CodeBadRequest, Msg: "Saved snippet does not exist.", NotFound: true}
 	}
-	return i, nil
+	return u, i, nil
 }
 
 // DeleteSavedSnippet removes one of the actor's snippets.
 func (s *Service) DeleteSavedSnippet(actor store.User, id int64) error {
 	return internal("delete saved snippet", s.update(func(tx *store.Tx) (func(), error) {
-		u, err := tx.User(actor.ID)
-		if err != nil {
-			return nil, err
-		}
-		i, err := snippetIndex(u, id)
+		u, i, err := userSnippet(tx, actor.ID, id)
 		if err != nil {
 			return nil, err
 		}
