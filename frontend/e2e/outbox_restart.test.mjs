@@ -119,3 +119,20 @@ test('a message the server refuses stays in the outbox with the reason, to edit,
   assert.equal(await page.getByTestId('compose-content').inputValue(), 'Into the void')
   assert.equal(await unsent.count(), 0)
 })
+
+test('a conversation opened while the server is down loads once the server is back', async () => {
+  const carol = await newPage(browser)
+  await signIn(carol, url, 'alice@example.com')
+  const api = await apiClient(url, 'alice@example.com')
+  const general = (await api.call('GET', '/api/v1/get_stream_id', { stream: 'general' })).stream_id
+  await api.send('general', 'opened while away', 'Here before the host went')
+  await kill()
+  // The conversation's first page fails: the server is away.
+  await carol.evaluate((hash) => { location.hash = hash }, `#narrow/channel/${general}-general/topic/opened.20while.20away`)
+  await new Promise((r) => setTimeout(r, 1500))
+  await start(port)
+  // Its events resume (a message comes), and the conversation shows whole.
+  await api.send('general', 'opened while away', 'Sent once it was back')
+  await carol.getByTestId('message').filter({ hasText: 'Sent once it was back' }).waitFor({ timeout: 30000 })
+  await carol.getByTestId('message').filter({ hasText: 'Here before the host went' }).waitFor()
+})

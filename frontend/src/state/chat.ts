@@ -144,7 +144,14 @@ export class Chat {
     this.stream = new EventStream(s.queue_id, s.last_event_id, {
       onEvents: (evs) => { for (const e of evs) this.apply(e as ServerEvent); this.changed() },
       onQueueLost: () => this.registerAgain(),
-      onConnection: (up) => { if (up !== this.connected) { this.connected = up; this.changed() } },
+      onConnection: (up) => {
+        if (up === this.connected) return
+        this.connected = up
+        // A view whose first page failed while the server was away loads
+        // again once it is back: its new messages draw only on a loaded view.
+        if (up && this.view.error && !this.view.ids.length) this.load(this.view.narrow, this.view.near)
+        this.changed()
+      },
     })
     this.stream.start()
     this.changed()
