@@ -85,7 +85,12 @@ export class EventStream {
     while (!this.stopped) {
       this.poll = new AbortController()
       try {
-        const r = await api.get('/api/v1/events', { queue_id: this.queueId, last_event_id: this.lastEventId }, this.poll.signal)
+        // After a failure the poll may not block, as Zulip's web app does:
+        // a server just back answers it at once, so the connection counts
+        // as back then, not at the next event or heartbeat (50 s).
+        const params: Json = { queue_id: this.queueId, last_event_id: this.lastEventId }
+        if (this.failures > 0) params.dont_block = true
+        const r = await api.get('/api/v1/events', params, this.poll.signal)
         this.failures = 0
         this.h.onConnection(true)
         this.deliver(r.events ?? [])
