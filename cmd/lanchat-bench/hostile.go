@@ -155,10 +155,16 @@ func (r *run) hostileFloor(load bench.HostileLoad, senders int) (bench.FloorFigu
 	return bench.HostileFloor(srv, load, senders, r.d)
 }
 
+// median is the middle of xs, or the mean of the two middle values when
+// their count is even.
 func median(xs []float64) float64 {
 	sorted := slices.Clone(xs)
 	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
+	mid := len(sorted) / 2
+	if len(sorted)%2 == 0 {
+		return (sorted[mid-1] + sorted[mid]) / 2
+	}
+	return sorted[mid]
 }
 
 func metOrNot(met bool) string {

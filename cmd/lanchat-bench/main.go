@@ -152,14 +152,6 @@ func (r *run) sends() error {
 // as a multiple of the raw floor's, at 1,000 and 10,000 pollers.
 const deliveryCPUGoal = 2.5
 
-// goalVerdict says whether ratio is within deliveryCPUGoal.
-func goalVerdict(ratio float64) string {
-	if ratio <= deliveryCPUGoal {
-		return "met"
-	}
-	return "not met"
-}
-
 func (r *run) delivery() error {
 	targets := map[int]struct {
 		target string
@@ -190,7 +182,7 @@ func (r *run) delivery() error {
 			"Server CPU per delivery (all the server's threads, from the send's start to every poller's first byte): Lanchat %.1f µs, no-op ceiling %.1f µs, raw floor %.1f µs (Lanchat %.1f× the floor, the median of %s in runs alternating with the floor's; this row's figures are that run's; goal ≤ %.1f×: %s; the no-op ceiling %.1f× the floor); "+
 			"per whole poll cycle (the round's requests, wait, wake-up and answers): Lanchat %.1f µs, ceiling %.1f µs, floor %.1f µs.%s",
 			n, float64(send.P50.Microseconds())/1000, float64(send.P99.Microseconds())/1000, micros(l.ServerCPU), micros(ceiling.ServerCPU), micros(floor.ServerCPU),
-			measured.ratio(), ratios, deliveryCPUGoal, goalVerdict(measured.ratio()), float64(ceiling.ServerCPU)/float64(floor.ServerCPU), micros(l.CycleCPU), micros(ceiling.CycleCPU), micros(floor.CycleCPU), budget)
+			measured.ratio(), ratios, deliveryCPUGoal, metOrNot(measured.ratio() <= deliveryCPUGoal), float64(ceiling.ServerCPU)/float64(floor.ServerCPU), micros(l.CycleCPU), micros(ceiling.CycleCPU), micros(floor.CycleCPU), budget)
 		log.Printf("delivery to %d pollers: p50 %v p99 %v (the send alone: p50 %v p99 %v); server CPU per delivery %.1f µs (floor %.1f, ceiling %.1f, %.2f× the floor), per poll cycle %.1f µs (floor %.1f, ceiling %.1f)",
 			n, l.P50, l.P99, send.P50, send.P99, micros(l.ServerCPU), micros(floor.ServerCPU), micros(ceiling.ServerCPU), measured.ratio(),
 			micros(l.CycleCPU), micros(floor.CycleCPU), micros(ceiling.CycleCPU))
