@@ -228,12 +228,7 @@ func editMessage(c *call) (J, error) {
 	id := c.p.pathInt("message_id")
 	var e domain.MessageEdit
 	e.Content = c.p.strGiven("content")
-	for _, name := range []string{"topic", "subject"} {
-		if c.p.has(name) {
-			topic := c.p.optStr(name, "")
-			e.Topic = &topic
-		}
-	}
+	e.Topic = c.p.topicGiven()
 	e.StreamID = c.p.optInt("stream_id", 0)
 	e.PropagateMode = c.p.optStr("propagate_mode", "")
 	if err := c.p.err(); err != nil {

@@ -22,12 +22,7 @@ func scheduledChange(c *call) (domain.ScheduledMessageChange, error) {
 			ch.To = recipientList(to)
 		}
 	}
-	for _, name := range []string{"topic", "subject"} {
-		if c.p.has(name) {
-			topic := c.p.optStr(name, "")
-			ch.Topic = &topic
-		}
-	}
+	ch.Topic = c.p.topicGiven()
 	ch.Content = c.p.strGiven("content")
 	ch.DeliverAt = c.p.intGiven("scheduled_delivery_timestamp")
 	return ch, c.p.err()

@@ -235,3 +235,24 @@ func TestSearchAcrossTheIndexMerge(t *testing.T) {
 	s = apitest.StartIn(t, dir, true)
 	check("restarted", s.Login("bob@example.com"))
 }
+
+// Older clients name the topic subject; a request with both is read as a
+// send reads it, topic first.
+func TestEditTopicNamedSubject(t *testing.T) {
+	s := apitest.Start(t)
+	alice := s.Login("alice@example.com")
+	id := send(t, alice, streamMsg("general", "plans", "first draft"))
+	for _, c := range []struct {
+		form apitest.Form
+		want string
+	}{
+		{apitest.Form{"subject": "by subject"}, "by subject"},
+		{apitest.Form{"topic": "by topic", "subject": "ignored"}, "by topic"},
+	} {
+		alice.Patch(msgPath(id, ""), c.form).OK()
+		msg := alice.Get(msgPath(id, ""), nil).OK().Body["message"].(map[string]any)
+		if msg["subject"] != c.want {
+			t.Errorf("%v: topic %v, want %q", c.form, msg["subject"], c.want)
+		}
+	}
+}

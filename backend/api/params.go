@@ -256,6 +256,15 @@ func (p *params) strGiven(name string) *string {
 	return &v
 }
 
+// topicGiven is strGiven for a topic, named topic or, in older clients,
+// subject (topic first when both are given, as a send reads them).
+func (p *params) topicGiven() *string {
+	if topic := p.strGiven("topic"); topic != nil {
+		return topic
+	}
+	return p.strGiven("subject")
+}
+
 func (p *params) intGiven(name string) *int64 {
 	if !p.has(name) {
 		return nil
