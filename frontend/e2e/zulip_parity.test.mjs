@@ -168,3 +168,20 @@ test('an administrator opens and edits the settings of a stream they are not sub
   await bob.keyboard.press('Escape')
   await admin.context().close()
 })
+
+test('a message one sends shows in the list, even when the topic opened at an unread message above', async () => {
+  for (let n = 1; n <= 15; n++) await bobApi.send('general', 'catching up', `Update ${n} of the morning`)
+  await openTopic(alice, 'catching up')
+  await messages(alice).filter({ hasText: 'Update 15 of' }).waitFor()
+  const box = alice.getByTestId('compose-content')
+  await box.fill('Read them all, thanks')
+  await box.press('Enter')
+  const mine = messages(alice).filter({ hasText: 'Read them all, thanks' })
+  await mine.waitFor()
+  await eventually(async () => {
+    const shown = await mine.boundingBox()
+    const list = await alice.locator('.message-scroller').boundingBox()
+    assert.ok(shown.y >= list.y && shown.y + shown.height <= list.y + list.height + 1,
+      `sent message ${shown.y}–${shown.y + shown.height} inside the list ${list.y}–${list.y + list.height}`)
+  }, 3000)
+})

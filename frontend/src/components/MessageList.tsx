@@ -46,6 +46,7 @@ export function MessageList(p: { chat: Chat; selected: number; actions: MessageA
   const messages = chat.visibleMessages()
   const rows = groupRows(messages)
   const firstId = v.ids[0]
+  const narrowKey = narrowToHash(v.narrow)
 
   // A narrow opens at the linked message, else at its first unread one, else at the bottom.
   useLayoutEffect(() => {
@@ -55,17 +56,26 @@ export function MessageList(p: { chat: Chat; selected: number; actions: MessageA
     if (target) target.scrollIntoView({ block: 'center' })
     else el.scrollTop = el.scrollHeight
     stick.current = !target
-  }, [narrowToHash(v.narrow), v.near, v.loading && v.ids.length === 0])
+  }, [narrowKey, v.near, v.loading && v.ids.length === 0])
 
   // Older history keeps the reader's place; new messages follow the bottom.
+  // A new message of one's own brings the list to the bottom as well, as in
+  // Zulip: a narrow opened at an unread message above left what one sent
+  // below the view.
+  const lastId = v.ids[v.ids.length - 1]
+  const lastShown = useRef<{ narrow: string; id: number | undefined }>({ narrow: narrowKey, id: lastId })
   useLayoutEffect(() => {
     const el = scroller.current
     if (!el) return
+    const before = lastShown.current
+    const sentByMe = before.narrow === narrowKey && before.id !== undefined && lastId !== undefined && lastId > before.id && chat.messages.get(lastId)?.sender_id === chat.me.user_id
+    lastShown.current = { narrow: narrowKey, id: lastId }
     if (beforeOlder.current && !v.loading) {
       el.scrollTop = el.scrollHeight - beforeOlder.current.height + beforeOlder.current.top
       beforeOlder.current = null
-    } else if (stick.current) {
+    } else if (stick.current || sentByMe) {
       el.scrollTop = el.scrollHeight
+      stick.current = true
     }
   }, [firstId, messages.length, v.loading])
 
