@@ -185,3 +185,16 @@ test('a message one sends shows in the list, even when the topic opened at an un
       `sent message ${shown.y}–${shown.y + shown.height} inside the list ${list.y}–${list.y + list.height}`)
   }, 3000)
 })
+
+test('the search field is emptied when one leaves the search, and shows the query on coming back', async () => {
+  const field = alice.getByTestId('search-input')
+  await field.fill('lunch')
+  await field.press('Enter')
+  await alice.getByTestId('narrow-title').filter({ hasText: 'Search: lunch' }).waitFor()
+  await alice.getByTestId('stream-row').filter({ hasText: 'random' }).click()
+  await alice.getByTestId('narrow-title').filter({ hasText: '#random' }).waitFor()
+  assert.equal(await field.inputValue(), '', 'no stale query over #random')
+  await alice.goBack()
+  await alice.getByTestId('narrow-title').filter({ hasText: 'Search: lunch' }).waitFor()
+  assert.equal(await field.inputValue(), 'lunch')
+})

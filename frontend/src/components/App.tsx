@@ -112,6 +112,9 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   const [drawer, setDrawer] = useState<'streams' | 'people' | null>(null)
   const toggleDrawer = (d: 'streams' | 'people') => setDrawer(drawer === d ? null : d)
   const [search, setSearch] = useState(narrow.kind === 'search' ? narrow.query : '')
+  // The field shows the search on screen: left for another view it empties,
+  // as Zulip's does, rather than stand over messages it did not find.
+  useEffect(() => setSearch(!home && narrow.kind === 'search' ? narrow.query : ''), [hash])
   const [streamPanel, setStreamPanel] = useState<'browse' | number | null>(null) // the stream browser, or one stream's settings
   useAccountTheme(chat, ready, p.setTheme)
 
