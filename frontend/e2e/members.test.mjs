@@ -182,6 +182,21 @@ test('on a phone: one column, drawers, compose at the bottom, no sideways scroll
   await phone.context().close()
 })
 
+test('on a phone a topic\'s title shows whole, beside its actions', async () => {
+  await bobApi.send('general', 'release plans', 'Friday, if the tests pass')
+  const phone = await phonePage(browser, server.url, 'alice@example.com')
+  await go(phone, `#narrow/channel/${general}-general/topic/release.20plans`)
+  await title(phone, 'release plans')
+  const heading = phone.getByTestId('narrow-title')
+  assert.ok(await heading.evaluate((el) => el.scrollWidth <= el.clientWidth), `the title is cut to ${await heading.evaluate((el) => el.clientWidth)}px`)
+  // The actions keep the title's row (the messages need the height) and a strip of it to show they are there.
+  const head = await heading.boundingBox()
+  const actions = await phone.getByTestId('topic-actions').boundingBox()
+  assert.ok(actions.y < head.y + head.height && actions.width >= 100, `the actions at ${JSON.stringify(actions)}, the title at ${JSON.stringify(head)}`)
+  await noSidewaysScroll(phone)
+  await phone.context().close()
+})
+
 test('on a phone one sets one\'s status from the people drawer', async () => {
   const phone = await phonePage(browser, server.url, 'alice@example.com')
   const me = (await phone.evaluate(() => fetch('/api/v1/users/me', { headers: { 'X-Requested-With': 'XMLHttpRequest' } }).then((r) => r.json()))).user_id
