@@ -72,6 +72,27 @@ test('autocomplete completes groups, wildcards, emoji, stream topics and slash c
   await sent.locator('.user-group-mention').filter({ hasText: '@designers' }).waitFor()
 })
 
+test('a stream message without a topic is not sent: the box keeps its text and asks for a topic', async () => {
+  await openTopicAt(page, generalId, 'general', 'release plans')
+  const topic = page.locator('.compose').getByTestId('compose-topic')
+  await topic.fill('')
+  await content().fill('Lunch at noon?')
+  await content().press('Enter')
+  await page.locator('.compose .form-error', { hasText: 'Topics are required in this organization.' }).waitFor()
+  assert.equal(await content().inputValue(), 'Lunch at noon?')
+  assert.equal(await page.locator('.compose').getByText('Not sent:').count(), 0)
+  assert.ok(await topic.evaluate((el) => el === document.activeElement), 'the topic field has the focus')
+
+  await topic.fill('lunch')
+  await content().press('Enter')
+  await eventually(async () => assert.equal(await content().inputValue(), ''))
+  await eventually(async () => {
+    const [last] = (await alice.call('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).messages
+    assert.equal(last.subject, 'lunch')
+    assert.match(last.content, /Lunch at noon\?/)
+  })
+})
+
 test('the emoji picker in compose puts the emoji at the caret, by category or search, recent first', async () => {
   await content().fill('Good morning')
   await page.getByTestId('compose-emoji').click()

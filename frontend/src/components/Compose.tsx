@@ -158,7 +158,15 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     if (!draft.content.trim()) return null
     const missingTo = () => { setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' }))); return null }
     if (draft.kind === 'pm') return recipientEmails().length ? { kind: 'pm', stream: '', topic: '', to: recipientEmails(), content: draft.content } : missingTo()
-    return draft.stream.trim() ? { kind: 'stream', stream: draft.stream.trim(), topic: draft.topic.trim(), to: [], content: draft.content } : missingTo()
+    if (!draft.stream.trim()) return missingTo()
+    // The server refuses an empty topic: say so here, as Zulip's compose
+    // box does, and keep the text, rather than send it to fail.
+    if (!draft.topic.trim()) {
+      setError('Topics are required in this organization.')
+      document.querySelector<HTMLInputElement>('.compose [data-testid=compose-topic]')?.focus()
+      return null
+    }
+    return { kind: 'stream', stream: draft.stream.trim(), topic: draft.topic.trim(), to: [], content: draft.content }
   }
   const done = (id: string) => {
     stopTyping()
