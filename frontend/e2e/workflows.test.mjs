@@ -224,6 +224,13 @@ test('the keyboard works as in Zulip', async () => {
   await alice.keyboard.press('Escape')
   await alice.keyboard.press('?')
   await alice.getByTestId('shortcuts').waitFor()
+  // Each key sits on one line beside what it does ("/ or Ctrl+k" wrapped in
+  // a column too narrow for it).
+  const wrapped = await alice.getByTestId('shortcuts').locator('dt').evaluateAll((dts) => {
+    const line = Math.min(...dts.map((dt) => dt.getBoundingClientRect().height)) // a one-letter key's
+    return dts.filter((dt) => dt.getBoundingClientRect().height > 1.5 * line).map((dt) => dt.textContent)
+  })
+  assert.deepEqual(wrapped, [])
   await alice.keyboard.press('Escape')
   await alice.keyboard.press('Control+k')
   assert.equal(await alice.evaluate(() => document.activeElement?.dataset.testid), 'search-input')
