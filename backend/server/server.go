@@ -428,6 +428,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	httpErr := s.http.Shutdown(ctx)
+	if httpErr != nil {
+		// Requests still reading a slow body would hold the organization
+		// (and so the store's closing) until their own read timeout,
+		// minutes for an upload: past ctx their connections are cut.
+		s.http.Close()
+		httpErr = fmt.Errorf("connections still open at the shutdown deadline were cut off: %w", httpErr)
+	}
 	s.phones.http.Shutdown(ctx)
 	s.phones.hub.RevokeAll() // its subscriptions' connections are its own
 	s.httpErrors.flush()
