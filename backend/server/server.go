@@ -428,25 +428,35 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	httpErr := s.http.Shutdown(ctx)
-	if httpErr != nil {
-		// Requests still reading a slow body would hold the organization
-		// (and so the store's closing) until their own read timeout,
-		// minutes for an upload: past ctx their connections are cut.
-		s.http.Close()
-		httpErr = fmt.Errorf("connections still open at the shutdown deadline were cut off: %w", httpErr)
-	}
+	// Requests still reading a slow body would hold the organization (and
+	// so the store's closing) until their own read timeout, minutes for an
+	// upload: past ctx their connections are cut.
+	httpErr = cutOffPastDeadline(s.http, httpErr)
 	s.phones.http.Shutdown(ctx)
 	s.phones.hub.RevokeAll() // its subscriptions' connections are its own
 	s.httpErrors.flush()
 	s.imports.running.Wait()
 	var controlErr error
 	if s.control != nil {
-		controlErr = s.control.Shutdown(ctx)
+		// A backup whose reader stopped reading would hold the
+		// organization for ever.
+		controlErr = cutOffPastDeadline(s.control, s.control.Shutdown(ctx))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	storeErr := s.org.store.Close()
 	return errors.Join(httpErr, controlErr, storeErr)
+}
+
+// cutOffPastDeadline closes the connections srv still has open when its
+// graceful Shutdown ended with shutdownErr (its deadline passed), so that
+// their handlers end, and says so.
+func cutOffPastDeadline(srv *http.Server, shutdownErr error) error {
+	if shutdownErr == nil {
+		return nil
+	}
+	srv.Close()
+	return fmt.Errorf("connections still open at the shutdown deadline were cut off: %w", shutdownErr)
 }
 
 // Stop is Shutdown with the log saying so: "stopping" with why (key-value
