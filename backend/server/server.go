@@ -292,6 +292,10 @@ func (s *Server) ExportZulip(w io.Writer, folder string) error {
 func (s *Server) Listen() (net.Listener, error) {
 	ln, err := net.Listen("tcp", s.cfg.Addr)
 	if err != nil {
+		// net's error names the address already.
+		if opErr := (*net.OpError)(nil); errors.As(err, &opErr) {
+			err = opErr.Err
+		}
 		return nil, fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
 	}
 	return ln, nil

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -107,6 +108,10 @@ func Open(dataDir string) (store *Store, err error) {
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: the database is in use by another process", path)
+		}
+		// The operating system's errors name the file already.
+		if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) && pathErr.Path == path {
+			err = pathErr.Err
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
