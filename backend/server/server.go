@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
 	"lanchat/backend/logring"
+	"lanchat/backend/safefile"
 	"lanchat/backend/store"
 )
 
@@ -229,6 +231,16 @@ func (s *Server) openOrganization() (*organization, error) {
 	}
 	if st.ReadOnly() {
 		s.log.Warn("the data directory is read-only: serving reads, refusing writes", "dir", cfg.DataDir)
+	} else {
+		// The store's lock proves no other server writes files here.
+		for _, dir := range backup.FileDirs {
+			switch removed, err := safefile.RemoveLeftovers(filepath.Join(cfg.DataDir, dir)); {
+			case err != nil:
+				s.log.Warn("cannot remove the partial files of writes a crash cut short", "dir", dir, "err", err)
+			case removed > 0:
+				s.log.Info("removed the partial files of writes a crash cut short", "dir", dir, "files", removed)
+			}
+		}
 	}
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: s.log, Importer: s, MaxImportSize: cfg.MaxImportSize,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute,
