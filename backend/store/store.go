@@ -70,7 +70,7 @@ type Store struct {
 
 // Open creates dataDir and the database inside it when absent, then runs any
 // pending migrations before returning.
-func Open(dataDir string) (store *Store, err error) {
+func Open(dataDir string) (opened *Store, err error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
@@ -95,7 +95,7 @@ func Open(dataDir string) (store *Store, err error) {
 			if file != nil {
 				file.Close()
 			}
-			store, err = nil, fmt.Errorf("open %s: the database file is damaged (%v); restore it from a backup (lanchatd restore)", path, p)
+			opened, err = nil, fmt.Errorf("open %s: the database file is damaged (%v); restore it from a backup (lanchatd restore)", path, p)
 		}
 	}()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, OpenFile: openFile})
