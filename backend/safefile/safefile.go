@@ -6,10 +6,17 @@
 package safefile
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
+
+// A temporary file is named "." + the target's name + a random part +
+// tempSuffix.
+const tempSuffix = ".tmp"
 
 // Write creates or replaces path with what fill writes.
 func Write(path string, fill func(io.Writer) error) error {
@@ -26,7 +33,7 @@ func Write(path string, fill func(io.Writer) error) error {
 // writeTemp writes what fill writes to a new, synced temporary file beside
 // path and returns its name (to remove if anything fails).
 func writeTemp(path string, fill func(io.Writer) error) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*"+tempSuffix)
 	if err != nil {
 		return "", err
 	}
@@ -64,4 +71,27 @@ func Create(path string, data []byte) error {
 		return err
 	}
 	return os.Link(tmp, path)
+}
+
+// RemoveLeftovers removes the temporary files under dir that writes cut
+// short by a crash left there (a killed upload's, up to its whole size),
+// and counts them; an absent dir has none. Only for a process that alone
+// writes under dir: another's write in progress would lose its file.
+func RemoveLeftovers(dir string) (removed int, err error) {
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case path == dir && errors.Is(err, fs.ErrNotExist):
+			return fs.SkipAll
+		case err != nil:
+			return err
+		case !d.Type().IsRegular() || !strings.HasPrefix(d.Name(), ".") || !strings.HasSuffix(d.Name(), tempSuffix):
+			return nil
+		}
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+		removed++
+		return nil
+	})
+	return removed, err
 }

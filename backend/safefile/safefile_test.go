@@ -53,3 +53,34 @@ func TestCreateNeverReplaces(t *testing.T) {
 		t.Errorf("temporary files left: %v", entries)
 	}
 }
+
+// RemoveLeftovers removes the temporary files of cut-short writes, at any
+// depth, and nothing else; an absent directory has none.
+func TestRemoveLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]bool{ // name: a leftover
+		"ab/.f00d.123.tmp":  true,
+		".top.png.9.tmp":    true,
+		"ab/f00d":           false,
+		"ab/f00d.tmp":       false,
+		"ab/.hidden":        false,
+		"cd/.f00d.7.tmp.gz": false,
+	}
+	for name := range files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o700)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if removed, err := RemoveLeftovers(dir); removed != 2 || err != nil {
+		t.Errorf("RemoveLeftovers: %d, %v; want 2, nil", removed, err)
+	}
+	for name, leftover := range files {
+		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) == leftover {
+			t.Errorf("%s: leftover %v, still there: %v", name, leftover, err == nil)
+		}
+	}
+	if removed, err := RemoveLeftovers(filepath.Join(dir, "absent")); removed != 0 || err != nil {
+		t.Errorf("absent directory: %d, %v", removed, err)
+	}
+}

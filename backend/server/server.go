@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"lanchat/backend/domain"
 	"lanchat/backend/events"
 	"lanchat/backend/logring"
+	"lanchat/backend/safefile"
 	"lanchat/backend/store"
 )
 
@@ -229,6 +231,16 @@ func (s *Server) openOrganization() (*organization, error) {
 	}
 	if st.ReadOnly() {
 		s.log.Warn("the data directory is read-only: serving reads, refusing writes", "dir", cfg.DataDir)
+	} else {
+		// The store's lock proves no other server writes files here.
+		for _, dir := range backup.FileDirs {
+			switch removed, err := safefile.RemoveLeftovers(filepath.Join(cfg.DataDir, dir)); {
+			case err != nil:
+				s.log.Warn("cannot remove the partial files of writes a crash cut short", "dir", dir, "err", err)
+			case removed > 0:
+				s.log.Info("removed the partial files of writes a crash cut short", "dir", dir, "files", removed)
+			}
+		}
 	}
 	handler := api.New(svc, api.Options{BaseURL: cfg.BaseURL, Log: s.log, Importer: s, MaxImportSize: cfg.MaxImportSize,
 		LoginFailuresPerMinute: cfg.LoginFailuresPerMinute, RequestsPerMinute: cfg.RequestsPerMinute,
@@ -292,6 +304,10 @@ func (s *Server) ExportZulip(w io.Writer, folder string) error {
 func (s *Server) Listen() (net.Listener, error) {
 	ln, err := net.Listen("tcp", s.cfg.Addr)
 	if err != nil {
+		// net's error names the address already.
+		if opErr := (*net.OpError)(nil); errors.As(err, &opErr) {
+			err = opErr.Err
+		}
 		return nil, fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
 	}
 	return ln, nil
@@ -428,18 +444,35 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.org.svc.StopEventQueues()
 	s.mu.RUnlock()
 	httpErr := s.http.Shutdown(ctx)
+	// Requests still reading a slow body would hold the organization (and
+	// so the store's closing) until their own read timeout, minutes for an
+	// upload: past ctx their connections are cut.
+	httpErr = cutOffPastDeadline(s.http, httpErr)
 	s.phones.http.Shutdown(ctx)
 	s.phones.hub.RevokeAll() // its subscriptions' connections are its own
 	s.httpErrors.flush()
 	s.imports.running.Wait()
 	var controlErr error
 	if s.control != nil {
-		controlErr = s.control.Shutdown(ctx)
+		// A backup whose reader stopped reading would hold the
+		// organization for ever.
+		controlErr = cutOffPastDeadline(s.control, s.control.Shutdown(ctx))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	storeErr := s.org.store.Close()
 	return errors.Join(httpErr, controlErr, storeErr)
+}
+
+// cutOffPastDeadline closes the connections srv still has open when its
+// graceful Shutdown ended with shutdownErr (its deadline passed), so that
+// their handlers end, and says so.
+func cutOffPastDeadline(srv *http.Server, shutdownErr error) error {
+	if shutdownErr == nil {
+		return nil
+	}
+	srv.Close()
+	return fmt.Errorf("connections still open at the shutdown deadline were cut off: %w", shutdownErr)
 }
 
 // Stop is Shutdown with the log saying so: "stopping" with why (key-value

@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -68,23 +70,57 @@ type Store struct {
 
 // Open creates dataDir and the database inside it when absent, then runs any
 // pending migrations before returning.
-func Open(dataDir string) (*Store, error) {
+func Open(dataDir string) (opened *Store, err error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
 	path := filepath.Join(dataDir, FileName)
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	var size int64
+	if info, err := os.Stat(path); err == nil {
+		size = info.Size()
+	}
+	// bbolt trusts the file's pages: a damaged file makes it panic, and
+	// one cut short (a partial copy) makes it fault reading past the end.
+	// Either is reported as damage, the file closed (which releases its
+	// lock) and left as it was.
+	var file *os.File
+	openFile := func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			if file != nil {
+				file.Close()
+			}
+			opened, err = nil, fmt.Errorf("open %s: the database file is damaged (%v); restore it from a backup (lanchatd restore)", path, p)
+		}
+	}()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, OpenFile: openFile})
 	readOnly := false
 	if errors.Is(classify(err), ErrReadOnly) {
 		// A read-only data directory still serves reads.
 		readOnly = true
-		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true, OpenFile: openFile})
 	}
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: the database is in use by another process", path)
 		}
+		// The operating system's errors name the file already.
+		if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) && pathErr.Path == path {
+			err = pathErr.Err
+		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// Committing grows the file to its pages before their meta names
+	// them, so a shorter file lost pages: refused before anything writes
+	// to it.
+	if needed := highWaterMark(db); size > 0 && size < needed {
+		db.Close()
+		return nil, fmt.Errorf("open %s: the database file is cut short, %d bytes of the %d its pages take; restore it from a backup (lanchatd restore)", path, size, needed)
 	}
 	s := &Store{db: db, readOnly: readOnly,
 		users: decodeCache[User]{own: ownUser}, streams: decodeCache[Stream]{own: ownStream}}
@@ -98,6 +134,16 @@ func Open(dataDir string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// highWaterMark is the size of the pages db's current meta counts.
+func highWaterMark(db *bolt.DB) int64 {
+	var size int64
+	db.View(func(tx *bolt.Tx) error {
+		size = tx.Size()
+		return nil
+	})
+	return size
 }
 
 // ReadOnly tells whether the store was opened without write access.

@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -152,4 +154,44 @@ func sendOnce(base, email, key, content string) (int64, bool) {
 		return 0, false
 	}
 	return body.ID, true
+}
+
+// TestCrashMidUploadLeavesNoPartialFile: an upload whose server is killed
+// while its body arrives left its temporary file (up to the whole upload)
+// under uploads/ for ever, in every backup after; the next start removes
+// it.
+func TestCrashMidUploadLeavesNoPartialFile(t *testing.T) {
+	dataDir := t.TempDir()
+	cmd, base := startServer(t, dataDir, "--dev")
+	keys := devKeys(t, base)
+	body, sending := io.Pipe()
+	go func() {
+		req, _ := http.NewRequest("POST", base+"/api/v1/user_uploads", body)
+		req.Header.Set("Content-Type", "multipart/form-data; boundary=B")
+		req.ContentLength = 1 << 20
+		req.SetBasicAuth("alice@example.com", keys["alice@example.com"])
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	io.WriteString(sending, "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"half.bin\"\r\n\r\n")
+	sending.Write(make([]byte, 256<<10))
+	partials := func() []string {
+		found, _ := filepath.Glob(filepath.Join(dataDir, "uploads", "*", ".*.tmp"))
+		return found
+	}
+	for deadline := time.Now().Add(5 * time.Second); len(partials()) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the upload wrote no temporary file within 5 s")
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	sending.Close()
+
+	cmd, _ = startServer(t, dataDir, "--dev")
+	if left := partials(); len(left) > 0 {
+		t.Errorf("after a restart, partial uploads remain: %v", left)
+	}
+	stop(t, cmd)
 }

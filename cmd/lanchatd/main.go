@@ -149,9 +149,11 @@ func serve(args []string, stderr io.Writer) error {
 			return err
 		}
 	}
-	// A signal stops the server, which logs it (server.Stop).
+	// A signal stops the server, which logs it (server.Stop); SIGHUP too,
+	// which a closed terminal or a dropped SSH session sends, and which
+	// would otherwise end it abruptly.
 	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(signals)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)

@@ -267,3 +267,24 @@ func openWithin(dataDir string, limit time.Duration) (*store.Store, error) {
 		return nil, errors.New("the store's file is still locked " + limit.String() + " after the server exited: " + filepath.Join(dataDir, store.FileName))
 	}
 }
+
+// TestStopSignals: each signal an operator or a terminal stops the server
+// with (Ctrl-C, a service manager's SIGTERM, the SIGHUP of a closed
+// terminal or dropped SSH session) stops it gracefully: status 0, with
+// its "stopping" and "stopped" lines. SIGHUP killed it outright, answering
+// no poll and losing the log lines still buffered.
+func TestStopSignals(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			log := &apitest.SyncBuffer{}
+			cmd, _ := startServerLogging(t, t.TempDir(), log)
+			cmd.Process.Signal(sig)
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("exit on %v: %v, want status 0", sig, err)
+			}
+			if text := log.String(); !strings.Contains(text, "msg=stopping signal="+sig.String()) || !strings.Contains(text, "msg=stopped took=") {
+				t.Errorf("no 'stopping' line naming %v and 'stopped' line in the log:\n%s", sig, text)
+			}
+		})
+	}
+}
