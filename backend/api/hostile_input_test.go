@@ -32,3 +32,35 @@ func TestTextLimits(t *testing.T) {
 		t.Errorf("realm_description is %d bytes, want the 1000 characters at the limit", len(got))
 	}
 }
+
+// TestFarFutureTimes sends times that overflow or pass the last date a
+// calendar holds (year 9999): refused, where an invitation was stored
+// already expired (its expiry overflowed to the past) and a scheduled
+// message for a time no client can show.
+func TestFarFutureTimes(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.Login("admin@example.com")
+	cases := []struct {
+		path string
+		form apitest.Form
+		msg  string
+	}{
+		{"/api/v1/invites/multiuse", apitest.Form{"invite_expires_in_minutes": "9223372036854775807"}, "Invalid invite_expires_in_minutes: is past the year 9999"},
+		{"/api/v1/invites/multiuse", apitest.Form{"invite_expires_in_minutes": "153722867280912930"}, "Invalid invite_expires_in_minutes: is past the year 9999"},
+		{"/api/v1/invites/multiuse", apitest.Form{"invite_expires_in_minutes": "5000000000"}, "Invalid invite_expires_in_minutes: is past the year 9999"},
+		{"/api/v1/scheduled_messages", apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "c",
+			"scheduled_delivery_timestamp": "9223372036854775807"}, "Scheduled delivery time is past the year 9999."},
+		{"/api/v1/scheduled_messages", apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "c",
+			"scheduled_delivery_timestamp": "253402300800"}, "Scheduled delivery time is past the year 9999."},
+	}
+	for _, tc := range cases {
+		if msg := admin.Post(tc.path, tc.form).Msg(); msg != tc.msg {
+			t.Errorf("%s %v: %q, want %q", tc.path, tc.form, msg, tc.msg)
+		}
+	}
+	// A year ahead is still fine.
+	admin.Post("/api/v1/invites/multiuse", apitest.Form{"invite_expires_in_minutes": "525600"}).OK()
+	if got := len(admin.Get("/api/v1/invites", nil).OK().List("invites")); got != 1 {
+		t.Errorf("%d invitations listed, want the one valid", got)
+	}
+}

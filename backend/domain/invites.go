@@ -98,6 +98,9 @@ func (s *Service) newInvite(tx *store.Tx, actor store.User, req InviteRequest) (
 		if *req.ExpiresInMinutes < 1 {
 			return store.Invite{}, InvalidArgument("invite_expires_in_minutes", "must be a positive number of minutes or null")
 		}
+		if *req.ExpiresInMinutes > (LastTimestamp-now)/60 {
+			return store.Invite{}, InvalidArgument("invite_expires_in_minutes", "is past the year 9999")
+		}
 		inv.ExpiresAt = now + *req.ExpiresInMinutes*60
 	}
 	return inv, nil
