@@ -134,6 +134,25 @@ func TestMoveTopicPropagation(t *testing.T) {
 	bob.Patch(msgPath(ids[1], ""), apitest.Form{"topic": "bob's"}).Fails(400, "BAD_REQUEST")
 }
 
+// A deleted stream's messages stay with those who received them; moving
+// one, within its stream or out of it, is refused as for any unknown
+// stream (it was a 500: the move looked the stream up as if it must exist).
+func TestMoveInDeletedStreamRefused(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.Login("admin@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"doomed"}]`}).OK()
+	doomedID := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "doomed"}).OK().Int("stream_id")
+	randomID := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "random"}).OK().Int("stream_id")
+	id := send(t, admin, streamMsg("doomed", "old", "kept by its sender"))
+	admin.Delete(fmt.Sprintf("/api/v1/streams/%d", doomedID), nil).OK()
+	admin.Get(msgPath(id, ""), nil).OK()
+	for _, move := range []apitest.Form{{"topic": "new"}, {"stream_id": randomID}, {"topic": "new", "propagate_mode": "change_all"}} {
+		if msg := admin.Patch(msgPath(id, ""), move).Fails(400, "BAD_REQUEST").Msg(); msg != "Invalid channel ID" {
+			t.Errorf("move %v: %q", move, msg)
+		}
+	}
+}
+
 func TestDeleteMessage(t *testing.T) {
 	s := apitest.Start(t)
 	alice, admin := s.Login("alice@example.com"), s.Login("admin@example.com")

@@ -164,13 +164,18 @@ func (p *params) fail(err error) {
 func (p *params) err() error { return p.first }
 
 // raw returns a parameter's text and whether it was given (JSON null counts
-// as not given only for typed parameters; see typed).
+// as not given only for typed parameters; see typed). Invalid UTF-8 reads
+// as U+FFFD, as Django decodes it, so nothing stored is undecodable; a NUL
+// byte is refused, as no name, text or value may hold one.
 func (p *params) raw(name string) (string, bool) {
 	v, ok := p.values[name]
 	if !ok || len(v) == 0 {
 		return "", false
 	}
-	return v[0], true
+	if strings.ContainsRune(v[0], 0) {
+		p.fail(domain.InvalidArgument(name, "contains NULL (0x00) characters"))
+	}
+	return strings.ToValidUTF8(v[0], "\uFFFD"), true
 }
 
 // typed is raw for JSON-typed parameters, where `null` means absent.
@@ -308,8 +313,34 @@ func (p *params) optJSON(name string, v any) bool {
 		}
 		return false
 	}
+	if jsonEscapesNUL(text) {
+		p.fail(domain.InvalidArgument(name, "contains NULL (0x00) characters"))
+		return false
+	}
 	reflect.ValueOf(v).Elem().Set(fresh.Elem())
 	return true
+}
+
+// jsonEscapesNUL tells whether valid JSON text holds the escape \u0000, a
+// NUL in a decoded string (raw refuses a literal one). In valid JSON a
+// backslash appears only in strings, where \u0000 is that escape unless
+// the backslash before it is itself escaped, by an odd run before it.
+func jsonEscapesNUL(text string) bool {
+	for i := 0; ; {
+		at := strings.Index(text[i:], `\u0000`)
+		if at < 0 {
+			return false
+		}
+		at += i
+		slashes := 0
+		for j := at - 1; j >= 0 && text[j] == '\\'; j-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 // userRefs is a JSON list of users named by email or by integer ID (Zulip

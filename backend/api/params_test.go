@@ -56,6 +56,16 @@ func TestParamsTypes(t *testing.T) {
 		{"json wrong type", "POST", "", "messages=%5B%22a%22%5D", func(p *params) any { var v []int64; p.json("messages", &v); return len(v) }, 0, "REQUEST_VARIABLE_INVALID:messages"},
 		{"json malformed", "POST", "", "messages=%5B1", func(p *params) any { var v []int64; p.json("messages", &v); return len(v) }, 0, "REQUEST_VARIABLE_INVALID:messages"},
 		{"json null is absent", "POST", "", "event_types=null", func(p *params) any { var v []string; return p.optJSON("event_types", &v) }, false, ""},
+		// Django decodes a parameter's invalid UTF-8 as U+FFFD; stored as
+		// sent, such bytes named a stream that no valid name could reach.
+		{"invalid UTF-8 replaced", "POST", "", "topic=t%FF%FEx", func(p *params) any { return p.str("topic") }, "t\uFFFDx", ""},
+		{"invalid UTF-8 in query replaced", "GET", "topic=%C0%80", "", func(p *params) any { return p.optStr("topic", "") }, "\uFFFD", ""},
+		{"invalid UTF-8 in JSON replaced", "POST", "", "names=%5B%22%ED%A0%80%22%5D", func(p *params) any { var v []string; p.json("names", &v); return v[0] }, "\uFFFD", ""},
+		{"NUL refused", "POST", "", "topic=a%00b", func(p *params) any { return p.str("topic") }, "a\x00b", "REQUEST_VARIABLE_INVALID:topic"},
+		{"NUL in an int refused", "GET", "num_before=1%00", "", func(p *params) any { return p.optInt("num_before", 7) }, int64(7), "REQUEST_VARIABLE_INVALID:num_before"},
+		{"NUL escape in JSON refused", "POST", "", `names=%5B%22a%5Cu0000%22%5D`, func(p *params) any { var v []string; return p.optJSON("names", &v) }, false, "REQUEST_VARIABLE_INVALID:names"},
+		{"escaped backslash before u0000 kept", "POST", "", `names=%5B%22a%5C%5Cu0000%22%5D`, func(p *params) any { var v []string; p.json("names", &v); return v[0] }, `a\u0000`, ""},
+		{"NUL in an unread parameter ignored", "POST", "", "other=%00&topic=x", func(p *params) any { return p.str("topic") }, "x", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,3 +22,8 @@ func sortedUnique(ids []int64) []int64 {
 }
 
 func itoa(id int64) string { return strconv.FormatInt(id, 10) }
+
+// LastTimestamp is the last second of the year 9999, the last a date holds
+// in Zulip (Python's datetime) and that its clients can show: times given
+// to be stored, as an expiry or a delivery, must not pass it.
+const LastTimestamp int64 = 253402300799

@@ -195,7 +195,9 @@ func (s *Service) moveMessages(tx *store.Tx, actor store.User, m store.Message, 
 	} else if !mayMove(m) {
 		return nil, 0, errMayNotMove
 	}
-	dest, err := tx.Stream(m.StreamID)
+	// A deleted stream's messages stay with those who received them, but
+	// are not moved: the stream is unknown now, as to every other action.
+	dest, err := streamByIDFor(tx, m.StreamID, func(store.Stream) bool { return true })
 	if err != nil {
 		return nil, 0, err
 	}

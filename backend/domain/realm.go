@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"lanchat/backend/events"
 	"lanchat/backend/store"
@@ -67,6 +68,10 @@ func ValidateRealmName(name string) (string, error) {
 
 // MaxRealmNameLength is Zulip's limit on an organization's name.
 const MaxRealmNameLength = 40
+
+// MaxRealmDescriptionLength is Zulip's limit on an organization's
+// description, which every client's register carries.
+const MaxRealmDescriptionLength = 1000
 
 // Paths of the organization's images, served by the API layer.
 const (
@@ -158,6 +163,9 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 			r.Name, changed["name"] = name, name
 		}
 		if ch.Description != nil {
+			if utf8.RuneCountInString(*ch.Description) > MaxRealmDescriptionLength {
+				return nil, BadRequest("description is too long (limit: %d characters)", MaxRealmDescriptionLength)
+			}
 			r.Description, changed["description"] = *ch.Description, *ch.Description
 		}
 		if ch.EnableReadReceipts != nil {

@@ -184,6 +184,9 @@ func (s *Service) applyScheduledChange(tx *store.Tx, actor store.User, m *store.
 		if *ch.DeliverAt <= s.now().Unix() {
 			return BadRequest("Scheduled delivery time must be in the future.")
 		}
+		if *ch.DeliverAt > LastTimestamp {
+			return BadRequest("Scheduled delivery time is past the year 9999.")
+		}
 		m.DeliverAt = *ch.DeliverAt
 	}
 	m.Content = out.Content
