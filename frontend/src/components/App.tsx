@@ -111,10 +111,11 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   // On a phone the stream list and the people are drawers over the messages.
   const [drawer, setDrawer] = useState<'streams' | 'people' | null>(null)
   const toggleDrawer = (d: 'streams' | 'people') => setDrawer(drawer === d ? null : d)
-  const [search, setSearch] = useState(narrow.kind === 'search' ? narrow.query : '')
   // The field shows the search on screen: left for another view it empties,
   // as Zulip's does, rather than stand over messages it did not find.
-  useEffect(() => setSearch(!home && narrow.kind === 'search' ? narrow.query : ''), [hash])
+  const searchOnScreen = !home && narrow.kind === 'search' ? narrow.query : ''
+  const [search, setSearch] = useState(searchOnScreen)
+  useEffect(() => setSearch(searchOnScreen), [hash])
   const [streamPanel, setStreamPanel] = useState<'browse' | number | null>(null) // the stream browser, or one stream's settings
   useAccountTheme(chat, ready, p.setTheme)
 
