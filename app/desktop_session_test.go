@@ -236,7 +236,9 @@ func (r *desktopRun) signInWindow(email, password string) {
 	r.t.Helper()
 	_, i := r.waitLine(0, regexp.MustCompile(`route=/api/v1/server_settings status=200 .*client=192\.0\.2\.1`), 60*time.Second)
 	win := r.window()
-	time.Sleep(time.Second) // the page renders its form after that answer
+	// The form renders after that answer, focused on its first field, and
+	// then titles the window: keys typed before were lost on a busy machine.
+	waitFor(r.t, "the sign-in form", func() bool { return strings.HasPrefix(windowTitle(r.display, win), "Sign in · ") })
 	xdo := func(args ...string) {
 		if out, err := onDisplay(r.display, "xdotool", args...).CombinedOutput(); err != nil {
 			r.t.Fatalf("xdotool %v: %v %s", args, err, out)

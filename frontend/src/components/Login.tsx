@@ -37,6 +37,9 @@ export function Login(p: { realm: string; onDone: (me: Me) => void }) {
   // In a member's window (an app that joined a team hosted elsewhere) the
   // sign-in page is the way back too: the wrong team, or no account there.
   const [joined, setJoined] = useState('')
+  // The tab (and the desktop window, which mirrors it) says where it is,
+  // as the chat's title does once signed in.
+  useEffect(() => { document.title = `Sign in · ${p.realm}` }, [p.realm])
   useEffect(() => { desktop()?.HostInfo().then((i) => setJoined(i.running ? '' : i.joined), () => {}) }, [])
   const [leaveError, setLeaveError] = useState('')
   const chooseAnother = async () => {
