@@ -206,7 +206,7 @@ test('a status set by the user shows in the people list and the user card of oth
   const row = bob.locator('[data-testid=buddy-row][data-email="alice@example.com"]')
   await eventually(async () => assert.match(await row.getByTestId('user-status').textContent(), /📆In a meetingaway|In a meeting/))
   assert.equal(await row.getByTestId('status-emoji').textContent(), '📆')
-  await row.locator('button.buddy').click()
+  await row.getByTestId('buddy-profile').click()
   const card = bob.getByTestId('user-card')
   await card.waitFor()
   assert.match(await card.getByTestId('user-status').textContent(), /In a meeting.*away/)

@@ -178,12 +178,21 @@ test('a user card opens from a name, an avatar or the people list, and leads to 
   assert.match(await admin.evaluate(() => location.hash), /^#narrow\/dm\/bob/)
   assert.equal(await card.count(), 0)
 
-  // People search narrows the right bar; Enter on a person opens their card.
+  // People search narrows the right bar; a person's name opens the direct
+  // messages with them (Enter on it too), their ⋮ their card, as in Zulip.
+  await admin.locator('[data-testid=buddy-row][data-email="alice@example.com"]').getByTestId('buddy-dm').click()
+  await admin.getByTestId('narrow-title').filter({ hasText: 'alice@example.com' }).waitFor()
+  assert.equal(await card.count(), 0)
   await admin.getByTestId('people-search').fill('bob')
   assert.deepEqual(await admin.getByTestId('buddy-row').evaluateAll((rows) => rows.map((r) => r.dataset.email)), ['bob@example.com'])
   await admin.getByTestId('people-search').press('Tab')
   await admin.keyboard.press('Enter')
+  await admin.getByTestId('narrow-title').filter({ hasText: 'bob@example.com' }).waitFor()
+  assert.match(await admin.evaluate(() => location.hash), /^#narrow\/dm\/bob/)
+  assert.equal(await card.count(), 0)
+  await admin.getByTestId('buddy-profile').click()
   await card.waitFor()
+  assert.equal(await admin.getByTestId('user-card-name').textContent(), 'Bob Brown')
   await admin.getByTestId('user-card-messages').click()
   await admin.getByTestId('narrow-title').filter({ hasText: 'sender:bob@example.com' }).waitFor()
   await admin.getByTestId('message').filter({ hasText: 'Who am I?' }).waitFor()

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import type { Chat } from '../state/chat'
+import { narrowToHash } from '../state/narrow'
 import { StatusEmoji, StatusLine } from './UserStatus'
 
 const order = { active: 0, idle: 1, offline: 2 }
@@ -26,9 +27,14 @@ export function BuddyList(p: { chat: Chat; onSetStatus: () => void }) {
       <ul data-testid="buddy-list">
         {people.map(({ u, presence }) => (
           <li data-testid="buddy-row" data-email={u.email} data-presence={presence}>
-            <button class="buddy" data-user-id={u.user_id} title={`${u.email} (${presence})`} aria-label={`${u.full_name}, ${presence}`}>
-              <span class={`dot ${presence}`} aria-hidden="true" />{u.full_name}
-            </button>
+            {/* As in Zulip: the name opens the direct messages with them, the ⋮ their card. */}
+            <div class="buddy-line">
+              <a class="buddy" data-testid="buddy-dm" href={narrowToHash({ kind: 'pm', emails: [u.email] })}
+                title={`${u.email} (${presence})`} aria-label={`${u.full_name}, ${presence}: direct messages`}>
+                <span class={`dot ${presence}`} aria-hidden="true" />{u.full_name}
+              </a>
+              <button class="buddy-profile" data-testid="buddy-profile" data-user-id={u.user_id} title="Profile" aria-label={`${u.full_name}: show profile`}>⋮</button>
+            </div>
             <StatusLine chat={chat} userId={u.user_id} />
           </li>
         ))}
