@@ -1,7 +1,8 @@
 // Where the web UI behaved unlike Zulip's (issue 40, "Broken"): following a
 // moved topic, the edit notice on grouped messages, mentions of me, the
 // emoji picker on the last message, the image lightbox, confirming a
-// deactivation, and an administrator's settings of a stream they are not in.
+// deactivation, and an administrator's settings of a stream they are not in;
+// and the recipient bar that stays on top while its conversation scrolls.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { apiClient, eventually, newPage, openTopicAt, sendImage, seriousViolations, signIn, startSession } from './harness.mjs'
@@ -197,4 +198,22 @@ test('the search field is emptied when one leaves the search, and shows the quer
   await alice.goBack()
   await alice.getByTestId('narrow-title').filter({ hasText: 'Search: lunch' }).waitFor()
   assert.equal(await field.inputValue(), 'lunch')
+})
+
+test('the bar naming the conversation being read stays at the top of the list while its messages scroll', async () => {
+  for (let n = 1; n <= 30; n++) await bobApi.send('general', 'long read', `Paragraph ${n} of the long read`)
+  await openTopic(alice, 'long read')
+  await messages(alice).filter({ hasText: 'Paragraph 30 of' }).waitFor()
+  const scroller = alice.locator('.message-scroller')
+  await scroller.evaluate((el) => { el.scrollTop = el.scrollHeight / 2 })
+  await eventually(async () => {
+    const { top, first, bar } = await scroller.evaluate((el) => {
+      const top = el.getBoundingClientRect().top
+      const first = [...el.querySelectorAll('[data-testid=message]')].find((m) => m.textContent.includes('Paragraph 1 of'))
+      const hit = document.elementFromPoint(el.getBoundingClientRect().left + 60, top + 8)
+      return { top, first: first.getBoundingClientRect().bottom, bar: hit?.closest('[data-testid=recipient-header]')?.textContent ?? hit?.outerHTML.slice(0, 80) }
+    })
+    assert.ok(first < top, `the topic's first message (bottom ${first}) is scrolled above the list (top ${top})`)
+    assert.match(bar, /general›long read/)
+  })
 })
