@@ -164,18 +164,21 @@ func (p *params) fail(err error) {
 func (p *params) err() error { return p.first }
 
 // raw returns a parameter's text and whether it was given (JSON null counts
-// as not given only for typed parameters; see typed). Invalid UTF-8 reads
-// as U+FFFD, as Django decodes it, so nothing stored is undecodable; a NUL
-// byte is refused, as no name, text or value may hold one.
+// as not given only for typed parameters; see typed). A parameter given
+// twice reads as its last value, as Django's QueryDict reads it. Invalid
+// UTF-8 reads as U+FFFD, as Django decodes it, so nothing stored is
+// undecodable; a NUL byte is refused, as no name, text or value may hold
+// one.
 func (p *params) raw(name string) (string, bool) {
 	v, ok := p.values[name]
 	if !ok || len(v) == 0 {
 		return "", false
 	}
-	if strings.ContainsRune(v[0], 0) {
+	last := v[len(v)-1]
+	if strings.ContainsRune(last, 0) {
 		p.fail(domain.InvalidArgument(name, "contains NULL (0x00) characters"))
 	}
-	return strings.ToValidUTF8(v[0], "\uFFFD"), true
+	return strings.ToValidUTF8(last, "\uFFFD"), true
 }
 
 // typed is raw for JSON-typed parameters, where `null` means absent.

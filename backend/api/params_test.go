@@ -43,6 +43,8 @@ func TestParamsTypes(t *testing.T) {
 		{"raw string", "GET", "to=general", "", func(p *params) any { return p.str("to") }, "general", ""},
 		{"missing string", "GET", "", "", func(p *params) any { return p.str("to") }, "", "REQUEST_VARIABLE_MISSING:to"},
 		{"body beats query", "POST", "to=a", "to=b", func(p *params) any { return p.str("to") }, "b", ""},
+		{"given twice reads the last", "POST", "", "to=a&to=b", func(p *params) any { return p.str("to") }, "b", ""},
+		{"given twice in the query", "GET", "anchor=oldest&anchor=newest", "", func(p *params) any { return p.str("anchor") }, "newest", ""},
 		{"DELETE body parsed", "DELETE", "", "stream=x", func(p *params) any { return p.str("stream") }, "x", ""},
 		{"int", "GET", "num_before=30", "", func(p *params) any { return p.int("num_before") }, int64(30), ""},
 		{"quoted int", "GET", `num_before="30"`, "", func(p *params) any { return p.int("num_before") }, int64(30), ""},
