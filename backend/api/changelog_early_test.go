@@ -1,0 +1,116 @@
+package api_test
+
+import (
+	"fmt"
+	"testing"
+
+	"lanchat/backend/apitest"
+)
+
+// changelogEarlyCases are rows for entries of levels 1–185 (Zulip 3.0 to
+// 7.0), below the suite's first level: those an audit of the whole
+// changelog sampled, so that what it found stays checked.
+func changelogEarlyCases() []changelogCase {
+	return []changelogCase{
+		{"level 1: gitlab in server_settings' authentication_methods", func(t *testing.T, s *apitest.Server) {
+			methods := s.Anonymous().Get("/api/v1/server_settings", nil).OK().Body["authentication_methods"].(map[string]any)
+			if v, ok := methods["gitlab"]; !ok || v != false {
+				t.Errorf("authentication_methods %v", methods)
+			}
+		}},
+		{"level 2: reactions name who reacted by a top-level user_id", checkReactionUserID},
+		{"level 3: every register answers zulip_version and zulip_feature_level", func(t *testing.T, s *apitest.Server) {
+			r := s.Login("bob@example.com").Post("/api/v1/register", apitest.Form{"event_types": []string{"message"}}).OK()
+			if r.Body["zulip_version"] != "10.0" || r.Body["zulip_feature_level"] != float64(371) {
+				t.Errorf("register %v", r.Body)
+			}
+		}},
+		{"level 4: the server's limits in register", checkRegisterFields("realm", map[string]any{
+			"development_environment":         true, // the test server runs with --dev
+			"server_generation":               1,
+			"password_min_length":             6,
+			"password_min_guesses":            0,
+			"max_file_upload_size_mib":        25,
+			"max_avatar_file_size_mib":        5,
+			"server_inline_image_preview":     true,
+			"server_inline_url_embed_preview": false,
+			"server_avatar_changes_disabled":  false,
+			"server_name_changes_disabled":    false,
+		})},
+		{"level 8 and 59: is_owner and role in user objects", checkOwnerAndRole},
+		{"level 15: spoilers", func(t *testing.T, s *apitest.Server) {
+			got := s.Login("bob@example.com").Post("/api/v1/messages/render", apitest.Form{"content": "```spoiler Plot\nThe end.\n```"}).OK().Str("rendered")
+			want := `<div class="spoiler-block"><div class="spoiler-header">` + "\n<p>Plot</p>\n" +
+				`</div><div class="spoiler-content" aria-hidden="true">` + "\n<p>The end.</p>\n</div></div>"
+			if got != want {
+				t.Errorf("rendered %q, want %q", got, want)
+			}
+		}},
+		{"level 90: no sender_ids in unread_msgs' streams", func(t *testing.T, s *apitest.Server) {
+			unread := registerState(t, s.Login("bob@example.com"), "message", "update_message_flags")["unread_msgs"].(map[string]any)
+			streams := unread["streams"].([]any)
+			if len(streams) == 0 {
+				t.Fatalf("no unread stream messages: %v", unread)
+			}
+			for _, st := range streams {
+				if _, ok := st.(map[string]any)["sender_ids"]; ok {
+					t.Errorf("sender_ids in %v", st)
+				}
+			}
+		}},
+		{"level 133: no role in subscription objects", func(t *testing.T, s *apitest.Server) {
+			bob := s.Login("bob@example.com")
+			subs := append(registerState(t, bob, "subscription")["subscriptions"].([]any),
+				bob.Get("/api/v1/users/me/subscriptions", nil).OK().List("subscriptions")...)
+			for _, sub := range subs {
+				if _, ok := sub.(map[string]any)["role"]; ok {
+					t.Errorf("role in %v", sub)
+				}
+			}
+		}},
+		{"level 163: realm_email_address_visibility removed", checkRegisterFields("realm", map[string]any{"realm_email_address_visibility": notSent{}})},
+		{"level 166: realm_str on POST /messages is ignored", func(t *testing.T, s *apitest.Server) {
+			s.Login("bob@example.com").Post("/api/v1/messages", apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "hi", "realm_str": "elsewhere"}).OK()
+		}},
+	}
+}
+
+// checkReactionUserID: a reaction in a message and in its event names who
+// reacted by user_id.
+func checkReactionUserID(t *testing.T, s *apitest.Server) {
+	alice, bob := s.Login("alice@example.com"), s.Login("bob@example.com")
+	id := alice.Post("/api/v1/messages", apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "hi"}).OK().Int("id")
+	q := registerQueue(t, alice, apitest.Form{"event_types": []string{"reaction"}})
+	bobID := bob.Get("/api/v1/users/me", nil).OK().Int("user_id")
+	bob.Post(fmt.Sprintf("/api/v1/messages/%d/reactions", id), apitest.Form{"emoji_name": "smile"}).OK()
+	if evs := q.next(); len(evs) != 1 || evs[0]["user_id"] != float64(bobID) {
+		t.Errorf("events %v", evs)
+	}
+	reactions := alice.Get(fmt.Sprintf("/api/v1/messages/%d", id), nil).OK().Body["message"].(map[string]any)["reactions"].([]any)
+	if len(reactions) != 1 || reactions[0].(map[string]any)["user_id"] != float64(bobID) {
+		t.Errorf("reactions %v", reactions)
+	}
+}
+
+// checkOwnerAndRole: every user object says is_owner and role, in Zulip's
+// numbers, on each of the endpoints that return them.
+func checkOwnerAndRole(t *testing.T, s *apitest.Server) {
+	admin := s.Login("admin@example.com")
+	alice := admin.Get("/api/v1/users/alice@example.com", nil).OK().Body["user"].(map[string]any)
+	if alice["is_owner"] != false || alice["role"] != float64(400) {
+		t.Errorf("alice %v", alice)
+	}
+	byID := admin.Get(fmt.Sprintf("/api/v1/users/%d", int64(alice["user_id"].(float64))), nil).OK().Body["user"].(map[string]any)
+	me := admin.Get("/api/v1/users/me", nil).OK().Body
+	if byID["role"] != float64(400) || me["role"] != float64(200) || me["is_owner"] != false {
+		t.Errorf("by ID %v, me %v", byID, me)
+	}
+	// The dev organization has no owner: is_owner is what role 100 says.
+	for _, u := range admin.Get("/api/v1/users", nil).OK().List("members") {
+		u := u.(map[string]any)
+		role, ok := u["role"].(float64)
+		if owner, has := u["is_owner"].(bool); !ok || !has || owner != (role == 100) {
+			t.Errorf("role and is_owner of %v", u)
+		}
+	}
+}
