@@ -37,6 +37,7 @@ func changelogEarlyCases() []changelogCase {
 			"server_avatar_changes_disabled":  false,
 			"server_name_changes_disabled":    false,
 		})},
+		{"level 4 and 212: jitsi_server_url is realm_jitsi_server_url || server_jitsi_server_url", checkJitsiServerURL},
 		{"level 8 and 59: is_owner and role in user objects", checkOwnerAndRole},
 		{"level 15: spoilers", func(t *testing.T, s *apitest.Server) {
 			got := s.Login("bob@example.com").Post("/api/v1/messages/render", apitest.Form{"content": "```spoiler Plot\nThe end.\n```"}).OK().Str("rendered")
@@ -46,6 +47,10 @@ func changelogEarlyCases() []changelogCase {
 				t.Errorf("rendered %q, want %q", got, want)
 			}
 		}},
+		{"level 55: realm_giphy_rating and giphy_rating_options (GIPHY disabled)", checkRegisterFields("realm", map[string]any{
+			"realm_giphy_rating":   0,
+			"giphy_rating_options": map[string]any{"disabled": map[string]any{"name": "GIPHY integration disabled", "id": 0}},
+		})},
 		{"level 90: no sender_ids in unread_msgs' streams", func(t *testing.T, s *apitest.Server) {
 			unread := registerState(t, s.Login("bob@example.com"), "message", "update_message_flags")["unread_msgs"].(map[string]any)
 			streams := unread["streams"].([]any)
@@ -68,6 +73,10 @@ func changelogEarlyCases() []changelogCase {
 				}
 			}
 		}},
+		{"level 159 and 162: a time limit on moving messages, announced: none", checkRegisterFields("realm", map[string]any{
+			"realm_move_messages_within_stream_limit_seconds":   nil,
+			"realm_move_messages_between_streams_limit_seconds": nil,
+		})},
 		{"level 163: realm_email_address_visibility removed", checkRegisterFields("realm", map[string]any{"realm_email_address_visibility": notSent{}})},
 		{"level 166: realm_str on POST /messages is ignored", func(t *testing.T, s *apitest.Server) {
 			s.Login("bob@example.com").Post("/api/v1/messages", apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "hi", "realm_str": "elsewhere"}).OK()
@@ -89,6 +98,20 @@ func checkReactionUserID(t *testing.T, s *apitest.Server) {
 	reactions := alice.Get(fmt.Sprintf("/api/v1/messages/%d", id), nil).OK().Body["message"].(map[string]any)["reactions"].([]any)
 	if len(reactions) != 1 || reactions[0].(map[string]any)["user_id"] != float64(bobID) {
 		t.Errorf("reactions %v", reactions)
+	}
+}
+
+// checkJitsiServerURL: the deprecated jitsi_server_url follows the
+// organization's Jitsi server, and is absent while there is none (the server
+// configures none).
+func checkJitsiServerURL(t *testing.T, s *apitest.Server) {
+	admin, bob := s.Login("admin@example.com"), s.Login("bob@example.com")
+	if got, ok := registerState(t, bob, "realm")["jitsi_server_url"]; ok {
+		t.Errorf("jitsi_server_url %v with no Jitsi server", got)
+	}
+	admin.Patch("/api/v1/realm", apitest.Form{"jitsi_server_url": "https://meet.lan"}).OK()
+	if got := registerState(t, bob, "realm")["jitsi_server_url"]; got != "https://meet.lan" {
+		t.Errorf("jitsi_server_url %v", got)
 	}
 }
 

@@ -29,15 +29,18 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"realm_allow_edit_history":                     editHistoryVisibility(r) != editHistoryNone,
 		"realm_message_content_edit_limit_seconds":     nil,
 		"realm_message_content_delete_limit_seconds":   nil,
-		"realm_invite_required":                        true, // no open sign-up
-		"realm_create_public_stream_policy":            1,
-		"realm_create_private_stream_policy":           1,
-		"realm_waiting_period_threshold":               0,
-		"realm_default_language":                       "en",
-		"realm_email_changes_disabled":                 false,
-		"realm_name_changes_disabled":                  false,
-		"realm_avatar_changes_disabled":                false,
-		"realm_mandatory_topics":                       true,
+		// Messages are moved however long ago they were sent (level 162).
+		"realm_move_messages_within_stream_limit_seconds":   nil,
+		"realm_move_messages_between_streams_limit_seconds": nil,
+		"realm_invite_required":                             true, // no open sign-up
+		"realm_create_public_stream_policy":                 1,
+		"realm_create_private_stream_policy":                1,
+		"realm_waiting_period_threshold":                    0,
+		"realm_default_language":                            "en",
+		"realm_email_changes_disabled":                      false,
+		"realm_name_changes_disabled":                       false,
+		"realm_avatar_changes_disabled":                     false,
+		"realm_mandatory_topics":                            true,
 		// Topics are never empty (mandatory), so this name, which clients
 		// show for an empty topic (level 334), never replaces one.
 		"realm_empty_topic_display_name":   "general chat",
@@ -54,6 +57,10 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		// internet (level 212).
 		"realm_jitsi_server_url":  optionalString(r.JitsiServerURL),
 		"server_jitsi_server_url": nil,
+		// GIPHY is a service on the internet, so the only rating an
+		// administrator could pick is Zulip's "disabled" (level 55).
+		"realm_giphy_rating":   giphyDisabled,
+		"giphy_rating_options": map[string]any{"disabled": map[string]any{"name": "GIPHY integration disabled", "id": giphyDisabled}},
 		// Where automated announcements go (levels 241, 242).
 		"realm_new_stream_announcements_stream_id":   announcementStreamID(tx, r, newStreamAnnouncements),
 		"realm_signup_announcements_stream_id":       announcementStreamID(tx, r, signupAnnouncements),
@@ -103,6 +110,12 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 		"password_min_guesses":                       0,
 		"development_environment":                    s.cfg.Dev,
 	}
+	// Level 4's jitsi_server_url, deprecated at 212 for the two above, is
+	// realm_jitsi_server_url || server_jitsi_server_url: a string, so it is
+	// left out while neither names a server.
+	if r.JitsiServerURL != "" {
+		settings["jitsi_server_url"] = r.JitsiServerURL
+	}
 	if err := realmGroupSettingsState(tx, r, settings); err != nil {
 		return err
 	}
@@ -111,6 +124,9 @@ func (s *Service) realmState(tx *store.Tx, state map[string]any) error {
 	}
 	return nil
 }
+
+// giphyDisabled is Zulip's giphy_rating for "GIPHY integration disabled".
+const giphyDisabled = 0
 
 // authenticationMethods is realm_authentication_methods (level 243): the
 // backends this server offers, each enabled and available.
