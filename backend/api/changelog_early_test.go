@@ -51,6 +51,15 @@ func changelogEarlyCases() []changelogCase {
 			"realm_giphy_rating":   0,
 			"giphy_rating_options": map[string]any{"disabled": map[string]any{"name": "GIPHY integration disabled", "id": 0}},
 		})},
+		{"level 80: PATCH /settings/display and /settings/notifications are aliases of PATCH /settings", func(t *testing.T, s *apitest.Server) {
+			bob := s.Login("bob@example.com")
+			bob.Patch("/api/v1/settings/display", apitest.Form{"left_side_userlist": true}).OK()
+			bob.Patch("/api/v1/settings/notifications", apitest.Form{"enable_sounds": false}).OK()
+			got := registerState(t, bob, "user_settings")["user_settings"].(map[string]any)
+			if got["left_side_userlist"] != true || got["enable_sounds"] != false {
+				t.Errorf("user_settings %v", got)
+			}
+		}},
 		{"level 90: no sender_ids in unread_msgs' streams", func(t *testing.T, s *apitest.Server) {
 			unread := registerState(t, s.Login("bob@example.com"), "message", "update_message_flags")["unread_msgs"].(map[string]any)
 			streams := unread["streams"].([]any)

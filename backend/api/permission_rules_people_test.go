@@ -54,6 +54,9 @@ func peopleRules() map[string]rule {
 			probe{name: "rename oneself", form: apitest.Form{"full_name": "Someone Renamed"}},
 			probe{name: "set a password", form: apitest.Form{"old_password": "lanchat-dev", "new_password": "lanchat-dev"}},
 		)},
+		// Zulip's aliases of PATCH /settings (level 80).
+		"PATCH /api/v1/settings/display":       {humans, fixed(probe{name: "change a display setting", form: apitest.Form{"left_side_userlist": true}})},
+		"PATCH /api/v1/settings/notifications": {humans, fixed(probe{name: "change a notification setting", form: apitest.Form{"enable_sounds": false}})},
 		// Zulip refuses bots here too: their owner regenerates their key.
 		"POST /api/v1/users/me/api_key/regenerate": {humans, fixed(probe{name: "regenerate one's API key"})},
 		// One's own list (carol, deactivated, is nobody's self); each DELETE

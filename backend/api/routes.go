@@ -105,6 +105,9 @@ func (a *API) routes() []route {
 		{method: "POST", path: "/api/v1/users/{user_id}/reactivate", auth: authUser, handle: reactivateUser},
 		{method: "POST", path: "/api/v1/users/{user_id}/password", auth: authUser, handle: issuePassword},
 		{method: "PATCH", path: "/api/v1/settings", auth: authUser, handle: updateOwnSettings},
+		// Zulip's aliases from before the two were merged into /settings (level 80).
+		{method: "PATCH", path: "/api/v1/settings/display", auth: authUser, handle: updateOwnSettings},
+		{method: "PATCH", path: "/api/v1/settings/notifications", auth: authUser, handle: updateOwnSettings},
 		{method: "GET", path: "/api/v1/invites", auth: authUser, handle: listInvites},
 		{method: "POST", path: "/api/v1/invites", auth: authUser, handle: sendInvites},
 		{method: "POST", path: "/api/v1/invites/multiuse", auth: authUser, handle: createInviteLink},
