@@ -72,6 +72,17 @@ func changelogEarlyCases() []changelogCase {
 				}
 			}
 		}},
+		{"level 98: is_web_public on creating a stream: web-public channels are not enabled", func(t *testing.T, s *apitest.Server) {
+			admin := s.Login("admin@example.com")
+			r := admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"window"}]`, "is_web_public": true}).Fails(400, "BAD_REQUEST")
+			if r.Msg() != "Web-public channels are not enabled." {
+				t.Errorf("msg %q", r.Msg())
+			}
+			admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "window"}).Fails(400, "BAD_REQUEST")
+			// Only streams the request creates are refused.
+			admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"general"}]`, "is_web_public": true}).OK()
+			admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"window"}]`, "is_web_public": false}).OK()
+		}},
 		{"level 133: no role in subscription objects", func(t *testing.T, s *apitest.Server) {
 			bob := s.Login("bob@example.com")
 			subs := append(registerState(t, bob, "subscription")["subscriptions"].([]any),
@@ -82,6 +93,7 @@ func changelogEarlyCases() []changelogCase {
 				}
 			}
 		}},
+		{"level 136: PATCH /streams/{id} takes history_public_to_subscribers alone and refuses a public stream with protected history", checkStreamHistoryChange},
 		{"level 159 and 162: a time limit on moving messages, announced: none", checkRegisterFields("realm", map[string]any{
 			"realm_move_messages_within_stream_limit_seconds":   nil,
 			"realm_move_messages_between_streams_limit_seconds": nil,
@@ -144,5 +156,35 @@ func checkOwnerAndRole(t *testing.T, s *apitest.Server) {
 		if owner, has := u["is_owner"].(bool); !ok || !has || owner != (role == 100) {
 			t.Errorf("role and is_owner of %v", u)
 		}
+	}
+}
+
+// checkStreamHistoryChange: Zulip's rules on the history and web-public
+// parameters of PATCH /streams/{id}: a public stream's history stays public
+// to its subscribers, and no stream is made web-public.
+func checkStreamHistoryChange(t *testing.T, s *apitest.Server) {
+	admin := s.Login("admin@example.com")
+	admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"lobby"}]`}).OK()
+	lobby := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "lobby"}).OK().Int("stream_id")
+	path := fmt.Sprintf("/api/v1/streams/%d", lobby)
+	admin.Patch(path, apitest.Form{"history_public_to_subscribers": true}).OK()
+	for _, f := range []apitest.Form{
+		{"history_public_to_subscribers": false},
+		{"is_private": false, "history_public_to_subscribers": false},
+		{"is_web_public": true, "is_private": true},
+		{"is_web_public": true, "history_public_to_subscribers": false},
+	} {
+		if r := admin.Patch(path, f).Fails(400, "BAD_REQUEST"); r.Msg() != "Invalid parameters" {
+			t.Errorf("%v: %q", f, r.Msg())
+		}
+	}
+	if r := admin.Patch(path, apitest.Form{"is_web_public": true}).Fails(400, "BAD_REQUEST"); r.Msg() != "Web-public channels are not enabled." {
+		t.Errorf("is_web_public: %q", r.Msg())
+	}
+	// A private stream's history is asked for with its privacy.
+	admin.Patch(path, apitest.Form{"is_private": true, "history_public_to_subscribers": true}).OK()
+	admin.Patch(path, apitest.Form{"is_private": false}).OK()
+	if st := admin.Get(path, nil).OK().Body["stream"].(map[string]any); st["invite_only"] != false || st["history_public_to_subscribers"] != true || st["is_web_public"] != false {
+		t.Errorf("stream %v", st)
 	}
 }

@@ -9,6 +9,7 @@ import (
 func subscribe(c *call) (J, error) {
 	req := domain.SubscribeRequest{
 		InviteOnly:               c.p.optBool("invite_only", false),
+		WebPublic:                c.p.optBool("is_web_public", false),
 		IsDefault:                c.p.optBool("is_default_stream", false),
 		AuthorizationErrorsFatal: c.p.optBool("authorization_errors_fatal", true),
 		GroupSettings:            groupSettingValues(c.p, domain.StreamGroupSettingNames()),
@@ -203,6 +204,8 @@ func updateStream(c *call) (J, error) {
 	ch.NewName = c.p.strGiven("new_name")
 	ch.Description = c.p.strGiven("description")
 	ch.InviteOnly = c.p.boolGiven("is_private", false)
+	ch.HistoryPublic = c.p.boolGiven("history_public_to_subscribers", false)
+	ch.WebPublic = c.p.boolGiven("is_web_public", false)
 	ch.IsDefault = c.p.boolGiven("is_default_stream", false)
 	ch.GroupSettings = streamGroupSettingChanges(c.p)
 	if err := c.p.err(); err != nil {

@@ -23,7 +23,6 @@ import { loadZulipOpenAPI, repoRoot } from './openapi.mjs';
 // (also listed under the deliberate differences in docs/api-coverage.md).
 const UNCAUSABLE = [
   { op: 'PATCH /messages/{message_id}', status: 400, code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', why: 'Lanchat sets no time limit on moving messages' },
-  { op: 'PATCH /streams/{stream_id}', status: 400, code: 'BAD_REQUEST', why: '"Invalid parameters" needs is_web_public; Lanchat has no web-public streams and ignores the parameter' },
   { op: 'POST /mobile_push/test_notification', status: 400, code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN', why: "the push bouncer's answer: Lanchat reaches no push bouncer" },
   { op: 'POST /invites', status: 400, code: 'BAD_REQUEST', why: '"You do not have permission to subscribe other users to channels." needs can_add_subscribers_group (level 341, which replaced invite_to_stream_policy) applied to invitations, which Lanchat does not do' },
   { op: 'POST /invites/multiuse', status: 400, code: 'BAD_REQUEST', why: 'the same can_add_subscribers_group refusal' },
@@ -353,6 +352,8 @@ async function runEndpoints() {
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { description: 'Shapes and colours', new_name: 'design-team' });
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { can_remove_subscribers_group: moderators });
   await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', '/streams/9999', { description: 'x' }, 400);
+  // "Invalid parameters": a public stream's history is public to its subscribers.
+  await check('PATCH /streams/{stream_id}', 'admin', 'PATCH', `/streams/${ids.design}`, { history_public_to_subscribers: false }, 400);
   // bob, not alice: a stream's creator administers it (level 325).
   await check('PATCH /streams/{stream_id}', 'bob', 'PATCH', `/streams/${ids.design}`, { description: 'mine' }, 400);
   await check('DELETE /users/me/subscriptions', 'bob', 'DELETE', '/users/me/subscriptions', { subscriptions: ['design-team'] });

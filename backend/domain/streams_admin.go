@@ -14,11 +14,44 @@ import (
 // privacy, whether new people join it (is_default_stream, level 200) and
 // its group settings by name.
 type StreamChange struct {
-	NewName       *string
-	Description   *string
-	InviteOnly    *bool
+	NewName     *string
+	Description *string
+	InviteOnly  *bool
+	// HistoryPublic and WebPublic are only checked: every stream's history
+	// is public to its subscribers, and no stream is web-public.
+	HistoryPublic *bool
+	WebPublic     *bool
 	IsDefault     *bool
 	GroupSettings map[string]GroupSettingChange
+}
+
+// errWebPublicDisabled answers a request for a web-public stream, as a Zulip
+// server without web-public streams (server_web_public_streams_enabled).
+var errWebPublicDisabled = BadRequest("Web-public channels are not enabled.")
+
+// checkStreamAccessChange applies Zulip's rules on the privacy a change
+// proposes (level 136): a web-public stream is neither private nor with
+// protected history, a public stream's history is public to its
+// subscribers, and no stream is made web-public here.
+func checkStreamAccessChange(st store.Stream, ch StreamChange) error {
+	private := st.InviteOnly
+	if ch.InviteOnly != nil {
+		private = *ch.InviteOnly
+	}
+	// Unasked, a privacy change brings its usual history: protected for
+	// private streams (Lanchat keeps it public; see api-coverage.md).
+	historyPublic := ch.InviteOnly == nil || !*ch.InviteOnly
+	if ch.HistoryPublic != nil {
+		historyPublic = *ch.HistoryPublic
+	}
+	webPublic := ch.WebPublic != nil && *ch.WebPublic
+	if webPublic && (private || !historyPublic) || !private && !historyPublic {
+		return BadRequest("Invalid parameters")
+	}
+	if webPublic {
+		return errWebPublicDisabled
+	}
+	return nil
 }
 
 // UpdateStream renames, redescribes or changes the privacy of a stream
@@ -29,7 +62,8 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 	if ch.IsDefault != nil && !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.IsDefault == nil && len(ch.GroupSettings) == 0 {
+	if ch.NewName == nil && ch.Description == nil && ch.InviteOnly == nil && ch.HistoryPublic == nil && ch.WebPublic == nil &&
+		ch.IsDefault == nil && len(ch.GroupSettings) == 0 {
 		return BadRequest("No new data supplied")
 	}
 	err := s.update(func(tx *store.Tx) (func(), error) {
@@ -38,6 +72,9 @@ func (s *Service) UpdateStream(actor store.User, streamID int64, ch StreamChange
 			return nil, err
 		}
 		if err := checkCanAdministerStream(tx, actor, st); err != nil {
+			return nil, err
+		}
+		if err := checkStreamAccessChange(st, ch); err != nil {
 			return nil, err
 		}
 		// Privacy takes content access, which metadata access is not (level 349).

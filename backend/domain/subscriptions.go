@@ -20,6 +20,9 @@ type StreamSpec struct {
 type SubscribeRequest struct {
 	Streams    []StreamSpec
 	InviteOnly bool
+	// WebPublic asks for web-public streams, which this server does not
+	// make (level 98's is_web_public).
+	WebPublic bool
 	// IsDefault makes the streams this request creates default streams
 	// (administrators only; level 200).
 	IsDefault  bool
@@ -74,6 +77,9 @@ func (s *Service) Subscribe(actor store.User, req SubscribeRequest) (SubscribeRe
 			case errors.Is(err, store.ErrNotFound):
 				if err := checkCanCreateStream(tx, actor, req.InviteOnly); err != nil {
 					return nil, err
+				}
+				if req.WebPublic {
+					return nil, errWebPublicDisabled
 				}
 				if st, err = s.createStream(tx, spec.Name, spec.Description, req.InviteOnly, actor.ID); err != nil {
 					return nil, err
