@@ -1,31 +1,84 @@
 package api_test
 
 import (
+	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"lanchat/backend/apitest"
 )
 
 // TestTextLimits sends each limited text at its limit, which is stored,
 // and one character over, which is refused with Zulip's message. Unlimited,
-// a megabyte sent once went out again in every client's register.
+// a megabyte sent once went out again in every client's register. Each
+// case's form holds the limited text at n characters (é where any text
+// goes, so that characters are counted, not bytes).
 func TestTextLimits(t *testing.T) {
 	s := apitest.Start(t)
 	admin := s.Login("admin@example.com")
+	created := 0
+	unique := func(name string) string { created++; return fmt.Sprintf("%s %d", name, created) }
+	group := admin.Post("/api/v1/user_groups/create", apitest.Form{"name": "limits", "description": "", "members": []int64{}}).OK().Int("group_id")
+	linkifier := admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": "L-(?P<id>[0-9]+)", "url_template": "https://l.lan/{id}"}).OK().Int("id")
+	urlField := admin.Post("/api/v1/realm/profile_fields", apitest.Form{"name": "Website", "field_type": 5}).OK().Int("id")
+	pad := func(prefix, filler string, n int) string {
+		return prefix + strings.Repeat(filler, n-utf8.RuneCountInString(prefix))
+	}
 	cases := []struct {
-		method, path, field string
-		limit               int
-		msg                 string
+		method, path string
+		form         func(n int) apitest.Form
+		limit        int
+		msg          string
 	}{
-		{"PATCH", "/api/v1/realm", "description", 1000, "description is too long (limit: 1000 characters)"},
+		{"PATCH", "/api/v1/realm", func(n int) apitest.Form { return apitest.Form{"description": pad("", "é", n)} },
+			1000, "description is too long (limit: 1000 characters)"},
+		{"PATCH", "/api/v1/realm", func(n int) apitest.Form { return apitest.Form{"jitsi_server_url": pad("https://meet.lan/", "a", n)} },
+			200, "jitsi_server_url is too long (limit: 200 characters)"},
+		{"POST", "/api/v1/user_groups/create", func(n int) apitest.Form {
+			return apitest.Form{"name": pad("", "é", n), "description": "", "members": []int64{}}
+		}, 100, "User group name cannot exceed 100 characters."},
+		{"POST", "/api/v1/user_groups/create", func(n int) apitest.Form {
+			return apitest.Form{"name": unique("group"), "description": pad("", "é", n), "members": []int64{}}
+		}, 1024, "description is too long (limit: 1024 characters)"},
+		{"PATCH", fmt.Sprintf("/api/v1/user_groups/%d", group), func(n int) apitest.Form { return apitest.Form{"description": pad("", "é", n)} },
+			1024, "description is too long (limit: 1024 characters)"},
+		{"POST", "/api/v1/realm/filters", func(n int) apitest.Form {
+			return apitest.Form{"pattern": pad("", "é", n), "url_template": "https://l.lan/"}
+		}, 1000, "pattern is too long (limit: 1000 characters)"},
+		{"PATCH", fmt.Sprintf("/api/v1/realm/filters/%d", linkifier), func(n int) apitest.Form {
+			return apitest.Form{"pattern": "L-(?P<id>[0-9]+)", "url_template": pad("https://l.lan/{id}/", "é", n)}
+		}, 2048, "url_template is too long (limit: 2048 characters)"},
+		{"POST", "/api/v1/realm/playgrounds", func(n int) apitest.Form {
+			return apitest.Form{"name": pad("", "é", n), "pygments_language": "Go", "url_template": "https://go.lan/?c={code}"}
+		}, 100, "name is too long (limit: 100 characters)"},
+		{"POST", "/api/v1/realm/playgrounds", func(n int) apitest.Form {
+			return apitest.Form{"name": unique("Go"), "pygments_language": pad("", "a", n), "url_template": "https://go.lan/?c={code}"}
+		}, 40, "pygments_language is too long (limit: 40 characters)"},
+		{"POST", "/api/v1/realm/playgrounds", func(n int) apitest.Form {
+			return apitest.Form{"name": unique("Go"), "pygments_language": "Go", "url_template": pad("https://go.lan/?c={code}&", "é", n)}
+		}, 2048, "url_template is too long (limit: 2048 characters)"},
+		{"POST", "/api/v1/realm/profile_fields", func(n int) apitest.Form {
+			data := fmt.Sprintf(`{"subtype":"custom","url_pattern":"%s"}`, pad("https://x.lan/%(username)s/", "é", n))
+			return apitest.Form{"name": unique("Account"), "field_type": 7, "field_data": data}
+		}, 1024, "url_pattern is too long (limit: 1024 characters)"},
+		{"POST", "/api/v1/realm/profile_fields", func(n int) apitest.Form {
+			data := pad(`{"1":{"text":"`, "é", n-len(`","order":"1"}}`)) + `","order":"1"}}`
+			return apitest.Form{"name": unique("List"), "field_type": 3, "field_data": data}
+		}, 50000, "field_data is too long (limit: 50000 characters)"},
+		{"PATCH", "/api/v1/users/me/profile_data", func(n int) apitest.Form {
+			return apitest.Form{"data": []map[string]any{{"id": urlField, "value": pad("https://x.lan/", "a", n)}}}
+		}, 2048, "Website is too long (limit: 2048 characters)"},
 	}
 	for _, tc := range cases {
-		ok := strings.Repeat("é", tc.limit)
-		admin.Do(tc.method, tc.path, "application/x-www-form-urlencoded", strings.NewReader(apitest.Form{tc.field: ok}.Encode())).OK()
-		over := admin.Do(tc.method, tc.path, "application/x-www-form-urlencoded", strings.NewReader(apitest.Form{tc.field: ok + "x"}.Encode()))
-		if msg := over.Fails(400, "BAD_REQUEST").Msg(); msg != tc.msg {
-			t.Errorf("%s %s %s over its limit: %q, want %q", tc.method, tc.path, tc.field, msg, tc.msg)
+		body := func(n int) io.Reader { return strings.NewReader(tc.form(n).Encode()) }
+		if r := admin.Do(tc.method, tc.path, "application/x-www-form-urlencoded", body(tc.limit)); r.Status != 200 {
+			t.Errorf("%s %s at its limit of %d: %s", tc.method, tc.path, tc.limit, r)
+		}
+		over := admin.Do(tc.method, tc.path, "application/x-www-form-urlencoded", body(tc.limit+1))
+		if over.Status != 400 || over.Body["code"] != "BAD_REQUEST" || over.Msg() != tc.msg {
+			t.Errorf("%s %s over its limit: %s, want 400 BAD_REQUEST %q", tc.method, tc.path, over, tc.msg)
 		}
 	}
 	if got := admin.Post("/api/v1/register", nil).OK().Str("realm_description"); got != strings.Repeat("é", 1000) {
