@@ -117,3 +117,25 @@ func TestFarFutureTimes(t *testing.T) {
 		t.Errorf("%d invitations listed, want the one valid", got)
 	}
 }
+
+// TestClientNameLimit sends with a User-Agent whose first token is 40,000
+// characters: the client's name is cut to Zulip's 30 (Client.MAX_NAME_LENGTH)
+// where it was stored whole with the message, and as a presence key
+// over bbolt's 32 KiB key limit failed with a 500.
+func TestClientNameLimit(t *testing.T) {
+	s := apitest.Start(t)
+	alice := s.Login("alice@example.com")
+	long := strings.Repeat("é", 40000)
+	alice.Header = map[string][]string{"User-Agent": {long + "/1.0"}}
+	presence := alice.Post("/api/v1/users/me/presence", apitest.Form{"status": "active"})
+	if presence.Status != 200 {
+		t.Errorf("presence from a long client name: %s", presence)
+	} else if got := presence.Body["presences"].(map[string]any)["alice@example.com"].(map[string]any)["aggregated"].(map[string]any)["client"]; got != long[:60] {
+		t.Errorf("presence's client is %d bytes, want the first 30 characters", len(fmt.Sprint(got)))
+	}
+	id := alice.Post("/api/v1/messages", apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "hi"}).OK().Int("id")
+	msg := alice.Get(fmt.Sprintf("/api/v1/messages/%d", id), nil).OK().Body["message"].(map[string]any)
+	if got := msg["client"]; got != long[:60] {
+		t.Errorf("the message's client is %d bytes, want the first 30 characters", len(fmt.Sprint(got)))
+	}
+}

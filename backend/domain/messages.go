@@ -39,6 +39,14 @@ type OutgoingMessage struct {
 	Notice bool
 }
 
+// MaxClientNameLength is Zulip's limit on a client's name (Client.
+// MAX_NAME_LENGTH). The name comes from the User-Agent, which the sender
+// writes: longer ones are cut, as Zulip's get_client cuts them, rather than
+// stored with every message and as a presence key.
+const MaxClientNameLength = 30
+
+func clientName(name string) string { return truncateRunes(name, MaxClientNameLength) }
+
 // sentLocalIDMemory is how long a send's queue and local ID are remembered
 // (seconds): longer than any outbox waits for a server to come back.
 const sentLocalIDMemory = 7 * 24 * 3600
@@ -111,6 +119,7 @@ type SentMessage struct {
 // those of the people it mentions apply to its topic, in the same write.
 // Concurrent sends share one commit (store.Batch).
 func (s *Service) Send(actor store.User, out OutgoingMessage) (SentMessage, error) {
+	out.Client = clientName(out.Client)
 	content, err := normalizeContent(out.Content)
 	if err != nil {
 		return SentMessage{}, err
