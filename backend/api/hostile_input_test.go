@@ -67,6 +67,15 @@ func TestTextLimits(t *testing.T) {
 			data := pad(`{"1":{"text":"`, "é", n-len(`","order":"1"}}`)) + `","order":"1"}}`
 			return apitest.Form{"name": unique("List"), "field_type": 3, "field_data": data}
 		}, 50000, "field_data is too long (limit: 50000 characters)"},
+		{"POST", "/api/v1/messages", func(n int) apitest.Form {
+			return apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "c", "queue_id": "q", "local_id": pad("", "é", n)}
+		}, 100, "local_id is too long (limit: 100 characters)"},
+		{"POST", "/api/v1/messages", func(n int) apitest.Form {
+			return apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "c", "queue_id": pad("", "é", n), "local_id": "1"}
+		}, 100, "queue_id is too long (limit: 100 characters)"},
+		{"PUT", "/api/v1/bot_storage", func(n int) apitest.Form {
+			return apitest.Form{"storage": map[string]string{pad("", "é", n): "v"}}
+		}, 1000, "storage key is too long (limit: 1000 characters)"},
 		{"PATCH", "/api/v1/users/me/profile_data", func(n int) apitest.Form {
 			return apitest.Form{"data": []map[string]any{{"id": urlField, "value": pad("https://x.lan/", "a", n)}}}
 		}, 2048, "Website is too long (limit: 2048 characters)"},

@@ -47,6 +47,13 @@ const MaxClientNameLength = 30
 
 func clientName(name string) string { return truncateRunes(name, MaxClientNameLength) }
 
+// MaxLocalIDLength bounds a send's queue_id and local_id, which together
+// key the record of the send: clients' are short (Lanchat's queue IDs are
+// 26 characters, Zulip's web client's local IDs a number), and a key past
+// bbolt's 32 KiB failed the send with a 500. Zulip stores neither, so it
+// sets no limit.
+const MaxLocalIDLength = 100
+
 // sentLocalIDMemory is how long a send's queue and local ID are remembered
 // (seconds): longer than any outbox waits for a server to come back.
 const sentLocalIDMemory = 7 * 24 * 3600
@@ -120,6 +127,12 @@ type SentMessage struct {
 // Concurrent sends share one commit (store.Batch).
 func (s *Service) Send(actor store.User, out OutgoingMessage) (SentMessage, error) {
 	out.Client = clientName(out.Client)
+	if err := checkLength("queue_id", out.QueueID, MaxLocalIDLength); err != nil {
+		return SentMessage{}, err
+	}
+	if err := checkLength("local_id", out.LocalID, MaxLocalIDLength); err != nil {
+		return SentMessage{}, err
+	}
 	content, err := normalizeContent(out.Content)
 	if err != nil {
 		return SentMessage{}, err
