@@ -22,6 +22,7 @@ func TestTextLimits(t *testing.T) {
 	unique := func(name string) string { created++; return fmt.Sprintf("%s %d", name, created) }
 	group := admin.Post("/api/v1/user_groups/create", apitest.Form{"name": "limits", "description": "", "members": []int64{}}).OK().Int("group_id")
 	linkifier := admin.Post("/api/v1/realm/filters", apitest.Form{"pattern": "L-(?P<id>[0-9]+)", "url_template": "https://l.lan/{id}"}).OK().Int("id")
+	general := admin.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
 	urlField := admin.Post("/api/v1/realm/profile_fields", apitest.Form{"name": "Website", "field_type": 5}).OK().Int("id")
 	pad := func(prefix, filler string, n int) string {
 		return prefix + strings.Repeat(filler, n-utf8.RuneCountInString(prefix))
@@ -76,6 +77,12 @@ func TestTextLimits(t *testing.T) {
 		{"PUT", "/api/v1/bot_storage", func(n int) apitest.Form {
 			return apitest.Form{"storage": map[string]string{pad("", "é", n): "v"}}
 		}, 1000, "storage key is too long (limit: 1000 characters)"},
+		{"POST", "/api/v1/user_topics", func(n int) apitest.Form {
+			return apitest.Form{"stream_id": general, "topic": pad("", "é", n), "visibility_policy": 3}
+		}, 60, "topic is too long (limit: 60 characters)"},
+		{"PATCH", "/api/v1/users/me/subscriptions/muted_topics", func(n int) apitest.Form {
+			return apitest.Form{"stream": "general", "topic": pad("", "ü", n), "op": "add"}
+		}, 60, "topic is too long (limit: 60 characters)"},
 		{"PATCH", "/api/v1/users/me/profile_data", func(n int) apitest.Form {
 			return apitest.Form{"data": []map[string]any{{"id": urlField, "value": pad("https://x.lan/", "a", n)}}}
 		}, 2048, "Website is too long (limit: 2048 characters)"},
