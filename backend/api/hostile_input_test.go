@@ -155,3 +155,27 @@ func TestClientNameLimit(t *testing.T) {
 		t.Errorf("the message's client is %d bytes, want the first 30 characters", len(fmt.Sprint(got)))
 	}
 }
+
+// TestEventTypesAreBounded registers with 201 event types, and with one
+// name of 101 characters: refused, where each queue kept the whole list (a
+// megabyte, 50 queues a person) in memory and in its stored record.
+func TestEventTypesAreBounded(t *testing.T) {
+	s := apitest.Start(t)
+	alice := s.Login("alice@example.com")
+	types := func(n int, name string) []string {
+		out := []string{name}
+		for i := 1; i < n; i++ {
+			out = append(out, fmt.Sprintf("type%d", i))
+		}
+		return out
+	}
+	alice.Post("/api/v1/register", apitest.Form{"event_types": types(200, strings.Repeat("é", 100))}).OK()
+	for _, param := range []string{"event_types", "fetch_event_types"} {
+		for _, list := range [][]string{types(201, "message"), types(1, strings.Repeat("é", 101))} {
+			r := alice.Post("/api/v1/register", apitest.Form{param: list})
+			if want := "Invalid " + param + ": at most 200 types of at most 100 characters"; r.Status != 400 || r.Msg() != want {
+				t.Errorf("%s of %d types: %s, want %q", param, len(list), r, want)
+			}
+		}
+	}
+}
