@@ -35,7 +35,8 @@ var pygmentsLanguage = regexp.MustCompile(`^[ a-zA-Z0-9_+./#-]+$`)
 // Limits on a playground's texts: the language's is Zulip's
 // (RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH); Zulip sets none on the
 // name, shown in a code block's "View in …" link, so Lanchat takes a
-// person's or a group's name limit, and a linkifier's on the template.
+// person's or a group's name limit, and on the URL template a linkifier's
+// (MaxURLTemplateLength).
 const (
 	MaxPygmentsLanguageLength = 40
 	MaxPlaygroundNameLength   = 100

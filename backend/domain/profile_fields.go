@@ -44,10 +44,10 @@ var externalAccounts = map[string]struct{ name, hint, urlPattern string }{
 	"twitter": {"X (Twitter)", "Enter your X (Twitter) username", "https://x.com/%(username)s"},
 }
 
-// Limits as in Zulip: a URL value as Django's URLValidator (Zulip's
-// check_url) takes it, an external account's URL pattern as Zulip's form
-// for it. Zulip sets none on a field's data, which every client receives
-// in register: Lanchat takes room for a few hundred options.
+// Limits as in Zulip (a Link value's is what Django's URLValidator, Zulip's
+// check_url, takes; an external account's URL pattern's is Zulip's form's),
+// but for field_data, on which Zulip sets none: every client receives it in
+// register, so Lanchat leaves room for a few hundred options.
 const (
 	maxProfileFieldName   = 40
 	maxProfileFieldHint   = 80
