@@ -145,7 +145,7 @@ func TestUserGroupManagement(t *testing.T) {
 	}{
 		{alice, "POST", "/api/v1/user_groups/create", apitest.Form{"name": "Design", "members": []int64{}}, "User group 'Design' already exists."},
 		{alice, "POST", "/api/v1/user_groups/create", apitest.Form{"name": "x", "members": []int64{9999}}, "Invalid user ID: 9999"},
-		{alice, "POST", "/api/v1/user_groups/create", apitest.Form{"name": " ", "members": []int64{}}, "User group name must be 1 to 100 characters."},
+		{alice, "POST", "/api/v1/user_groups/create", apitest.Form{"name": " ", "members": []int64{}}, "User group name can't be empty!"},
 		{guest, "POST", "/api/v1/user_groups/create", apitest.Form{"name": "g", "members": []int64{}}, "Insufficient permission"},
 		{guest, "PATCH", path, apitest.Form{"name": "guests rule"}, "Insufficient permission"},
 		{guest, "POST", path + "/members", apitest.Form{"add": []int64{bobID}}, "Insufficient permission"},

@@ -12,6 +12,10 @@ import (
 // every key and value, as Zulip's USER_STATE_SIZE_LIMIT is.
 const BotStorageLimit = 10_000_000
 
+// MaxBotStorageKeyLength bounds one key, which is a store key: past bbolt's
+// 32 KiB a write failed with a 500. Zulip sets no limit on keys.
+const MaxBotStorageKeyLength = 1000
+
 // errNoStorageKey is Zulip's answer when any requested key is absent.
 var errNoStorageKey = BadRequest("Key does not exist.")
 
@@ -53,6 +57,9 @@ func (s *Service) BotStorage(actor store.User, keys []string) (map[string]string
 func (s *Service) PutBotStorage(actor store.User, entries map[string]any) error {
 	values := make(map[string]string, len(entries))
 	for k, v := range entries {
+		if err := checkLength("storage key", k, MaxBotStorageKeyLength); err != nil {
+			return err
+		}
 		text, ok := v.(string)
 		if !ok {
 			return BadRequest("storage[\"%s\"] is not a string", k)

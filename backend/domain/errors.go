@@ -1,6 +1,9 @@
 package domain
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 // Error codes, with Zulip's names: clients branch on them.
 const (
@@ -67,6 +70,17 @@ func (e *Error) With(key string, value any) *Error {
 // BadRequest is the default failure for invalid input or missing permission.
 func BadRequest(format string, args ...any) *Error {
 	return errorf(CodeBadRequest, format, args...)
+}
+
+// checkLength refuses text of more than limit characters (code points, as
+// Python counts them) in the words of Zulip's check_capped_string. Limits
+// apply when text is written: longer text stored before a limit existed
+// still loads.
+func checkLength(field, text string, limit int) error {
+	if utf8.RuneCountInString(text) > limit {
+		return BadRequest("%s is too long (limit: %d characters)", field, limit)
+	}
+	return nil
 }
 
 // NotFound reports that the object a request's path names does not exist.

@@ -13,7 +13,6 @@ import (
 
 	"lanchat/backend/archive"
 	"lanchat/backend/store"
-	"lanchat/markdown"
 )
 
 // ImportedMessage is a message to import with its original sender and time.
@@ -134,6 +133,18 @@ func (im *Importer) change(record, what string, from, to string, why error) {
 	}
 }
 
+// fitted is an archive's text cut to the API's limit for field, the cut
+// noted: the text is kept in part rather than refused.
+func (im *Importer) fitted(record, field, text string, limit int) string {
+	err := checkLength(field, text, limit)
+	if err == nil {
+		return text
+	}
+	cut := truncateRunes(text, limit)
+	im.change(record, "the "+field, text, cut, err)
+	return cut
+}
+
 // shown quotes a source's value for the summary, cut to a line's length.
 func shown(v string) string {
 	if utf8.RuneCountInString(v) > 60 {
@@ -191,7 +202,7 @@ func (im *Importer) Realm(r archive.Realm) error {
 		if err != nil {
 			return err
 		}
-		realm.Name, realm.Description, realm.DateCreated = name, r.Description, created
+		realm.Name, realm.Description, realm.DateCreated = name, im.fitted("the organization", "description", r.Description, MaxRealmDescriptionLength), created
 		switch r.EmojiAddPolicy {
 		case "members", "admins":
 			realm.EmojiAddPolicy = r.EmojiAddPolicy
@@ -418,7 +429,8 @@ func (im *Importer) UserGroup(g archive.UserGroup) error {
 		if err != nil {
 			return err
 		}
-		return tx.CreateUserGroup(&store.UserGroup{Name: name, Description: g.Description, Members: sortedUnique(members)})
+		return tx.CreateUserGroup(&store.UserGroup{Name: name, Description: im.fitted(record, "description", g.Description, MaxGroupDescriptionLength),
+			Members: sortedUnique(members)})
 	})
 	if err != nil {
 		return recordError(record, err)
@@ -435,9 +447,9 @@ func (im *Importer) UserGroup(g archive.UserGroup) error {
 // Linkifier adds a linkifier, in force for the messages imported after it;
 // one Lanchat cannot compile is skipped.
 func (im *Importer) Linkifier(l archive.Linkifier) error {
-	template, err := markdown.ValidateLinkifier(l.Pattern, l.URLTemplate)
+	template, err := checkLinkifier(l.Pattern, l.URLTemplate)
 	if err != nil {
-		im.Skip("linkifier "+l.Pattern, err.Error())
+		im.Skip("linkifier "+truncateRunes(l.Pattern, 60), refusal(err))
 		return nil
 	}
 	err = im.s.store.Update(func(tx *store.Tx) error {

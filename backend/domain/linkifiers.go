@@ -71,14 +71,40 @@ func (s *Service) Linkifiers() ([]LinkifierObject, error) {
 	return list, internal("list linkifiers", err)
 }
 
+// Limits on a linkifier's texts. Zulip sets none; every message is
+// matched against every pattern and every client receives both in
+// register, so Lanchat bounds them: a pattern as an organization's
+// description, a template as a URL (Django's URLValidator, Zulip's
+// check_url, takes 2048 characters).
+const (
+	MaxLinkifierPatternLength = 1000
+	MaxURLTemplateLength      = 2048
+)
+
+// checkLinkifier validates a linkifier's pattern and template and returns
+// the template as stored.
+func checkLinkifier(pattern, template string) (string, error) {
+	if err := checkLength("pattern", pattern, MaxLinkifierPatternLength); err != nil {
+		return "", err
+	}
+	if err := checkLength("url_template", template, MaxURLTemplateLength); err != nil {
+		return "", err
+	}
+	normalized, err := markdown.ValidateLinkifier(pattern, template)
+	if err != nil {
+		return "", BadRequest("%s", err.Error())
+	}
+	return normalized, nil
+}
+
 // AddLinkifier validates and stores a linkifier (administrators only).
 func (s *Service) AddLinkifier(actor store.User, pattern, template string) (int64, error) {
 	if !isAdmin(actor) {
 		return 0, ErrNotAdmin
 	}
-	normalized, err := markdown.ValidateLinkifier(pattern, template)
+	normalized, err := checkLinkifier(pattern, template)
 	if err != nil {
-		return 0, BadRequest("%s", err.Error())
+		return 0, err
 	}
 	l := store.Linkifier{Pattern: pattern, URLTemplate: normalized}
 	err = s.update(func(tx *store.Tx) (func(), error) {
@@ -95,9 +121,9 @@ func (s *Service) UpdateLinkifier(actor store.User, id int64, pattern, template 
 	if !isAdmin(actor) {
 		return ErrNotAdmin
 	}
-	normalized, err := markdown.ValidateLinkifier(pattern, template)
+	normalized, err := checkLinkifier(pattern, template)
 	if err != nil {
-		return BadRequest("%s", err.Error())
+		return err
 	}
 	return internal("update linkifier", s.update(func(tx *store.Tx) (func(), error) {
 		old, err := tx.Linkifier(id)

@@ -39,6 +39,21 @@ type OutgoingMessage struct {
 	Notice bool
 }
 
+// MaxClientNameLength is Zulip's limit on a client's name (Client.
+// MAX_NAME_LENGTH). The name comes from the User-Agent, which the sender
+// writes: longer ones are cut, as Zulip's get_client cuts them, rather than
+// stored with every message and as a presence key.
+const MaxClientNameLength = 30
+
+func clientName(name string) string { return truncateRunes(name, MaxClientNameLength) }
+
+// MaxLocalIDLength bounds a send's queue_id and local_id, which together
+// key the record of the send: clients' are short (Lanchat's queue IDs are
+// 26 characters, Zulip's web client's local IDs a number), and a key past
+// bbolt's 32 KiB failed the send with a 500. Zulip stores neither, so it
+// sets no limit.
+const MaxLocalIDLength = 100
+
 // sentLocalIDMemory is how long a send's queue and local ID are remembered
 // (seconds): longer than any outbox waits for a server to come back.
 const sentLocalIDMemory = 7 * 24 * 3600
@@ -111,6 +126,13 @@ type SentMessage struct {
 // those of the people it mentions apply to its topic, in the same write.
 // Concurrent sends share one commit (store.Batch).
 func (s *Service) Send(actor store.User, out OutgoingMessage) (SentMessage, error) {
+	out.Client = clientName(out.Client)
+	if err := checkLength("queue_id", out.QueueID, MaxLocalIDLength); err != nil {
+		return SentMessage{}, err
+	}
+	if err := checkLength("local_id", out.LocalID, MaxLocalIDLength); err != nil {
+		return SentMessage{}, err
+	}
 	content, err := normalizeContent(out.Content)
 	if err != nil {
 		return SentMessage{}, err

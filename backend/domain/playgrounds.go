@@ -30,7 +30,17 @@ func playgroundObjects(tx *store.Tx) ([]PlaygroundObject, error) {
 }
 
 // pygmentsLanguage is the shape Zulip accepts for a playground's language.
-var pygmentsLanguage = regexp.MustCompile(`^[ a-zA-Z0-9_+./#-]{1,40}$`)
+var pygmentsLanguage = regexp.MustCompile(`^[ a-zA-Z0-9_+./#-]+$`)
+
+// Limits on a playground's texts: the language's is Zulip's
+// (RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH); Zulip sets none on the
+// name, shown in a code block's "View in …" link, so Lanchat takes a
+// person's or a group's name limit, and on the URL template a linkifier's
+// (MaxURLTemplateLength).
+const (
+	MaxPygmentsLanguageLength = 40
+	MaxPlaygroundNameLength   = 100
+)
 
 // NewPlayground is POST /realm/playgrounds.
 type NewPlayground struct {
@@ -47,6 +57,18 @@ func (s *Service) AddPlayground(actor store.User, np NewPlayground) (int64, erro
 		URLTemplate: strings.TrimSpace(np.URLTemplate)}
 	if p.Name == "" {
 		return 0, InvalidArgument("name", "must not be empty")
+	}
+	for _, text := range []struct {
+		field, value string
+		limit        int
+	}{
+		{"name", p.Name, MaxPlaygroundNameLength},
+		{"pygments_language", p.PygmentsLanguage, MaxPygmentsLanguageLength},
+		{"url_template", p.URLTemplate, MaxURLTemplateLength},
+	} {
+		if err := checkLength(text.field, text.value, text.limit); err != nil {
+			return 0, err
+		}
 	}
 	if !pygmentsLanguage.MatchString(p.PygmentsLanguage) {
 		return 0, BadRequest("Invalid characters in pygments language")

@@ -80,6 +80,7 @@ func (s *Service) UpdatePresence(actor store.User, u PresenceUpdate) (map[string
 	if u.Status != "active" && u.Status != "idle" {
 		return nil, BadRequest("Invalid status: %s", u.Status)
 	}
+	u.Client = clientName(u.Client)
 	now := s.now()
 	since, err := presenceSince(now, u.HistoryLimitDays)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"lanchat/backend/events"
 	"lanchat/backend/store"
@@ -45,12 +44,18 @@ var externalAccounts = map[string]struct{ name, hint, urlPattern string }{
 	"twitter": {"X (Twitter)", "Enter your X (Twitter) username", "https://x.com/%(username)s"},
 }
 
-// Limits as in Zulip.
+// Limits as in Zulip (a Link value's is what Django's URLValidator, Zulip's
+// check_url, takes; an external account's URL pattern's is Zulip's form's),
+// but for field_data, on which Zulip sets none: every client receives it in
+// register, so Lanchat leaves room for a few hundred options.
 const (
 	maxProfileFieldName   = 40
 	maxProfileFieldHint   = 80
 	maxShortProfileValue  = 50
 	maxLongProfileValue   = 500
+	maxURLProfileValue    = 2048
+	maxProfileURLPattern  = 1024
+	maxProfileFieldData   = 50000
 	maxProfileSummaryRows = 2
 )
 
@@ -247,14 +252,16 @@ func applyProfileFieldChange(tx *store.Tx, f *store.ProfileField, ch ProfileFiel
 	if ch.DisplayInProfileSummary != nil {
 		f.DisplayInProfileSummary = *ch.DisplayInProfileSummary
 	}
-	switch {
-	case f.Name == "":
+	if f.Name == "" {
 		return BadRequest("Label cannot be blank.")
-	case utf8.RuneCountInString(f.Name) > maxProfileFieldName:
-		return BadRequest("name is too long (limit: %d characters)", maxProfileFieldName)
-	case utf8.RuneCountInString(f.Hint) > maxProfileFieldHint:
-		return BadRequest("hint is too long (limit: %d characters)", maxProfileFieldHint)
-	case f.DisplayInProfileSummary && (f.Type == fieldLongText || f.Type == fieldUser):
+	}
+	if err := checkLength("name", f.Name, maxProfileFieldName); err != nil {
+		return err
+	}
+	if err := checkLength("hint", f.Hint, maxProfileFieldHint); err != nil {
+		return err
+	}
+	if f.DisplayInProfileSummary && (f.Type == fieldLongText || f.Type == fieldUser) {
 		return BadRequest("Field type not supported for display in profile summary.")
 	}
 	others, err := tx.ProfileFields()
@@ -290,6 +297,9 @@ func isKnownExternalAccount(fieldData string) bool {
 // subtype; other types take none. It returns the data as stored, and the
 // name and hint a known external account brings.
 func validateFieldData(fieldType int, raw string) (data, name, hint string, err error) {
+	if err := checkLength("field_data", raw, maxProfileFieldData); err != nil {
+		return "", "", "", err
+	}
 	switch fieldType {
 	case fieldSelect:
 		var options map[string]struct {
@@ -327,6 +337,9 @@ func validateFieldData(fieldType int, raw string) (data, name, hint string, err 
 		}
 		if account.Subtype != "custom" {
 			return "", "", "", BadRequest("Invalid external account type")
+		}
+		if err := checkLength("url_pattern", account.URLPattern, maxProfileURLPattern); err != nil {
+			return "", "", "", err
 		}
 		if strings.Count(account.URLPattern, "%(username)s") != 1 || !isWebURL(strings.Replace(account.URLPattern, "%(username)s", "x", 1)) {
 			return "", "", "", BadRequest("Malformed URL pattern.")
@@ -453,11 +466,14 @@ func validateProfileValue(tx *store.Tx, f store.ProfileField, raw json.RawMessag
 		return "", nil
 	}
 	limit := maxShortProfileValue
-	if f.Type == fieldLongText {
+	switch f.Type {
+	case fieldLongText:
 		limit = maxLongProfileValue
+	case fieldURL:
+		limit = maxURLProfileValue
 	}
-	if utf8.RuneCountInString(value) > limit {
-		return "", BadRequest("%s is too long (limit: %d characters)", f.Name, limit)
+	if err := checkLength(f.Name, value, limit); err != nil {
+		return "", err
 	}
 	switch f.Type {
 	case fieldDate:

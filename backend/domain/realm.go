@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"lanchat/backend/events"
 	"lanchat/backend/store"
@@ -163,8 +162,8 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 			r.Name, changed["name"] = name, name
 		}
 		if ch.Description != nil {
-			if utf8.RuneCountInString(*ch.Description) > MaxRealmDescriptionLength {
-				return nil, BadRequest("description is too long (limit: %d characters)", MaxRealmDescriptionLength)
+			if err := checkLength("description", *ch.Description, MaxRealmDescriptionLength); err != nil {
+				return nil, err
 			}
 			r.Description, changed["description"] = *ch.Description, *ch.Description
 		}
@@ -235,11 +234,17 @@ func (s *Service) UpdateRealm(actor store.User, ch RealmChange) error {
 	}))
 }
 
+// MaxJitsiServerURLLength is Zulip's limit on jitsi_server_url.
+const MaxJitsiServerURLLength = 200
+
 // jitsiServerURL checks PATCH /realm's jitsi_server_url: "default" (none,
 // so no server on the internet is used) or an http(s) URL.
 func jitsiServerURL(raw string) (string, error) {
 	if raw == "default" {
 		return "", nil
+	}
+	if err := checkLength("jitsi_server_url", raw, MaxJitsiServerURLLength); err != nil {
+		return "", err
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

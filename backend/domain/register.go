@@ -3,9 +3,11 @@ package domain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"lanchat/backend/events"
 	"lanchat/backend/store"
@@ -39,10 +41,33 @@ type Registration struct {
 	State map[string]any
 }
 
+// Bounds on register's event_types and fetch_event_types. Zulip has about
+// seventy types and sets no bound; a queue keeps its list in memory and in
+// its stored record, and a person may hold 50 queues (and as many for each
+// of their bots), so a megabyte of names was kept 50 times over.
+const (
+	MaxEventTypes          = 200
+	MaxEventTypeNameLength = 100
+)
+
+// checkEventTypes refuses a list of event types past those bounds.
+func checkEventTypes(param string, types []string) error {
+	if len(types) > MaxEventTypes || slices.ContainsFunc(types, func(t string) bool { return utf8.RuneCountInString(t) > MaxEventTypeNameLength }) {
+		return InvalidArgument(param, fmt.Sprintf("at most %d types of at most %d characters", MaxEventTypes, MaxEventTypeNameLength))
+	}
+	return nil
+}
+
 // Register creates an event queue and returns it with the initial state of
 // each requested type, consistently: every change is either in the state
 // or among the queue's events, never both and never neither.
 func (s *Service) Register(actor store.User, req RegisterRequest) (Registration, error) {
+	if err := checkEventTypes("event_types", req.EventTypes); err != nil {
+		return Registration{}, err
+	}
+	if err := checkEventTypes("fetch_event_types", req.FetchEventTypes); err != nil {
+		return Registration{}, err
+	}
 	fetch := req.FetchEventTypes
 	if fetch == nil {
 		fetch = req.EventTypes

@@ -22,7 +22,7 @@ func (s *Service) MuteTopic(actor store.User, stream string, streamID int64, top
 		if err != nil {
 			return nil, err
 		}
-		topic, err := normalizeTopic(topic)
+		topic, err := userTopicName(topic)
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +63,7 @@ func (s *Service) SetUserTopic(actor store.User, streamID int64, topic string, p
 		if err != nil {
 			return nil, err
 		}
-		topic, err := normalizeTopic(topic)
+		topic, err := userTopicName(topic)
 		if err != nil {
 			return nil, err
 		}
@@ -127,4 +127,14 @@ func userTopicObjects(topics []store.UserTopic) []UserTopicObject {
 			VisibilityPolicy: t.VisibilityPolicy}
 	}
 	return out
+}
+
+// userTopicName is the topic a visibility policy names: a longer one than
+// a topic may be is refused, as in Zulip, rather than cut, which would set
+// the policy of another topic.
+func userTopicName(topic string) (string, error) {
+	if err := checkLength("topic", topic, MaxTopicLength); err != nil {
+		return "", err
+	}
+	return normalizeTopic(topic)
 }

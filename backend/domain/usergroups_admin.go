@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"lanchat/backend/events"
 	"lanchat/backend/store"
@@ -49,10 +50,21 @@ func mayManageGroup(tx *store.Tx, ix *groupIndex, actor store.User, g store.User
 // mention syntax.
 var reservedGroupPrefixes = []string{"@", "role:", "user:", "stream:", "channel:"}
 
+// Limits on a group's texts: the name's is Zulip's (NamedUserGroup.
+// MAX_NAME_LENGTH); Zulip sets none on the description, which every client
+// receives in register, so Lanchat takes a channel description's.
+const (
+	MaxGroupNameLength        = 100
+	MaxGroupDescriptionLength = MaxStreamDescriptionLength
+)
+
 func checkGroupName(tx *store.Tx, name string, except int64) (string, error) {
 	name = strings.TrimSpace(name)
-	if name == "" || len([]rune(name)) > 100 {
-		return "", BadRequest("User group name must be 1 to 100 characters.")
+	if name == "" {
+		return "", BadRequest("User group name can't be empty!")
+	}
+	if utf8.RuneCountInString(name) > MaxGroupNameLength {
+		return "", BadRequest("User group name cannot exceed %d characters.", MaxGroupNameLength)
 	}
 	for _, prefix := range reservedGroupPrefixes {
 		if strings.HasPrefix(name, prefix) {
@@ -142,6 +154,9 @@ func (s *Service) CreateUserGroup(actor store.User, req NewUserGroup) (int64, er
 			}
 			setGroupSetting(&g, rule.Name, setting)
 		}
+		if err := checkLength("description", req.Description, MaxGroupDescriptionLength); err != nil {
+			return nil, err
+		}
 		g.Description = req.Description
 		if err := tx.CreateUserGroup(&g); err != nil {
 			return nil, err
@@ -192,6 +207,9 @@ func (s *Service) UpdateUserGroup(actor store.User, id int64, ch UserGroupChange
 			data["name"] = g.Name
 		}
 		if ch.Description != nil {
+			if err := checkLength("description", *ch.Description, MaxGroupDescriptionLength); err != nil {
+				return nil, err
+			}
 			g.Description, data["description"] = *ch.Description, *ch.Description
 		}
 		for _, name := range slices.Sorted(maps.Keys(ch.Settings)) {

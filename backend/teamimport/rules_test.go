@@ -61,17 +61,19 @@ func TestImportFixesANameTheAPIRefuses(t *testing.T) {
 
 // Every other value the API checks follows its rule too: a stream name
 // with a control character or too long, a topic with a line break, an
-// unknown time zone, an alert word too long and a group with no name are
-// fixed or left out, and said so; an earlier version's HTML is rendered
+// unknown time zone, an alert word too long, a group with no name, an
+// organization's or a group's description too long and a linkifier's
+// pattern too long are fixed or left out, and said so; an earlier version's HTML is rendered
 // again from its markdown, never taken from the archive.
 func TestImportFollowsTheAPIsRules(t *testing.T) {
 	long := strings.Repeat("x", 70)
 	team := `{
- "Realm": {"Name": "` + strings.Repeat("Acme ", 10) + `"},
+ "Realm": {"Name": "` + strings.Repeat("Acme ", 10) + `", "Description": "` + strings.Repeat("d", 1001) + `"},
  "Users": [{"Ref": "U1", "Email": "ada@acme.test", "FullName": "Ada", "Role": 200, "Active": true, "Timezone": "Mars/Olympus",
    "AlertWords": ["deploy", "` + strings.Repeat("w", 101) + `"]}],
  "Streams": [{"Ref": "C1", "Name": "gen\teral", "MemberRefs": ["U1"]}, {"Ref": "C2", "Name": "` + long + `", "MemberRefs": ["U1"]}],
- "Groups": [{"Name": " ", "MemberRefs": ["U1"]}],
+ "Groups": [{"Name": " ", "MemberRefs": ["U1"]}, {"Name": "ops", "Description": "` + strings.Repeat("g", 1025) + `", "MemberRefs": ["U1"]}],
+ "Linkifiers": [{"Pattern": "` + strings.Repeat("p", 1001) + `", "URLTemplate": "https://p.lan/"}],
  "Messages": [{"Ref": "m1", "SenderRef": "U1", "StreamRef": "C1", "Topic": "line\nbreak", "Content": "now", "Timestamp": 1600000100,
    "EditTimestamp": 1600000200, "Edits": [{"Timestamp": 1600000200, "UserRef": "U1", "PrevContent": "<img src=x onerror=alert(1)>",
    "PrevRendered": "<p><img src=x onerror=alert(1)></p>", "PrevTopic": "old\ttopic"}]}]
@@ -83,9 +85,11 @@ func TestImportFollowsTheAPIsRules(t *testing.T) {
 	}
 	want := []string{
 		`the organization: its name "Acme Acme Acme Acme Acme Acme Acme Acme Acme Acme " became "Acme Acme Acme Acme Acme Acme Acme Acme": Organization name must be 1 to 40 characters.`,
+		fmt.Sprintf(`the organization: the description %q… became %q: description is too long (limit: 1000 characters)`, strings.Repeat("d", 60), strings.Repeat("d", 1000)),
 		`user U1: the time zone "Mars/Olympus" became "": Invalid timezone: unknown time zone`,
 		`stream C1: the name "gen\teral" became "general": Invalid character in channel name.`,
 		fmt.Sprintf(`stream C2: the name %q… became %q: Channel name too long (limit: 60 characters).`, long[:60], long[:60]),
+		fmt.Sprintf(`user group ops: the description %q… became %q: description is too long (limit: 1024 characters)`, strings.Repeat("g", 60), strings.Repeat("g", 1024)),
 		`message m1: the topic "line\nbreak" became "line break": Invalid character in topic, at position 5!`,
 		`message m1: the topic "old\ttopic" became "old topic": Invalid character in topic, at position 4!`,
 	}
@@ -97,7 +101,8 @@ func TestImportFollowsTheAPIsRules(t *testing.T) {
 		skipped = append(skipped, s.Record+": "+s.Reason)
 	}
 	if wantSkipped := []string{`alert word "` + strings.Repeat("w", 60) + `"… of user U1: Alert words must be 1 to 100 characters.`,
-		"user group  : User group name must be 1 to 100 characters."}; !slices.Equal(skipped, wantSkipped) {
+		"user group  : User group name can't be empty!",
+		"linkifier " + strings.Repeat("p", 60) + ": pattern is too long (limit: 1000 characters)"}; !slices.Equal(skipped, wantSkipped) {
 		t.Errorf("skipped\n%q\nwant\n%q", skipped, wantSkipped)
 	}
 

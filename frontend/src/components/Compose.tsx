@@ -14,6 +14,7 @@ import { personResolver } from '../state/search'
 import type { User } from '../state/types'
 import type { Outbox } from '../state/outbox'
 import { ScheduleButton } from './Scheduled'
+import { limits } from '../state/limits'
 
 export interface ComposeDraft {
   draft: Draft
@@ -238,8 +239,8 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     }
   }
 
-  const field = (key: keyof Draft, testid: string, placeholder: string, list?: string) => (
-    <input data-testid={testid} aria-label={placeholder} placeholder={placeholder} value={draft[key]} list={list}
+  const field = (key: keyof Draft, testid: string, placeholder: string, maxLength: number, list?: string) => (
+    <input data-testid={testid} aria-label={placeholder} placeholder={placeholder} value={draft[key]} list={list} maxLength={maxLength}
       onInput={(e) => { const v = (e.target as HTMLInputElement).value; update((d) => ({ ...d, [key]: v })) }} />
   )
 
@@ -251,10 +252,10 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
           <option value="pm">Private</option>
         </select>
         {draft.kind === 'stream' ? <>
-          {field('stream', 'compose-stream', 'Stream', 'compose-streams')}
+          {field('stream', 'compose-stream', 'Stream', limits.streamName, 'compose-streams')}
           <datalist id="compose-streams">{[...chat.subs.values()].map((s) => <option value={s.name} />)}</datalist>
           <span class="sep">›</span>
-          {field('topic', 'compose-topic', 'Topic')}
+          {field('topic', 'compose-topic', 'Topic', limits.topic)}
         </> : <RecipientInput value={draft.to} people={people} onChange={(to) => update((d) => ({ ...d, to }))} />}
       </div>
       {guests.length > 0 && <div class="compose-warning" data-testid="compose-guest-warning">{guests.join(', ')} {guests.length === 1 ? 'is a guest' : 'are guests'} in this organization.</div>}

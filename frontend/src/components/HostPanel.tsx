@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { desktop, onHostEvent, type HostInfo, type LogEntry } from '../api/desktop'
 import { signOut } from '../api/session'
 import { PhoneSubscription } from './PhoneSubscription'
+import { limits } from '../state/limits'
 
 // HostPanel is the desktop app's panel: only the window has it. A host's
 // shows where others join and the host's tools; a member's (an app that
@@ -164,8 +165,8 @@ export function HostPanel(p: { onClose: () => void }) {
           <section>
             <h3>Create an account</h3>
             <form class="row" onSubmit={create}>
-              <input data-testid="host-create-name" placeholder="Full name" value={form.name} onInput={(e) => setForm({ ...form, name: (e.target as HTMLInputElement).value })} />
-              <input data-testid="host-create-email" placeholder="Email" value={form.email} onInput={(e) => setForm({ ...form, email: (e.target as HTMLInputElement).value })} />
+              <input data-testid="host-create-name" placeholder="Full name" maxLength={limits.fullName} value={form.name} onInput={(e) => setForm({ ...form, name: (e.target as HTMLInputElement).value })} />
+              <input data-testid="host-create-email" placeholder="Email" maxLength={limits.email} value={form.email} onInput={(e) => setForm({ ...form, email: (e.target as HTMLInputElement).value })} />
               <select data-testid="host-create-role" value={form.role} onChange={(e) => setForm({ ...form, role: (e.target as HTMLSelectElement).value })}>
                 <option value="member">Member</option><option value="admin">Administrator</option><option value="guest">Guest</option>
               </select>

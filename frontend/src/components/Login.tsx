@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks'
 import { signIn, setUp, acceptInvitation, type Invitation, type Me } from '../api/session'
 import { desktop } from '../api/desktop'
+import { limits } from '../state/limits'
 
-function Field(p: { label: string; testid: string; type?: 'text' | 'email' | 'password'; value: string; set: (v: string) => void; autoFocus?: boolean }) {
+function Field(p: { label: string; testid: string; type?: 'text' | 'email' | 'password'; value: string; set: (v: string) => void; autoFocus?: boolean; maxLength?: number }) {
   return (
     <label class="field">
       <span>{p.label}</span>
-      <input data-testid={p.testid} {...{ type: p.type ?? 'text' } as {}} value={p.value} autoFocus={p.autoFocus}
+      <input data-testid={p.testid} {...{ type: p.type ?? 'text' } as {}} value={p.value} autoFocus={p.autoFocus} maxLength={p.maxLength}
         onInput={(e) => p.set((e.target as HTMLInputElement).value)} required />
     </label>
   )
@@ -83,9 +84,9 @@ export function Setup(p: { onDone: (me: Me) => void }) {
       <form class="card" onSubmit={submit}>
         <h1>Set up your organization</h1>
         <p class="hint">Your team joins from this machine's address on the local network. You will be the owner.</p>
-        <Field label="Organization name" testid="setup-org" value={realm} set={setRealm} autoFocus />
-        <Field label="Your name" testid="setup-name" value={name} set={setName} />
-        <Field label="Your email" testid="setup-email" type="email" value={email} set={setEmail} />
+        <Field label="Organization name" testid="setup-org" maxLength={limits.realmName} value={realm} set={setRealm} autoFocus />
+        <Field label="Your name" testid="setup-name" maxLength={limits.fullName} value={name} set={setName} />
+        <Field label="Your email" testid="setup-email" type="email" maxLength={limits.email} value={email} set={setEmail} />
         <Field label="Password (at least 8 characters)" testid="setup-password" type="password" value={password} set={setPassword} />
         {error && <p class="form-error" role="alert">{error}</p>}
         <button class="primary" data-testid="setup-submit" disabled={busy}>{busy ? 'Creating…' : 'Create organization'}</button>
@@ -105,10 +106,10 @@ export function Join(p: { inviteKey: string; invitation: Invitation; onDone: (me
     <div class="card-page">
       <form class="card" onSubmit={submit}>
         <h1>Join {p.invitation.realm_name}</h1>
-        <Field label="Your name" testid="join-name" value={name} set={setName} autoFocus />
+        <Field label="Your name" testid="join-name" maxLength={limits.fullName} value={name} set={setName} autoFocus />
         {p.invitation.email
           ? <p class="hint" data-testid="join-email">You were invited as <code>{p.invitation.email}</code>.</p>
-          : <Field label="Your email" testid="join-email" type="email" value={email} set={setEmail} />}
+          : <Field label="Your email" testid="join-email" type="email" maxLength={limits.email} value={email} set={setEmail} />}
         <Field label="Password (at least 8 characters)" testid="join-password" type="password" value={password} set={setPassword} />
         {error && <p class="form-error" data-testid="join-error" role="alert">{error}</p>}
         <button class="primary" data-testid="join-submit" disabled={busy}>{busy ? 'Joining…' : 'Join'}</button>

@@ -5,6 +5,7 @@ import { explain } from '../state/errors'
 import { messageLink } from '../state/narrow'
 import type { Message } from '../state/types'
 import { ReadReceipts } from './ReadReceipts'
+import { limits } from '../state/limits'
 
 // What a message's menu asks of the rest of the page.
 export interface MessageActions {
@@ -98,7 +99,7 @@ function MoveTopic(p: { chat: Chat; m: Message; onClose: () => void }) {
             {[...chat.subs.values()].map((s) => <option value={s.stream_id}>#{s.name}</option>)}
           </select>
         </label>
-        <label>Topic<input data-testid="move-topic-name" value={topic} onInput={(e) => setTopic((e.target as HTMLInputElement).value)} /></label>
+        <label>Topic<input data-testid="move-topic-name" maxLength={limits.topic} value={topic} onInput={(e) => setTopic((e.target as HTMLInputElement).value)} /></label>
         <label>Which messages
           <select data-testid="move-mode" value={mode} onChange={(e) => setMode((e.target as HTMLSelectElement).value as zulip.PropagateMode)}>
             <option value="change_all">All messages in the topic</option>

@@ -6,6 +6,7 @@ import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import type { ProfileField, User } from '../state/types'
 import { useStatus } from './SettingsProfile'
+import { limits } from '../state/limits'
 
 export const fieldTypes: [number, string][] = [
   [1, 'Short text'], [2, 'Long text'], [3, 'List of options'], [4, 'Date'], [5, 'Link'], [6, 'Person'], [7, 'External account'], [8, 'Pronouns'],
@@ -80,7 +81,7 @@ function FieldInput(p: { chat: Chat; field: ProfileField; value: string; onInput
   const common = { 'data-testid': `profile-field-${field.id}`, placeholder: field.hint, value, disabled }
   const set = (e: Event) => p.onInput((e.target as HTMLInputElement).value)
   switch (field.type) {
-    case 2: return <textarea {...common} rows={3} onInput={set} />
+    case 2: return <textarea {...common} rows={3} maxLength={limits.longProfileValue} onInput={set} />
     case 3: return (
       <select {...common} onChange={set}>
         <option value="">Not set</option>
@@ -88,7 +89,7 @@ function FieldInput(p: { chat: Chat; field: ProfileField; value: string; onInput
       </select>
     )
     case 4: return <input {...common} type="date" onInput={set} />
-    case 5: return <input {...common} type="url" onInput={set} />
+    case 5: return <input {...common} type="url" maxLength={limits.urlProfileValue} onInput={set} />
     case 6: return (
       <select {...common} value={String(personIDs(value)[0] ?? '')} onChange={(e) => { const id = (e.target as HTMLSelectElement).value; p.onInput(id ? `[${id}]` : '') }}>
         <option value="">Nobody</option>
@@ -96,7 +97,7 @@ function FieldInput(p: { chat: Chat; field: ProfileField; value: string; onInput
       </select>
     )
   }
-  return <input {...common} onInput={set} />
+  return <input {...common} maxLength={limits.shortProfileValue} onInput={set} />
 }
 
 // ProfileFieldsForm is one's own values, saved together: filled fields are
@@ -191,8 +192,8 @@ export function ProfileFieldsAdmin(p: { chat: Chat }) {
               {fieldTypes.map(([t, label]) => <option value={t}>{label}{t === 7 ? ' (GitHub)' : ''}</option>)}
             </select>
           </label>
-          {type !== 7 && <label class="field grow">Name<input data-testid="profile-field-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>}
-          {type !== 7 && <label class="field grow">Hint<input data-testid="profile-field-hint" value={hint} onInput={(e) => setHint((e.target as HTMLInputElement).value)} /></label>}
+          {type !== 7 && <label class="field grow">Name<input data-testid="profile-field-name" maxLength={limits.profileFieldName} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>}
+          {type !== 7 && <label class="field grow">Hint<input data-testid="profile-field-hint" maxLength={limits.profileFieldHint} value={hint} onInput={(e) => setHint((e.target as HTMLInputElement).value)} /></label>}
         </div>
         {type === 3 && <label class="field">Options, one a line<textarea data-testid="profile-field-options" rows={3} value={choices} onInput={(e) => setChoices((e.target as HTMLTextAreaElement).value)} /></label>}
         <label class="check"><input type="checkbox" data-testid="profile-field-new-required" checked={required} onChange={(e) => setRequired((e.target as HTMLInputElement).checked)} /><span>Required</span></label>

@@ -9,6 +9,7 @@ import { NotificationSettings, ProfileSettings } from './SettingsProfile'
 import { PhoneSubscription } from './PhoneSubscription'
 import { ProfileFieldsAdmin, ProfileFieldsForm } from './ProfileFields'
 import { saveTheme, type Theme } from './AccountTheme'
+import { limits } from '../state/limits'
 
 // The settings tabs, as in Zulip's settings overlay; the next five only
 // for administrators, and the import for owners.
@@ -71,7 +72,7 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
           <h3>Custom emoji</h3>
           <div class="emoji-grid">{custom.map((e) => <span title={`:${e.name}:`}><img src={e.source_url} alt={e.name} /> {e.name}</span>)}</div>
           <form onSubmit={addEmoji} class="row">
-            <input data-testid="emoji-upload-name" aria-label="Emoji name" placeholder="name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            <input data-testid="emoji-upload-name" aria-label="Emoji name" placeholder="name" maxLength={limits.emojiName} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
             <input data-testid="emoji-upload-file" aria-label="Emoji image" type="file" accept="image/png,image/gif,image/jpeg,image/webp" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
             <button class="primary" data-testid="emoji-upload-submit">Add emoji</button>
           </form>

@@ -5,6 +5,7 @@ import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import type { User } from '../state/types'
 import { useStatus } from './SettingsProfile'
+import { limits } from '../state/limits'
 
 
 const value = (e: Event) => (e.target as HTMLInputElement).value
@@ -70,8 +71,8 @@ export function OrganizationSettings(p: { chat: Chat }) {
     <section>
       <h3>Organization profile</h3>
       <form class="stack" onSubmit={(e) => { e.preventDefault(); run(() => zulip.updateRealm({ name: name.trim(), description }), 'Organization saved.') }}>
-        <label class="field">Organization name<input data-testid="org-name" value={name} onInput={(e) => setName(value(e))} /></label>
-        <label class="field">Description<textarea data-testid="org-description" rows={3} value={description} onInput={(e) => setDescription(value(e))} /></label>
+        <label class="field">Organization name<input data-testid="org-name" maxLength={limits.realmName} value={name} onInput={(e) => setName(value(e))} /></label>
+        <label class="field">Description<textarea data-testid="org-description" rows={3} maxLength={limits.realmDescription} value={description} onInput={(e) => setDescription(value(e))} /></label>
         <div><button class="primary" data-testid="org-save">Save</button></div>
       </form>
       {status}
@@ -136,8 +137,8 @@ export function UsersAdmin(p: { chat: Chat }) {
         run(() => zulip.createUser({ ...form, full_name: form.full_name.trim(), email: form.email.trim() }).then(() => setForm({ full_name: '', email: '', password: '' })),
           `Account created for ${form.email.trim()}. Give them the password to sign in.`)
       }}>
-        <label class="field grow">Full name<input data-testid="new-user-name" value={form.full_name} onInput={(e) => setForm({ ...form, full_name: value(e) })} /></label>
-        <label class="field grow">Email<input type="email" data-testid="new-user-email" value={form.email} onInput={(e) => setForm({ ...form, email: value(e) })} /></label>
+        <label class="field grow">Full name<input data-testid="new-user-name" maxLength={limits.fullName} value={form.full_name} onInput={(e) => setForm({ ...form, full_name: value(e) })} /></label>
+        <label class="field grow">Email<input type="email" data-testid="new-user-email" maxLength={limits.email} value={form.email} onInput={(e) => setForm({ ...form, email: value(e) })} /></label>
         <label class="field grow">Password<input type="text" autocomplete="off" data-testid="new-user-password" value={form.password} onInput={(e) => setForm({ ...form, password: value(e) })} /></label>
         <button class="primary" data-testid="new-user-submit">Create account</button>
       </form>
@@ -192,8 +193,8 @@ export function LinkifiersAdmin() {
         </tbody>
       </table>
       <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => zulip.addLinkifier(pattern, template).then(() => { setPattern(''); setTemplate(''); return reload() }), 'Linkifier added.') }}>
-        <label class="field grow">Pattern<input data-testid="linkifier-pattern" placeholder="#(?P<id>[0-9]+)" value={pattern} onInput={(e) => setPattern(value(e))} /></label>
-        <label class="field grow">URL template<input data-testid="linkifier-template" placeholder="https://tracker.example/{id}" value={template} onInput={(e) => setTemplate(value(e))} /></label>
+        <label class="field grow">Pattern<input data-testid="linkifier-pattern" maxLength={limits.linkifierPattern} placeholder="#(?P<id>[0-9]+)" value={pattern} onInput={(e) => setPattern(value(e))} /></label>
+        <label class="field grow">URL template<input data-testid="linkifier-template" maxLength={limits.urlTemplate} placeholder="https://tracker.example/{id}" value={template} onInput={(e) => setTemplate(value(e))} /></label>
         <button class="primary" data-testid="linkifier-add">Add linkifier</button>
       </form>
       {status}
@@ -246,7 +247,7 @@ export function BotsSettings() {
         </tbody>
       </table>
       <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => zulip.createBot(name.trim(), short.trim()).then(() => { setName(''); setShort(''); return reload() }), 'Bot created.') }}>
-        <label class="field grow">Bot name<input data-testid="bot-name" value={name} onInput={(e) => setName(value(e))} /></label>
+        <label class="field grow">Bot name<input data-testid="bot-name" maxLength={limits.fullName} value={name} onInput={(e) => setName(value(e))} /></label>
         <label class="field grow">Username (before -bot@)<input data-testid="bot-short-name" value={short} onInput={(e) => setShort(value(e))} /></label>
         <button class="primary" data-testid="bot-create">Create bot</button>
       </form>

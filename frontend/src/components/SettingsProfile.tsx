@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks'
 import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
+import { limits } from '../state/limits'
 
 // useStatus runs a settings change and shows its outcome in plain words.
 export function useStatus() {
@@ -36,7 +37,7 @@ export function ProfileSettings(p: { chat: Chat }) {
           <button onClick={() => run(() => zulip.resetAvatar(), 'Avatar reset.')}>Use the default avatar</button>
         </div>
         <form class="row" onSubmit={(e) => { e.preventDefault(); run(() => zulip.updateSettings({ full_name: name.trim() }), 'Name saved.') }}>
-          <label class="field grow">Full name<input data-testid="profile-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+          <label class="field grow">Full name<input data-testid="profile-name" maxLength={limits.fullName} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
           <button class="primary" data-testid="profile-name-save">Save name</button>
         </form>
         <p class="hint">Email: {chat.me.email}</p>

@@ -7,6 +7,7 @@ import type { Chat } from '../state/chat'
 import { textOn, unsubscribedColor } from '../state/color'
 import { narrowToHash } from '../state/narrow'
 import { subscribeTo, unsubscribeFrom, useEscape } from './StreamPreview'
+import { limits } from '../state/limits'
 
 
 export function StreamBrowser(p: { chat: Chat; onClose: () => void; onSettings: (streamId: number) => void }) {
@@ -95,8 +96,8 @@ function CreateStream(p: { chat: Chat; onCreated: (id: number, name: string) => 
   }
   return (
     <form class="create-stream" data-testid="create-stream" onSubmit={submit}>
-      <label class="field">Stream name<input data-testid="create-stream-name" value={name} maxLength={60} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
-      <label class="field">Description<input data-testid="create-stream-description" value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} /></label>
+      <label class="field">Stream name<input data-testid="create-stream-name" value={name} maxLength={limits.streamName} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+      <label class="field">Description<input data-testid="create-stream-description" maxLength={limits.streamDescription} value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} /></label>
       <fieldset class="choices">
         <legend>Who can join</legend>
         <label><input type="radio" name="privacy" checked={!priv} onChange={() => setPriv(false)} /> Public: anyone in the organization can find and join it</label>

@@ -8,6 +8,7 @@ import type { Chat } from '../state/chat'
 import { textOn, unsubscribedColor } from '../state/color'
 import type { Subscription } from '../state/types'
 import { subscribeTo, unsubscribeFrom, useEscape } from './StreamPreview'
+import { limits } from '../state/limits'
 
 type Sub = Subscription & { push_notifications?: boolean | null }
 
@@ -92,8 +93,8 @@ function StreamSettingsPanel(p: { chat: Chat; stream: StreamDetails; sub?: Sub; 
           <section>
             <h3>Stream details (administrators)</h3>
             <form class="stack" onSubmit={save}>
-              <label class="field">Name<input data-testid="stream-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
-              <label class="field">Description<input data-testid="stream-description" value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} /></label>
+              <label class="field">Name<input data-testid="stream-name" maxLength={limits.streamName} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+              <label class="field">Description<input data-testid="stream-description" maxLength={limits.streamDescription} value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} /></label>
               <label class="check"><input type="checkbox" data-testid="stream-private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} /><span>Private: only subscribers can see it</span></label>
               <div><button class="primary" data-testid="stream-save">Save changes</button></div>
             </form>

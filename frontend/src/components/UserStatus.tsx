@@ -3,6 +3,7 @@ import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
 import type { UserStatus } from '../state/types'
 import { setOwnStatus } from '../api/zulip'
+import { limits } from '../state/limits'
 
 // Zulip's suggested statuses.
 const suggestions: [string, string, string][] = [
@@ -52,7 +53,7 @@ export function StatusEditor(p: { chat: Chat; onClose: () => void }) {
         <header><h2>Set status</h2><button class="icon" title="Close" aria-label="Close" onClick={p.onClose}>✕</button></header>
         <div class="row">
           <input data-testid="status-emoji-input" aria-label="Emoji name" placeholder="emoji name, e.g. coffee" value={emoji} onInput={(e) => setEmoji((e.target as HTMLInputElement).value.replace(/:/g, ''))} />
-          <input data-testid="status-text-input" aria-label="Status text" placeholder="What's your status?" maxLength={60} value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+          <input data-testid="status-text-input" aria-label="Status text" placeholder="What's your status?" maxLength={limits.statusText} value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
         </div>
         <ul class="status-suggestions">
           {suggestions.map(([name, code, words]) => (
