@@ -51,6 +51,15 @@ func changelogEarlyCases() []changelogCase {
 			"realm_giphy_rating":   0,
 			"giphy_rating_options": map[string]any{"disabled": map[string]any{"name": "GIPHY integration disabled", "id": 0}},
 		})},
+		{"level 78: PATCH /settings answers the parameters it ignored", func(t *testing.T, s *apitest.Server) {
+			bob := s.Login("bob@example.com")
+			checkIgnored(t, bob.Patch("/api/v1/settings", apitest.Form{"invalid_setting": "value"}), "invalid_setting")
+			checkIgnored(t, bob.Patch("/api/v1/settings", apitest.Form{"enable_sounds": false, "invalid_setting": "value"}), "invalid_setting")
+			if got := registerState(t, bob, "user_settings")["user_settings"].(map[string]any); got["enable_sounds"] != false {
+				t.Errorf("enable_sounds %v beside an ignored parameter", got["enable_sounds"])
+			}
+			checkIgnored(t, bob.Patch("/api/v1/settings", apitest.Form{"enable_sounds": true}))
+		}},
 		{"level 80: PATCH /settings/display and /settings/notifications are aliases of PATCH /settings", func(t *testing.T, s *apitest.Server) {
 			bob := s.Login("bob@example.com")
 			bob.Patch("/api/v1/settings/display", apitest.Form{"left_side_userlist": true}).OK()
@@ -83,6 +92,18 @@ func changelogEarlyCases() []changelogCase {
 			admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"general"}]`, "is_web_public": true}).OK()
 			admin.Post("/api/v1/users/me/subscriptions", apitest.Form{"subscriptions": `[{"name":"window"}]`, "is_web_public": false}).OK()
 		}},
+		{"level 111: POST /users/me/subscriptions/properties answers ignored parameters, not subscription_data", func(t *testing.T, s *apitest.Server) {
+			bob := s.Login("bob@example.com")
+			general := bob.Get("/api/v1/get_stream_id", apitest.Form{"stream": "general"}).OK().Int("stream_id")
+			r := bob.Post("/api/v1/users/me/subscriptions/properties", apitest.Form{
+				"subscription_data": []map[string]any{{"property": "pin_to_top", "stream_id": general, "value": true}},
+				"invalid_parameter": []map[string]any{{"property": "pin_to_top", "stream_id": general, "value": false}},
+			})
+			checkIgnored(t, r, "invalid_parameter")
+			if _, ok := r.Body["subscription_data"]; ok {
+				t.Errorf("the answer has subscription_data: %v", r.Body)
+			}
+		}},
 		{"level 133: no role in subscription objects", func(t *testing.T, s *apitest.Server) {
 			bob := s.Login("bob@example.com")
 			subs := append(registerState(t, bob, "subscription")["subscriptions"].([]any),
@@ -101,6 +122,24 @@ func changelogEarlyCases() []changelogCase {
 		{"level 163: realm_email_address_visibility removed", checkRegisterFields("realm", map[string]any{"realm_email_address_visibility": notSent{}})},
 		{"level 166: realm_str on POST /messages is ignored", func(t *testing.T, s *apitest.Server) {
 			s.Login("bob@example.com").Post("/api/v1/messages", apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "hi", "realm_str": "elsewhere"}).OK()
+		}},
+		{"level 167: every endpoint's success answers the parameters it ignored", func(t *testing.T, s *apitest.Server) {
+			bob := s.Login("bob@example.com")
+			send := apitest.Form{"type": "stream", "to": "general", "topic": "t", "content": "hi"}
+			checkIgnored(t, bob.Post("/api/v1/messages", send))
+			send["realm_str"], send["zz_unknown"] = "elsewhere", "1"
+			checkIgnored(t, bob.Post("/api/v1/messages", send), "realm_str", "zz_unknown")
+			// The message history's answer, written apart from the others.
+			history := apitest.Form{"anchor": "newest", "num_before": 1, "num_after": 0, "narrow": []any{}}
+			checkIgnored(t, bob.Get("/api/v1/messages", history))
+			history["use_first_unread_anchor_typo"] = true
+			checkIgnored(t, bob.Get("/api/v1/messages", history), "use_first_unread_anchor_typo")
+			checkIgnored(t, bob.Get("/api/v1/users/me", apitest.Form{"include_everything": true}), "include_everything")
+			queue := bob.Post("/api/v1/register", apitest.Form{"event_types": []string{"message"}, "queue_shape": "long"})
+			checkIgnored(t, queue, "queue_shape")
+			// A long-poll's answer too.
+			poll := apitest.Form{"queue_id": queue.Str("queue_id"), "last_event_id": -1, "dont_block": true, "wait_longer": true}
+			checkIgnored(t, bob.Get("/api/v1/events", poll), "wait_longer")
 		}},
 	}
 }
@@ -186,5 +225,22 @@ func checkStreamHistoryChange(t *testing.T, s *apitest.Server) {
 	admin.Patch(path, apitest.Form{"is_private": false}).OK()
 	if st := admin.Get(path, nil).OK().Body["stream"].(map[string]any); st["invite_only"] != false || st["history_public_to_subscribers"] != true || st["is_web_public"] != false {
 		t.Errorf("stream %v", st)
+	}
+}
+
+// checkIgnored: a success answer lists exactly the parameters named as
+// ignored_parameters_unsupported, and has no such list when none is.
+func checkIgnored(t *testing.T, r *apitest.Response, ignored ...string) {
+	t.Helper()
+	r.OK()
+	got, ok := r.Body["ignored_parameters_unsupported"]
+	if len(ignored) == 0 {
+		if ok {
+			t.Errorf("%s: ignored_parameters_unsupported %v, want none", r, got)
+		}
+		return
+	}
+	if fmt.Sprint(got) != fmt.Sprint(ignored) {
+		t.Errorf("%s: ignored_parameters_unsupported %v, want %v", r, got, ignored)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,9 +26,12 @@ import (
 // read all their parameters and check once.
 type params struct {
 	values url.Values
-	files  multipartFiles
-	r      *http.Request
-	first  error
+	// asked are the names the handler read, given or not; what else was
+	// given is ignored (see ignored).
+	asked map[string]struct{}
+	files multipartFiles
+	r     *http.Request
+	first error
 }
 
 // parseParams merges the query string and the body. Body values win over
@@ -170,6 +174,10 @@ func (p *params) err() error { return p.first }
 // undecodable; a NUL byte is refused, as no name, text or value may hold
 // one.
 func (p *params) raw(name string) (string, bool) {
+	if p.asked == nil {
+		p.asked = make(map[string]struct{}, len(p.values))
+	}
+	p.asked[name] = struct{}{}
 	v, ok := p.values[name]
 	if !ok || len(v) == 0 {
 		return "", false
@@ -179,6 +187,19 @@ func (p *params) raw(name string) (string, bool) {
 		p.fail(domain.InvalidArgument(name, "contains NULL (0x00) characters"))
 	}
 	return strings.ToValidUTF8(last, "\uFFFD"), true
+}
+
+// ignored are the parameters given that the handler never read, sorted:
+// Zulip answers them as ignored_parameters_unsupported (feature level 167).
+func (p *params) ignored() []string {
+	var names []string
+	for name := range p.values {
+		if _, read := p.asked[name]; !read {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // typed is raw for JSON-typed parameters, where `null` means absent.

@@ -79,6 +79,21 @@ func writeSuccess(w http.ResponseWriter, fields J) {
 	writeJSON(w, http.StatusOK, fields)
 }
 
+// withIgnored adds to a success answer's fields the parameters the handler
+// did not read, as Zulip's answers list them, so a client learns that what
+// it asked for is not supported rather than silently not done.
+func withIgnored(fields J, p *params) J {
+	ignored := p.ignored()
+	if len(ignored) == 0 {
+		return fields
+	}
+	if fields == nil {
+		fields = J{}
+	}
+	fields["ignored_parameters_unsupported"] = ignored
+	return fields
+}
+
 // writeSuccessSpliced is writeSuccess for an answer whose bulk, the field
 // name, is encoded already: appendBulk appends it to the answer, not
 // encoded (and, through MarshalJSON, validated) again, and not copied from
@@ -86,6 +101,7 @@ func writeSuccess(w http.ResponseWriter, fields J) {
 // long-poll's answer has no other fields, so waking thousands of pollers
 // encodes nothing at all.
 func writeSuccessSpliced(c *call, fields J, name string, appendBulk func([]byte) []byte) {
+	fields = withIgnored(fields, c.p)
 	buf := answerBuffers.Get().(*[]byte)
 	defer putAnswerBuffer(buf)
 	body := append((*buf)[:0], successHead...)

@@ -355,8 +355,11 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt route) {
 	switch {
 	case err != nil:
 		writeError(w, r, err)
-	case !c.wrote:
+	case !c.wrote && rt.auth == authWebhook:
+		// A webhook's parameters are its integration's, as in Zulip.
 		writeSuccess(w, res)
+	case !c.wrote:
+		writeSuccess(w, withIgnored(res, p))
 	}
 }
 

@@ -226,7 +226,7 @@ func (s *Service) UpdateOwnSettings(actor store.User, ch SettingsChange) error {
 		return ErrBotRequest
 	}
 	if ch.FullName == nil && ch.NewPassword == nil && len(ch.Preferences) == 0 {
-		return BadRequest("No new data supplied")
+		return nil // nothing to change: a success, as in Zulip (the answer lists what was not understood)
 	}
 	var names []string
 	var values []any
