@@ -217,3 +217,10 @@ test('the bar naming the conversation being read stays at the top of the list wh
     assert.match(bar, /general›long read/)
   })
 })
+
+test('a direct message conversation is titled with the names of the people in it', async () => {
+  await bobApi.call('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify(['alice@example.com', 'admin@example.com']), content: 'A word to you both' })
+  await alice.evaluate(() => { location.hash = '#narrow/dm/admin@example.com,bob@example.com' })
+  await messages(alice).filter({ hasText: 'A word to you both' }).waitFor()
+  assert.equal(await alice.getByTestId('narrow-title').textContent(), 'Direct messages with Ada Admin, Bob Brown')
+})

@@ -315,7 +315,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         <NotificationBanner />
         {home === 'recent' ? <Recent chat={chat} /> : home === 'inbox' ? <Inbox chat={chat} /> : <>
         <div class="narrow-head">
-          <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow)}</h2>
+          <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow, (emails) => chat.namesOf(emails))}</h2>
           <TopicActions chat={chat} narrow={narrow} />
         </div>
         <StreamPreview chat={chat} narrow={narrow} />

@@ -65,7 +65,7 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: 'inbox' | 'recent
       {shownDMs.map((emails) => (
         <a key={emails} class={`pm ${active({ kind: 'pm', emails: emails.split(',') })}`} data-testid="pm-row" data-emails={emails}
           href={narrowToHash({ kind: 'pm', emails: emails.split(',') })}>
-          <span class="name">{emails.split(',').map((e) => chat.byEmail.get(e)?.full_name ?? e).join(', ')}</span> <Count n={chat.unreads.inConversation(emails)} />
+          <span class="name">{chat.namesOf(emails.split(','))}</span> <Count n={chat.unreads.inConversation(emails)} />
         </a>
       ))}
       {conversations.length > shownDMs.length && <button class="more" data-testid="more-dms" onClick={() => setAllDMs(true)}>more conversations</button>}

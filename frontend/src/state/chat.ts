@@ -295,6 +295,12 @@ export class Chat {
     return !!v && (v.direct_members.includes(this.me.user_id) || v.direct_subgroups.some((id) => this.inGroup(id)))
   }
 
+  // namesOf names the people of a direct message conversation, an address
+  // standing for someone not (or no longer) known.
+  namesOf(emails: string[]): string {
+    return emails.map((e) => this.byEmail.get(e)?.full_name ?? e).join(', ')
+  }
+
   // narrowOf is the conversation a message belongs to.
   narrowOf(m: Message): Narrow {
     if (m.type === 'stream') {
