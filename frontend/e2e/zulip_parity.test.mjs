@@ -218,6 +218,58 @@ test('the bar naming the conversation being read stays at the top of the list wh
   })
 })
 
+// selectMessage selects a message by clicking its text, as one does before a key.
+const selectMessage = async (page, text) => {
+  const m = messages(page).filter({ hasText: text })
+  await m.getByTestId('message-content').click()
+  await eventually(async () => assert.equal(await m.getAttribute('data-selected'), 'true'))
+  return m
+}
+
+test('Zulip\'s keys on the selected message: u shows the sender\'s card, i its menu, e edits one\'s own', async () => {
+  await bobApi.send('general', 'keys', 'Bob asks a question')
+  await bobApi.send('general', 'keys', 'and adds a second line')
+  await aliceApi.send('general', 'keys', 'Alice answers with a typo')
+  await openTopic(alice, 'keys')
+  // u: the card of the second line's sender, who has no name on that line.
+  await selectMessage(alice, 'and adds a second line')
+  await alice.keyboard.press('u')
+  await alice.getByTestId('user-card-name').filter({ hasText: 'Bob Brown' }).waitFor()
+  await alice.keyboard.press('Escape')
+  await alice.getByTestId('user-card').waitFor({ state: 'detached' })
+  // i: the menu, worked from the keyboard; Esc closes it and leaves one in the topic.
+  await alice.keyboard.press('i')
+  const menu = alice.getByTestId('message-menu')
+  await menu.waitFor()
+  assert.equal(await alice.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'menu-quote')
+  await alice.keyboard.press('ArrowDown')
+  assert.equal(await alice.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'menu-copy-link')
+  await alice.keyboard.press('Escape')
+  await menu.waitFor({ state: 'detached' })
+  assert.match(await alice.evaluate(() => location.hash), /\/topic\/keys$/)
+  // e: one's own message opens for editing, the cursor in it.
+  await selectMessage(alice, 'Alice answers with a typo')
+  await alice.keyboard.press('e')
+  const box = alice.getByTestId('edit-content')
+  await box.waitFor()
+  assert.equal(await alice.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'edit-content')
+  await alice.keyboard.press('Control+a')
+  await alice.keyboard.type('Alice answers, fixed')
+  await alice.keyboard.press('Enter')
+  await messages(alice).filter({ hasText: 'Alice answers, fixed' }).getByTestId('message-edited').waitFor()
+})
+
+test('Esc, with nothing open to close, goes back to the home view', async () => {
+  await openTopic(alice, 'keys')
+  await selectMessage(alice, 'Bob asks a question')
+  // First Esc leaves the compose box, the next one the topic.
+  await alice.getByTestId('compose-content').focus()
+  await alice.keyboard.press('Escape')
+  assert.match(await alice.evaluate(() => location.hash), /\/topic\/keys$/)
+  await alice.keyboard.press('Escape')
+  await alice.getByTestId('inbox-view').waitFor()
+})
+
 test('a direct message conversation is titled with the names of the people in it', async () => {
   await bobApi.call('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify(['alice@example.com', 'admin@example.com']), content: 'A word to you both' })
   await alice.evaluate(() => { location.hash = '#narrow/dm/admin@example.com,bob@example.com' })

@@ -22,7 +22,7 @@ import { Lightbox, ShortcutsHelp } from './Shortcuts'
 import { Sidebar } from './Sidebar'
 import { Lazy } from './Lazy'
 import { StreamPreview } from './StreamPreview'
-import { UserCards } from './UserCard'
+import { showUserCard, UserCards } from './UserCard'
 import { useAccountTheme, type Theme } from './AccountTheme'
 import { Inbox } from './Inbox'
 import { TopicActions } from './TopicActions'
@@ -215,6 +215,9 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       if (lightbox) return setLightbox(null)
       if (panel) return setPanel(null)
       if (typingInField) return (e.target as HTMLElement).blur()
+      // With nothing left to close, Esc goes back to the home view, as
+      // Zulip's does (its web_escape_navigates_to_home_view default).
+      if (!home && !streamPanel && !document.querySelector('[role=dialog], [role=menu], .confirm')) location.hash = '#inbox'
       return
     }
     if (e.key === 'k' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); return field('search-input') }
@@ -241,6 +244,14 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         reply(m.id)
         compose.update((d) => ({ ...d, content: `${d.content}${d.content && !d.content.endsWith(' ') ? ' ' : ''}@**${m.sender_full_name}** ` }))
       } break
+      // The selected message's sender's card, its menu, and (one's own) its edit box.
+      case 'u': if (m) {
+        handled()
+        const row = document.querySelector<HTMLElement>(`[data-message-id="${m.id}"]`)
+        if (row) showUserCard(m.sender_id, row.querySelector<HTMLElement>('[data-testid=message-sender]') ?? row)
+      } break
+      case 'i': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=message-menu-button]`)?.click() } break
+      case 'e': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=edit-button]`)?.click() } break
       case '*': if (m) { handled(); zulip.setFlag([m.id], 'starred', !m.flags.includes('starred')).catch(() => {}) } break
       case 's': case 'S': if (m) {
         handled()

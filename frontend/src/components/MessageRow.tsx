@@ -45,6 +45,14 @@ const showFullTime = (e: MouseEvent, ts: number) => {
   if (!el.title) el.title = fullTime(ts)
 }
 
+// focusAtEnd puts the cursor at the end of the edit box as it opens, as
+// Zulip's does: one edits without first clicking into it.
+const focusAtEnd = (area: HTMLTextAreaElement | null) => {
+  if (!area || document.activeElement === area) return
+  area.focus()
+  area.setSelectionRange(area.value.length, area.value.length)
+}
+
 // contentHTML is a message's HTML as shown: emoji drawn, my mentions
 // marked, times in my zone, a /me message led by its sender.
 function contentHTML(chat: Chat, m: Message): string {
@@ -105,7 +113,7 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
             dangerouslySetInnerHTML={{ __html: contentHTML(chat, m) }} />
         ) : (
           <div class="edit">
-            <textarea data-testid="edit-content" value={editing} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)}
+            <textarea data-testid="edit-content" value={editing} ref={focusAtEnd} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)}
               onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); saveEdit() } if (e.key === 'Escape') setEditing(null) }} />
             <button class="primary" data-testid="edit-save" onClick={saveEdit}>Save</button>
             <button onClick={() => setEditing(null)}>Cancel</button>

@@ -6,8 +6,9 @@ const shortcuts: [string, string][] = [
   ['↑ ↓ or k j', 'Select the previous or next message'], ['PgUp PgDn', 'Scroll a page'], ['Home End', 'First or last message'],
   ['n', 'Next unread topic'], ['p', 'Next unread direct message'], ['s', 'Go to the selected message’s stream, then its topic'],
   ['S', 'Go to the selected message’s topic'], ['t', 'Recent conversations'], ['*', 'Star or unstar the selected message'],
-  ['v', 'Show the selected message’s images'], ['/ or Ctrl+k', 'Search'], ['q', 'Filter streams'], ['w', 'Search people'],
-  ['?', 'This list'], ['Esc', 'Close or cancel'],
+  ['v', 'Show the selected message’s images'], ['u', 'Show the selected message’s sender'], ['i', 'Open the selected message’s menu'],
+  ['e', 'Edit the selected message'], ['/ or Ctrl+k', 'Search'], ['q', 'Filter streams'], ['w', 'Search people'],
+  ['?', 'This list'], ['Esc', 'Close or cancel; with nothing open, go to Inbox'],
 ]
 
 export function ShortcutList() {
