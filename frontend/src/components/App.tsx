@@ -223,10 +223,21 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
     if (e.key === 'k' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); return field('search-input') }
     if (typingInField || e.ctrlKey || e.metaKey || e.altKey || panel) return
     if ((e.key === 'Enter' || e.key === ' ') && (e.target as HTMLElement).closest('a, button')) return // the control's own action
-    const ids = chat.view.ids
+    // Inbox and Recent conversations show no messages: the keys for the
+    // selected message are not for one left selected in another view.
+    const ids = home ? [] : chat.view.ids
     const at = ids.indexOf(selected)
-    const m = chat.messages.get(selected)
+    const m = home ? undefined : chat.messages.get(selected)
     const handled = () => e.preventDefault()
+    // There, as in Zulip, ↑ ↓ (k j) walk the conversations, and Enter opens the one in focus.
+    const step = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 }[e.key]
+    if (home && step) {
+      handled()
+      const rows = [...document.querySelectorAll<HTMLElement>('.inbox-head, .inbox-row, .recent-row')]
+      const from = rows.indexOf(document.activeElement as HTMLElement)
+      rows[from < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, from + step))]?.focus()
+      return
+    }
     switch (e.key) {
       case 'c': handled(); compose.update((d) => ({ ...d, kind: 'stream' })); setFocus(Date.now()); break
       case 'x': handled(); compose.update((d) => ({ ...d, kind: 'pm' })); setFocus(Date.now()); break

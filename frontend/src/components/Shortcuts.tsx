@@ -3,7 +3,7 @@
 const shortcuts: [string, string][] = [
   ['Enter or r', 'Reply to the selected message'], ['R', 'Reply privately to its sender'], ['@', 'Reply, mentioning its sender'],
   ['c', 'New stream message'], ['x', 'New direct message'], ['d', 'Drafts'],
-  ['↑ ↓ or k j', 'Select the previous or next message'], ['PgUp PgDn', 'Scroll a page'], ['Home End', 'First or last message'],
+  ['↑ ↓ or k j', 'Select the previous or next message (on Inbox and Recent conversations, conversation)'], ['PgUp PgDn', 'Scroll a page'], ['Home End', 'First or last message'],
   ['n', 'Next unread topic'], ['p', 'Next unread direct message'], ['s', 'Go to the selected message’s stream, then its topic'],
   ['S', 'Go to the selected message’s topic'], ['t', 'Recent conversations'], ['*', 'Star or unstar the selected message'],
   ['v', 'Show the selected message’s images'], ['u', 'Show the selected message’s sender'], ['i', 'Open the selected message’s menu'],
