@@ -3,12 +3,12 @@
 const shortcuts: [string, string][] = [
   ['Enter or r', 'Reply to the selected message'], ['R', 'Reply privately to its sender'], ['@', 'Reply, mentioning its sender'],
   ['c', 'New stream message'], ['x', 'New direct message'], ['d', 'Drafts'],
-  ['↑ ↓ or k j', 'Select the previous or next message (on Inbox and Recent conversations, conversation)'], ['PgUp PgDn', 'Scroll a page'], ['Home End', 'First or last message'],
+  ['↑ ↓ or k j', 'Previous or next message or conversation'], ['PgUp PgDn', 'Scroll a page'], ['Home End', 'First or last message'],
   ['n', 'Next unread topic'], ['p', 'Next unread direct message'], ['s', 'Go to the selected message’s stream, then its topic'],
   ['S', 'Go to the selected message’s topic'], ['t', 'Recent conversations'], ['*', 'Star or unstar the selected message'],
   ['v', 'Show the selected message’s images'], ['u', 'Show the selected message’s sender'], ['i', 'Open the selected message’s menu'],
   ['e', 'Edit the selected message'], ['/ or Ctrl+k', 'Search'], ['q', 'Filter streams'], ['w', 'Search people'],
-  ['?', 'This list'], ['Esc', 'Close or cancel; with nothing open, go to Inbox'],
+  ['?', 'This list'], ['Esc', 'Close, cancel, or go back to Inbox'],
 ]
 
 export function ShortcutList() {
