@@ -276,3 +276,22 @@ test('a direct message conversation is titled with the names of the people in it
   await messages(alice).filter({ hasText: 'A word to you both' }).waitFor()
   assert.equal(await alice.getByTestId('narrow-title').textContent(), 'Direct messages with Ada Admin, Bob Brown')
 })
+
+test('c and x put the caret where there is something to fill in: the stream, the topic, the people, else the message', async () => {
+  const focused = () => bob.evaluate(() => document.activeElement?.dataset.testid)
+  const press = async (key, want) => {
+    await bob.keyboard.press(key)
+    await eventually(async () => assert.equal(await focused(), want, `after ${key}`))
+    await bob.keyboard.press('Escape')
+  }
+  await bob.evaluate(() => { location.hash = '#inbox' })
+  await bob.getByTestId('inbox-view').waitFor()
+  await press('c', 'compose-stream')
+  await press('x', 'compose-to')
+  await bob.evaluate((id) => { location.hash = `#narrow/channel/${id}-general` }, general)
+  await bob.getByTestId('narrow-title').filter({ hasText: /^#general$/ }).waitFor()
+  await press('c', 'compose-topic')
+  await aliceApi.send('general', 'caret', 'Somewhere to reply')
+  await openTopic(bob, 'caret')
+  await press('c', 'compose-content')
+})

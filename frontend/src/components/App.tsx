@@ -177,7 +177,11 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   // the same frame that shows it, so no key typed in between lands in the
   // old one's draft.
   useLayoutEffect(() => {
-    if (!ready || home) return
+    if (!ready) return
+    // Inbox and Recent conversations are no one conversation: there the
+    // compose box is addressed to none, not to the last one read, now out
+    // of sight (its draft is kept for the way back).
+    if (home) return compose.retarget((d) => ({ ...d, stream: '', topic: '', to: '' }))
     const v = chat.view
     if (!(sameNarrow(v.narrow, narrow) && v.near === place.near && (v.loading || v.ids.length))) chat.load(narrow, place.near)
     if (narrow.kind === 'stream') chat.loadTopics(narrow.streamId).catch(() => {})

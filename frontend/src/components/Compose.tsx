@@ -81,7 +81,14 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
 
   // A layout effect: focus moves in the frame that asked for it, never a
   // frame later, when it could take the caret from a field already clicked.
-  useLayoutEffect(() => { if (p.focus || p.opened) area.current?.focus() }, [p.focus])
+  // As in Zulip, it goes to the first of stream, topic or recipients still
+  // empty (c on Inbox asks for a stream, c in a stream for a topic, x for
+  // people), else to the message.
+  useLayoutEffect(() => {
+    if (!p.focus && !p.opened) return
+    const empty = [...(area.current?.closest('.compose')?.querySelectorAll<HTMLInputElement>('.compose-head input') ?? [])].find((f) => !f.value.trim())
+    ;(empty ?? area.current)?.focus()
+  }, [p.focus])
   // An error belongs to the message it was about.
   useEffect(() => setError(''), [conversationKey(draft)])
 
