@@ -277,6 +277,17 @@ test('a direct message conversation is titled with the names of the people in it
   assert.equal(await alice.getByTestId('narrow-title').textContent(), 'Direct messages with Ada Admin, Bob Brown')
 })
 
+test('the tab is titled with the view on screen, as Zulip\'s is', async () => {
+  await openTopic(alice, 'caret')
+  await eventually(async () => assert.match(await alice.title(), /^(\(\d+\) )?#general › caret - Lanchat Dev$/))
+  await alice.evaluate(() => { location.hash = '#inbox' })
+  await eventually(async () => assert.match(await alice.title(), /^(\(\d+\) )?Inbox - Lanchat Dev$/))
+  // Signing out still names the organization on the sign-in page.
+  await alice.getByTestId('logout').click()
+  await eventually(async () => assert.equal(await alice.title(), 'Sign in · Lanchat Dev'))
+  await signIn(alice, server.url, 'alice@example.com')
+})
+
 test('c and x put the caret where there is something to fill in: the stream, the topic, the people, else the message', async () => {
   const focused = () => bob.evaluate(() => document.activeElement?.dataset.testid)
   const press = async (key, want) => {

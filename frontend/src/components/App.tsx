@@ -75,14 +75,14 @@ export function App() {
     case 'setup': return <Setup onDone={(me) => setScreen({ kind: 'chat', me })} />
     case 'login': return <Login realm={screen.realm} onDone={(me) => setScreen({ kind: 'chat', me })} />
     case 'join': return <Join inviteKey={screen.key} invitation={screen.invitation} onDone={(me) => setScreen({ kind: 'chat', me })} />
-    case 'chat': return <ChatScreen me={screen.me} theme={theme} setTheme={setTheme} onSignOut={async () => {
+    case 'chat': return <ChatScreen me={screen.me} theme={theme} setTheme={setTheme} onSignOut={async (realm) => {
       await signOut()
-      setScreen({ kind: 'login', realm: document.title.replace(/^\(\d+\) /, '') })
+      setScreen({ kind: 'login', realm })
     }} />
   }
 }
 
-function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onSignOut: () => void }) {
+function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onSignOut: (realm: string) => void }) {
   // The chat started loading as the script ran (startup.ts), unless this is a later sign-in.
   const [{ chat, registered, loaded }] = useState(() => takeEarlyChat() ?? { chat: new Chat(), registered: null, loaded: false })
   const [, setVersion] = useState(0)
@@ -198,7 +198,8 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   }, [v.loading, v.ids.length, narrowToHash(v.narrow), v.near])
 
   const unread = ready ? chat.unreads.total(chat.mute) : 0
-  useEffect(() => { document.title = titleWithUnreads(unread, chat.realmName) }, [unread, chat.realmName])
+  const viewTitle = home === 'recent' ? 'Recent conversations' : home === 'inbox' ? 'Inbox' : narrowTitle(narrow, (emails) => chat.namesOf(emails))
+  useEffect(() => { document.title = titleWithUnreads(unread, chat.realmName, viewTitle) }, [unread, chat.realmName, viewTitle])
 
   const go = (n: Narrow) => { location.hash = narrowToHash(n) }
   const reply = (id: number) => {
@@ -331,7 +332,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         {desktop() && <button data-testid="host-button" onClick={() => setPanel('host')}>{member ? 'Team' : 'Host'}</button>}
         <button data-testid="settings-button" onClick={() => setPanel('settings')} title="Settings" aria-label="Settings">⚙</button>
         <button class="me" data-testid="my-status" title="Set status" onClick={() => setPanel('status')}><StatusEmoji chat={chat} status={chat.statuses.get(chat.me.user_id)} />{chat.me.full_name}</button>
-        <button data-testid="logout" onClick={() => { chat.close(); p.onSignOut() }}>Sign out</button>
+        <button data-testid="logout" onClick={() => { chat.close(); p.onSignOut(chat.realmName) }}>Sign out</button>
         <button class="drawer-button" data-testid="open-people" aria-label="People" aria-expanded={drawer === 'people'}
           onClick={() => toggleDrawer('people')}>👥</button>
       </header>
@@ -341,7 +342,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         <NotificationBanner />
         {home === 'recent' ? <Recent chat={chat} /> : home === 'inbox' ? <Inbox chat={chat} /> : <>
         <div class="narrow-head">
-          <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow, (emails) => chat.namesOf(emails))}</h2>
+          <h2 class="narrow-title" data-testid="narrow-title">{viewTitle}</h2>
           <TopicActions chat={chat} narrow={narrow} />
         </div>
         <StreamPreview chat={chat} narrow={narrow} />
