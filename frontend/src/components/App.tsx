@@ -9,6 +9,7 @@ import { explain } from '../state/errors'
 import { Chat } from '../state/chat'
 import { hashToPlace, narrowTitle, narrowToHash, sameNarrow, type Narrow, type Place } from '../state/narrow'
 import { titleWithUnreads } from '../state/unread'
+import { topicKey } from '../state/conversation'
 import { BuddyList } from './BuddyList'
 import { DraftStore, recipients } from '../state/drafts'
 import { Compose, useComposeDraft } from './Compose'
@@ -268,6 +269,20 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       } break
       case 'i': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=message-menu-button]`)?.click() } break
       case 'e': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=edit-button]`)?.click() } break
+      // Reactions: + toggles 👍, : opens the picker.
+      case '+': if (m) {
+        handled()
+        const mine = m.reactions.some((r) => r.user_id === chat.me.user_id && r.emoji_code === '1f44d')
+        zulip.setReaction(m.id, '+1', !mine).catch(() => {})
+      } break
+      case ':': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=react-button]`)?.click() } break
+      // M mutes (or unmutes) the selected message's topic; U marks it unread and all after it; P is all direct messages.
+      case 'M': if (m?.type === 'stream') {
+        handled()
+        zulip.muteTopic(m.stream_id!, m.subject, !chat.mute.mutedTopics.has(topicKey(m.stream_id!, m.subject))).catch(() => {})
+      } break
+      case 'U': if (m) { handled(); chat.markUnreadFrom(m.id).catch(() => {}) } break
+      case 'P': handled(); go({ kind: 'private' }); break
       case '*': if (m) { handled(); zulip.setFlag([m.id], 'starred', !m.flags.includes('starred')).catch(() => {}) } break
       case 's': case 'S': if (m) {
         handled()
