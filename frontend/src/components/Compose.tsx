@@ -245,9 +245,13 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     }
   }
 
-  const field = (key: keyof Draft, testid: string, placeholder: string, list?: string) => (
+  // Enter in an address field moves on to the next one, as in Zulip's
+  // compose box: stream, topic, then the message.
+  const onward = (next: string) => document.querySelector<HTMLElement>(`.compose [data-testid=${next}]`)?.focus()
+  const field = (key: keyof Draft, testid: string, placeholder: string, next: string, list?: string) => (
     <input data-testid={testid} aria-label={placeholder} placeholder={placeholder} value={draft[key]} list={list}
-      onInput={(e) => { const v = (e.target as HTMLInputElement).value; update((d) => ({ ...d, [key]: v })) }} />
+      onInput={(e) => { const v = (e.target as HTMLInputElement).value; update((d) => ({ ...d, [key]: v })) }}
+      onKeyDown={(e) => { if (e.key === 'Enter' && !e.isComposing) { e.preventDefault(); onward(next) } }} />
   )
 
   return (
@@ -258,11 +262,11 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
           <option value="pm">Private</option>
         </select>
         {draft.kind === 'stream' ? <>
-          {field('stream', 'compose-stream', 'Stream', 'compose-streams')}
+          {field('stream', 'compose-stream', 'Stream', 'compose-topic', 'compose-streams')}
           <datalist id="compose-streams">{[...chat.subs.values()].map((s) => <option value={s.name} />)}</datalist>
           <span class="sep">›</span>
-          {field('topic', 'compose-topic', 'Topic')}
-        </> : <RecipientInput value={draft.to} people={people} onChange={(to) => update((d) => ({ ...d, to }))} />}
+          {field('topic', 'compose-topic', 'Topic', 'compose-content')}
+        </> : <RecipientInput value={draft.to} people={people} onChange={(to) => update((d) => ({ ...d, to }))} onDone={() => onward('compose-content')} />}
       </div>
       {guests.length > 0 && <div class="compose-warning" data-testid="compose-guest-warning">{guests.join(', ')} {guests.length === 1 ? 'is a guest' : 'are guests'} in this organization.</div>}
       <div class="compose-body">
@@ -313,7 +317,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
 
 // RecipientInput takes people by name or email, suggesting matches for the
 // name being typed after the last comma.
-function RecipientInput(p: { value: string; people: User[]; onChange: (to: string) => void }) {
+function RecipientInput(p: { value: string; people: User[]; onChange: (to: string) => void; onDone: () => void }) {
   const [open, setOpen] = useState(false)
   const [choice, setChoice] = useState(0)
   const done = p.value.slice(0, p.value.lastIndexOf(',') + 1)
@@ -323,7 +327,8 @@ function RecipientInput(p: { value: string; people: User[]; onChange: (to: strin
     (u.full_name.toLowerCase().includes(typed) || u.email.toLowerCase().startsWith(typed))).slice(0, 8) : []
   const pick = (u: User) => { p.onChange(`${done}${done ? ' ' : ''}${u.email}, `); setChoice(0) }
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!matches.length) return
+    // With no one suggested, Enter moves on to the message.
+    if (!matches.length) { if (e.key === 'Enter' && !e.isComposing) { e.preventDefault(); p.onDone() } return }
     if (e.key === 'ArrowDown') { e.preventDefault(); setChoice((choice + 1) % matches.length) }
     if (e.key === 'ArrowUp') { e.preventDefault(); setChoice((choice + matches.length - 1) % matches.length) }
     if (e.key === 'Enter' || e.key === 'Tab') { e.preventDefault(); pick(matches[choice]) }
