@@ -357,3 +357,20 @@ test('Enter in the compose box\'s address fields moves on to the next, so c, str
   await bob.keyboard.press('Enter')
   assert.equal(await focused(), 'compose-content')
 })
+
+test('in All messages, a click on a message points the compose box at its conversation, as a click starts a reply in Zulip', async () => {
+  // Read up to here, All messages opens at the newest.
+  await aliceApi.call('POST', '/api/v1/mark_all_as_read')
+  await bobApi.send('general', 'click to reply', 'Answer me in my topic')
+  await alice.evaluate(() => { location.hash = '#all' })
+  await alice.getByTestId('narrow-title').filter({ hasText: 'All messages' }).waitFor()
+  await selectMessage(alice, 'Answer me in my topic')
+  assert.equal(await alice.getByTestId('compose-stream').inputValue(), 'general')
+  assert.equal(await alice.getByTestId('compose-topic').inputValue(), 'click to reply')
+  await alice.getByTestId('compose-content').fill('Answered where you asked')
+  await alice.getByTestId('compose-content').press('Enter')
+  await eventually(async () => {
+    const { messages: [last] } = await bobApi.call('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0 })
+    assert.deepEqual([last.subject, last.content], ['click to reply', '<p>Answered where you asked</p>'])
+  })
+})

@@ -210,6 +210,17 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
     setFocus(Date.now())
   }
 
+  // A click on a message in a view of many conversations (All messages, a
+  // stream, a search) points an empty compose box at that message's
+  // conversation, as a click starts a reply in Zulip: what one types next
+  // goes there, not to no stream at all.
+  const pick = (id: number) => {
+    setSelected(id)
+    const m = chat.messages.get(id)
+    const single = (narrow.kind === 'stream' && narrow.topic !== undefined) || narrow.kind === 'pm'
+    if (m && !single && !compose.draft.content.trim()) retargetTo(chat.narrowOf(m))
+  }
+
   // Zulip's keys, ignored while typing in a field (but Ctrl+k and Esc).
   // The handler is renewed at each render and read through a ref by one
   // listener, so a key pressed right after a change (a new selection, a
@@ -361,7 +372,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
           <TopicActions chat={chat} narrow={narrow} />
         </div>
         <StreamPreview chat={chat} narrow={narrow} />
-        <MessageList chat={chat} selected={selected} onSelect={setSelected} actions={{
+        <MessageList chat={chat} selected={selected} onSelect={pick} actions={{
           reply,
           quote: (id, text) => { reply(id); compose.update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + text })) },
           showImages: setLightbox,
