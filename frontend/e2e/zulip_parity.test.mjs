@@ -374,3 +374,25 @@ test('in All messages, a click on a message points the compose box at its conver
     assert.deepEqual([last.subject, last.content], ['click to reply', '<p>Answered where you asked</p>'])
   })
 })
+
+test('← edits one\'s last message in the view; Esc stays in the view for one who turned web_escape_navigates_to_home_view off', async () => {
+  await aliceApi.send('general', 'left arrow', 'My first line')
+  await aliceApi.send('general', 'left arrow', 'My last line, to fix')
+  await bobApi.send('general', 'left arrow', 'Bob has the last word')
+  await openTopic(alice, 'left arrow')
+  await messages(alice).filter({ hasText: 'Bob has the last word' }).waitFor()
+  await alice.getByTestId('narrow-title').click() // in no field
+  await alice.keyboard.press('ArrowLeft')
+  const box = messages(alice).filter({ has: alice.getByTestId('edit-content') })
+  await box.waitFor()
+  assert.equal(await alice.getByTestId('edit-content').inputValue(), 'My last line, to fix')
+  await alice.keyboard.press('Escape')
+  await box.waitFor({ state: 'detached' })
+
+  await aliceApi.call('PATCH', '/api/v1/settings', { web_escape_navigates_to_home_view: false })
+  await alice.waitForTimeout(500) // for the settings event to reach the page
+  await alice.keyboard.press('Escape')
+  await alice.waitForTimeout(300)
+  assert.match(await alice.evaluate(() => location.hash), /\/topic\/left(%20|\.20)arrow$/)
+  await aliceApi.call('PATCH', '/api/v1/settings', { web_escape_navigates_to_home_view: true })
+})

@@ -233,8 +233,9 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       if (panel) return setPanel(null)
       if (typingInField) return (e.target as HTMLElement).blur()
       // With nothing left to close, Esc goes back to the home view, as
-      // Zulip's does (its web_escape_navigates_to_home_view default).
-      if (!home && !streamPanel && !document.querySelector('[role=dialog], [role=menu], .confirm')) location.hash = '#inbox'
+      // Zulip's does unless the account's web_escape_navigates_to_home_view is off.
+      if (!home && !streamPanel && chat.userSettings.web_escape_navigates_to_home_view !== false &&
+        !document.querySelector('[role=dialog], [role=menu], .confirm')) location.hash = '#inbox'
       return
     }
     if (e.key === 'k' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); return field('search-input') }
@@ -280,6 +281,15 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       } break
       case 'i': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=message-menu-button]`)?.click() } break
       case 'e': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=edit-button]`)?.click() } break
+      // ← edits one's last message in the view, as in Zulip.
+      case 'ArrowLeft': {
+        const last = [...ids].reverse().find((id) => chat.messages.get(id)?.sender_id === chat.me.user_id)
+        if (last === undefined) break
+        handled()
+        setSelected(last)
+        document.querySelector<HTMLElement>(`[data-message-id="${last}"] [data-testid=edit-button]`)?.click()
+        break
+      }
       // Reactions: + toggles 👍, : opens the picker.
       case '+': if (m) {
         handled()

@@ -7,7 +7,7 @@ const shortcuts: [string, string][] = [
   ['n', 'Next unread topic'], ['p', 'Next unread direct message'], ['s', 'Go to the selected message’s stream, then its topic'],
   ['S', 'Go to the selected message’s topic'], ['t', 'Recent conversations'], ['*', 'Star or unstar the selected message'],
   ['v', 'Show the selected message’s images'], ['u', 'Show the selected message’s sender'], ['i', 'Open the selected message’s menu'],
-  ['e', 'Edit the selected message'], ['+', 'Toggle 👍 on the selected message'], [':', 'React to the selected message'],
+  ['e', 'Edit the selected message'], ['←', 'Edit your last message'], ['+', 'Toggle 👍 on the selected message'], [':', 'React to the selected message'],
   ['M', 'Mute or unmute the selected message’s topic'], ['U', 'Mark unread from the selected message'], ['P', 'All direct messages'], ['/ or Ctrl+k', 'Search'], ['q', 'Filter streams'], ['w', 'Search people'],
   ['?', 'This list'], ['Esc', 'Close, cancel, or go back to Inbox'],
 ]
