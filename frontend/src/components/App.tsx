@@ -12,7 +12,7 @@ import { titleWithUnreads } from '../state/unread'
 import { topicKey } from '../state/conversation'
 import { BuddyList } from './BuddyList'
 import { DraftStore, recipients } from '../state/drafts'
-import { Compose, useComposeDraft } from './Compose'
+import { Compose, editLastMessage, useComposeDraft } from './Compose'
 import { Drafts } from './Drafts'
 import { Join, Login, Setup } from './Login'
 import { MessageList } from './MessageList'
@@ -282,14 +282,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       case 'i': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=message-menu-button]`)?.click() } break
       case 'e': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=edit-button]`)?.click() } break
       // ← edits one's last message in the view, as in Zulip.
-      case 'ArrowLeft': {
-        const last = [...ids].reverse().find((id) => chat.messages.get(id)?.sender_id === chat.me.user_id)
-        if (last === undefined) break
-        handled()
-        setSelected(last)
-        document.querySelector<HTMLElement>(`[data-message-id="${last}"] [data-testid=edit-button]`)?.click()
-        break
-      }
+      case 'ArrowLeft': if (ids.length && editLastMessage(chat)) handled(); break
       // Reactions: + toggles 👍, : opens the picker.
       case '+': if (m) {
         handled()

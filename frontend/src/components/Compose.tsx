@@ -192,16 +192,6 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     done(compose.id)
   }
 
-  // editLast opens my newest message on screen for editing, as ↑ in an
-  // empty compose box does in Zulip.
-  const editLast = (): boolean => {
-    const mine = chat.visibleMessages().filter((m) => m.sender_id === chat.me.user_id)
-    const last = mine[mine.length - 1]
-    const button = last && document.querySelector<HTMLElement>(`[data-message-id="${last.id}"] [data-testid=edit-button]`)
-    button?.click()
-    return !!button
-  }
-
   const onKeyDown = (e: KeyboardEvent) => {
     if (completions.length) {
       if (e.key === 'ArrowDown') { e.preventDefault(); setChoice((choice + 1) % completions.length); return }
@@ -210,7 +200,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
       if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setToken(null); return }
     }
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send() }
-    if (e.key === 'ArrowUp' && !draft.content && !e.shiftKey && editLast()) e.preventDefault()
+    if (e.key === 'ArrowUp' && !draft.content && !e.shiftKey && editLastMessage(chat)) e.preventDefault()
   }
 
   // insertEmoji puts a picked emoji at the caret, as Zulip's compose picker does.
@@ -313,6 +303,17 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
       </div>
     </div>
   )
+}
+
+// editLastMessage opens my newest message on screen for editing, as ↑ in
+// an empty compose box and ← in the message list do in Zulip; it says
+// whether there was one.
+export function editLastMessage(chat: Chat): boolean {
+  const mine = chat.visibleMessages().filter((m) => m.sender_id === chat.me.user_id)
+  const last = mine[mine.length - 1]
+  const button = last && document.querySelector<HTMLElement>(`[data-message-id="${last.id}"] [data-testid=edit-button]`)
+  button?.click()
+  return !!button
 }
 
 // RecipientInput takes people by name or email, suggesting matches for the
