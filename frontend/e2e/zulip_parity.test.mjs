@@ -396,3 +396,23 @@ test('← edits one\'s last message in the view; Esc stays in the view for one w
   assert.match(await alice.evaluate(() => location.hash), /\/topic\/left(%20|\.20)arrow$/)
   await aliceApi.call('PATCH', '/api/v1/settings', { web_escape_navigates_to_home_view: true })
 })
+
+test('a message sent to a conversation not on screen takes one there, as Zulip\'s web_navigate_to_sent_message does', async () => {
+  await alice.evaluate(() => { location.hash = '#recent' })
+  await alice.getByTestId('recent-view').waitFor()
+  await alice.keyboard.press('x')
+  await alice.keyboard.type('Bob')
+  await alice.getByTestId('recipient-suggestion').waitFor()
+  await alice.keyboard.press('Enter')
+  await alice.keyboard.press('Enter')
+  await alice.keyboard.type('Sent from Recent conversations')
+  await alice.keyboard.press('Enter')
+  await alice.getByTestId('narrow-title').filter({ hasText: 'Direct messages with Bob Brown' }).waitFor()
+  await messages(alice).filter({ hasText: 'Sent from Recent conversations' }).waitFor()
+  // Sent where one is, one stays.
+  await openTopic(alice, 'left arrow')
+  await alice.getByTestId('compose-content').fill('Staying put')
+  await alice.getByTestId('compose-content').press('Enter')
+  await messages(alice).filter({ hasText: 'Staying put' }).waitFor()
+  assert.match(await alice.evaluate(() => location.hash), /\/topic\/left(%20|\.20)arrow$/)
+})

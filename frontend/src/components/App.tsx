@@ -27,7 +27,7 @@ import { showUserCard, UserCards } from './UserCard'
 import { useAccountTheme, type Theme } from './AccountTheme'
 import { Inbox } from './Inbox'
 import { TopicActions } from './TopicActions'
-import { OutboxEcho } from './OutboxEcho'
+import { OutboxEcho, shownIn } from './OutboxEcho'
 import { ScheduledMessages } from './Scheduled'
 import { StatusEditor, StatusEmoji } from './UserStatus'
 import { Outbox } from '../state/outbox'
@@ -221,6 +221,17 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
     if (m && !single && !compose.draft.content.trim()) retargetTo(chat.narrowOf(m))
   }
 
+  // A message sent to a conversation not on screen (from Inbox, say)
+  // takes one there, as Zulip's web_navigate_to_sent_message (on by
+  // default) does: one sees it arrive.
+  const goToSent = (m: zulip.OutgoingMessage) => {
+    if (chat.userSettings.web_navigate_to_sent_message === false || (!home && shownIn(narrow, m))) return
+    const stream = m.kind === 'stream' && chat.subByName(m.stream)
+    if (stream) return go({ kind: 'stream', streamId: stream.stream_id, stream: stream.name, topic: m.topic })
+    const others = m.to.filter((e) => e !== chat.me.email).sort()
+    if (m.kind === 'pm') go({ kind: 'pm', emails: others.length ? others : [chat.me.email] })
+  }
+
   // Zulip's keys, ignored while typing in a field (but Ctrl+k and Esc).
   // The handler is renewed at each render and read through a ref by one
   // listener, so a key pressed right after a change (a new selection, a
@@ -382,7 +393,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         }} />
         <OutboxEcho chat={chat} outbox={outbox} narrow={narrow} />
         </>}
-        <Compose chat={chat} compose={compose} focus={focus} conversation={hash} outbox={outbox} />
+        <Compose chat={chat} compose={compose} focus={focus} conversation={hash} outbox={outbox} onSent={goToSent} />
       </main>
       <BuddyList chat={chat} onSetStatus={() => { setDrawer(null); setPanel('status') }} />
       {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}

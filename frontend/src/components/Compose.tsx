@@ -53,7 +53,7 @@ const typingIdleMs = 5000
 // Compose is the compose box. On a phone it stays a one-line button until
 // used, as in Zulip's mobile web, so the messages keep the screen; it
 // closes again when the conversation changes with nothing typed.
-export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; conversation: string; outbox: Outbox }) {
+export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; conversation: string; outbox: Outbox; onSent: (m: zulip.OutgoingMessage) => void }) {
   const phone = useMedia(phoneLayout)
   const [open, setOpen] = useState(false)
   const { compose } = p
@@ -69,7 +69,7 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; c
   return <ComposeBox {...p} onClose={phone ? () => setOpen(false) : undefined} opened={open} />
 }
 
-function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbox: Outbox; opened: boolean; onClose?: () => void }) {
+function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbox: Outbox; opened: boolean; onSent: (m: zulip.OutgoingMessage) => void; onClose?: () => void }) {
   const { chat, compose } = p
   const { draft, update } = compose
   const area = useRef<HTMLTextAreaElement>(null)
@@ -190,6 +190,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     setError('')
     p.outbox.add(m, chat.queueId)
     done(compose.id)
+    p.onSent(m)
   }
 
   const onKeyDown = (e: KeyboardEvent) => {
