@@ -327,7 +327,7 @@ test('Zulip\'s reaction and topic keys on the selected message: + toggles 👍, 
   await alice.keyboard.press('Shift+U')
   await eventually(async () => assert.match(await m.getAttribute('class'), /\bunread\b/))
   await alice.keyboard.press('Shift+P')
-  await alice.getByTestId('narrow-title').filter({ hasText: 'Private messages' }).waitFor()
+  await alice.getByTestId('narrow-title').filter({ hasText: 'All direct messages' }).waitFor()
 })
 
 test('Enter in the compose box\'s address fields moves on to the next, so c, stream, Enter, topic, Enter, message, Enter sends', async () => {

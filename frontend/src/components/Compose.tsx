@@ -250,7 +250,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
       <div class="compose-head">
         <select aria-label="Message kind" value={draft.kind} onChange={(e) => { const kind = (e.target as HTMLSelectElement).value as Draft['kind']; update((d) => ({ ...d, kind })) }}>
           <option value="stream">Stream</option>
-          <option value="pm">Private</option>
+          <option value="pm">Direct</option>
         </select>
         {draft.kind === 'stream' ? <>
           {field('stream', 'compose-stream', 'Stream', 'compose-topic', 'compose-streams')}

@@ -1,7 +1,7 @@
 // Zulip's keyboard shortcuts that Lanchat knows, listed once for the help
 // overlay (?) and the settings page.
 const shortcuts: [string, string][] = [
-  ['Enter or r', 'Reply to the selected message'], ['R', 'Reply privately to its sender'], ['@', 'Reply, mentioning its sender'],
+  ['Enter or r', 'Reply to the selected message'], ['R', 'Direct message to its sender'], ['@', 'Reply, mentioning its sender'],
   ['c', 'New stream message'], ['x', 'New direct message'], ['d', 'Drafts'],
   ['↑ ↓ or k j', 'Previous or next message or conversation'], ['PgUp PgDn', 'Scroll a page'], ['Home End', 'First or last message'],
   ['n', 'Next unread topic'], ['p', 'Next unread direct message'], ['s', 'Go to the selected message’s stream, then its topic'],

@@ -130,7 +130,7 @@ export function narrowTitle(n: Narrow, namesOf: (emails: string[]) => string): s
     case 'all': return 'All messages'
     case 'stream': return n.topic !== undefined ? `#${n.stream} › ${n.topic}` : `#${n.stream}`
     case 'pm': return `Direct messages with ${namesOf(n.emails)}`
-    case 'private': return 'Private messages'
+    case 'private': return 'All direct messages'
     case 'starred': return 'Starred messages'
     case 'mentions': return 'Mentions'
     case 'search': return `Search: ${n.query}`
