@@ -200,7 +200,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
       if (e.key === 'Enter' || e.key === 'Tab') { e.preventDefault(); accept(completions[choice]); return }
       if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setToken(null); return }
     }
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send() }
+    if (sendsOnEnter(e, chat.enterSends)) { e.preventDefault(); send() }
     if (e.key === 'ArrowUp' && !draft.content && !e.shiftKey && editLastMessage(chat)) e.preventDefault()
   }
 
@@ -262,7 +262,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
       {guests.length > 0 && <div class="compose-warning" data-testid="compose-guest-warning">{guests.join(', ')} {guests.length === 1 ? 'is a guest' : 'are guests'} in this organization.</div>}
       <div class="compose-body">
         {preview === null ? (
-          <textarea ref={area} data-testid="compose-content" aria-label="Message" placeholder="Message (Enter sends, Shift+Enter for a new line; paste or drop files)"
+          <textarea ref={area} data-testid="compose-content" aria-label="Message" placeholder={`Message (${chat.enterSends ? 'Enter sends, Shift+Enter' : 'Ctrl+Enter sends, Enter'} for a new line; paste or drop files)`}
             value={draft.content} onInput={onInput} onKeyDown={onKeyDown} onBlur={() => setTimeout(() => setToken(null), 150)}
             onPaste={(e) => { const files = e.clipboardData?.files; if (files?.length) { e.preventDefault(); attach(files) } }} />
         ) : (
@@ -304,6 +304,15 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
       </div>
     </div>
   )
+}
+
+// sendsOnEnter says whether a key sends the message being written (or
+// saves the one being edited). As the account's enter_sends says, as in
+// Zulip: Enter sends and Shift+Enter starts a new line, or Enter starts a
+// new line and Ctrl+Enter sends; Ctrl (⌘) + Enter sends either way.
+export function sendsOnEnter(e: KeyboardEvent, enterSends: boolean): boolean {
+  if (e.key !== 'Enter' || e.isComposing) return false
+  return e.ctrlKey || e.metaKey || (enterSends && !e.shiftKey && !e.altKey)
 }
 
 // editLastMessage opens my newest message on screen for editing, as ↑ in

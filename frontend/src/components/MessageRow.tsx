@@ -8,6 +8,7 @@ import { markMentionsOfMe, mentionsMe } from '../state/mentions'
 import { followPlaygroundLink, showLocalTimes, showMeMessage, showPlaygroundLinks, toggleSpoiler } from '../state/rendered'
 import type { Message } from '../state/types'
 import { widgetOf } from '../state/widgets'
+import { sendsOnEnter } from './Compose'
 import { EmojiPicker } from './EmojiPicker'
 import { MessageMenu, type MessageActions } from './MessageMenu'
 import { Widget } from './Widget'
@@ -114,7 +115,7 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
         ) : (
           <div class="edit">
             <textarea data-testid="edit-content" value={editing} ref={focusAtEnd} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)}
-              onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); saveEdit() } if (e.key === 'Escape') setEditing(null) }} />
+              onKeyDown={(e) => { if (sendsOnEnter(e, chat.enterSends)) { e.preventDefault(); saveEdit() } if (e.key === 'Escape') setEditing(null) }} />
             <button class="primary" data-testid="edit-save" onClick={saveEdit}>Save</button>
             <button onClick={() => setEditing(null)}>Cancel</button>
           </div>

@@ -295,6 +295,12 @@ export class Chat {
     return !!v && (v.direct_members.includes(this.me.user_id) || v.direct_subgroups.some((id) => this.inGroup(id)))
   }
 
+  // enterSends: whether Enter sends in the compose box (the account's
+  // enter_sends; on unless turned off).
+  get enterSends(): boolean {
+    return this.userSettings.enter_sends !== false
+  }
+
   // namesOf names the people of a direct message conversation, an address
   // standing for someone not (or no longer) known.
   namesOf(emails: string[]): string {
