@@ -379,6 +379,12 @@ func TestNarrowWith(t *testing.T) {
 
 // PATCH /settings takes the display settings the mobile app changes; they
 // persist into register's user_settings and reach the user's queues.
+// enter_sends, which the web compose box follows, is a setting of one's own
+// like the others: on at first, changed by PATCH /settings, announced.
+func TestEnterSendsSetting(t *testing.T) {
+	checkNewSettings(t, apitest.Start(t), map[string][2]any{"enter_sends": {true, false}})
+}
+
 func TestDisplaySettings(t *testing.T) {
 	s := apitest.Start(t)
 	bob := s.Login("bob@example.com")

@@ -16,7 +16,11 @@ import (
 // settings clients read at start-up.
 func defaultUserSettings(u store.User) map[string]any {
 	return map[string]any{
-		"twenty_four_hour_time":               false,
+		"twenty_four_hour_time": false,
+		// Whether Enter sends in the compose box (else Ctrl+Enter does and
+		// Enter starts a new line). Zulip's default is false; Lanchat's web
+		// compose box has always sent on Enter, so its accounts start so.
+		"enter_sends":                         true,
 		"send_private_typing_notifications":   true,
 		"send_stream_typing_notifications":    true,
 		"send_read_receipts":                  true,

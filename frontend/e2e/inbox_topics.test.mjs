@@ -68,6 +68,26 @@ test('Inbox is the home view: unread conversations by stream and direct messages
   await eventually(async () => assert.equal(await inboxTopic(alice, 'release').count(), 0))
 })
 
+test('on Inbox, as in Zulip, j and k walk the conversations and Enter opens one; the message keys wait for a message list', async () => {
+  await bobApi.send('general', 'walk here', 'The topic to reach by keys')
+  await openTopicAt(alice, general, 'general', 'lunch plans')
+  await alice.locator('[data-testid=message][data-selected=true]').waitFor()
+  await go(alice, '#inbox')
+  await inboxTopic(alice, 'walk here').waitFor()
+  // r has no message to reply to here (not the one left selected in the topic).
+  await alice.keyboard.press('r')
+  await alice.waitForTimeout(300)
+  assert.notEqual(await alice.evaluate(() => document.activeElement?.dataset.testid), 'compose-content')
+  const rows = await alice.locator('.inbox-head, .inbox-row').evaluateAll((els) => els.map((el) => el.dataset.topic ?? el.dataset.testid))
+  const target = rows.indexOf('walk here')
+  assert.ok(target >= 0, `rows: ${rows}`)
+  for (let i = 0; i <= target + 1; i++) await alice.keyboard.press('j')
+  await alice.keyboard.press('k')
+  assert.equal(await alice.evaluate(() => document.activeElement?.dataset.topic), 'walk here')
+  await alice.keyboard.press('Enter')
+  await alice.getByTestId('narrow-title').filter({ hasText: 'walk here' }).waitFor()
+})
+
 test('a message marked unread stays unread, and the counts stay changed, after a reload', async () => {
   for (const n of [1, 2, 3]) await bobApi.send('general', 'counts', `Count me ${n}`)
   await alice.bringToFront()

@@ -16,7 +16,7 @@ test('first-run setup creates the organization and signs the owner in', async ()
     await page.locator('[data-testid=stream-row][data-stream="general"]').waitFor()
     await page.reload()
     await page.locator('[data-testid=stream-row][data-stream="general"]').waitFor()
-    assert.equal(await page.title(), 'Acme Robotics')
+    assert.match(await page.title(), / - Acme Robotics$/)
     const state = await fetch(`${server.url}/accounts/setup`).then((r) => r.json())
     assert.equal(state.setup_needed, false)
   } finally {

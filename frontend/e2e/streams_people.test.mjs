@@ -174,20 +174,20 @@ test('a user card opens from a name, an avatar or the people list, and leads to 
   // The avatar opens it too; "Send a direct message" opens the conversation.
   await msg.locator('img.avatar').click()
   await admin.getByTestId('user-card-dm').click()
-  await admin.getByTestId('narrow-title').filter({ hasText: 'bob@example.com' }).waitFor()
+  await admin.getByTestId('narrow-title').filter({ hasText: 'Direct messages with Bob Brown' }).waitFor()
   assert.match(await admin.evaluate(() => location.hash), /^#narrow\/dm\/bob/)
   assert.equal(await card.count(), 0)
 
   // People search narrows the right bar; a person's name opens the direct
   // messages with them (Enter on it too), their ⋮ their card, as in Zulip.
   await admin.locator('[data-testid=buddy-row][data-email="alice@example.com"]').getByTestId('buddy-dm').click()
-  await admin.getByTestId('narrow-title').filter({ hasText: 'alice@example.com' }).waitFor()
+  await admin.getByTestId('narrow-title').filter({ hasText: 'Direct messages with Alice Anders' }).waitFor()
   assert.equal(await card.count(), 0)
   await admin.getByTestId('people-search').fill('bob')
   assert.deepEqual(await admin.getByTestId('buddy-row').evaluateAll((rows) => rows.map((r) => r.dataset.email)), ['bob@example.com'])
   await admin.getByTestId('people-search').press('Tab')
   await admin.keyboard.press('Enter')
-  await admin.getByTestId('narrow-title').filter({ hasText: 'bob@example.com' }).waitFor()
+  await admin.getByTestId('narrow-title').filter({ hasText: 'Direct messages with Bob Brown' }).waitFor()
   assert.match(await admin.evaluate(() => location.hash), /^#narrow\/dm\/bob/)
   assert.equal(await card.count(), 0)
   await admin.getByTestId('buddy-profile').click()

@@ -9,9 +9,10 @@ import { explain } from '../state/errors'
 import { Chat } from '../state/chat'
 import { hashToPlace, narrowTitle, narrowToHash, sameNarrow, type Narrow, type Place } from '../state/narrow'
 import { titleWithUnreads } from '../state/unread'
+import { topicKey } from '../state/conversation'
 import { BuddyList } from './BuddyList'
 import { DraftStore, recipients } from '../state/drafts'
-import { Compose, useComposeDraft } from './Compose'
+import { Compose, editLastMessage, useComposeDraft } from './Compose'
 import { Drafts } from './Drafts'
 import { Join, Login, Setup } from './Login'
 import { MessageList } from './MessageList'
@@ -22,11 +23,11 @@ import { Lightbox, ShortcutsHelp } from './Shortcuts'
 import { Sidebar } from './Sidebar'
 import { Lazy } from './Lazy'
 import { StreamPreview } from './StreamPreview'
-import { UserCards } from './UserCard'
+import { showUserCard, UserCards } from './UserCard'
 import { useAccountTheme, type Theme } from './AccountTheme'
 import { Inbox } from './Inbox'
 import { TopicActions } from './TopicActions'
-import { OutboxEcho } from './OutboxEcho'
+import { OutboxEcho, shownIn } from './OutboxEcho'
 import { ScheduledMessages } from './Scheduled'
 import { StatusEditor, StatusEmoji } from './UserStatus'
 import { Outbox } from '../state/outbox'
@@ -75,14 +76,14 @@ export function App() {
     case 'setup': return <Setup onDone={(me) => setScreen({ kind: 'chat', me })} />
     case 'login': return <Login realm={screen.realm} onDone={(me) => setScreen({ kind: 'chat', me })} />
     case 'join': return <Join inviteKey={screen.key} invitation={screen.invitation} onDone={(me) => setScreen({ kind: 'chat', me })} />
-    case 'chat': return <ChatScreen me={screen.me} theme={theme} setTheme={setTheme} onSignOut={async () => {
+    case 'chat': return <ChatScreen me={screen.me} theme={theme} setTheme={setTheme} onSignOut={async (realm) => {
       await signOut()
-      setScreen({ kind: 'login', realm: document.title.replace(/^\(\d+\) /, '') })
+      setScreen({ kind: 'login', realm })
     }} />
   }
 }
 
-function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onSignOut: () => void }) {
+function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onSignOut: (realm: string) => void }) {
   // The chat started loading as the script ran (startup.ts), unless this is a later sign-in.
   const [{ chat, registered, loaded }] = useState(() => takeEarlyChat() ?? { chat: new Chat(), registered: null, loaded: false })
   const [, setVersion] = useState(0)
@@ -177,7 +178,11 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   // the same frame that shows it, so no key typed in between lands in the
   // old one's draft.
   useLayoutEffect(() => {
-    if (!ready || home) return
+    if (!ready) return
+    // Inbox and Recent conversations are no one conversation: there the
+    // compose box is addressed to none, not to the last one read, now out
+    // of sight (its draft is kept for the way back).
+    if (home) return compose.retarget((d) => ({ ...d, stream: '', topic: '', to: '' }))
     const v = chat.view
     if (!(sameNarrow(v.narrow, narrow) && v.near === place.near && (v.loading || v.ids.length))) chat.load(narrow, place.near)
     if (narrow.kind === 'stream') chat.loadTopics(narrow.streamId).catch(() => {})
@@ -194,7 +199,8 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   }, [v.loading, v.ids.length, narrowToHash(v.narrow), v.near])
 
   const unread = ready ? chat.unreads.total(chat.mute) : 0
-  useEffect(() => { document.title = titleWithUnreads(unread, chat.realmName) }, [unread, chat.realmName])
+  const viewTitle = home === 'recent' ? 'Recent conversations' : home === 'inbox' ? 'Inbox' : narrowTitle(narrow, (emails) => chat.namesOf(emails))
+  useEffect(() => { document.title = titleWithUnreads(unread, chat.realmName, viewTitle) }, [unread, chat.realmName, viewTitle])
 
   const go = (n: Narrow) => { location.hash = narrowToHash(n) }
   const reply = (id: number) => {
@@ -202,6 +208,28 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
     if (!m) return
     retargetTo(chat.narrowOf(m))
     setFocus(Date.now())
+  }
+
+  // A click on a message in a view of many conversations (All messages, a
+  // stream, a search) points an empty compose box at that message's
+  // conversation, as a click starts a reply in Zulip: what one types next
+  // goes there, not to no stream at all.
+  const pick = (id: number) => {
+    setSelected(id)
+    const m = chat.messages.get(id)
+    const single = (narrow.kind === 'stream' && narrow.topic !== undefined) || narrow.kind === 'pm'
+    if (m && !single && !compose.draft.content.trim()) retargetTo(chat.narrowOf(m))
+  }
+
+  // A message sent to a conversation not on screen (from Inbox, say)
+  // takes one there, as Zulip's web_navigate_to_sent_message (on by
+  // default) does: one sees it arrive.
+  const goToSent = (m: zulip.OutgoingMessage) => {
+    if (chat.userSettings.web_navigate_to_sent_message === false || (!home && shownIn(narrow, m))) return
+    const stream = m.kind === 'stream' && chat.subByName(m.stream)
+    if (stream) return go({ kind: 'stream', streamId: stream.stream_id, stream: stream.name, topic: m.topic })
+    const others = m.to.filter((e) => e !== chat.me.email).sort()
+    if (m.kind === 'pm') go({ kind: 'pm', emails: others.length ? others : [chat.me.email] })
   }
 
   // Zulip's keys, ignored while typing in a field (but Ctrl+k and Esc).
@@ -215,15 +243,30 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
       if (lightbox) return setLightbox(null)
       if (panel) return setPanel(null)
       if (typingInField) return (e.target as HTMLElement).blur()
+      // With nothing left to close, Esc goes back to the home view, as
+      // Zulip's does unless the account's web_escape_navigates_to_home_view is off.
+      if (!home && !streamPanel && chat.userSettings.web_escape_navigates_to_home_view !== false &&
+        !document.querySelector('[role=dialog], [role=menu], .confirm')) location.hash = '#inbox'
       return
     }
     if (e.key === 'k' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); return field('search-input') }
     if (typingInField || e.ctrlKey || e.metaKey || e.altKey || panel) return
     if ((e.key === 'Enter' || e.key === ' ') && (e.target as HTMLElement).closest('a, button')) return // the control's own action
-    const ids = chat.view.ids
+    // Inbox and Recent conversations show no messages: the keys for the
+    // selected message are not for one left selected in another view.
+    const ids = home ? [] : chat.view.ids
     const at = ids.indexOf(selected)
-    const m = chat.messages.get(selected)
+    const m = home ? undefined : chat.messages.get(selected)
     const handled = () => e.preventDefault()
+    // There, as in Zulip, ↑ ↓ (k j) walk the conversations, and Enter opens the one in focus.
+    const step = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 }[e.key]
+    if (home && step) {
+      handled()
+      const rows = [...document.querySelectorAll<HTMLElement>('.inbox-head, .inbox-row, .recent-row')]
+      const from = rows.indexOf(document.activeElement as HTMLElement)
+      rows[from < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, from + step))]?.focus()
+      return
+    }
     switch (e.key) {
       case 'c': handled(); compose.update((d) => ({ ...d, kind: 'stream' })); setFocus(Date.now()); break
       case 'x': handled(); compose.update((d) => ({ ...d, kind: 'pm' })); setFocus(Date.now()); break
@@ -241,6 +284,30 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         reply(m.id)
         compose.update((d) => ({ ...d, content: `${d.content}${d.content && !d.content.endsWith(' ') ? ' ' : ''}@**${m.sender_full_name}** ` }))
       } break
+      // The selected message's sender's card, its menu, and (one's own) its edit box.
+      case 'u': if (m) {
+        handled()
+        const row = document.querySelector<HTMLElement>(`[data-message-id="${m.id}"]`)
+        if (row) showUserCard(m.sender_id, row.querySelector<HTMLElement>('[data-testid=message-sender]') ?? row)
+      } break
+      case 'i': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=message-menu-button]`)?.click() } break
+      case 'e': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=edit-button]`)?.click() } break
+      // ← edits one's last message in the view, as in Zulip.
+      case 'ArrowLeft': if (ids.length && editLastMessage(chat)) handled(); break
+      // Reactions: + toggles 👍, : opens the picker.
+      case '+': if (m) {
+        handled()
+        const mine = m.reactions.some((r) => r.user_id === chat.me.user_id && r.emoji_code === '1f44d')
+        zulip.setReaction(m.id, '+1', !mine).catch(() => {})
+      } break
+      case ':': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=react-button]`)?.click() } break
+      // M mutes (or unmutes) the selected message's topic; U marks it unread and all after it; P is all direct messages.
+      case 'M': if (m?.type === 'stream') {
+        handled()
+        zulip.muteTopic(m.stream_id!, m.subject, !chat.mute.mutedTopics.has(topicKey(m.stream_id!, m.subject))).catch(() => {})
+      } break
+      case 'U': if (m) { handled(); chat.markUnreadFrom(m.id).catch(() => {}) } break
+      case 'P': handled(); go({ kind: 'private' }); break
       case '*': if (m) { handled(); zulip.setFlag([m.id], 'starred', !m.flags.includes('starred')).catch(() => {}) } break
       case 's': case 'S': if (m) {
         handled()
@@ -305,7 +372,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         {desktop() && <button data-testid="host-button" onClick={() => setPanel('host')}>{member ? 'Team' : 'Host'}</button>}
         <button data-testid="settings-button" onClick={() => setPanel('settings')} title="Settings" aria-label="Settings">⚙</button>
         <button class="me" data-testid="my-status" title="Set status" onClick={() => setPanel('status')}><StatusEmoji chat={chat} status={chat.statuses.get(chat.me.user_id)} />{chat.me.full_name}</button>
-        <button data-testid="logout" onClick={() => { chat.close(); p.onSignOut() }}>Sign out</button>
+        <button data-testid="logout" onClick={() => { chat.close(); p.onSignOut(chat.realmName) }}>Sign out</button>
         <button class="drawer-button" data-testid="open-people" aria-label="People" aria-expanded={drawer === 'people'}
           onClick={() => toggleDrawer('people')}>👥</button>
       </header>
@@ -315,18 +382,18 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         <NotificationBanner />
         {home === 'recent' ? <Recent chat={chat} /> : home === 'inbox' ? <Inbox chat={chat} /> : <>
         <div class="narrow-head">
-          <h2 class="narrow-title" data-testid="narrow-title">{narrowTitle(narrow)}</h2>
+          <h2 class="narrow-title" data-testid="narrow-title">{viewTitle}</h2>
           <TopicActions chat={chat} narrow={narrow} />
         </div>
         <StreamPreview chat={chat} narrow={narrow} />
-        <MessageList chat={chat} selected={selected} onSelect={setSelected} actions={{
+        <MessageList chat={chat} selected={selected} onSelect={pick} actions={{
           reply,
           quote: (id, text) => { reply(id); compose.update((d) => ({ ...d, content: (d.content ? d.content + '\n' : '') + text })) },
           showImages: setLightbox,
         }} />
         <OutboxEcho chat={chat} outbox={outbox} narrow={narrow} />
         </>}
-        <Compose chat={chat} compose={compose} focus={focus} conversation={hash} outbox={outbox} />
+        <Compose chat={chat} compose={compose} focus={focus} conversation={hash} outbox={outbox} onSent={goToSent} />
       </main>
       <BuddyList chat={chat} onSetStatus={() => { setDrawer(null); setPanel('status') }} />
       {drawer && <div class="scrim" data-testid="drawer-scrim" onClick={() => setDrawer(null)} />}

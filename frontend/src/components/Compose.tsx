@@ -54,7 +54,7 @@ const typingIdleMs = 5000
 // Compose is the compose box. On a phone it stays a one-line button until
 // used, as in Zulip's mobile web, so the messages keep the screen; it
 // closes again when the conversation changes with nothing typed.
-export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; conversation: string; outbox: Outbox }) {
+export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; conversation: string; outbox: Outbox; onSent: (m: zulip.OutgoingMessage) => void }) {
   const phone = useMedia(phoneLayout)
   const [open, setOpen] = useState(false)
   const { compose } = p
@@ -70,7 +70,7 @@ export function Compose(p: { chat: Chat; compose: ComposeDraft; focus: number; c
   return <ComposeBox {...p} onClose={phone ? () => setOpen(false) : undefined} opened={open} />
 }
 
-function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbox: Outbox; opened: boolean; onClose?: () => void }) {
+function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbox: Outbox; opened: boolean; onSent: (m: zulip.OutgoingMessage) => void; onClose?: () => void }) {
   const { chat, compose } = p
   const { draft, update } = compose
   const area = useRef<HTMLTextAreaElement>(null)
@@ -82,7 +82,14 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
 
   // A layout effect: focus moves in the frame that asked for it, never a
   // frame later, when it could take the caret from a field already clicked.
-  useLayoutEffect(() => { if (p.focus || p.opened) area.current?.focus() }, [p.focus])
+  // As in Zulip, it goes to the first of stream, topic or recipients still
+  // empty (c on Inbox asks for a stream, c in a stream for a topic, x for
+  // people), else to the message.
+  useLayoutEffect(() => {
+    if (!p.focus && !p.opened) return
+    const empty = [...(area.current?.closest('.compose')?.querySelectorAll<HTMLInputElement>('.compose-head input') ?? [])].find((f) => !f.value.trim())
+    ;(empty ?? area.current)?.focus()
+  }, [p.focus])
   // An error belongs to the message it was about.
   useEffect(() => setError(''), [conversationKey(draft)])
 
@@ -184,16 +191,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     setError('')
     p.outbox.add(m, chat.queueId)
     done(compose.id)
-  }
-
-  // editLast opens my newest message on screen for editing, as ↑ in an
-  // empty compose box does in Zulip.
-  const editLast = (): boolean => {
-    const mine = chat.visibleMessages().filter((m) => m.sender_id === chat.me.user_id)
-    const last = mine[mine.length - 1]
-    const button = last && document.querySelector<HTMLElement>(`[data-message-id="${last.id}"] [data-testid=edit-button]`)
-    button?.click()
-    return !!button
+    p.onSent(m)
   }
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -203,8 +201,8 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
       if (e.key === 'Enter' || e.key === 'Tab') { e.preventDefault(); accept(completions[choice]); return }
       if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setToken(null); return }
     }
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send() }
-    if (e.key === 'ArrowUp' && !draft.content && !e.shiftKey && editLast()) e.preventDefault()
+    if (sendsOnEnter(e, chat.enterSends)) { e.preventDefault(); send() }
+    if (e.key === 'ArrowUp' && !draft.content && !e.shiftKey && editLastMessage(chat)) e.preventDefault()
   }
 
   // insertEmoji puts a picked emoji at the caret, as Zulip's compose picker does.
@@ -239,9 +237,13 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     }
   }
 
-  const field = (key: keyof Draft, testid: string, placeholder: string, maxLength: number, list?: string) => (
+  // Enter in an address field moves on to the next one, as in Zulip's
+  // compose box: stream, topic, then the message.
+  const onward = (next: string) => document.querySelector<HTMLElement>(`.compose [data-testid=${next}]`)?.focus()
+  const field = (key: keyof Draft, testid: string, placeholder: string, maxLength: number, next: string, list?: string) => (
     <input data-testid={testid} aria-label={placeholder} placeholder={placeholder} value={draft[key]} list={list} maxLength={maxLength}
-      onInput={(e) => { const v = (e.target as HTMLInputElement).value; update((d) => ({ ...d, [key]: v })) }} />
+      onInput={(e) => { const v = (e.target as HTMLInputElement).value; update((d) => ({ ...d, [key]: v })) }}
+      onKeyDown={(e) => { if (e.key === 'Enter' && !e.isComposing) { e.preventDefault(); onward(next) } }} />
   )
 
   return (
@@ -249,19 +251,19 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
       <div class="compose-head">
         <select aria-label="Message kind" value={draft.kind} onChange={(e) => { const kind = (e.target as HTMLSelectElement).value as Draft['kind']; update((d) => ({ ...d, kind })) }}>
           <option value="stream">Stream</option>
-          <option value="pm">Private</option>
+          <option value="pm">Direct</option>
         </select>
         {draft.kind === 'stream' ? <>
-          {field('stream', 'compose-stream', 'Stream', limits.streamName, 'compose-streams')}
+          {field('stream', 'compose-stream', 'Stream', limits.streamName, 'compose-topic', 'compose-streams')}
           <datalist id="compose-streams">{[...chat.subs.values()].map((s) => <option value={s.name} />)}</datalist>
           <span class="sep">›</span>
-          {field('topic', 'compose-topic', 'Topic', limits.topic)}
-        </> : <RecipientInput value={draft.to} people={people} onChange={(to) => update((d) => ({ ...d, to }))} />}
+          {field('topic', 'compose-topic', 'Topic', limits.topic, 'compose-content')}
+        </> : <RecipientInput value={draft.to} people={people} onChange={(to) => update((d) => ({ ...d, to }))} onDone={() => onward('compose-content')} />}
       </div>
       {guests.length > 0 && <div class="compose-warning" data-testid="compose-guest-warning">{guests.join(', ')} {guests.length === 1 ? 'is a guest' : 'are guests'} in this organization.</div>}
       <div class="compose-body">
         {preview === null ? (
-          <textarea ref={area} data-testid="compose-content" aria-label="Message" placeholder="Message (Enter sends, Shift+Enter for a new line; paste or drop files)"
+          <textarea ref={area} data-testid="compose-content" aria-label="Message" placeholder={`Message (${chat.enterSends ? 'Enter sends, Shift+Enter' : 'Ctrl+Enter sends, Enter'} for a new line; paste or drop files)`}
             value={draft.content} onInput={onInput} onKeyDown={onKeyDown} onBlur={() => setTimeout(() => setToken(null), 150)}
             onPaste={(e) => { const files = e.clipboardData?.files; if (files?.length) { e.preventDefault(); attach(files) } }} />
         ) : (
@@ -305,9 +307,29 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
   )
 }
 
+// sendsOnEnter says whether a key sends the message being written (or
+// saves the one being edited). As the account's enter_sends says, as in
+// Zulip: Enter sends and Shift+Enter starts a new line, or Enter starts a
+// new line and Ctrl+Enter sends; Ctrl (⌘) + Enter sends either way.
+export function sendsOnEnter(e: KeyboardEvent, enterSends: boolean): boolean {
+  if (e.key !== 'Enter' || e.isComposing) return false
+  return e.ctrlKey || e.metaKey || (enterSends && !e.shiftKey && !e.altKey)
+}
+
+// editLastMessage opens my newest message on screen for editing, as ↑ in
+// an empty compose box and ← in the message list do in Zulip; it says
+// whether there was one.
+export function editLastMessage(chat: Chat): boolean {
+  const mine = chat.visibleMessages().filter((m) => m.sender_id === chat.me.user_id)
+  const last = mine[mine.length - 1]
+  const button = last && document.querySelector<HTMLElement>(`[data-message-id="${last.id}"] [data-testid=edit-button]`)
+  button?.click()
+  return !!button
+}
+
 // RecipientInput takes people by name or email, suggesting matches for the
 // name being typed after the last comma.
-function RecipientInput(p: { value: string; people: User[]; onChange: (to: string) => void }) {
+function RecipientInput(p: { value: string; people: User[]; onChange: (to: string) => void; onDone: () => void }) {
   const [open, setOpen] = useState(false)
   const [choice, setChoice] = useState(0)
   const done = p.value.slice(0, p.value.lastIndexOf(',') + 1)
@@ -317,7 +339,8 @@ function RecipientInput(p: { value: string; people: User[]; onChange: (to: strin
     (u.full_name.toLowerCase().includes(typed) || u.email.toLowerCase().startsWith(typed))).slice(0, 8) : []
   const pick = (u: User) => { p.onChange(`${done}${done ? ' ' : ''}${u.email}, `); setChoice(0) }
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!matches.length) return
+    // With no one suggested, Enter moves on to the message.
+    if (!matches.length) { if (e.key === 'Enter' && !e.isComposing) { e.preventDefault(); p.onDone() } return }
     if (e.key === 'ArrowDown') { e.preventDefault(); setChoice((choice + 1) % matches.length) }
     if (e.key === 'ArrowUp') { e.preventDefault(); setChoice((choice + matches.length - 1) % matches.length) }
     if (e.key === 'Enter' || e.key === 'Tab') { e.preventDefault(); pick(matches[choice]) }

@@ -25,7 +25,7 @@ function RecipientBar(p: { chat: Chat; m: Message }) {
   const emails = pmEmails(m, chat.me.email)
   return (
     <div class="recipient private" data-testid="recipient-header">
-      <a href={narrowToHash({ kind: 'pm', emails })}>You and {emails.map((e) => chat.byEmail.get(e)?.full_name ?? e).join(', ')}</a>
+      <a href={narrowToHash({ kind: 'pm', emails })}>You and {chat.namesOf(emails)}</a>
     </div>
   )
 }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import { explain } from '../state/errors'
@@ -53,9 +53,26 @@ export function MessageMenu(p: { chat: Chat; m: Message; actions: MessageActions
   const edit = p.onEdit
   if (mine && edit) items.push(['Edit message', 'menu-edit', () => { edit(); p.onClose() }])
   if (chat.mayDelete(m)) items.push(['Delete message', 'menu-delete', () => { p.onDelete(); p.onClose() }])
+  // As a menu does, it takes the focus (so the i key's menu is worked from
+  // the keyboard), its items are walked with ↑ ↓, and Esc closes it
+  // wherever the focus went, without also leaving the view.
+  const menu = useRef<HTMLDivElement>(null)
+  useLayoutEffect(() => {
+    menu.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus()
+    const escape = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.stopPropagation(); p.onClose() } }
+    addEventListener('keydown', escape, true)
+    return () => removeEventListener('keydown', escape, true)
+  }, [])
+  const walk = (e: KeyboardEvent) => {
+    if ((e.key !== 'ArrowDown' && e.key !== 'ArrowUp') || !(e.target as HTMLElement).matches('[role=menuitem]')) return
+    e.preventDefault()
+    e.stopPropagation()
+    const all = [...menu.current!.querySelectorAll<HTMLElement>('[role=menuitem]')]
+    const at = all.indexOf(document.activeElement as HTMLElement)
+    all[(at + (e.key === 'ArrowDown' ? 1 : all.length - 1)) % all.length]?.focus()
+  }
   return (
-    <div class="menu message-menu" data-testid="message-menu" role="menu" onClick={(e) => e.stopPropagation()}
-      onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); p.onClose() } }}>
+    <div class="menu message-menu" data-testid="message-menu" role="menu" ref={menu} onClick={(e) => e.stopPropagation()} onKeyDown={walk}>
       {items.map(([label, testid, act]) => <button role="menuitem" data-testid={testid} onClick={act}>{label}</button>)}
       {note && <span class="hint" role="status">{note}</span>}
       {dialog?.kind === 'source' && (

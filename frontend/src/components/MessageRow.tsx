@@ -8,6 +8,7 @@ import { markMentionsOfMe, mentionsMe } from '../state/mentions'
 import { followPlaygroundLink, showLocalTimes, showMeMessage, showPlaygroundLinks, toggleSpoiler } from '../state/rendered'
 import type { Message } from '../state/types'
 import { widgetOf } from '../state/widgets'
+import { sendsOnEnter } from './Compose'
 import { EmojiPicker } from './EmojiPicker'
 import { MessageMenu, type MessageActions } from './MessageMenu'
 import { Widget } from './Widget'
@@ -43,6 +44,14 @@ function Reactions(p: { chat: Chat; m: Message }) {
 const showFullTime = (e: MouseEvent, ts: number) => {
   const el = e.currentTarget as HTMLElement
   if (!el.title) el.title = fullTime(ts)
+}
+
+// focusAtEnd puts the cursor at the end of the edit box as it opens, as
+// Zulip's does: one edits without first clicking into it.
+const focusAtEnd = (area: HTMLTextAreaElement | null) => {
+  if (!area || document.activeElement === area) return
+  area.focus()
+  area.setSelectionRange(area.value.length, area.value.length)
 }
 
 // contentHTML is a message's HTML as shown: emoji drawn, my mentions
@@ -105,8 +114,8 @@ export function MessageRow(p: { chat: Chat; m: Message; continued: boolean; sele
             dangerouslySetInnerHTML={{ __html: contentHTML(chat, m) }} />
         ) : (
           <div class="edit">
-            <textarea data-testid="edit-content" value={editing} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)}
-              onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); saveEdit() } if (e.key === 'Escape') setEditing(null) }} />
+            <textarea data-testid="edit-content" value={editing} ref={focusAtEnd} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)}
+              onKeyDown={(e) => { if (sendsOnEnter(e, chat.enterSends)) { e.preventDefault(); saveEdit() } if (e.key === 'Escape') setEditing(null) }} />
             <button class="primary" data-testid="edit-save" onClick={saveEdit}>Save</button>
             <button onClick={() => setEditing(null)}>Cancel</button>
           </div>

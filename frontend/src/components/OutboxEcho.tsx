@@ -1,10 +1,11 @@
 import type { Chat } from '../state/chat'
 import type { Narrow } from '../state/narrow'
-import type { Outbox, OutboxItem } from '../state/outbox'
+import type { Outbox } from '../state/outbox'
+import type { OutgoingMessage } from '../api/zulip'
 
-// shownIn says whether a message waiting in the outbox belongs to the
-// conversation on screen.
-function shownIn(n: Narrow, i: OutboxItem): boolean {
+// shownIn says whether a message being sent belongs to the conversation
+// on screen.
+export function shownIn(n: Narrow, i: OutgoingMessage): boolean {
   const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
   switch (n.kind) {
     case 'all': return true

@@ -67,6 +67,11 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
               onChange={(e) => zulip.updateSettings({ twenty_four_hour_time: (e.target as HTMLInputElement).checked }).catch((err) => setStatus(explain(err)))} />
             <span>Time in 24-hour format</span>
           </label>
+          <label class="check">
+            <input type="checkbox" data-testid="setting-enter_sends" checked={p.chat.enterSends}
+              onChange={(e) => zulip.updateSettings({ enter_sends: (e.target as HTMLInputElement).checked }).catch((err) => setStatus(explain(err)))} />
+            <span>Enter sends a message (when off, Ctrl+Enter sends and Enter starts a new line)</span>
+          </label>
         </section>
         <section>
           <h3>Custom emoji</h3>

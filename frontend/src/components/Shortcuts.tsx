@@ -1,13 +1,15 @@
 // Zulip's keyboard shortcuts that Lanchat knows, listed once for the help
 // overlay (?) and the settings page.
 const shortcuts: [string, string][] = [
-  ['Enter or r', 'Reply to the selected message'], ['R', 'Reply privately to its sender'], ['@', 'Reply, mentioning its sender'],
+  ['Enter or r', 'Reply to the selected message'], ['R', 'Direct message to its sender'], ['@', 'Reply, mentioning its sender'],
   ['c', 'New stream message'], ['x', 'New direct message'], ['d', 'Drafts'],
-  ['↑ ↓ or k j', 'Select the previous or next message'], ['PgUp PgDn', 'Scroll a page'], ['Home End', 'First or last message'],
+  ['↑ ↓ or k j', 'Previous or next message or conversation'], ['PgUp PgDn', 'Scroll a page'], ['Home End', 'First or last message'],
   ['n', 'Next unread topic'], ['p', 'Next unread direct message'], ['s', 'Go to the selected message’s stream, then its topic'],
   ['S', 'Go to the selected message’s topic'], ['t', 'Recent conversations'], ['*', 'Star or unstar the selected message'],
-  ['v', 'Show the selected message’s images'], ['/ or Ctrl+k', 'Search'], ['q', 'Filter streams'], ['w', 'Search people'],
-  ['?', 'This list'], ['Esc', 'Close or cancel'],
+  ['v', 'Show the selected message’s images'], ['u', 'Show the selected message’s sender'], ['i', 'Open the selected message’s menu'],
+  ['e', 'Edit the selected message'], ['←', 'Edit your last message'], ['+', 'Toggle 👍 on the selected message'], [':', 'React to the selected message'],
+  ['M', 'Mute or unmute the selected message’s topic'], ['U', 'Mark unread from the selected message'], ['P', 'All direct messages'], ['/ or Ctrl+k', 'Search'], ['q', 'Filter streams'], ['w', 'Search people'],
+  ['?', 'This list'], ['Esc', 'Close, cancel, or go back to Inbox'],
 ]
 
 export function ShortcutList() {

@@ -56,7 +56,7 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: 'inbox' | 'recent
       <a class={`nav ${p.home === 'inbox' ? 'active' : ''}`} data-testid="nav-inbox" href="#inbox">Inbox <Count n={chat.unreads.total(mute)} /></a>
       <a class={`nav ${p.home === 'recent' ? 'active' : ''}`} data-testid="nav-recent" href="#recent">Recent conversations</a>
       <a class={`nav ${active({ kind: 'all' })}`} data-testid="nav-all" href="#all">All messages <Count n={chat.unreads.total(mute)} /></a>
-      <a class={`nav ${active({ kind: 'private' })}`} data-testid="nav-private" href="#narrow/is/private">Private messages <Count n={chat.unreads.private()} /></a>
+      <a class={`nav ${active({ kind: 'private' })}`} data-testid="nav-private" href="#narrow/is/private">All direct messages <Count n={chat.unreads.private()} /></a>
       <a class={`nav ${active({ kind: 'mentions' })}`} data-testid="nav-mentions" href="#narrow/is/mentioned">Mentions <Count n={chat.unreads.mentions()} /></a>
       <a class={`nav ${active({ kind: 'starred' })}`} data-testid="nav-starred" href="#narrow/is/starred">Starred</a>
       <button class="nav" data-testid="nav-drafts" onClick={p.onDrafts}>Drafts {p.drafts > 0 && <span class="count draft-count">{p.drafts}</span>}</button>
@@ -65,7 +65,7 @@ export function Sidebar(p: { chat: Chat; narrow: Narrow; home: 'inbox' | 'recent
       {shownDMs.map((emails) => (
         <a key={emails} class={`pm ${active({ kind: 'pm', emails: emails.split(',') })}`} data-testid="pm-row" data-emails={emails}
           href={narrowToHash({ kind: 'pm', emails: emails.split(',') })}>
-          <span class="name">{emails.split(',').map((e) => chat.byEmail.get(e)?.full_name ?? e).join(', ')}</span> <Count n={chat.unreads.inConversation(emails)} />
+          <span class="name">{chat.namesOf(emails.split(','))}</span> <Count n={chat.unreads.inConversation(emails)} />
         </a>
       ))}
       {conversations.length > shownDMs.length && <button class="more" data-testid="more-dms" onClick={() => setAllDMs(true)}>more conversations</button>}

@@ -20,19 +20,28 @@ export function localTime(timezone: string, now = new Date()): string {
   }
 }
 
+// showUserCard opens a person's card below an element: the u key's way to
+// the selected message's sender, who may have no name on screen to click.
+let showCard: ((id: number, anchor: HTMLElement) => void) | null = null
+export const showUserCard = (id: number, anchor: HTMLElement) => showCard?.(id, anchor)
+
 export function UserCards(p: { chat: Chat }) {
   const { chat } = p
   const [open, setOpen] = useState<{ id: number; x: number; y: number } | null>(null)
   const card = useRef<HTMLDivElement>(null)
   const opener = useRef<HTMLElement | null>(null) // gets the focus back when the card closes by Esc
   useEffect(() => {
+    const show = (id: number, el: HTMLElement) => {
+      const r = el.getBoundingClientRect()
+      opener.current = el
+      setOpen({ id, x: Math.min(r.left, innerWidth - 300), y: Math.min(r.bottom + 4, innerHeight - 280) })
+    }
+    showCard = show
     const openFrom = (e: Event) => {
       const el = (e.target as HTMLElement).closest?.('[data-user-id]') as HTMLElement | null
       if (!el || el.closest('.user-card')) return false
-      const r = el.getBoundingClientRect()
       e.preventDefault()
-      opener.current = el
-      setOpen({ id: Number(el.dataset.userId), x: Math.min(r.left, innerWidth - 300), y: Math.min(r.bottom + 4, innerHeight - 280) })
+      show(Number(el.dataset.userId), el)
       return true
     }
     const onClick = (e: MouseEvent) => {
@@ -45,7 +54,7 @@ export function UserCards(p: { chat: Chat }) {
     }
     addEventListener('click', onClick, true)
     addEventListener('keydown', onKey, true)
-    return () => { removeEventListener('click', onClick, true); removeEventListener('keydown', onKey, true) }
+    return () => { showCard = null; removeEventListener('click', onClick, true); removeEventListener('keydown', onKey, true) }
   }, [])
   useEffect(() => { (card.current?.querySelector('button, a') as HTMLElement | null)?.focus() }, [open?.id])
   const u = open && chat.users.get(open.id)

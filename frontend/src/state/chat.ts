@@ -295,6 +295,18 @@ export class Chat {
     return !!v && (v.direct_members.includes(this.me.user_id) || v.direct_subgroups.some((id) => this.inGroup(id)))
   }
 
+  // enterSends: whether Enter sends in the compose box (the account's
+  // enter_sends; on unless turned off).
+  get enterSends(): boolean {
+    return this.userSettings.enter_sends !== false
+  }
+
+  // namesOf names the people of a direct message conversation, an address
+  // standing for someone not (or no longer) known.
+  namesOf(emails: string[]): string {
+    return emails.map((e) => this.byEmail.get(e)?.full_name ?? e).join(', ')
+  }
+
   // narrowOf is the conversation a message belongs to.
   narrowOf(m: Message): Narrow {
     if (m.type === 'stream') {

@@ -125,12 +125,12 @@ export function sameNarrow(a: Narrow, b: Narrow): boolean {
   return narrowToHash(a) === narrowToHash(b)
 }
 
-export function narrowTitle(n: Narrow): string {
+export function narrowTitle(n: Narrow, namesOf: (emails: string[]) => string): string {
   switch (n.kind) {
     case 'all': return 'All messages'
     case 'stream': return n.topic !== undefined ? `#${n.stream} › ${n.topic}` : `#${n.stream}`
-    case 'pm': return `Private: ${n.emails.join(', ')}`
-    case 'private': return 'Private messages'
+    case 'pm': return `Direct messages with ${namesOf(n.emails)}`
+    case 'private': return 'All direct messages'
     case 'starred': return 'Starred messages'
     case 'mentions': return 'Mentions'
     case 'search': return `Search: ${n.query}`

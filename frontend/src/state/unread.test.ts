@@ -46,8 +46,8 @@ describe('Unreads', () => {
     expect(u.firstUnreadTopic(() => true, muted)).toEqual({ streamId: 1, topic: 'Noise' })
     expect(u.firstUnreadTopic((s) => s !== 1, muted)).toEqual({ streamId: 2, topic: 'x' })
   })
-  it('puts the count in the title', () => {
-    expect(titleWithUnreads(0, 'Lanchat')).toBe('Lanchat')
-    expect(titleWithUnreads(3, 'Lanchat')).toBe('(3) Lanchat')
+  it('puts the count and the view in the title', () => {
+    expect(titleWithUnreads(0, 'Lanchat', 'Inbox')).toBe('Inbox - Lanchat')
+    expect(titleWithUnreads(3, 'Lanchat', '#general › lunch')).toBe('(3) #general › lunch - Lanchat')
   })
 })

@@ -96,6 +96,8 @@ export class Unreads {
   }
 }
 
-export function titleWithUnreads(count: number, realm: string): string {
-  return count > 0 ? `(${count}) ${realm}` : realm
+// titleWithUnreads is the page's title, as Zulip's: the unread count, the
+// view on screen, the organization ("(3) #general › lunch - Acme").
+export function titleWithUnreads(count: number, realm: string, view: string): string {
+  return `${count > 0 ? `(${count}) ` : ''}${view} - ${realm}`
 }
