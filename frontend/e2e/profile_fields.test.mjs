@@ -73,7 +73,15 @@ test('an administrator adds fields, bob fills them in, alice sees them on his ca
   await eventually(async () => assert.deepEqual(await alice.getByTestId('user-card-field').allTextContents(), ['Front desk']))
 
   // A field the administrator makes not editable by users (level 296) turns read-only for bob, through the event.
-  await admin.getByTestId('profile-field-row').filter({ hasText: 'Desk' }).getByTestId('profile-field-editable').uncheck()
+  // The box shows the click at once and keeps it while the change is on its way: here it takes a second to reach
+  // the server, and the box had gone back to checked (the status line cleared, the row drawn again) until the event.
+  const slow = async (route) => { await new Promise((r) => setTimeout(r, 1000)); await route.continue() }
+  await admin.route('**/api/v1/realm/profile_fields/*', slow)
+  const editable = admin.getByTestId('profile-field-row').filter({ hasText: 'Desk' }).getByTestId('profile-field-editable')
+  await editable.uncheck()
+  await admin.waitForTimeout(300)
+  assert.equal(await editable.isChecked(), false, 'shown unchecked while the change is on its way')
+  await admin.unroute('**/api/v1/realm/profile_fields/*', slow)
   await eventually(async () => assert.equal(await bob.getByTestId(`profile-field-${desk.id}`).isDisabled(), true))
   assert.equal(await bob.getByTestId(`profile-field-${team.id}`).isDisabled(), false)
 })

@@ -6,6 +6,7 @@ import * as zulip from '../api/zulip'
 import type { Chat } from '../state/chat'
 import type { ProfileField, User } from '../state/types'
 import { useStatus } from './SettingsProfile'
+import { SavedCheckbox } from './SavedCheckbox'
 import { limits } from '../state/limits'
 
 export const fieldTypes: [number, string][] = [
@@ -171,10 +172,10 @@ export function ProfileFieldsAdmin(p: { chat: Chat }) {
             <tr data-testid="profile-field-row" key={f.id}>
               <td>{f.name}{f.hint && <div class="hint">{f.hint}</div>}</td>
               <td>{fieldTypes.find(([t]) => t === f.type)?.[1]}</td>
-              <td><input type="checkbox" aria-label={`${f.name} is required`} data-testid="profile-field-required" checked={f.required}
-                onChange={(e) => run(() => zulip.updateProfileField(f.id, { required: (e.target as HTMLInputElement).checked }), 'Field saved.')} /></td>
-              <td><input type="checkbox" aria-label={`${f.name} is editable by users`} data-testid="profile-field-editable" checked={f.editable_by_user !== false}
-                onChange={(e) => run(() => zulip.updateProfileField(f.id, { editable_by_user: (e.target as HTMLInputElement).checked }), 'Field saved.')} /></td>
+              <td><SavedCheckbox label={`${f.name} is required`} testid="profile-field-required" checked={f.required}
+                save={(required) => run(() => zulip.updateProfileField(f.id, { required }), 'Field saved.')} /></td>
+              <td><SavedCheckbox label={`${f.name} is editable by users`} testid="profile-field-editable" checked={f.editable_by_user !== false}
+                save={(editable_by_user) => run(() => zulip.updateProfileField(f.id, { editable_by_user }), 'Field saved.')} /></td>
               <td><div class="row">
                 <button disabled={i === 0} aria-label={`Move ${f.name} up`} onClick={() => move(i, -1)}>↑</button>
                 <button disabled={i === fields.length - 1} aria-label={`Move ${f.name} down`} onClick={() => move(i, 1)}>↓</button>

@@ -10,6 +10,7 @@ import { PhoneSubscription } from './PhoneSubscription'
 import { ProfileFieldsAdmin, ProfileFieldsForm } from './ProfileFields'
 import { saveTheme, type Theme } from './AccountTheme'
 import { limits } from '../state/limits'
+import { SavedCheckbox } from './SavedCheckbox'
 
 // The settings tabs, as in Zulip's settings overlay; the next five only
 // for administrators, and the import for owners.
@@ -36,6 +37,9 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
     }
   }
   const custom = Object.values(p.chat.realmEmoji).filter((e) => !e.deactivated)
+  // saveSetting resolves to whether the change was saved; why not is said.
+  const saveSetting = (change: Record<string, unknown>) =>
+    zulip.updateSettings(change).then(() => true, (err) => { setStatus(explain(err)); return false })
   return (
     <div class="overlay" onClick={p.onClose}>
       <div class="panel settings-panel" data-testid="settings" role="dialog" aria-label="Settings" onClick={(e) => e.stopPropagation()}>
@@ -63,13 +67,11 @@ export function Settings(p: { chat: Chat; theme: Theme; setTheme: (t: Theme) => 
             {p.theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
           </button>
           <label class="check">
-            <input type="checkbox" data-testid="setting-twenty_four_hour_time" checked={p.chat.twentyFourHour}
-              onChange={(e) => zulip.updateSettings({ twenty_four_hour_time: (e.target as HTMLInputElement).checked }).catch((err) => setStatus(explain(err)))} />
+            <SavedCheckbox testid="setting-twenty_four_hour_time" checked={p.chat.twentyFourHour} save={(checked) => saveSetting({ twenty_four_hour_time: checked })} />
             <span>Time in 24-hour format</span>
           </label>
           <label class="check">
-            <input type="checkbox" data-testid="setting-enter_sends" checked={p.chat.enterSends}
-              onChange={(e) => zulip.updateSettings({ enter_sends: (e.target as HTMLInputElement).checked }).catch((err) => setStatus(explain(err)))} />
+            <SavedCheckbox testid="setting-enter_sends" checked={p.chat.enterSends} save={(checked) => saveSetting({ enter_sends: checked })} />
             <span>Enter sends a message (when off, Ctrl+Enter sends and Enter starts a new line)</span>
           </label>
         </section>

@@ -5,13 +5,15 @@ import * as zulip from '../api/zulip'
 import { explain } from '../state/errors'
 import type { Chat } from '../state/chat'
 import { limits } from '../state/limits'
+import { SavedCheckbox } from './SavedCheckbox'
 
 // useStatus runs a settings change and shows its outcome in plain words.
 export function useStatus() {
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null)
+  // run resolves to whether f succeeded.
   const run = (f: () => Promise<unknown>, done = '') => {
     setStatus(null)
-    return f().then(() => { if (done) setStatus({ ok: true, text: done }) }, (e) => setStatus({ ok: false, text: explain(e) }))
+    return f().then(() => { if (done) setStatus({ ok: true, text: done }); return true }, (e) => { setStatus({ ok: false, text: explain(e) }); return false })
   }
   const view = status && <p class={status.ok ? 'hint' : 'form-error'} role={status.ok ? 'status' : 'alert'} data-testid="settings-status">{status.text}</p>
   return [run, view] as const
@@ -87,8 +89,7 @@ export function NotificationSettings(p: { chat: Chat }) {
       <h3>Notifications</h3>
       {notificationSettings.map(([key, label]) => (
         <label class="check" key={key}>
-          <input type="checkbox" data-testid={`setting-${key}`} checked={!!s[key]}
-            onChange={(e) => run(() => zulip.updateSettings({ [key]: (e.target as HTMLInputElement).checked }), 'Saved.')} />
+          <SavedCheckbox testid={`setting-${key}`} checked={!!s[key]} save={(checked) => run(() => zulip.updateSettings({ [key]: checked }), 'Saved.')} />
           <span>{label}</span>
         </label>
       ))}

@@ -9,6 +9,7 @@ import { textOn, unsubscribedColor } from '../state/color'
 import type { Subscription } from '../state/types'
 import { subscribeTo, unsubscribeFrom, useEscape } from './StreamPreview'
 import { limits } from '../state/limits'
+import { SavedCheckbox } from './SavedCheckbox'
 
 type Sub = Subscription & { push_notifications?: boolean | null }
 
@@ -51,7 +52,11 @@ function StreamSettingsPanel(p: { chat: Chat; stream: StreamDetails; sub?: Sub; 
   const [archiving, setArchiving] = useState(false)
   useEscape(p.onClose)
   const color = sub?.color ?? unsubscribedColor
-  const act = (f: () => Promise<unknown>, done = '') => { setError(''); setStatus(''); f().then(() => setStatus(done), (e) => setError(explain(e))) }
+  // act resolves to whether f succeeded.
+  const act = (f: () => Promise<unknown>, done = '') => {
+    setError(''); setStatus('')
+    return f().then(() => { setStatus(done); return true }, (e) => { setError(explain(e)); return false })
+  }
   const setProperty = (property: string, value: unknown) =>
     act(() => zulip.setSubscriptionProperty(stream.stream_id, property, value))
   const current = (k: keyof Sub) => {
@@ -84,7 +89,7 @@ function StreamSettingsPanel(p: { chat: Chat; stream: StreamDetails; sub?: Sub; 
           </label>
           {toggles.map(([k, label, hint]) => (
             <label class="check" key={k}>
-              <input type="checkbox" data-testid={`stream-${k}`} checked={current(k)} onChange={(e) => setProperty(k, (e.target as HTMLInputElement).checked)} />
+              <SavedCheckbox testid={`stream-${k}`} checked={current(k)} save={(checked) => setProperty(k, checked)} />
               <span>{label}{hint && <span class="hint"> — {hint}</span>}</span>
             </label>
           ))}
