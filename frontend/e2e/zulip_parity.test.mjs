@@ -335,6 +335,7 @@ test('Enter in the compose box\'s address fields moves on to the next, so c, str
   await bob.evaluate(() => { location.hash = '#inbox' })
   await bob.getByTestId('inbox-view').waitFor()
   await bob.keyboard.press('c')
+  await eventually(async () => assert.equal(await focused(), 'compose-stream'))
   await bob.keyboard.type('general')
   await bob.keyboard.press('Enter')
   assert.equal(await focused(), 'compose-topic')
