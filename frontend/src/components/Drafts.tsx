@@ -6,7 +6,6 @@ import { recipients, type DraftStore, type SavedDraft } from '../state/drafts'
 // restoring one opens its conversation with the words back in the compose box.
 export function Drafts(p: { chat: Chat; store: DraftStore; onClose: () => void; onRestore: (d: SavedDraft) => void }) {
   const [drafts, setDrafts] = useState(() => p.store.list())
-  const names = (to: string) => recipients(to).map((e) => p.chat.byEmail.get(e)?.full_name ?? e).join(', ')
   const remove = (id: string) => { p.store.remove(id); setDrafts(p.store.list()) }
   return (
     <div class="overlay" onClick={p.onClose}>
@@ -16,7 +15,7 @@ export function Drafts(p: { chat: Chat; store: DraftStore; onClose: () => void; 
         <ul class="draft-list">
           {drafts.map((d) => (
             <li key={d.id} data-testid="draft-row">
-              <div class="draft-target">{d.kind === 'stream' ? `#${d.stream} › ${d.topic || '(no topic)'}` : `To ${names(d.to)}`}
+              <div class="draft-target">{d.kind === 'stream' ? `#${d.stream} › ${d.topic || '(no topic)'}` : `To ${p.chat.namesOf(recipients(d.to))}`}
                 <time dateTime={new Date(d.updatedAt).toISOString()}>{new Date(d.updatedAt).toLocaleString()}</time></div>
               <div class="draft-content">{d.content}</div>
               <div class="row">

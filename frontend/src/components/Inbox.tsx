@@ -30,8 +30,7 @@ export function Inbox(p: { chat: Chat }) {
   const [filter, setFilter] = useState('')
   const [error, setError] = useState('')
   const act = (f: () => Promise<unknown>) => f().catch((e) => setError(explain(e)))
-  const nameOf = (email: string) => chat.byEmail.get(email)?.full_name ?? email
-  const { dms, streams } = inboxGroups(chat.unreads, { ...chat.mute, followedTopics: chat.followedTopics }, filter, nameOf, (id) => chat.subs.get(id))
+  const { dms, streams } = inboxGroups(chat.unreads, { ...chat.mute, followedTopics: chat.followedTopics }, filter, (e) => chat.nameOf(e), (id) => chat.subs.get(id))
   const dmTotal = dms.reduce((n, d) => n + d.count, 0)
   const Head = (h: { id: string; label: ComponentChildren; count: number; testid: string; onRead?: () => void; style?: Record<string, string> }) => (
     <div class="inbox-head" data-testid={h.testid} role="button" tabIndex={0} aria-expanded={!collapsed.has(h.id)} style={h.style}
@@ -55,7 +54,7 @@ export function Inbox(p: { chat: Chat }) {
           <Head id="dm" testid="inbox-dms-head" label={<span class="name">Direct messages</span>} count={dmTotal} />
           {!collapsed.has('dm') && dms.map((d) => (
             <a class="inbox-row" data-testid="inbox-row" data-emails={d.emails} href={narrowToHash({ kind: 'pm', emails: d.emails.split(',') })}>
-              <span class="name">{d.emails.split(',').map(nameOf).join(', ')}</span>
+              <span class="name">{chat.namesOf(d.emails.split(','))}</span>
               <span class="count" data-testid="inbox-count">{d.count}</span>
             </a>
           ))}

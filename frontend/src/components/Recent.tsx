@@ -19,9 +19,8 @@ export function Recent(p: { chat: Chat }) {
   const [filter, setFilter] = useState<RecentFilter>({ unreadOnly: false, kind: 'all', includeMuted: false, text: '' })
   const [error, setError] = useState('')
   useEffect(() => { chat.loadRecent().catch((e) => setError(String(e))) }, [])
-  const nameOf = (email: string) => chat.byEmail.get(email)?.full_name ?? email
   const label = (c: Conversation) => c.narrow.kind === 'stream' ? `#${c.narrow.stream} › ${c.narrow.topic || '(no topic)'}`
-    : c.narrow.kind === 'pm' ? c.narrow.emails.map(nameOf).join(', ') : ''
+    : c.narrow.kind === 'pm' ? chat.namesOf(c.narrow.emails) : ''
   const rows = filterConversations(recentConversations(chat.messages.values(), chat.unreads, chat.mute, chat.me.email,
     (id) => chat.subs.get(id)?.name ?? String(id)), filter, label)
   const set = (f: Partial<RecentFilter>) => setFilter({ ...filter, ...f })

@@ -301,10 +301,15 @@ export class Chat {
     return this.userSettings.enter_sends !== false
   }
 
-  // namesOf names the people of a direct message conversation, an address
-  // standing for someone not (or no longer) known.
+  // nameOf is a person's name, their address standing for someone not (or
+  // no longer) known; namesOf names the people of a direct message
+  // conversation.
+  nameOf(email: string): string {
+    return this.byEmail.get(email)?.full_name ?? email
+  }
+
   namesOf(emails: string[]): string {
-    return emails.map((e) => this.byEmail.get(e)?.full_name ?? e).join(', ')
+    return emails.map((e) => this.nameOf(e)).join(', ')
   }
 
   // narrowOf is the conversation a message belongs to.
