@@ -237,6 +237,8 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
   // listener, so a key pressed right after a change (a new selection, a
   // panel opened) already sees it, not the state of the render before.
   const field = (testid: string) => (document.querySelector(`[data-testid=${testid}]`) as HTMLElement | null)?.focus()
+  // press clicks one of a message's own controls (its menu, edit, react buttons).
+  const press = (id: number, testid: string) => document.querySelector<HTMLElement>(`[data-message-id="${id}"] [data-testid=${testid}]`)?.click()
   onKeyRef.current = (e: KeyboardEvent) => {
     const typingInField = (e.target as HTMLElement).closest('input, textarea, select, [contenteditable]')
     if (e.key === 'Escape') {
@@ -290,8 +292,8 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         const row = document.querySelector<HTMLElement>(`[data-message-id="${m.id}"]`)
         if (row) showUserCard(m.sender_id, row.querySelector<HTMLElement>('[data-testid=message-sender]') ?? row)
       } break
-      case 'i': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=message-menu-button]`)?.click() } break
-      case 'e': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=edit-button]`)?.click() } break
+      case 'i': if (m) { handled(); press(m.id, 'message-menu-button') } break
+      case 'e': if (m) { handled(); press(m.id, 'edit-button') } break
       // ← edits one's last message in the view, as in Zulip.
       case 'ArrowLeft': if (ids.length && editLastMessage(chat)) handled(); break
       // Reactions: + toggles 👍, : opens the picker.
@@ -300,7 +302,7 @@ function ChatScreen(p: { me: Me; theme: Theme; setTheme: (t: Theme) => void; onS
         const mine = m.reactions.some((r) => r.user_id === chat.me.user_id && r.emoji_code === '1f44d')
         zulip.setReaction(m.id, '+1', !mine).catch(() => {})
       } break
-      case ':': if (m) { handled(); document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] [data-testid=react-button]`)?.click() } break
+      case ':': if (m) { handled(); press(m.id, 'react-button') } break
       // M mutes (or unmutes) the selected message's topic; U marks it unread and all after it; P is all direct messages.
       case 'M': if (m?.type === 'stream') {
         handled()

@@ -162,6 +162,8 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
 
   // outgoing is the draft as a message to send, or null (and the reason
   // shown) when it cannot be sent as it is.
+  // onward puts the caret in another field of the compose box.
+  const onward = (testid: string) => document.querySelector<HTMLElement>(`.compose [data-testid=${testid}]`)?.focus()
   const outgoing = (): zulip.OutgoingMessage | null => {
     if (!draft.content.trim()) return null
     const missingTo = () => { setError(explain(new ApiError(400, 'REQUEST_VARIABLE_MISSING', '', { var_name: 'to' }))); return null }
@@ -171,7 +173,7 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
     // box does, and keep the text, rather than send it to fail.
     if (!draft.topic.trim()) {
       setError('Topics are required in this organization.')
-      document.querySelector<HTMLInputElement>('.compose [data-testid=compose-topic]')?.focus()
+      onward('compose-topic')
       return null
     }
     return { kind: 'stream', stream: draft.stream.trim(), topic: draft.topic.trim(), to: [], content: draft.content }
@@ -239,7 +241,6 @@ function ComposeBox(p: { chat: Chat; compose: ComposeDraft; focus: number; outbo
 
   // Enter in an address field moves on to the next one, as in Zulip's
   // compose box: stream, topic, then the message.
-  const onward = (next: string) => document.querySelector<HTMLElement>(`.compose [data-testid=${next}]`)?.focus()
   const field = (key: keyof Draft, testid: string, placeholder: string, maxLength: number, next: string, list?: string) => (
     <input data-testid={testid} aria-label={placeholder} placeholder={placeholder} value={draft[key]} list={list} maxLength={maxLength}
       onInput={(e) => { const v = (e.target as HTMLInputElement).value; update((d) => ({ ...d, [key]: v })) }}
